@@ -1,0 +1,37 @@
+// `upload sandbox`: the reference service until SIGINT or SIGTERM.
+import { UsageError } from '../errors.js';
+import { startSandbox } from '../sandbox/server.js';
+import type { ProcessIo } from './main.js';
+
+export async function sandboxAction(flags: Record<string, string | undefined>, io: ProcessIo): Promise<number> {
+  const token = io.env.SANDBOX_TOKEN;
+  const port = Number(flags.port);
+  const maxBody = Number(flags.maxBody);
+  const problem =
+    !token ? new UsageError('NO_SANDBOX_TOKEN', 'SANDBOX_TOKEN is not set', 'set SANDBOX_TOKEN to the token clients must send, e.g. SANDBOX_TOKEN=dev-token upload sandbox')
+    : !Number.isInteger(port) || port < 0 || port > 65535 ? new UsageError('BAD_FLAG', `--port '${flags.port}' is not a port number`, 'use 0 to 65535 (0 picks a free port)')
+    : !Number.isInteger(maxBody) || maxBody < 1 ? new UsageError('BAD_FLAG', `--max-body '${flags.maxBody}' is not a number of bytes`, 'e.g. --max-body 1073741824')
+    : undefined;
+  if (problem) {
+    io.stderr.write(`upload: ${problem.message}\n  → ${problem.hint}\n`);
+    return problem.exitCode;
+  }
+  let sandbox;
+  try {
+    sandbox = await startSandbox({ token: token!, host: flags.host, port, dataDir: flags.dataDir, maxBody, log: (line) => io.stderr.write(`${line}\n`) });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    io.stderr.write(`upload: the sandbox cannot listen on ${flags.host}:${port}: ${e.code ?? e.message}\n  → pick another --port (0 picks a free one)\n`);
+    return 2;
+  }
+  // The address on stdout, alone, so scripts can capture it; everything else goes to stderr.
+  io.stdout.write(`${sandbox.url}\n`);
+  io.stderr.write(`Sandbox listening on ${sandbox.url}${flags.dataDir ? `, data in ${flags.dataDir}` : ' (in memory)'}; Ctrl-C stops it\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  await sandbox.close();
+  io.stderr.write(`Sandbox stopped (${signal})\n`);
+  return 0;
+}

@@ -1,0 +1,24 @@
+// `upload template <kind>`: a CSV with every column and an example row, on stdout.
+import { UsageError } from '../errors.js';
+import type { ProcessIo } from './main.js';
+
+const TEMPLATES: Record<string, string> = {
+  'store-cards': [
+    'nodeKey,email,storeConceptCode,sun,mon,tue,wed,thu,fri,sat',
+    'STORE-001,store001@example.com,12,closed,09:00-21:00,09:00-21:00,09:00-21:00,09:00-21:00,09:00-23:30,10:00-02:00',
+  ].join('\r\n'),
+  'team-members': [
+    'employeeID,email,name,roleCode,parentKey',
+    'E1001,jane.doe@example.com,Jane Doe,3,STORE-001',
+  ].join('\r\n'),
+};
+
+export async function templateAction(kind: string, io: ProcessIo): Promise<number> {
+  const text = TEMPLATES[kind];
+  if (!text) {
+    io.stderr.write(`upload: template '${kind}' is not a kind\n  → use: upload template store-cards, or upload template team-members\n`);
+    return new UsageError('BAD_KIND', '', '').exitCode;
+  }
+  io.stdout.write(`${text}\r\n`);
+  return 0;
+}

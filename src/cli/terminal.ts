@@ -1,0 +1,74 @@
+// The terminal edge: human output on stderr, colour and a spinner only where a person is looking.
+import { createInterface } from 'node:readline/promises';
+import type { Style } from '../report/human.js';
+import type { Ui } from '../report/ui.js';
+
+export interface TerminalOptions {
+  readonly color: boolean;
+  readonly quiet: boolean;
+  readonly stderr: NodeJS.WriteStream;
+  readonly stdin: NodeJS.ReadStream;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Colour only on a terminal, never with NO_COLOR (any value) or --no-color. */
+export function wantsColor(options: { color: boolean; stderr: NodeJS.WriteStream; env: NodeJS.ProcessEnv }): boolean {
+  return options.color && options.stderr.isTTY === true && !('NO_COLOR' in options.env) && options.env.TERM !== 'dumb';
+}
+
+export async function makeStyle(color: boolean): Promise<Style> {
+  if (!color) return { bold: (s) => s, red: (s) => s, yellow: (s) => s, green: (s) => s, dim: (s) => s };
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level: 1 });
+  return { bold: c.bold, red: c.red, yellow: c.yellow, green: c.green, dim: c.dim };
+}
+
+export async function terminalUi(options: TerminalOptions): Promise<Ui> {
+  const color = wantsColor(options);
+  const style = await makeStyle(color);
+  const live = options.stderr.isTTY === true && !options.quiet && options.env.TERM !== 'dumb' && !options.env.CI;
+  const { default: ora } = live ? await import('ora') : { default: undefined };
+  const spinner = ora?.({ stream: options.stderr, color: 'cyan', isEnabled: true });
+  let lastPlain = 0;
+  const write = (line: string) => {
+    const spinning = spinner?.isSpinning;
+    if (spinning) spinner!.clear();
+    options.stderr.write(`${line}\n`);
+    if (spinning) spinner!.render();
+  };
+  return {
+    style,
+    info: (line) => {
+      if (!options.quiet) write(line);
+    },
+    notice: (line) => write(line),
+    progress: (text) => {
+      if (options.quiet) return;
+      if (spinner) {
+        spinner.text = text;
+        if (!spinner.isSpinning) spinner.start();
+        return;
+      }
+      // Off a terminal: a plain line, at most every few seconds, so logs stay readable.
+      const now = Date.now();
+      if (now - lastPlain >= 5000) {
+        lastPlain = now;
+        options.stderr.write(`${text}\n`);
+      }
+    },
+    done: () => {
+      spinner?.stop();
+      lastPlain = 0;
+    },
+    confirm: async (question) => {
+      spinner?.stop();
+      const rl = createInterface({ input: options.stdin, output: options.stderr });
+      try {
+        const answer = await rl.question(`${question} [y/N] `);
+        return /^y(es)?$/i.test(answer.trim());
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// The diff stage: the planned records against the baseline, keyed by nodeKey / employeeID.
+// Records are compared as their canonical wire JSON, so "changed" means "the service would store
+// something different".
+
+export type BaselineSource = 'snapshot' | 'file' | 'none';
+
+export interface FieldChange {
+  readonly field: string;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+export interface ChangeExample {
+  readonly key: string;
+  readonly changes: readonly FieldChange[];
+}
+
+export interface Diff {
+  readonly baseline: BaselineSource;
+  /** Counts are null when there is no baseline to compare with. */
+  readonly added: number | null;
+  readonly removed: number | null;
+  readonly changed: number | null;
+  readonly unchanged: number | null;
+  /** Size of the baseline (null without one): the base of a percentage removal limit. */
+  readonly baselineCount: number | null;
+  readonly examples: {
+    readonly added: readonly string[];
+    readonly removed: readonly string[];
+    readonly changed: readonly ChangeExample[];
+  };
+}
+
+const EXAMPLES = 5;
+
+export function noBaseline(count: number): Diff {
+  return { baseline: 'none', added: null, removed: null, changed: null, unchanged: null, baselineCount: null, examples: { added: [], removed: [], changed: [] } };
+}
+
+export function diffRecords(
+  baseline: ReadonlyMap<string, string>,
+  source: Exclude<BaselineSource, 'none'>,
+  keys: readonly string[],
+  bodies: readonly string[],
+): Diff {
+  let added = 0;
+  let changed = 0;
+  let unchanged = 0;
+  const addedKeys: string[] = [];
+  const changedExamples: ChangeExample[] = [];
+  const present = new Set<string>();
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    present.add(key);
+    const before = baseline.get(key);
+    if (before === undefined) {
+      added++;
+      if (addedKeys.length < EXAMPLES) addedKeys.push(key);
+    } else if (before === bodies[i]) unchanged++;
+    else {
+      changed++;
+      if (changedExamples.length < EXAMPLES) changedExamples.push({ key, changes: fieldChanges(before, bodies[i]!) });
+    }
+  }
+  const removedKeys: string[] = [];
+  let removed = 0;
+  for (const key of baseline.keys()) {
+    if (present.has(key)) continue;
+    removed++;
+    if (removedKeys.length < EXAMPLES) removedKeys.push(key);
+  }
+  return {
+    baseline: source,
+    added,
+    removed,
+    changed,
+    unchanged,
+    baselineCount: baseline.size,
+    examples: { added: addedKeys, removed: removedKeys, changed: changedExamples },
+  };
+}
+
+export function fieldChanges(beforeJson: string, afterJson: string): FieldChange[] {
+  const before = JSON.parse(beforeJson) as Record<string, unknown>;
+  const after = JSON.parse(afterJson) as Record<string, unknown>;
+  const fields = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...fields]
+    .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
+    .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
+}

@@ -1,0 +1,112 @@
+// Every failure a user can meet is one of these: a stable `code`, the documented exit code and the
+// report outcome. Only the entry point turns them into a process exit code.
+
+export type Outcome =
+  | 'uploaded'
+  | 'dry-run'
+  | 'invalid'
+  | 'refused'
+  | 'rejected'
+  | 'unreachable'
+  | 'unknown'
+  | 'unverified'
+  | 'usage-error'
+  | 'interrupted'
+  | 'internal-error';
+
+export const EXIT = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  invalid: 3,
+  refused: 4,
+  rejected: 5,
+  unreachable: 6,
+  unverified: 7,
+  interrupted: 130,
+} as const;
+
+export abstract class UploadError extends Error {
+  abstract readonly exitCode: number;
+  abstract readonly outcome: Outcome;
+  constructor(
+    readonly code: string,
+    message: string,
+    /** What the user should do next; printed after the message. */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+  override get name(): string {
+    return this.constructor.name;
+  }
+}
+
+/** A bad flag, a missing token or base URL, plain http to a remote host, no way to confirm. */
+export class UsageError extends UploadError {
+  readonly exitCode = EXIT.usage;
+  readonly outcome = 'usage-error' as const;
+}
+
+/** The file could not be read, or its records are invalid. Nothing was sent. */
+export class InputError extends UploadError {
+  readonly exitCode = EXIT.invalid;
+  readonly outcome = 'invalid' as const;
+}
+
+/** A safety guard refused the upload (empty, too many removals, lock held). Nothing was sent. */
+export class GuardRefusal extends UploadError {
+  readonly exitCode = EXIT.refused;
+  readonly outcome = 'refused' as const;
+}
+
+/** The service answered with a 4xx or a redirect. */
+export class ServiceRejected extends UploadError {
+  readonly exitCode = EXIT.rejected;
+  readonly outcome = 'rejected' as const;
+  constructor(
+    code: string,
+    message: string,
+    hint: string | undefined,
+    readonly status: number,
+    readonly serviceMessage?: string,
+  ) {
+    super(code, message, hint);
+  }
+}
+
+/**
+ * The service could not be reached (`unreachable`: the body never left), or no answer came back for
+ * a body that was sent (`unknown`: it may or may not have been applied).
+ */
+export class ServiceUnreachable extends UploadError {
+  readonly exitCode = EXIT.unreachable;
+  constructor(
+    code: string,
+    message: string,
+    hint: string | undefined,
+    readonly outcome: 'unreachable' | 'unknown',
+  ) {
+    super(code, message, hint);
+  }
+}
+
+/** A 2xx whose body does not confirm what was sent. */
+export class ServiceUnverified extends UploadError {
+  readonly exitCode = EXIT.unverified;
+  readonly outcome = 'unverified' as const;
+  constructor(
+    code: string,
+    message: string,
+    hint: string | undefined,
+    readonly status: number,
+    readonly serviceMessage?: string,
+  ) {
+    super(code, message, hint);
+  }
+}
+
+export class Interrupted extends UploadError {
+  readonly exitCode = EXIT.interrupted;
+  readonly outcome = 'interrupted' as const;
+}

@@ -1,0 +1,100 @@
+// A column plan: which column feeds which wire field, compiled once per header.
+import type { Kind } from '../contract/kinds.js';
+import { REQUIRED } from '../contract/schemas.js';
+import { issue, type Issue } from '../issues.js';
+import { ALIASES, matchColumn, scalarFields, suggest } from './columns.js';
+import { DAY_NAMES } from './hours.js';
+import { hoursColumn, type DayColumns } from './layout.js';
+
+export interface ColumnPlan {
+  readonly kind: Kind;
+  readonly columns: readonly string[];
+  /** Wire field → index of the column that feeds it. */
+  readonly fields: ReadonlyMap<string, number>;
+  /** Store cards: the JSON hours column, or per weekday its columns; empty for team members. */
+  readonly hoursJson: number | undefined;
+  readonly days: readonly (DayColumns | undefined)[];
+  /** Problems with the header itself, reported once. */
+  readonly issues: readonly Issue[];
+  /** A required column is missing: no record can be mapped. */
+  readonly fatal: boolean;
+}
+
+export interface PlanOptions {
+  readonly mapping: Readonly<Record<string, string>>;
+  /** Line the header problems are reported on (1 for CSV; the first record's line for JSON). */
+  readonly line: number;
+  /** JSON records carry their own keys: a missing field is a per-record problem there. */
+  readonly perRecordColumns: boolean;
+}
+
+export function compilePlan(kind: Kind, columns: readonly string[], options: PlanOptions): ColumnPlan {
+  const issues: Issue[] = [];
+  const best = new Map<string, { index: number; rank: number }>();
+  const unknown: number[] = [];
+  const days: (DayColumns | undefined)[] = new Array(7).fill(undefined);
+  let hoursJson: number | undefined;
+  const at = (index: number) => ({ line: options.line, column: columns[index] ?? '' });
+
+  columns.forEach((column, index) => {
+    if (column === '') return;
+    const match = matchColumn(kind, column, options.mapping);
+    if (match) {
+      const held = best.get(match.field);
+      if (!held || match.rank < held.rank) best.set(match.field, { index, rank: match.rank });
+      else if (held.rank === match.rank) {
+        issues.push(issue('error', 'AMBIGUOUS_COLUMN', `columns '${columns[held.index]}' and '${column}' both mean ${match.field}; name the one to use with --map '{"${match.field}": "…"}'`, { ...at(index), field: match.field }));
+      }
+      return;
+    }
+    const hours = kind === 'store-cards' ? hoursColumn(column) : undefined;
+    if (!hours) return void unknown.push(index);
+    if (hours.role === 'json') hoursJson = index;
+    else if (hours.role === 'range') days[hours.day] = { layout: 'range', index };
+    else {
+      const held = days[hours.day];
+      const pair = held?.layout === 'pair' ? held : { layout: 'pair' as const };
+      days[hours.day] = { ...pair, [hours.role]: index };
+    }
+  });
+
+  // Columns that lost to a better match for the same field are not silently dropped.
+  for (const [index, column] of columns.entries()) {
+    const match = column === '' ? undefined : matchColumn(kind, column, options.mapping);
+    if (match && best.get(match.field)?.index !== index && !issues.some((i) => i.column === column)) {
+      issues.push(issue('warning', 'COLUMN_IGNORED', `column '${column}' is ignored: '${columns[best.get(match.field)!.index]}' already gives ${match.field}`, { ...at(index), field: match.field }));
+    }
+  }
+
+  if (hoursJson !== undefined && days.some(Boolean)) {
+    issues.push(issue('error', 'HOURS_TWICE', `opening hours are given both in '${columns[hoursJson]}' and in weekday columns; keep one layout`, at(hoursJson)));
+  }
+  days.forEach((d, day) => {
+    if (d?.layout === 'pair' && (d.since === undefined || d.to === undefined)) {
+      const has = columns[(d.since ?? d.to)!];
+      issues.push(issue('error', 'HOURS_PAIR_INCOMPLETE', `${DAY_NAMES[day]} has '${has}' but no ${d.since === undefined ? 'opening' : 'closing'} column; add it, or use one range column such as '${DAY_NAMES[day]!.slice(0, 3).toLowerCase()}' holding 09:00-22:00`, at(d.since ?? d.to!)));
+    }
+  });
+
+  const known = [...scalarFields(kind), ...Object.values(ALIASES[kind]).flat()];
+  for (const index of unknown) {
+    const hint = suggest(columns[index]!, kind === 'store-cards' ? [...known, 'mon_since', 'mon_to', 'opentToGuestsPeriod'] : known);
+    issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${columns[index]}' is not used${hint ? ` (did you mean '${hint}'?)` : ''}`, at(index)));
+  }
+
+  for (const [field, source] of Object.entries(options.mapping)) {
+    if (!columns.includes(source) && !options.perRecordColumns) {
+      issues.push(issue('error', 'MAPPED_COLUMN_MISSING', `the mapping names column '${source}' for ${field}, but the file has no such column; columns found: ${columns.filter(Boolean).join(', ')}`, { line: options.line, field }));
+    }
+  }
+
+  const missing = REQUIRED[kind].filter((f) => !best.has(f));
+  let fatal = issues.some((i) => i.severity === 'error');
+  if (missing.length && !options.perRecordColumns) {
+    fatal = true;
+    issues.push(issue('error', 'MISSING_COLUMN', `required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found; columns found: ${columns.filter(Boolean).join(', ') || '(none)'}; rename a column, or name it with --map`, { line: options.line, field: missing.join(',') }));
+  }
+
+  const fields = new Map([...best].map(([field, { index }]) => [field, index]));
+  return { kind, columns, fields, hoursJson, days, issues, fatal };
+}

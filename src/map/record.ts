@@ -1,0 +1,99 @@
+// One raw record to a wire-shaped candidate. Values are trimmed and typed the way the wire wants
+// them; whether they are valid is the validate stage's question.
+import { FIELDS } from '../contract/schemas.js';
+import { issue, asText, type Issue } from '../issues.js';
+import type { RawRecord } from '../read/types.js';
+import { DAY_NAMES, dayHours, isClosed, parseRange, parseTime, type HoursResult } from './hours.js';
+import type { ColumnPlan } from './plan.js';
+
+const NULLABLE = new Set(['storeConceptCode', 'roleCode', 'parentKey']);
+const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
+
+export interface Mapped {
+  readonly candidate: Record<string, unknown>;
+  readonly issues: readonly Issue[] | undefined;
+}
+
+function scalar(field: string, value: unknown): unknown {
+  if (typeof value === 'string') value = value.trim();
+  if (NULLABLE.has(field) && (value === undefined || value === null || value === '')) return null;
+  if (field === 'storeConceptCode') {
+    return typeof value === 'string' && NUMERIC.test(value) ? Number(value.replace(',', '.')) : value;
+  }
+  // Every other field is a string on the wire; an identifier exported as a number is sent as text.
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+}
+
+function cellText(value: unknown): string {
+  return value === undefined || value === null ? '' : typeof value === 'string' ? value : asText(value);
+}
+
+export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
+  const candidate: Record<string, unknown> = {};
+  for (const field of FIELDS[plan.kind]) {
+    if (field === 'opentToGuestsPeriod') continue;
+    const index = plan.fields.get(field);
+    candidate[field] = scalar(field, index === undefined ? undefined : raw.cells[index]);
+  }
+  if (plan.kind !== 'store-cards') return { candidate, issues: undefined };
+
+  let issues: Issue[] | undefined;
+  const problem = (day: number | undefined, index: number, value: unknown, message: string): void => {
+    (issues ??= []).push(
+      issue('error', 'INVALID_HOURS', day === undefined ? message : `${DAY_NAMES[day]}: ${message}`, {
+        line: raw.line,
+        column: plan.columns[index] ?? null,
+        field: day === undefined ? 'opentToGuestsPeriod' : `opentToGuestsPeriod.${day}`,
+        value,
+      }),
+    );
+  };
+
+  if (plan.hoursJson !== undefined) {
+    const value = raw.cells[plan.hoursJson];
+    const parsed = hoursObject(value);
+    if (typeof parsed === 'string') problem(undefined, plan.hoursJson, value, parsed);
+    else candidate.opentToGuestsPeriod = parsed;
+    return { candidate, issues };
+  }
+
+  const period: Record<string, { since: number; to: number }> = {};
+  plan.days.forEach((columns, day) => {
+    if (!columns) return;
+    let result: HoursResult;
+    let index: number;
+    if (columns.layout === 'range') {
+      index = columns.index;
+      result = parseRange(cellText(raw.cells[index]));
+    } else {
+      const since = cellText(raw.cells[columns.since!]);
+      const to = cellText(raw.cells[columns.to!]);
+      const sinceClosed = isClosed(since);
+      const toClosed = isClosed(to);
+      index = sinceClosed ? columns.since! : columns.to!;
+      if (sinceClosed && toClosed) result = 'closed';
+      else if (sinceClosed || toClosed) {
+        result = { error: sinceClosed ? `a closing time '${to.trim()}' but no opening time; give both, or leave both empty for a closed day` : `an opening time '${since.trim()}' but no closing time; give both, or leave both empty for a closed day` };
+      } else {
+        result = dayHours(since, to);
+        if (typeof result === 'object' && 'error' in result) index = parseTime(since) === undefined ? columns.since! : columns.to!;
+      }
+    }
+    if (result === 'closed') return;
+    if ('error' in result) return problem(day, index, raw.cells[index], result.error);
+    period[String(day)] = result;
+  });
+  candidate.opentToGuestsPeriod = period;
+  return { candidate, issues };
+}
+
+/** The JSON hours column: an object already (JSON input), or its text (CSV); a message if not. */
+function hoursObject(value: unknown): unknown {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return `'${value}' is not a JSON object such as {"1": {"since": 9, "to": 22}}`;
+  }
+}

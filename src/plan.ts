@@ -1,0 +1,92 @@
+// Plan, then execute: read → map → validate → diff, as data. A dry run and a real run build the same
+// plan; only a real run goes on to send it.
+import type { Kind } from './contract/kinds.js';
+import { diffRecords, noBaseline, type Diff } from './diff/index.js';
+import { issue, type Issue } from './issues.js';
+import { compilePlan, type ColumnPlan } from './map/plan.js';
+import { mapRecord } from './map/record.js';
+import { formatFor, readRecords, type RawRecord, type ReadOptions } from './read/index.js';
+import { Validator } from './validate/index.js';
+
+export interface Baseline {
+  readonly source: 'snapshot' | 'file';
+  readonly records: ReadonlyMap<string, string>;
+}
+
+export interface PlanInput {
+  readonly kind: Kind;
+  readonly path: string;
+  readonly read: ReadOptions;
+  readonly mapping: Readonly<Record<string, string>>;
+  readonly knownParents?: ReadonlySet<string> | undefined;
+  readonly knownParentsFrom?: string | undefined;
+  readonly baseline?: Baseline | undefined;
+  readonly stdin?: NodeJS.ReadableStream;
+  /** Called now and then with the number of records read, for progress displays. */
+  readonly onProgress?: ((records: number) => void) | undefined;
+  /** Called with each record that has an error, for --errors-csv. */
+  readonly onRejected?: ((raw: RawRecord, issues: readonly Issue[]) => void) | undefined;
+}
+
+export interface Plan {
+  readonly kind: Kind;
+  readonly source: string;
+  /** Records read from the file, valid or not. */
+  readonly rows: number;
+  /** Key and canonical wire JSON of each valid record, in file order. */
+  readonly keys: string[];
+  readonly bodies: string[];
+  readonly issues: Issue[];
+  readonly errors: number;
+  readonly warnings: number;
+  readonly diff: Diff;
+}
+
+export async function buildPlan(input: PlanInput): Promise<Plan> {
+  const { kind } = input;
+  const validator = new Validator(kind, { knownParents: input.knownParents, knownParentsFrom: input.knownParentsFrom });
+  const keys: string[] = [];
+  const bodies: string[] = [];
+  const plans = new Map<string, ColumnPlan>();
+  const reported = new Set<string>();
+  let last: ColumnPlan | undefined;
+  let rows = 0;
+  const perRecordColumns = formatFor(input.path, input.read.format) !== 'csv';
+
+  for await (const raw of readRecords(input.path, input.read, input.stdin)) {
+    let plan = last?.columns === raw.columns ? last : undefined;
+    if (!plan) {
+      // CSV shares one header array; JSON records each bring their keys, so plans are cached by them.
+      const signature = raw.columns.join('\u0000');
+      plan = plans.get(signature);
+      if (!plan) {
+        plan = compilePlan(kind, raw.columns, { mapping: input.mapping, line: perRecordColumns ? raw.line : 1, perRecordColumns });
+        plans.set(signature, plan);
+        for (const found of plan.issues) {
+          const id = `${found.code}\u0000${found.column}`;
+          if (!reported.has(id)) validator.add(found), reported.add(id);
+        }
+      }
+      last = plan;
+    }
+    if (plan.fatal) break;
+    rows++;
+    if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
+    const errorsBefore = validator.errors;
+    const issuesBefore = validator.issues.length;
+    const ok = validator.check(raw, plan, mapRecord(plan, raw));
+    if (ok) {
+      keys.push(ok.key);
+      bodies.push(ok.json);
+    } else if (input.onRejected && validator.errors > errorsBefore) {
+      input.onRejected(raw, validator.issues.slice(issuesBefore));
+    }
+  }
+  input.onProgress?.(rows);
+
+  if (rows === 0 && validator.errors === 0 && plans.size === 0) {
+    validator.add(issue('warning', 'NO_RECORDS', 'the file holds no records', { line: null }));
+  }
+  const diff = input.baseline ? diffRecords(input.baseline.records, input.baseline.source, keys, bodies) : noBaseline(keys.length);
+  return { kind, source: input.read.source, rows, keys, bodies, issues: validator.issues, errors: validator.errors, warnings: validator.warnings, diff };
+}

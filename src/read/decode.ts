@@ -1,0 +1,102 @@
+// Bytes to text. A BOM decides (UTF-8, UTF-16 LE/BE); otherwise --encoding, otherwise strict UTF-8.
+import { TextDecoder } from 'node:util';
+import { InputError, UsageError } from '../errors.js';
+
+function sniffBom(head: Uint8Array): string | undefined {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+function makeDecoder(label: string, fatal: boolean): TextDecoder {
+  try {
+    return new TextDecoder(label, { fatal });
+  } catch {
+    throw new UsageError(
+      'UNKNOWN_ENCODING',
+      `--encoding '${label}' is not an encoding this tool knows`,
+      'use a WHATWG label such as utf-8, windows-1252, latin1, utf-16le or iso-8859-15',
+    );
+  }
+}
+
+function countNewlines(bytes: Uint8Array, end = bytes.length): number {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1 && i < end; i = bytes.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/** Offset of the first byte that starts an invalid UTF-8 sequence in `bytes`. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let lo = 0;
+  let hi = bytes.length;
+  // The longest valid prefix, found by bisection; a prefix may end mid-sequence, so allow 3 bytes.
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    const ok = new TextDecoder('utf-8', { fatal: true });
+    try {
+      ok.decode(bytes.subarray(0, mid), { stream: true });
+      lo = mid;
+    } catch {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+export async function* decodeText(
+  bytes: AsyncIterable<Uint8Array>,
+  encoding: string | undefined,
+  source: string,
+): AsyncGenerator<string> {
+  if (encoding !== undefined) makeDecoder(encoding, false); // reject an unknown label before reading
+  let decoder: TextDecoder | undefined;
+  let pending: Uint8Array = new Uint8Array(0);
+  let newlinesBefore = 0; // only to name the line of a bad byte
+  let bytesBefore = 0;
+
+  const decode = (input: Uint8Array, stream: boolean): string => {
+    try {
+      return decoder!.decode(input, { stream });
+    } catch {
+      const offset = firstInvalidUtf8(input);
+      throw notUtf8(source, 1 + newlinesBefore + countNewlines(input, offset), bytesBefore + offset);
+    }
+  };
+
+  for await (const chunk of bytes) {
+    let input: Uint8Array = chunk;
+    if (!decoder) {
+      // Collect at least 3 bytes so a BOM split across tiny stdin chunks is still seen.
+      input = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      if (input.length < 3) {
+        pending = input;
+        continue;
+      }
+      pending = new Uint8Array(0);
+      const label = sniffBom(input) ?? encoding ?? 'utf-8';
+      decoder = makeDecoder(label, label === 'utf-8');
+    }
+    const text = decode(input, true);
+    newlinesBefore += countNewlines(input);
+    bytesBefore += input.length;
+    if (text) yield text;
+  }
+  if (!decoder) {
+    const label = sniffBom(pending) ?? encoding ?? 'utf-8';
+    decoder = makeDecoder(label, label === 'utf-8');
+  }
+  const text = decode(pending, false);
+  if (text) yield text;
+}
+
+function notUtf8(source: string, line: number | undefined, offset: number | undefined): InputError {
+  const where = line === undefined ? source : `${source}:${line}`;
+  const at = offset === undefined ? '' : ` (byte ${offset})`;
+  return new InputError(
+    'NOT_UTF8',
+    `${where}: the file is not UTF-8${at}`,
+    'it was probably saved by Excel in a Windows encoding: run again with --encoding windows-1252 (or the encoding it was saved in)',
+  );
+}

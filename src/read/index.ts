@@ -1,0 +1,57 @@
+// The read stage: a path (or "-" for standard input) to a stream of raw records.
+import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
+import { InputError, UsageError } from '../errors.js';
+import { decodeText } from './decode.js';
+import { readCsv } from './csv.js';
+import { readJson, readNdjson } from './json.js';
+import type { InputFormat, RawRecord, ReadOptions } from './types.js';
+
+export type { InputFormat, RawRecord, ReadOptions } from './types.js';
+
+export const FORMATS: readonly InputFormat[] = ['csv', 'json', 'ndjson'];
+
+export function formatFor(path: string, flag: InputFormat | undefined): InputFormat {
+  if (flag) return flag;
+  const ext = extname(path).toLowerCase();
+  if (ext === '.json') return 'json';
+  if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
+  return 'csv';
+}
+
+export function displayName(path: string): string {
+  return path === '-' ? 'stdin' : path;
+}
+
+async function* fileBytes(path: string, stdin: NodeJS.ReadableStream): AsyncGenerator<Uint8Array> {
+  const stream = path === '-' ? stdin : createReadStream(path, { highWaterMark: 256 * 1024 });
+  try {
+    for await (const chunk of stream) yield chunk as Uint8Array;
+  } catch (err) {
+    throw openError(path, err as NodeJS.ErrnoException);
+  }
+}
+
+function openError(path: string, err: NodeJS.ErrnoException): InputError {
+  const why =
+    err.code === 'ENOENT' ? 'no such file'
+    : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied'
+    : err.code === 'EISDIR' ? 'it is a directory, not a file'
+    : err.message;
+  return new InputError('CANNOT_READ', `${path}: cannot read the file: ${why}`, 'check the path and run again');
+}
+
+export function readRecords(
+  path: string,
+  options: ReadOptions,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): AsyncGenerator<RawRecord> {
+  const format = formatFor(path, options.format);
+  if (options.delimiter !== undefined && format !== 'csv') {
+    throw new UsageError('DELIMITER_NOT_CSV', `--delimiter applies to CSV only, but ${options.source} is read as ${format}`, 'drop --delimiter or pass --format csv');
+  }
+  const text = decodeText(fileBytes(path, stdin), options.encoding, options.source);
+  if (format === 'json') return readJson(text, options.source);
+  if (format === 'ndjson') return readNdjson(text, options.source);
+  return readCsv(text, options.source, options.delimiter);
+}

@@ -1,0 +1,29 @@
+// What the read stage hands to the map stage: one source record, as data.
+
+export type InputFormat = 'csv' | 'json' | 'ndjson';
+
+export interface RawRecord {
+  /** Physical line where the record starts, 1-based (a CSV header is line 1). */
+  readonly line: number;
+  /**
+   * Source column names. CSV records share one array (the header); a JSON record has its own keys.
+   * The map stage compiles a column plan once per distinct array.
+   */
+  readonly columns: readonly string[];
+  /** Values aligned with `columns`: strings from CSV, any JSON value from JSON. */
+  readonly cells: readonly unknown[];
+}
+
+export interface ReadOptions {
+  /** Display name of the source, used in every message ("staff.csv", "-" is shown as "stdin"). */
+  readonly source: string;
+  readonly format?: InputFormat | undefined;
+  readonly delimiter?: string | undefined;
+  readonly encoding?: string | undefined;
+}
+
+/** A record far larger than any real one is an error rather than a memory blow-up. */
+export const MAX_RECORD_CHARS = 1024 * 1024;
+
+/** Keys that would reach an object's prototype machinery if a record were ever merged naively. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

@@ -1,0 +1,124 @@
+// The reference service: service-interface.md on loopback, answering what the interface leaves open
+// as a careful service would — always a JSON body {message, status}.
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { kindForPath, type KindInfo } from '../contract/kinds.js';
+import { successMessage } from '../contract/message.js';
+import { UploadError } from '../errors.js';
+import { payloadChunks } from '../send/body.js';
+import { parseBody, TooLarge } from './body.js';
+import { SandboxStore } from './store.js';
+
+export interface SandboxOptions {
+  readonly token: string;
+  readonly host?: string;
+  readonly port?: number;
+  readonly dataDir?: string | undefined;
+  readonly maxBody?: number;
+  /** One line per request, for the operator. */
+  readonly log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  readonly url: string;
+  readonly port: number;
+  readonly store: SandboxStore;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY = 256 * 1024 * 1024;
+
+function answer(res: ServerResponse, status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ message, status, ...extra });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function authorised(req: IncomingMessage, token: string): boolean {
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(req.headers.authorization ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  if (!options.token) throw new Error('the sandbox needs a token');
+  const store = new SandboxStore(options.dataDir);
+  await store.load();
+  const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+  const log = options.log ?? (() => {});
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, info: KindInfo): Promise<string> => {
+    if (!authorised(req, options.token)) {
+      answer(res, 401, 'missing or wrong bearer token', {}, { 'www-authenticate': 'Bearer realm="sandbox"' });
+      return 'unauthorised';
+    }
+    if (req.method === 'GET') {
+      const records = store.get(info.kind);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      for (const chunk of payloadChunks(records)) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
+      res.end();
+      return `${records.length} records`;
+    }
+    if (req.method !== 'POST' && req.method !== 'PUT') {
+      answer(res, 405, `method ${req.method} is not allowed here; use POST`, {}, { allow: 'GET, POST, PUT' });
+      return 'method';
+    }
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      answer(res, 415, `content type must be application/json, not ${type || 'missing'}`);
+      return 'content type';
+    }
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBody) {
+      answer(res, 413, `body of ${declared} bytes is over the limit of ${maxBody} bytes`, {}, { connection: 'close' });
+      return 'too large';
+    }
+    const result = await parseBody(req, info.kind, maxBody);
+    if (!result.ok) {
+      answer(res, 400, result.message, { errors: result.errors });
+      return `invalid: ${result.message}`;
+    }
+    await store.replace(info.kind, result.records);
+    answer(res, 200, successMessage(info, result.records.length));
+    return `${result.records.length} records stored`;
+  };
+
+  const server: Server = createServer((req, res) => {
+    const started = Date.now();
+    const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
+    const info = kindForPath(path);
+    const done = (what: string) => log(`${req.method} ${path} ${res.statusCode} ${what} ${Date.now() - started}ms`);
+    if (!info) {
+      answer(res, 404, `no such path ${path}; the service has /integrations/storeCards and /integrations/teamMembers`);
+      req.resume();
+      return done('not found');
+    }
+    handle(req, res, info).then(done, (err: unknown) => {
+      if (err instanceof TooLarge) {
+        if (!res.headersSent) answer(res, 413, `body is over the limit of ${maxBody} bytes`, {}, { connection: 'close' });
+        return done('too large');
+      }
+      if (!res.headersSent) answer(res, 500, 'internal error');
+      else res.destroy();
+      done(`error: ${err instanceof UploadError ? err.code : (err as Error).message}`);
+    });
+  });
+  server.requestTimeout = 0; // large uploads may take long; the client bounds its own wait
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,47 @@
+// The sandbox's stored sets: one array per kind, kept as each record's JSON and, with a data
+// directory, persisted atomically so a restart (or a crash) finds the last whole set.
+import { createReadStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KINDS, type Kind } from '../contract/kinds.js';
+import { decodeText } from '../read/decode.js';
+import { jsonArrayElements } from '../read/json.js';
+import { writeFileAtomic } from '../record/atomic.js';
+import { payloadChunks } from '../send/body.js';
+
+const FILES: Record<Kind, string> = { 'store-cards': 'storeCards.json', 'team-members': 'teamMembers.json' };
+
+export class SandboxStore {
+  private readonly sets = new Map<Kind, readonly string[]>();
+  private readonly queues = new Map<Kind, Promise<unknown>>();
+
+  constructor(private readonly dataDir: string | undefined) {}
+
+  async load(): Promise<void> {
+    if (!this.dataDir) return;
+    await mkdir(this.dataDir, { recursive: true });
+    for (const kind of Object.keys(KINDS) as Kind[]) {
+      const path = join(this.dataDir, FILES[kind]);
+      if (!(await stat(path).catch(() => undefined))) continue;
+      const records: string[] = [];
+      const text = decodeText(createReadStream(path), undefined, path);
+      for await (const el of jsonArrayElements(text, path, Infinity)) records.push(JSON.stringify(JSON.parse(el.text)));
+      this.sets.set(kind, records);
+    }
+  }
+
+  get(kind: Kind): readonly string[] {
+    return this.sets.get(kind) ?? [];
+  }
+
+  /** Replaces a kind's set; replacements of one kind run one after another, never interleaved. */
+  replace(kind: Kind, records: readonly string[]): Promise<void> {
+    const previous = this.queues.get(kind) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(async () => {
+      if (this.dataDir) await writeFileAtomic(join(this.dataDir, FILES[kind]), payloadChunks(records));
+      this.sets.set(kind, records);
+    });
+    this.queues.set(kind, next);
+    return next;
+  }
+}

@@ -1,0 +1,90 @@
+// Where to send and with which token, checked before any connection is made.
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/** The base URL from --base-url or UPLOAD_BASE_URL: https, or plain http to a loopback host only. */
+export function resolveBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): URL {
+  const text = flag ?? env.UPLOAD_BASE_URL;
+  const from = flag !== undefined ? '--base-url' : 'UPLOAD_BASE_URL';
+  if (!text) {
+    throw new UsageError('NO_BASE_URL', 'no service address given', 'pass --base-url https://… or set UPLOAD_BASE_URL');
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError('BAD_BASE_URL', `${from} '${text}' is not a URL`, 'give the full address, e.g. https://scheduling.example.com');
+  }
+  if (url.username || url.password) {
+    throw new UsageError('BAD_BASE_URL', `${from} must not carry a user name or password`, 'pass the token with UPLOAD_TOKEN or --token-file instead');
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new UsageError('INSECURE_BASE_URL', `${from} uses plain http to ${url.hostname}: the token and the records would cross the network unencrypted`, 'use https:// (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError('BAD_BASE_URL', `${from} '${text}' is not an http(s) address`, 'use https://…');
+  }
+  if (url.search || url.hash) {
+    throw new UsageError('BAD_BASE_URL', `${from} must not have a query or fragment`, 'give only the scheme, host and optional path prefix');
+  }
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+/** The endpoint for a kind: the base URL's path prefix kept, the interface's path appended. */
+export function endpoint(base: URL, path: string): URL {
+  const url = new URL(base.href);
+  url.pathname = `${base.pathname.replace(/\/+$/, '')}${path}`;
+  return url;
+}
+
+export interface Token {
+  readonly value: string;
+  /** Where it came from, for messages: never the value itself. */
+  readonly from: string;
+}
+
+export interface TokenOptions {
+  readonly tokenEnv?: string | undefined;
+  readonly tokenFile?: string | undefined;
+}
+
+export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv, stdin: NodeJS.ReadableStream): Promise<Token> {
+  if (options.tokenFile !== undefined) {
+    const from = options.tokenFile === '-' ? 'standard input' : `the file ${options.tokenFile}`;
+    let text: string;
+    try {
+      text = options.tokenFile === '-' ? await readAll(stdin) : readFileSync(options.tokenFile, 'utf8');
+    } catch (err) {
+      throw new UsageError('TOKEN_FILE_UNREADABLE', `cannot read the token from ${from}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, 'check --token-file');
+    }
+    return checkToken(text.replace(/\r?\n$/, ''), from, '--token-file');
+  }
+  const name = options.tokenEnv ?? 'UPLOAD_TOKEN';
+  const value = env[name];
+  if (value === undefined || value === '') {
+    throw new UsageError('NO_TOKEN', `no access token: the environment variable ${name} is ${value === undefined ? 'not set' : 'empty'}`, `set ${name}, or pass --token-file PATH (or --token-file - to read it from standard input)`);
+  }
+  return checkToken(value, `the environment variable ${name}`, name);
+}
+
+function checkToken(value: string, from: string, fix: string): Token {
+  if (value.trim() === '') throw new UsageError('EMPTY_TOKEN', `the access token from ${from} is empty`, `put the token in ${fix}`);
+  if (/[\r\n]/.test(value)) {
+    throw new UsageError('MULTILINE_TOKEN', `the access token from ${from} spans more than one line`, `${fix} must hold the token alone on one line`);
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(value)) throw new UsageError('BAD_TOKEN', `the access token from ${from} holds control characters`, `check ${fix}`);
+  return { value: value.trim(), from };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,111 @@
+// The validate stage: each mapped record against the zod contract, plus what the contract cannot see
+// alone — unique keys, spreadsheet damage, unknown parents. Issues are collected, never thrown.
+import type { Kind } from '../contract/kinds.js';
+import { KINDS } from '../contract/kinds.js';
+import { SCHEMAS } from '../contract/schemas.js';
+import { asText, issue, type Issue } from '../issues.js';
+import type { ColumnPlan } from '../map/plan.js';
+import type { Mapped } from '../map/record.js';
+import type { RawRecord } from '../read/types.js';
+import { describe } from './messages.js';
+
+/** Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. */
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]?\d+$/i;
+const IDENTIFIERS = new Set(['employeeID', 'nodeKey', 'parentKey']);
+/** A cell a spreadsheet may execute as a formula when the file is opened again. */
+const FORMULA = /^[=+@\t]/;
+
+export interface ValidatorOptions {
+  /** Store-card keys a team member's parentKey should match (from the baseline or --store-cards). */
+  readonly knownParents?: ReadonlySet<string> | undefined;
+  readonly knownParentsFrom?: string | undefined;
+}
+
+export class Validator {
+  readonly issues: Issue[] = [];
+  errors = 0;
+  warnings = 0;
+  private readonly keys = new Map<string, number>();
+  private readonly emails = new Map<string, number>();
+  private readonly schema;
+  private readonly keyField;
+
+  constructor(
+    readonly kind: Kind,
+    private readonly options: ValidatorOptions = {},
+  ) {
+    this.schema = SCHEMAS[kind];
+    this.keyField = KINDS[kind].keyField;
+  }
+
+  add(found: Issue): void {
+    this.issues.push(found);
+    if (found.severity === 'error') this.errors++;
+    else this.warnings++;
+  }
+
+  /** The record's wire JSON and key when it is valid; undefined (with issues added) when not. */
+  check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): { key: string; json: string } | undefined {
+    const before = this.errors;
+    const cellOf = (field: string): { column: string | null; value: unknown } => {
+      const index = plan.fields.get(field);
+      return index === undefined ? { column: null, value: undefined } : { column: plan.columns[index] ?? null, value: raw.cells[index] };
+    };
+    if (mapped.issues) for (const i of mapped.issues) this.add(i);
+    const candidate = mapped.issues ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
+
+    const result = this.schema.safeParse(candidate);
+    if (!result.success) {
+      for (const zi of result.error.issues) {
+        const field = String(zi.path[0] ?? '');
+        const at = field === 'opentToGuestsPeriod' ? this.hoursCell(plan, raw, zi.path) : cellOf(field);
+        const written = at.value === undefined || at.value === null ? null : asText(at.value);
+        const { code, message } = describe(zi, written);
+        this.add(issue('error', code, message, { line: raw.line, column: at.column, field: zi.path.join('.') || null, value: at.value }));
+      }
+    }
+
+    for (const field of plan.fields.keys()) {
+      const { column, value } = cellOf(field);
+      if (typeof value !== 'string') continue;
+      if (IDENTIFIERS.has(field) && SCIENTIFIC.test(value.trim())) {
+        this.add(issue('error', 'SCIENTIFIC_NOTATION', `${field} '${value}' looks like a number a spreadsheet rewrote in scientific notation, which loses digits; format the column as Text in the spreadsheet and export again`, { line: raw.line, column, field, value }));
+      } else if (FORMULA.test(value)) {
+        this.add(issue('warning', 'FORMULA_LIKE', `${field} '${value}' starts with '${value[0] === '\t' ? 'tab' : value[0]}' and may be taken for a formula by a spreadsheet; it is sent unchanged`, { line: raw.line, column, field, value }));
+      }
+    }
+
+    const data = result.success ? (result.data as Record<string, unknown>) : undefined;
+    const key = typeof candidate[this.keyField] === 'string' ? (candidate[this.keyField] as string) : undefined;
+    if (key) this.unique(this.keys, key, this.keyField, raw.line, cellOf(this.keyField).column);
+    if (this.kind === 'team-members') {
+      const email = candidate.email;
+      if (typeof email === 'string' && email) this.unique(this.emails, email.toLowerCase(), 'email', raw.line, cellOf('email').column, email);
+      const parent = candidate.parentKey;
+      const known = this.options.knownParents;
+      if (known && typeof parent === 'string' && !known.has(parent)) {
+        this.add(issue('warning', 'UNKNOWN_PARENT', `parentKey '${parent}' matches no store card's nodeKey in ${this.options.knownParentsFrom ?? 'the store cards'}; check the key, or upload the store card first`, { line: raw.line, column: cellOf('parentKey').column, field: 'parentKey', value: parent }));
+      }
+    }
+
+    if (this.errors > before || !data || !key) return undefined;
+    return { key, json: JSON.stringify(data) };
+  }
+
+  private unique(seen: Map<string, number>, value: string, field: string, line: number, column: string | null, written = value): void {
+    const first = seen.get(value);
+    if (first === undefined) return void seen.set(value, line);
+    const how = field === 'email' ? ' (emails are compared ignoring case)' : '';
+    this.add(issue('error', field === 'email' ? 'DUPLICATE_EMAIL' : 'DUPLICATE_KEY', `${field} '${written}' already appears on line ${first}${how}; each ${field} must be unique: remove or fix one of the rows`, { line, column, field, value: written }));
+  }
+
+  private hoursCell(plan: ColumnPlan, raw: RawRecord, path: readonly PropertyKey[]): { column: string | null; value: unknown } {
+    const day = Number(path[1]);
+    const cols = Number.isInteger(day) ? plan.days[day] : undefined;
+    let index = plan.hoursJson;
+    if (cols?.layout === 'range') index = cols.index;
+    else if (cols?.layout === 'pair') index = path[2] === 'since' ? cols.since : cols.to;
+    if (index === undefined) return { column: null, value: undefined };
+    return { column: plan.columns[index] ?? null, value: raw.cells[index] };
+  }
+}
