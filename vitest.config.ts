@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    // End-to-end tests spawn node processes; two cores, so keep parallelism modest.
+    maxWorkers: 2,
+  },
+});
