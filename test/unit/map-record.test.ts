@@ -1,0 +1,55 @@
+// Wire-named columns to wire records: the mapping the foundation guarantees.
+import { describe, expect, it } from 'vitest';
+import type { Kind } from '../../src/contract/kinds.js';
+import { compilePlan } from '../../src/map/plan.js';
+import { mapRecord } from '../../src/map/record.js';
+
+function map(kind: Kind, header: string[], row: unknown[]) {
+  const plan = compilePlan(kind, header, { mapping: {}, line: 1, perRecordColumns: false });
+  return mapRecord(plan, { line: 2, columns: header, cells: row });
+}
+
+describe('team members', () => {
+  const header = ['employeeID', 'email', 'name', 'roleCode', 'parentKey'];
+  it('trims cells, turns empty nullable cells into null, keeps the rest as written', () => {
+    expect(map('team-members', header, [' E1 ', 'Ann@Example.com', 'Ann  Lee', '', ' ']).candidate).toEqual({
+      employeeID: 'E1',
+      email: 'Ann@Example.com',
+      name: 'Ann  Lee',
+      roleCode: null,
+      parentKey: null,
+    });
+  });
+  it('sends a numeric roleCode or identifier as a string', () => {
+    expect(map('team-members', header, [1001, 'a@example.com', 'Ann', 3, 'S1']).candidate).toMatchObject({ employeeID: '1001', roleCode: '3' });
+  });
+});
+
+describe('store cards', () => {
+  const days = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].flatMap((d) => [`${d}_since`, `${d}_to`]);
+  const header = ['nodeKey', 'email', 'storeConceptCode', ...days];
+  const hours = (pairs: string[]) => map('store-cards', header, ['S1', 's1@example.com', '12', ...pairs]);
+
+  it('turns the concept code into a number and empty into null', () => {
+    expect(hours(Array(14).fill('')).candidate.storeConceptCode).toBe(12);
+    expect(map('store-cards', header, ['S1', 's1@example.com', '', ...Array(14).fill('')]).candidate.storeConceptCode).toBeNull();
+  });
+
+  it('keys days "0".."6" from Sunday, leaves closed days out, and sends {} with no hours', () => {
+    expect(hours(Array(14).fill('')).candidate.opentToGuestsPeriod).toEqual({});
+    const cells = Array(14).fill('');
+    cells[2] = '9';
+    cells[3] = '21.5';
+    cells[12] = '10';
+    cells[13] = '2';
+    expect(hours(cells).candidate.opentToGuestsPeriod).toEqual({ '1': { since: 9, to: 21.5 }, '6': { since: 10, to: 26 } });
+  });
+
+  it('reports a day with only one end, naming the day and the empty column', () => {
+    const cells = Array(14).fill('');
+    cells[4] = '9';
+    const mapped = hours(cells);
+    expect(mapped.issues?.[0]).toMatchObject({ code: 'INVALID_HOURS', line: 2, column: 'tue_to', field: 'opentToGuestsPeriod.2' });
+    expect(mapped.issues?.[0]?.message).toMatch(/^Tuesday: /);
+  });
+});
