@@ -5,6 +5,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { onExit } from 'signal-exit';
 import { GuardRefusal } from '../errors.js';
 import { currentUser, isAlive } from './whoami.js';
 
@@ -25,7 +26,6 @@ export interface Lock {
 
 /** A lock file younger than this with unreadable content is being written right now, not stale. */
 const WRITING_GRACE_MS = 10_000;
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export async function acquireLock(path: string, what: string): Promise<Lock> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -129,9 +129,11 @@ function lockHeld(path: string, what: string, held: LockOwner | 'unreadable'): G
 
 /**
  * Holds the lock until release(). A signal during the locked section (Ctrl-C, a cron timeout's
- * SIGTERM) would otherwise end the process without running `finally`; when nothing else handles the
- * signal, the lock is removed synchronously and the signal re-raised, so the process still dies by it.
- * A SIGKILL leaves the lock behind, and the next run recovers it because this pid is dead.
+ * SIGTERM) would otherwise end the process without running `finally`. signal-exit runs the removal
+ * when the process is about to die of a signal or exits, and cooperates with the other libraries that
+ * listen (the spinner restores the cursor the same way); where a handler turns the signal into an
+ * orderly stop instead, `finally` releases the lock. A SIGKILL leaves the lock behind, and the next run
+ * recovers it because this pid is dead.
  */
 function holding(path: string, me: LockOwner, recovered: LockOwner | undefined): Lock {
   let released = false;
@@ -145,18 +147,7 @@ function holding(path: string, me: LockOwner, recovered: LockOwner | undefined):
       /* the next run recovers a lock left behind */
     }
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (process.listenerCount(signal) > 1) return; // someone else turns it into an orderly stop
-    removeIfMine();
-    detach();
-    process.kill(process.pid, signal);
-  };
-  const detach = () => {
-    for (const s of SIGNALS) process.removeListener(s, onSignal);
-    process.removeListener('exit', removeIfMine);
-  };
-  for (const s of SIGNALS) process.on(s, onSignal);
-  process.on('exit', removeIfMine);
+  const detach = onExit(removeIfMine);
   return {
     path,
     recovered,

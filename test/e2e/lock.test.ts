@@ -64,13 +64,13 @@ describe('the lock', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
-  it('is removed when the run is terminated mid-send', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('is removed when the run gets %s mid-send', async (signal) => {
     const { server, t, env, args, lock } = await heldService();
     const run = start(args(writeMembers(t.dir, 'a.csv', range(1, 5))), env);
     await server.nextRequest();
     expect(existsSync(lock)).toBe(true);
-    run.child.kill('SIGTERM');
-    expect((await run.exited).signal).toBe('SIGTERM');
+    run.child.kill(signal);
+    expect((await run.exited).signal).toBe(signal);
     expect(existsSync(lock)).toBe(false);
   });
 
