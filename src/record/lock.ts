@@ -6,7 +6,7 @@ import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises'
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
-import { GuardRefusal } from '../errors.js';
+import { GuardRefusal, UsageError } from '../errors.js';
 import { currentUser, isAlive } from './whoami.js';
 
 export interface LockOwner {
@@ -28,6 +28,16 @@ export interface Lock {
 const WRITING_GRACE_MS = 10_000;
 
 export async function acquireLock(path: string, what: string): Promise<Lock> {
+  try {
+    return await acquire(path, what);
+  } catch (err) {
+    if (err instanceof GuardRefusal) throw err;
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new UsageError('STATE_DIR_UNUSABLE', `cannot take the lock ${path}: ${code}`, 'make the state directory writable, or choose another with --state-dir DIR (keep using the same one: it holds the baseline)');
+  }
+}
+
+async function acquire(path: string, what: string): Promise<Lock> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const me: LockOwner = { pid: process.pid, host: hostname(), user: currentUser(), since: new Date().toISOString() };
   let recovered: LockOwner | undefined;

@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBaseline } from '../../src/diff/baseline.js';
 import { diffRecords, fieldChanges, noBaseline } from '../../src/diff/index.js';
@@ -56,6 +57,15 @@ describe('the snapshot', () => {
     // Whitespace does not matter: a pretty-printed copy reads the same.
     writeFileSync(path, JSON.stringify([JSON.parse(tm('E1'))], null, 2));
     expect(await readSnapshot(path, 'team-members')).toEqual(new Map([['E1', tm('E1')]]));
+  });
+
+  it('clears temp files a killed writer left behind', async () => {
+    const t = tempDir();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    t.write(`.snap.json.${dead}.0a1b2c3d.tmp`, '[{"employeeID":"E1"');
+    const other = t.write('.other.json.1.0a1b2c3d.tmp', 'not ours');
+    await writeSnapshot(join(t.dir, 'snap.json'), [tm('E1')]);
+    expect(readdirSync(t.dir).sort()).toEqual([basename(other), 'snap.json']);
   });
 
   it('is undefined when there is none', async () => {

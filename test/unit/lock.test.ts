@@ -69,3 +69,12 @@ describe('acquireLock', () => {
     expect(readFileSync(path, 'utf8')).toBe(other);
   });
 });
+
+describe('an unusable state directory', () => {
+  it('is a usage error naming the lock file and --state-dir', async () => {
+    const t = tempDir();
+    const file = t.write('not-a-dir', 'x');
+    const err = await acquireLock(join(file, 'locks', 'a.lock'), 'x').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'STATE_DIR_UNUSABLE', exitCode: 2, hint: expect.stringContaining('--state-dir') });
+  });
+});
