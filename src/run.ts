@@ -3,7 +3,7 @@
 // report here, so the CLI only prints it.
 import { KINDS, type Kind } from './contract/kinds.js';
 import { loadBaseline } from './diff/baseline.js';
-import { GuardRefusal, InputError, UploadError, UsageError } from './errors.js';
+import { GuardRefusal, InputError, Interrupted, UploadError, UsageError } from './errors.js';
 import { checkGuards, parseMaxRemovals } from './guard/index.js';
 import { confirmQuestion } from './guard/confirm.js';
 import { buildPlan } from './plan.js';
@@ -136,7 +136,11 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
       return;
     }
     if (!options.yes) {
-      const yes = await ui.confirm(confirmQuestion(options.kind, plan.keys.length, where!, plan.diff));
+      const yes = await ui.confirm(confirmQuestion(options.kind, plan.keys.length, where!, plan.diff)).catch((err: unknown) => {
+        // Ctrl-C at the prompt rejects the question: an interruption, not a bug.
+        if ((err as Error).name === 'AbortError') throw new Interrupted('INTERRUPTED', 'interrupted at the confirmation; nothing was sent');
+        throw err;
+      });
       if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
     }
 

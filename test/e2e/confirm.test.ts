@@ -48,6 +48,17 @@ describe('confirmation on a terminal', () => {
     expect(ui.questions[1]).toBe(`Replace all team members at ${sb.url} with these 21 team members: +2 −1 ~1 =18. Upload?`);
     expect(await sb.stored('/integrations/teamMembers')).toHaveLength(21);
   });
+  it('Ctrl-C at the question is an interruption (130), and the lock is released', async () => {
+    sb = await sandbox();
+    const ui = person(false);
+    ui.confirm = async () => {
+      throw Object.assign(new Error('Aborted with Ctrl+C'), { name: 'AbortError' });
+    };
+    const report = await runUpload(options(writeMembers(sb.dir, 'a.csv', range(1, 3)), sb.stateDir), { env: sb.env, stdin: Readable.from([]), interactive: true, ui });
+    expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 130 });
+    expect(existsSync(statePaths(sb.stateDir, new URL(sb.url), 'team-members').lock)).toBe(false);
+    expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+  });
 });
 
 describe('without a terminal', () => {
