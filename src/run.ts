@@ -2,8 +2,14 @@
 // validate, diff), guards, confirms, sends and records; every stop is a typed error turned into the
 // report here, so the CLI only prints it.
 import { KINDS, type Kind } from './contract/kinds.js';
-import { GuardRefusal, InputError, UploadError, UsageError } from './errors.js';
-import { buildPlan, type Plan } from './plan.js';
+import { loadBaseline } from './diff/baseline.js';
+import { GuardRefusal, InputError, Interrupted, UploadError, UsageError } from './errors.js';
+import { checkGuards, parseMaxRemovals } from './guard/index.js';
+import { confirmQuestion } from './guard/confirm.js';
+import { buildPlan } from './plan.js';
+import { acquireLock, recordAttempt, resolveStateDir, statePaths, type StatePaths } from './record/index.js';
+import { normaliseBaseUrl } from './record/state.js';
+import { snapshotKeys } from './record/snapshot.js';
 import { loadMapping } from './map/mapping-file.js';
 import { displayName, type InputFormat } from './read/index.js';
 import { parseDelimiterFlag } from './read/csv.js';
@@ -83,51 +89,93 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
   }
   const delimiter = options.delimiter === undefined ? undefined : parseDelimiterFlag(options.delimiter);
   const mapping = loadMapping(options.map, options.kind);
+  const limit = parseMaxRemovals(options.maxRemovals);
+  const state = baseUrl ? statePaths(resolveStateDir(options.stateDir, ctx.env), baseUrl, options.kind) : undefined;
+  const where = baseUrl ? normaliseBaseUrl(baseUrl) : undefined;
 
-  ui.progress(`Reading ${source}…`);
-  const plan = await buildPlan({
-    kind: options.kind,
-    path: options.file,
-    read: { source, format: options.format, delimiter, encoding: options.encoding },
-    mapping,
-    stdin: ctx.stdin,
-    onProgress: (n) => ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`),
-  });
-  ui.done();
-  report.records = plan.rows;
-  report.issues = plan.issues;
-  report.diff = diffReport(plan.diff);
-  for (const line of formatIssues(source, plan.issues, ui.style)) ui.notice(line);
-  if (plan.errors > 0) {
-    throw new InputError('INVALID_RECORDS', `${source}: ${plural(plan.errors, 'error')}${plan.warnings ? ` and ${plural(plan.warnings, 'warning')}` : ''} in ${plural(plan.rows, 'record')}; nothing was sent`, 'fix the rows named above and run again');
-  }
-  ui.info(`${source}: ${plural(plan.rows, 'record')} valid${plan.warnings ? `, ${plural(plan.warnings, 'warning')}` : ''}`);
-  for (const line of formatDiff(plan.diff, ui.style)) ui.info(line);
+  // A real run holds the lock from before the baseline is read until the snapshot is written, so the
+  // diff and the guards it is judged by cannot go stale under another run. Dry runs change nothing.
+  const lock = options.dryRun ? undefined : await acquireLock(state!.lock, `${info.noun}s to ${where}`);
+  try {
+    if (lock?.recovered) {
+      const r = lock.recovered;
+      ui.notice(ui.style.yellow(`Recovered a stale lock left by process ${r.pid} of ${r.user} on ${r.host} (since ${r.since}), which is no longer running.`));
+    }
 
-  guard(plan, options);
+    const { baseline, why } = await loadBaseline({ kind: options.kind, file: options.baseline, input: options.file, encoding: options.encoding, mapping, stdin: ctx.stdin, snapshot: state?.snapshot });
+    ui.progress(`Reading ${source}…`);
+    const plan = await buildPlan({
+      kind: options.kind,
+      path: options.file,
+      read: { source, format: options.format, delimiter, encoding: options.encoding },
+      mapping,
+      baseline,
+      ...(await lastStoreCards(options, state, baseUrl)),
+      stdin: ctx.stdin,
+      onProgress: (n) => ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`),
+    });
+    ui.done();
+    report.records = plan.rows;
+    report.issues = plan.issues;
+    report.diff = diffReport(plan.diff);
+    for (const line of formatIssues(source, plan.issues, ui.style)) ui.notice(line);
+    if (plan.errors > 0) {
+      throw new InputError('INVALID_RECORDS', `${source}: ${plural(plan.errors, 'error')}${plan.warnings ? ` and ${plural(plan.warnings, 'warning')}` : ''} in ${plural(plan.rows, 'record')}; nothing was sent`, 'fix the rows named above and run again');
+    }
+    ui.info(`${source}: ${plural(plan.rows, 'record')} valid${plan.warnings ? `, ${plural(plan.warnings, 'warning')}` : ''}`);
+    for (const line of formatDiff(plan.diff, ui.style)) ui.info(line);
+    if (!baseline) ui.info(`  ${why}`);
 
-  if (options.dryRun) {
-    report.outcome = 'dry-run';
+    const notes = checkGuards({ kind: options.kind, source, count: plan.keys.length, diff: plan.diff, limit, allowEmpty: options.allowEmpty });
+    for (const note of notes) ui.notice(ui.style.yellow(note));
+
+    if (options.dryRun) {
+      report.outcome = 'dry-run';
+      report.exitCode = 0;
+      ui.notice(`Dry run: ${plural(plan.keys.length, info.noun)} would replace every ${info.noun} on the service. Nothing was sent.`);
+      return;
+    }
+    if (!options.yes) {
+      const yes = await ui.confirm(confirmQuestion(options.kind, plan.keys.length, where!, plan.diff)).catch((err: unknown) => {
+        // Ctrl-C at the prompt rejects the question: an interruption, not a bug.
+        if ((err as Error).name === 'AbortError') throw new Interrupted('INTERRUPTED', 'interrupted at the confirmation; nothing was sent');
+        throw err;
+      });
+      if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
+    }
+
+    const attempt = { paths: state!, baseUrl: baseUrl!, plan };
+    ui.progress(`Sending ${plural(plan.keys.length, info.noun)} to ${baseUrl!.origin}…`);
+    let answer;
+    try {
+      answer = await send({ info, baseUrl: baseUrl!, token: token!, bodies: plan.bodies });
+    } catch (err) {
+      // Every attempt that reached the service is audited with its outcome; only success moves the snapshot.
+      if (err instanceof UploadError) {
+        ui.done();
+        const status = 'status' in err && typeof err.status === 'number' ? err.status : null;
+        for (const w of await recordAttempt(attempt, { outcome: err.outcome, status, error: err.code })) ui.notice(ui.style.yellow(w));
+      }
+      throw err;
+    }
+    ui.done();
+    report.response = answer;
+    report.outcome = 'uploaded';
     report.exitCode = 0;
-    ui.notice(`Dry run: ${plural(plan.keys.length, info.noun)} would replace every ${info.noun} on the service. Nothing was sent.`);
-    return;
+    ui.notice(ui.style.green(`✓ ${answer.message}`));
+    for (const w of await recordAttempt(attempt, { outcome: 'uploaded', status: answer.status, error: null })) ui.notice(ui.style.yellow(w));
+  } finally {
+    await lock?.release();
   }
-  if (!options.yes) {
-    const yes = await ui.confirm(`Replace all ${info.noun}s at ${baseUrl!.origin} with these ${plural(plan.keys.length, info.noun)}?`);
-    if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
-  }
-
-  ui.progress(`Sending ${plural(plan.keys.length, info.noun)} to ${baseUrl!.origin}…`);
-  const answer = await send({ info, baseUrl: baseUrl!, token: token!, bodies: plan.bodies });
-  ui.done();
-  report.response = answer;
-  report.outcome = 'uploaded';
-  report.exitCode = 0;
-  ui.notice(ui.style.green(`✓ ${answer.message}`));
 }
 
-function guard(plan: Plan, options: UploadOptions): void {
-  if (plan.keys.length === 0 && !options.allowEmpty) {
-    throw new GuardRefusal('EMPTY_UPLOAD', `${plan.source} holds no records; uploading it would delete every ${KINDS[plan.kind].noun} on the service`, 'if that is really what you want, pass --allow-empty');
-  }
+/**
+ * Team members without --store-cards: the store cards last uploaded to the same address, if any, are
+ * the nodeKeys a parentKey should match.
+ */
+async function lastStoreCards(options: UploadOptions, state: StatePaths | undefined, baseUrl: URL | undefined) {
+  if (options.kind !== 'team-members' || options.storeCards !== undefined || !state || !baseUrl) return {};
+  const path = statePaths(state.dir, baseUrl, 'store-cards').snapshot;
+  const knownParents = await snapshotKeys(path, 'store-cards');
+  return knownParents ? { knownParents, knownParentsFrom: `the store cards last uploaded to ${normaliseBaseUrl(baseUrl)}` } : {};
 }

@@ -42,14 +42,14 @@ export function plural(n: number, noun: string): string {
 
 /** "+12 −3 ~5 =1,214", or a plain statement that there is nothing to compare with. */
 export function formatDiffCounts(diff: Diff): string {
-  if (diff.baseline === 'none') return 'no baseline to compare with (first upload from this machine, or no --baseline)';
+  if (diff.baseline === 'none') return 'no baseline to compare with';
   const n = (x: number | null) => (x ?? 0).toLocaleString('en-US');
   return `+${n(diff.added)} −${n(diff.removed)} ~${n(diff.changed)} =${n(diff.unchanged)}`;
 }
 
 export function formatDiff(diff: Diff, style: Style = PLAIN): string[] {
-  const lines = [`Changes against the ${diff.baseline === 'file' ? 'baseline file' : 'last upload'}: ${formatDiffCounts(diff)}`];
   if (diff.baseline === 'none') return [`Changes: ${formatDiffCounts(diff)}`];
+  const lines = [`Changes against the ${diff.baseline === 'file' ? 'baseline file' : 'last upload'}: ${formatDiffCounts(diff)} (added, removed, changed, unchanged)`];
   const { added, removed, changed } = diff.examples;
   const more = (shown: number, total: number | null) => ((total ?? 0) > shown ? `, … ${(total ?? 0) - shown} more` : '');
   if (added.length) lines.push(style.green(`  added: ${added.join(', ')}${more(added.length, diff.added)}`));

@@ -1,0 +1,50 @@
+// Where the tool keeps what it remembers between runs, and how each file is named. Pure apart from
+// reading the environment it is given: the file system is touched elsewhere.
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Kind } from '../contract/kinds.js';
+
+export const APP = 'scheduling-upload';
+
+/** --state-dir, else $XDG_STATE_HOME/scheduling-upload, else ~/.local/state/scheduling-upload. */
+export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (flag !== undefined && flag !== '') return resolve(flag);
+  // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, APP);
+  return join(env.HOME || homedir(), '.local', 'state', APP);
+}
+
+/** The base URL as one string: scheme, host, port (only when not the default) and path prefix. */
+export function normaliseBaseUrl(url: URL): string {
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * A file-name-safe name for a service: its host (and port) for people to recognise, plus a hash of the
+ * whole normalised URL so that two path prefixes on one host, or hosts that sanitise alike, never share
+ * a snapshot.
+ */
+export function siteName(url: URL): string {
+  const host = url.host.toLowerCase().replace(/[^a-z0-9.-]+/g, '_').replace(/^\.+/, '_');
+  const hash = createHash('sha256').update(normaliseBaseUrl(url)).digest('hex').slice(0, 12);
+  return `${host}-${hash}`;
+}
+
+export interface StatePaths {
+  readonly dir: string;
+  readonly snapshot: string;
+  readonly lock: string;
+  readonly audit: string;
+}
+
+export function statePaths(dir: string, url: URL, kind: Kind): StatePaths {
+  const site = siteName(url);
+  return {
+    dir,
+    snapshot: join(dir, 'snapshots', `${site}.${kind}.json`),
+    lock: join(dir, 'locks', `${site}.${kind}.lock`),
+    audit: join(dir, 'audit.jsonl'),
+  };
+}

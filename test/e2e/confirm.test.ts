@@ -1,0 +1,72 @@
+// Confirmation: the engine with a scripted person at the terminal (the terminal itself is the only
+// stand-in; the sandbox and the state directory are real), and the refusal without a terminal.
+import { existsSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { statePaths } from '../../src/record/state.js';
+import { PLAIN } from '../../src/report/human.js';
+import type { Ui } from '../../src/report/ui.js';
+import { runUpload, type UploadOptions } from '../../src/run.js';
+import { runCli } from '../helpers/cli.js';
+import { range, writeMembers } from '../helpers/members.js';
+import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox | undefined;
+afterEach(async () => {
+  await sb?.stop();
+  sb = undefined;
+});
+
+function person(answer: boolean): Ui & { questions: string[] } {
+  const questions: string[] = [];
+  return { style: PLAIN, info() {}, notice() {}, progress() {}, done() {}, confirm: async (q) => (questions.push(q), answer), questions };
+}
+
+function options(file: string, stateDir: string): UploadOptions {
+  return { kind: 'team-members', file, dryRun: false, yes: false, allowEmpty: false, retries: 0, timeoutSeconds: 10, stateDir };
+}
+
+describe('confirmation on a terminal', () => {
+  it('asks with the summary; "no" refuses and nothing is sent or recorded', async () => {
+    sb = await sandbox();
+    const ui = person(false);
+    const file = writeMembers(sb.dir, 'a.csv', range(1, 1234));
+    const report = await runUpload(options(file, sb.stateDir), { env: sb.env, stdin: Readable.from([]), interactive: true, ui });
+    expect(ui.questions).toEqual([`Replace all team members at ${sb.url} with these 1,234 team members: no baseline to compare with. Upload?`]);
+    expect(report).toMatchObject({ outcome: 'refused', exitCode: 4, error: { code: 'DECLINED' } });
+    expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+    expect(existsSync(statePaths(sb.stateDir, new URL(sb.url), 'team-members').snapshot)).toBe(false);
+    expect(existsSync(`${sb.stateDir}/audit.jsonl`)).toBe(false);
+  });
+
+  it('"yes" uploads, and the next question shows the change', async () => {
+    sb = await sandbox();
+    const ui = person(true);
+    const ctx = { env: sb.env, stdin: Readable.from([]), interactive: true, ui };
+    expect((await runUpload(options(writeMembers(sb.dir, 'a.csv', range(1, 20)), sb.stateDir), ctx)).outcome).toBe('uploaded');
+    expect((await runUpload(options(writeMembers(sb.dir, 'b.csv', range(2, 22), [5]), sb.stateDir), ctx)).outcome).toBe('uploaded');
+    expect(ui.questions[1]).toBe(`Replace all team members at ${sb.url} with these 21 team members: +2 −1 ~1 =18. Upload?`);
+    expect(await sb.stored('/integrations/teamMembers')).toHaveLength(21);
+  });
+  it('Ctrl-C at the question is an interruption (130), and the lock is released', async () => {
+    sb = await sandbox();
+    const ui = person(false);
+    ui.confirm = async () => {
+      throw Object.assign(new Error('Aborted with Ctrl+C'), { name: 'AbortError' });
+    };
+    const report = await runUpload(options(writeMembers(sb.dir, 'a.csv', range(1, 3)), sb.stateDir), { env: sb.env, stdin: Readable.from([]), interactive: true, ui });
+    expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 130 });
+    expect(existsSync(statePaths(sb.stateDir, new URL(sb.url), 'team-members').lock)).toBe(false);
+    expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+  });
+});
+
+describe('without a terminal', () => {
+  it('requires --yes (exit 2), and sends nothing', async () => {
+    sb = await sandbox();
+    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(r.json().error).toMatchObject({ code: 'NO_CONFIRMATION', hint: expect.stringContaining('--yes') });
+    expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+  });
+});

@@ -1,0 +1,90 @@
+// A writer killed with SIGKILL at any moment leaves the old file or the new one, whole: never half.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../src/record/atomic.js';
+import { ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const RECORDS = 4000;
+// The child writes a ~1.3 MB JSON array in small chunks, yielding between them, so a kill lands mid-write.
+const CHILD = `
+import { writeFileAtomic } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/record/atomic.js')).href)};
+const target = process.argv[1];
+async function* chunks() {
+  yield '[';
+  for (let i = 0; i < ${RECORDS}; i++) {
+    yield (i ? ',' : '') + JSON.stringify({ employeeID: 'E' + i, name: 'x'.repeat(300) });
+    if (i === 10) process.stdout.write('writing\\n');
+    if (i % 20 === 0) await new Promise((r) => setTimeout(r, 1));
+  }
+  yield ']';
+}
+await writeFileAtomic(target, chunks());
+process.stdout.write('done\\n');
+`;
+
+/** Kills the writer `afterMs` after it started writing, or (Infinity) lets it finish first. */
+function killMidWrite(target: string, afterMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('writing') && Number.isFinite(afterMs) && !child.killed) setTimeout(() => child.kill('SIGKILL'), afterMs);
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+}
+
+describe('writeFileAtomic', () => {
+  it('writes every chunk, strings and bytes', async () => {
+    const { dir } = tempDir();
+    const path = join(dir, 'f.json');
+    await writeFileAtomic(path, ['[', Buffer.from('1,2'), ']']);
+    expect(readFileSync(path, 'utf8')).toBe('[1,2]');
+    expect(readdirSync(dir)).toEqual(['f.json']);
+  });
+
+  it('leaves no temp file behind and the old file in place when the chunks fail', async () => {
+    const { dir, write } = tempDir();
+    const path = write('f.json', 'old');
+    async function* failing() {
+      yield 'new';
+      throw new Error('source failed');
+    }
+    await expect(writeFileAtomic(path, failing())).rejects.toThrow('source failed');
+    expect(readFileSync(path, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['f.json']);
+  });
+
+  it('never leaves a half-written file when the writer is killed', async () => {
+    const { dir } = tempDir();
+    const target = join(dir, 'snapshot.json');
+    const old = JSON.stringify([{ employeeID: 'OLD' }]);
+    let interrupted = 0;
+    let completed = 0;
+    for (const afterMs of [0, 5, 15, 30, 60, 120, 180, 240, 300, Infinity]) {
+      writeFileSync(target, old);
+      const out = await killMidWrite(target, afterMs);
+      const text = readFileSync(target, 'utf8');
+      if (text === old) {
+        interrupted++;
+        expect(out).not.toContain('done');
+      } else {
+        completed++;
+        const parsed = JSON.parse(text) as unknown[];
+        expect(parsed).toHaveLength(RECORDS);
+      }
+    }
+    // Both kinds of ending happened (the first kill lands mid-write, the last run finishes), and the
+    // kills in between fall anywhere, around the rename included.
+    expect(interrupted).toBeGreaterThan(0);
+    expect(completed).toBeGreaterThan(0);
+    // What a kill leaves is only a dot-named temp file beside the target, never the target half-done.
+    for (const name of readdirSync(dir)) expect(name === 'snapshot.json' || /^\.snapshot\.json\.\d+\.[0-9a-f]+\.tmp$/.test(name)).toBe(true);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { diffRecords, noBaseline } from '../../src/diff/index.js';
+import { GuardRefusal, UsageError } from '../../src/errors.js';
+import { confirmQuestion } from '../../src/guard/confirm.js';
+import { checkGuards, parseMaxRemovals } from '../../src/guard/index.js';
+import { allowedRemovals } from '../../src/guard/limit.js';
+
+describe('parseMaxRemovals', () => {
+  it.each([
+    [undefined, { kind: 'percent', percent: 10 }],
+    ['37', { kind: 'count', count: 37 }],
+    ['0', { kind: 'count', count: 0 }],
+    ['25%', { kind: 'percent', percent: 25 }],
+    ['2.5%', { kind: 'percent', percent: 2.5 }],
+    [' 100% ', { kind: 'percent', percent: 100 }],
+  ])('%s → %o', (text, limit) => {
+    expect(parseMaxRemovals(text)).toEqual(limit);
+  });
+
+  it.each(['', 'ten', '-1', '1.5', '101%', '%', '10 percent', '1e3', '0x10'])("'%s' is a usage error", (text) => {
+    expect(() => parseMaxRemovals(text)).toThrow(UsageError);
+    try {
+      parseMaxRemovals(text);
+    } catch (err) {
+      expect((err as UsageError).code).toBe('BAD_MAX_REMOVALS');
+      expect((err as UsageError).exitCode).toBe(2);
+    }
+  });
+});
+
+describe('allowedRemovals', () => {
+  it.each([
+    [{ kind: 'count', count: 37 } as const, 10, 37],
+    [{ kind: 'percent', percent: 10 } as const, 30, 3],
+    [{ kind: 'percent', percent: 10 } as const, 29, 2],
+    [{ kind: 'percent', percent: 10 } as const, 9, 0],
+    [{ kind: 'percent', percent: 100 } as const, 7, 7],
+    [{ kind: 'percent', percent: 0 } as const, 1000, 0],
+  ])('%o of %i allows %i', (limit, baseline, allowed) => {
+    expect(allowedRemovals(limit, baseline)).toBe(allowed);
+  });
+});
+
+const base = (n: number) => new Map(Array.from({ length: n }, (_, i) => [`E${i}`, `{"employeeID":"E${i}"}`]));
+const keep = (n: number) => Array.from({ length: n }, (_, i) => `E${i}`);
+const diffKeeping = (baseline: number, kept: number) => {
+  const keys = keep(kept);
+  return diffRecords(base(baseline), 'snapshot', keys, keys.map((k) => `{"employeeID":"${k}"}`));
+};
+const guard = (over: Partial<Parameters<typeof checkGuards>[0]>) =>
+  checkGuards({ kind: 'team-members', source: 'staff.csv', count: 1, diff: noBaseline(1), limit: parseMaxRemovals(undefined), allowEmpty: false, ...over });
+
+describe('checkGuards', () => {
+  it('refuses an empty upload unless --allow-empty', () => {
+    expect(() => guard({ count: 0 })).toThrow(expect.objectContaining({ code: 'EMPTY_UPLOAD', hint: expect.stringContaining('--allow-empty') }));
+    expect(guard({ count: 0, allowEmpty: true }).join('\n')).toContain('deletes every team member');
+  });
+
+  it('says that without a baseline the removal guard cannot apply', () => {
+    expect(guard({}).join('\n')).toMatch(/No baseline.*cannot apply/);
+  });
+
+  it('allows removals up to the default 10 % and refuses one more', () => {
+    expect(guard({ count: 27, diff: diffKeeping(30, 27) })).toEqual([]);
+    let refusal: GuardRefusal | undefined;
+    try {
+      guard({ count: 26, diff: diffKeeping(30, 26) });
+    } catch (err) {
+      refusal = err as GuardRefusal;
+    }
+    expect(refusal).toBeInstanceOf(GuardRefusal);
+    expect(refusal!.code).toBe('TOO_MANY_REMOVALS');
+    expect(refusal!.exitCode).toBe(4);
+    expect(refusal!.message).toContain('remove 4 of 30 team members');
+    expect(refusal!.message).toContain('E26, E27, E28, E29');
+    expect(refusal!.hint).toContain('--max-removals 4');
+  });
+
+  it('takes an exact count or a percentage as the override', () => {
+    expect(() => guard({ count: 10, diff: diffKeeping(50, 10), limit: parseMaxRemovals('39') })).toThrow(/--max-removals allows \(39\)/);
+    expect(guard({ count: 10, diff: diffKeeping(50, 10), limit: parseMaxRemovals('40') })).toEqual([]);
+    expect(guard({ count: 10, diff: diffKeeping(50, 10), limit: parseMaxRemovals('80%') })).toEqual([]);
+    expect(() => guard({ count: 10, diff: diffKeeping(50, 10), limit: parseMaxRemovals('79%') })).toThrow(GuardRefusal);
+  });
+
+  it('applies the removal guard to an allowed empty upload too', () => {
+    expect(() => guard({ count: 0, allowEmpty: true, diff: diffKeeping(5, 0) })).toThrow(expect.objectContaining({ hint: expect.stringContaining('--max-removals 5') }));
+    expect(guard({ count: 0, allowEmpty: true, diff: diffKeeping(5, 0), limit: parseMaxRemovals('5') })).toHaveLength(1);
+  });
+});
+
+describe('confirmQuestion', () => {
+  it('names the kind, the address, the count and the change', () => {
+    const diff = diffRecords(base(3), 'snapshot', ['E0', 'E1', 'E9'], ['{"employeeID":"E0"}', '{"employeeID":"E1","name":"x"}', '{"employeeID":"E9"}']);
+    expect(confirmQuestion('team-members', 1234, 'https://s.example.com', diff)).toBe('Replace all team members at https://s.example.com with these 1,234 team members: +1 −1 ~1 =1. Upload?');
+    expect(confirmQuestion('store-cards', 1, 'https://s', noBaseline(1))).toBe('Replace all store cards at https://s with this 1 store card: no baseline to compare with. Upload?');
+  });
+});
