@@ -7,7 +7,9 @@ import { buildPlan, type Plan } from './plan.js';
 import { loadMapping } from './map/mapping-file.js';
 import { displayName, type InputFormat } from './read/index.js';
 import { parseDelimiterFlag } from './read/csv.js';
-import { formatDiff, formatIssues, plural } from './report/human.js';
+import { loadKnownParents } from './validate/parents.js';
+import { formatDiff, formatIssues, invalidSummary, plural } from './report/human.js';
+import { RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
 import { diffReport, emptyReport, type UploadReport } from './report/types.js';
 import type { Ui } from './report/ui.js';
 import { resolveBaseUrl, resolveToken, type Token } from './send/config.js';
@@ -84,22 +86,34 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
   const delimiter = options.delimiter === undefined ? undefined : parseDelimiterFlag(options.delimiter);
   const mapping = loadMapping(options.map, options.kind);
 
+  if (options.storeCards === '-' && (options.file === '-' || options.tokenFile === '-')) {
+    throw new UsageError('STDIN_TWICE', '--store-cards - cannot share standard input with the records or the token', 'give --store-cards a file');
+  }
+  const knownParents = options.storeCards === undefined ? undefined : await loadKnownParents(options.storeCards, ctx.stdin);
+  const rejected = options.errorsCsv === undefined ? undefined : new RejectedRows();
+  let csvDelimiter = ',';
+
   ui.progress(`Reading ${source}…`);
   const plan = await buildPlan({
     kind: options.kind,
     path: options.file,
-    read: { source, format: options.format, delimiter, encoding: options.encoding },
+    read: { source, format: options.format, delimiter, encoding: options.encoding, onDelimiter: (d) => (csvDelimiter = d) },
     mapping,
+    knownParents,
+    knownParentsFrom: options.storeCards === undefined ? undefined : displayName(options.storeCards),
     stdin: ctx.stdin,
     onProgress: (n) => ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`),
+    onRejected: rejected?.add,
   });
   ui.done();
   report.records = plan.rows;
   report.issues = plan.issues;
   report.diff = diffReport(plan.diff);
   for (const line of formatIssues(source, plan.issues, ui.style)) ui.notice(line);
+  if (rejected) await writeErrorsCsv(options.errorsCsv!, rejected.toCsv(csvDelimiter, plan.issues.filter((i) => i.severity === 'error')));
   if (plan.errors > 0) {
-    throw new InputError('INVALID_RECORDS', `${source}: ${plural(plan.errors, 'error')}${plan.warnings ? ` and ${plural(plan.warnings, 'warning')}` : ''} in ${plural(plan.rows, 'record')}; nothing was sent`, 'fix the rows named above and run again');
+    const { message, hint } = invalidSummary(source, { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings }, options.errorsCsv);
+    throw new InputError('INVALID_RECORDS', message, hint);
   }
   ui.info(`${source}: ${plural(plan.rows, 'record')} valid${plan.warnings ? `, ${plural(plan.warnings, 'warning')}` : ''}`);
   for (const line of formatDiff(plan.diff, ui.style)) ui.info(line);

@@ -103,10 +103,12 @@ export async function* readCsv(
   text: AsyncIterable<string>,
   source: string,
   delimiterFlag: string | undefined,
+  onDelimiter?: (delimiter: string) => void,
 ): AsyncGenerator<RawRecord> {
   const input = withDelimiter(text, delimiterFlag);
   const first = await input.next();
   if (first.done || typeof first.value === 'string') return;
+  onDelimiter?.(first.value.delimiter);
   const parser = parse({
     delimiter: first.value.delimiter,
     record_delimiter: ['\r\n', '\n', '\r'],

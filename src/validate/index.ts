@@ -9,8 +9,11 @@ import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { describe } from './messages.js';
 
-/** Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. */
-const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]?\d+$/i;
+/**
+ * Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. Excel
+ * always writes the exponent's sign, so a genuine key such as "12E3" is not taken for one.
+ */
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]\d+$/i;
 const IDENTIFIERS = new Set(['employeeID', 'nodeKey', 'parentKey']);
 /** A cell a spreadsheet may execute as a formula when the file is opened again. */
 const FORMULA = /^[=+@\t]/;
@@ -65,13 +68,16 @@ export class Validator {
       }
     }
 
+    this.cellCount(raw);
     for (const field of plan.fields.keys()) {
       const { column, value } = cellOf(field);
-      if (typeof value !== 'string') continue;
-      if (IDENTIFIERS.has(field) && SCIENTIFIC.test(value.trim())) {
-        this.add(issue('error', 'SCIENTIFIC_NOTATION', `${field} '${value}' looks like a number a spreadsheet rewrote in scientific notation, which loses digits; format the column as Text in the spreadsheet and export again`, { line: raw.line, column, field, value }));
-      } else if (FORMULA.test(value)) {
-        this.add(issue('warning', 'FORMULA_LIKE', `${field} '${value}' starts with '${value[0] === '\t' ? 'tab' : value[0]}' and may be taken for a formula by a spreadsheet; it is sent unchanged`, { line: raw.line, column, field, value }));
+      const sent = candidate[field];
+      if (typeof sent !== 'string') continue;
+      if (IDENTIFIERS.has(field) && SCIENTIFIC.test(sent)) {
+        this.add(issue('error', 'SCIENTIFIC_NOTATION', `${field} '${sent}' looks like a number a spreadsheet rewrote in scientific notation, which loses digits; format the column as Text in the spreadsheet and export again`, { line: raw.line, column, field, value }));
+      } else if (typeof value === 'string' && (FORMULA.test(value) || FORMULA.test(sent))) {
+        const first = FORMULA.test(value) ? value[0] : sent[0];
+        this.add(issue('warning', 'FORMULA_LIKE', `${field} '${value}' starts with '${first === '\t' ? 'tab' : first}' and may be taken for a formula by a spreadsheet; it is sent as written, never altered`, { line: raw.line, column, field, value }));
       }
     }
 
@@ -90,6 +96,17 @@ export class Validator {
 
     if (this.errors > before || !data || !key) return undefined;
     return { key, json: JSON.stringify(data) };
+  }
+
+  /** More filled cells than header columns: usually an unquoted delimiter that shifted the row. */
+  private cellCount(raw: RawRecord): void {
+    const width = raw.columns.length;
+    for (let i = width; i < raw.cells.length; i++) {
+      const cell = raw.cells[i];
+      if (typeof cell !== 'string' || cell.trim() === '') continue;
+      this.add(issue('error', 'TOO_MANY_CELLS', `the row has ${raw.cells.length} cells but the header has ${width} columns (extra cell '${cell}'); a cell that holds the delimiter must be in quotes: fix the row`, { line: raw.line, value: cell }));
+      return;
+    }
   }
 
   private unique(seen: Map<string, number>, value: string, field: string, line: number, column: string | null, written = value): void {
