@@ -13,7 +13,8 @@ const DAY_TOKENS: readonly (readonly string[])[] = [
 ];
 const OPEN_WORDS = ['since', 'opens', 'open', 'from'];
 const CLOSE_WORDS = ['to', 'closes', 'close'];
-const JSON_COLUMNS = new Set(['opentoguestsperiod', 'opentguestsperiod', 'hours', 'openinghours']);
+// The wire name, its natural misspelling ("open to guests") and the plain words for it.
+const JSON_COLUMNS = new Set(['openttoguestsperiod', 'opentoguestsperiod', 'hours', 'openinghours']);
 
 /** Hours column names as people write them, for "did you mean" suggestions. */
 export const HOURS_COLUMN_EXAMPLES: readonly string[] = [

@@ -121,7 +121,8 @@ export async function* readCsv(
     try {
       for await (const chunk of input) {
         if (typeof chunk !== 'string') continue;
-        if (!parser.write(chunk)) await new Promise((r) => parser.once('drain', r));
+        if (parser.destroyed) return; // the reader stopped early (a bad header, a syntax error)
+        if (!parser.write(chunk)) await drainedOrClosed(parser);
       }
       parser.end();
     } catch (err) {
@@ -146,8 +147,22 @@ export async function* readCsv(
     if (err instanceof CsvError) throw csvError(source, line, err);
     throw err;
   } finally {
+    parser.destroy();
     await feed;
   }
+}
+
+/** Waits for room in the parser; a parser that failed or was stopped never drains, but it closes. */
+function drainedOrClosed(parser: NodeJS.EventEmitter): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      parser.off('drain', done);
+      parser.off('close', done);
+      resolve();
+    };
+    parser.on('drain', done);
+    parser.on('close', done);
+  });
 }
 
 function csvError(source: string, line: number, err: CsvError): InputError {

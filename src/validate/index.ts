@@ -63,7 +63,7 @@ export class Validator {
         const field = String(zi.path[0] ?? '');
         const at = field === 'opentToGuestsPeriod' ? this.hoursCell(plan, raw, zi.path) : cellOf(field);
         const written = at.value === undefined || at.value === null ? null : asText(at.value);
-        const { code, message } = describe(zi, written);
+        const { code, message } = describe(zi, written, valueAt(candidate, zi.path));
         this.add(issue('error', code, message, { line: raw.line, column: at.column, field: zi.path.join('.') || null, value: at.value }));
       }
     }
@@ -125,4 +125,11 @@ export class Validator {
     if (index === undefined) return { column: null, value: undefined };
     return { column: plan.columns[index] ?? null, value: raw.cells[index] };
   }
+}
+
+/** The value the contract saw at a path, to show next to the cell as written (5 from '05:00-22:00'). */
+function valueAt(candidate: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
+  let v: unknown = candidate;
+  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  return v;
 }
