@@ -109,12 +109,20 @@ export async function* readCsv(
   const first = await input.next();
   if (first.done || typeof first.value === 'string') return;
   onDelimiter?.(first.value.delimiter);
+  let nextLine = 1;
   const parser = parse({
     delimiter: first.value.delimiter,
     record_delimiter: ['\r\n', '\n', '\r'],
     relax_column_count: true,
     max_record_size: MAX_RECORD_CHARS,
     skip_empty_lines: false,
+    // Numbered as the parser meets them, not as we consume them: records it has buffered when an
+    // error strikes are never consumed, yet the error must name the line where its record starts.
+    on_record: ((cells: string[]) => {
+      const record = { line: nextLine, cells };
+      nextLine += 1 + extraLines(cells);
+      return record;
+    }) as unknown as (cells: string[]) => string[],
   });
   // Feed the parser from the decoded text while we consume its records; errors surface on read.
   const feed = (async () => {
@@ -130,21 +138,18 @@ export async function* readCsv(
     }
   })();
 
-  let line = 1;
   let columns: string[] | undefined;
   try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
-      const start = line;
-      line += 1 + extraLines(cells);
+    for await (const { line, cells } of parser as AsyncIterable<{ line: number; cells: string[] }>) {
       if (!columns) {
         columns = checkHeader(source, cells);
         continue;
       }
       if (isBlank(cells)) continue;
-      yield { line: start, columns, cells };
+      yield { line, columns, cells };
     }
   } catch (err) {
-    if (err instanceof CsvError) throw csvError(source, line, err);
+    if (err instanceof CsvError) throw csvError(source, nextLine, err);
     throw err;
   } finally {
     parser.destroy();
