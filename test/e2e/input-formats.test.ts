@@ -2,9 +2,9 @@
 // `node bin/upload.js` to a real sandbox, whose stored array must equal the fixture's wire JSON.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixture, runCli } from '../helpers/cli.js';
-import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { sandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const FIXTURES = dirname(fixture('store-cards.csv'));
@@ -29,49 +29,50 @@ const CASES: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
   { kind: 'store-cards', file: 'store-cards-mixed-layouts.ndjson', wire: 'store-cards-mixed-layouts.wire.json' },
 ];
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await sandbox();
-});
-afterAll(async () => {
-  await sb.stop();
-});
-
-/** A real upload with a state directory of its own, so no earlier run's snapshot is a baseline. */
-function upload(kind: Kind, file: string, args: readonly string[] = [], input?: string | Buffer) {
-  return runCli([kind, file, '--yes', '--json', '--state-dir', tempDir().dir, ...args], { env: sb.env, cwd: FIXTURES, input });
+/**
+ * A real upload to a sandbox of its own (so tests can run side by side), with a fresh state
+ * directory (so no earlier run's snapshot is a baseline); gives the run and what was stored.
+ */
+async function upload(kind: Kind, file: string, args: readonly string[] = [], input?: string | Buffer) {
+  const sb = await sandbox();
+  try {
+    const run = await runCli([kind, file, '--yes', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES, input });
+    return { run, stored: await sb.stored(PATHS[kind]) };
+  } finally {
+    await sb.stop();
+  }
 }
 
-describe('each fixture uploads exactly its wire JSON', () => {
+describe.concurrent('each fixture uploads exactly its wire JSON', () => {
   it.each(CASES)('$file', async ({ kind, file, args, wire: expected }) => {
-    const r = await upload(kind, file, args);
+    const { run: r, stored } = await upload(kind, file, args);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ outcome: 'uploaded', exitCode: 0, error: null });
     expect(r.json().issues.filter((i: { severity: string }) => i.severity === 'error')).toEqual([]);
-    expect(await sb.stored(PATHS[kind])).toEqual(wire(expected));
+    expect(stored).toEqual(wire(expected));
   });
 });
 
-describe('standard input and --format', () => {
+describe.concurrent('standard input and --format', () => {
   it('reads an Excel CSV (BOM, semicolons, CRLF) from -', async () => {
-    const r = await upload('team-members', '-', [], readFileSync(join(FIXTURES, 'team-members-excel-semicolon-bom-crlf.csv')));
+    const { run: r, stored } = await upload('team-members', '-', [], readFileSync(join(FIXTURES, 'team-members-excel-semicolon-bom-crlf.csv')));
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().source).toBe('stdin');
-    expect(await sb.stored(PATHS['team-members'])).toEqual(wire('team-members-excel-semicolon-bom-crlf.wire.json'));
+    expect(stored).toEqual(wire('team-members-excel-semicolon-bom-crlf.wire.json'));
   });
 
   it('reads a JSON array from - with --format json', async () => {
-    const r = await upload('team-members', '-', ['--format', 'json'], readFileSync(join(FIXTURES, 'team-members-mixed-keys.json')));
+    const { run: r, stored } = await upload('team-members', '-', ['--format', 'json'], readFileSync(join(FIXTURES, 'team-members-mixed-keys.json')));
     expect(r.code, r.stderr).toBe(0);
-    expect(await sb.stored(PATHS['team-members'])).toEqual(wire('team-members-mixed-keys.wire.json'));
+    expect(stored).toEqual(wire('team-members-mixed-keys.wire.json'));
   });
 
   it('--format overrides the extension', async () => {
     const t = tempDir();
     const file = t.write('stores.txt', readFileSync(join(FIXTURES, 'store-cards-mixed-layouts.ndjson')));
-    const r = await upload('store-cards', file, ['--format', 'ndjson']);
+    const { run: r, stored } = await upload('store-cards', file, ['--format', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
-    expect(await sb.stored(PATHS['store-cards'])).toEqual(wire('store-cards-mixed-layouts.wire.json'));
+    expect(stored).toEqual(wire('store-cards-mixed-layouts.wire.json'));
   });
 
   it('--delimiter overrides detection, by name or character', async () => {
@@ -88,7 +89,7 @@ describe('standard input and --format', () => {
   });
 });
 
-describe('the template', () => {
+describe.concurrent('the template', () => {
   it.each([
     ['store-cards', [{ nodeKey: 'STORE-001', email: 'store001@example.com', storeConceptCode: 12, opentToGuestsPeriod: { '1': { since: 9, to: 21 }, '2': { since: 9, to: 21 }, '3': { since: 9, to: 21 }, '4': { since: 9, to: 21 }, '5': { since: 9, to: 23.5 }, '6': { since: 10, to: 26 } } }]],
     ['team-members', [{ employeeID: 'E1001', email: 'jane.doe@example.com', name: 'Jane Doe', roleCode: '3', parentKey: 'STORE-001' }]],
@@ -98,10 +99,10 @@ describe('the template', () => {
     const header = t.stdout.split('\r\n')[0]!;
     if (kind === 'store-cards') expect(header).toBe('nodeKey,email,storeConceptCode,sun,mon,tue,wed,thu,fri,sat');
     const file = tempDir().write(`${kind}.csv`, t.stdout);
-    const r = await upload(kind, file);
+    const { run: r, stored } = await upload(kind, file);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().issues).toEqual([]);
-    expect(await sb.stored(PATHS[kind])).toEqual(expected);
+    expect(stored).toEqual(expected);
   });
 
   it('refuses an unknown kind with exit 2', async () => {
@@ -111,7 +112,7 @@ describe('the template', () => {
   });
 });
 
-describe('files that cannot be read are refused, naming the line (exit 3)', () => {
+describe.concurrent('files that cannot be read are refused, naming the line (exit 3)', () => {
   const dry = (file: string, args: string[] = []) => runCli(['team-members', file, '--dry-run', '--json', ...args], { cwd: FIXTURES });
 
   it('Windows-1252 without --encoding: says so and suggests the flag', async () => {
