@@ -103,6 +103,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     knownParentsFrom: options.storeCards === undefined ? undefined : displayName(options.storeCards),
     stdin: ctx.stdin,
     onProgress: (n) => ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`),
+    onColumns: rejected?.columns,
     onRejected: rejected?.add,
   });
   ui.done();

@@ -27,6 +27,11 @@ export class RejectedRows {
   /** The header of the first rejected row, or of the file (a file whose header is wrong). */
   private header: readonly string[] | undefined;
 
+  /** The file's header, so a file with no rejected row still gets one (and a stale file is replaced). */
+  readonly columns = (columns: readonly string[]): void => {
+    this.header ??= columns;
+  };
+
   readonly add = (raw: RawRecord, issues: readonly Issue[]): void => {
     this.header ??= raw.columns;
     this.rows.push({ raw, errors: errorsCell(raw.line, issues) });
