@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Generous: some end-to-end tests run a sequence of CLI processes, and CI machines may be busy.
+    testTimeout: 120_000,
     hookTimeout: 30_000,
     pool: 'forks',
     // End-to-end tests spawn node processes; two cores, so keep parallelism modest.

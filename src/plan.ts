@@ -24,6 +24,8 @@ export interface PlanInput {
   readonly stdin?: NodeJS.ReadableStream;
   /** Called now and then with the number of records read, for progress displays. */
   readonly onProgress?: ((records: number) => void) | undefined;
+  /** Called with each distinct header (a JSON record's keys), for --errors-csv. */
+  readonly onColumns?: ((columns: readonly string[]) => void) | undefined;
   /** Called with each record that has an error, for --errors-csv. */
   readonly onRejected?: ((raw: RawRecord, issues: readonly Issue[]) => void) | undefined;
 }
@@ -62,6 +64,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       if (!plan) {
         plan = compilePlan(kind, raw.columns, { mapping: input.mapping, line: perRecordColumns ? raw.line : 1, perRecordColumns });
         plans.set(signature, plan);
+        input.onColumns?.(raw.columns);
         for (const found of plan.issues) {
           const id = `${found.code}\u0000${found.column}`;
           if (!reported.has(id)) validator.add(found), reported.add(id);

@@ -13,7 +13,9 @@ import { snapshotKeys } from './record/snapshot.js';
 import { loadMapping } from './map/mapping-file.js';
 import { displayName, type InputFormat } from './read/index.js';
 import { parseDelimiterFlag } from './read/csv.js';
-import { formatDiff, formatIssues, plural } from './report/human.js';
+import { loadKnownParents } from './validate/parents.js';
+import { formatDiff, formatIssues, invalidSummary, plural } from './report/human.js';
+import { RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
 import { diffReport, emptyReport, type UploadReport } from './report/types.js';
 import type { Ui } from './report/ui.js';
 import { resolveBaseUrl, resolveToken, type Token } from './send/config.js';
@@ -93,6 +95,12 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
   const state = baseUrl ? statePaths(resolveStateDir(options.stateDir, ctx.env), baseUrl, options.kind) : undefined;
   const where = baseUrl ? normaliseBaseUrl(baseUrl) : undefined;
 
+  if (options.storeCards === '-' && (options.file === '-' || options.tokenFile === '-')) {
+    throw new UsageError('STDIN_TWICE', '--store-cards - cannot share standard input with the records or the token', 'give --store-cards a file');
+  }
+  const rejected = options.errorsCsv === undefined ? undefined : new RejectedRows();
+  let csvDelimiter = ',';
+
   // A real run holds the lock from before the baseline is read until the snapshot is written, so the
   // diff and the guards it is judged by cannot go stale under another run. Dry runs change nothing.
   const lock = options.dryRun ? undefined : await acquireLock(state!.lock, `${info.noun}s to ${where}`);
@@ -103,24 +111,32 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     }
 
     const { baseline, why } = await loadBaseline({ kind: options.kind, file: options.baseline, input: options.file, encoding: options.encoding, mapping, stdin: ctx.stdin, snapshot: state?.snapshot });
+    const parents =
+      options.storeCards === undefined
+        ? await lastStoreCards(options, state, baseUrl)
+        : { knownParents: await loadKnownParents(options.storeCards, ctx.stdin), knownParentsFrom: displayName(options.storeCards) };
     ui.progress(`Reading ${source}…`);
     const plan = await buildPlan({
       kind: options.kind,
       path: options.file,
-      read: { source, format: options.format, delimiter, encoding: options.encoding },
+      read: { source, format: options.format, delimiter, encoding: options.encoding, onDelimiter: (d) => (csvDelimiter = d) },
       mapping,
       baseline,
-      ...(await lastStoreCards(options, state, baseUrl)),
+      ...parents,
       stdin: ctx.stdin,
       onProgress: (n) => ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`),
+      onColumns: rejected?.columns,
+      onRejected: rejected?.add,
     });
     ui.done();
     report.records = plan.rows;
     report.issues = plan.issues;
     report.diff = diffReport(plan.diff);
     for (const line of formatIssues(source, plan.issues, ui.style)) ui.notice(line);
+    if (rejected) await writeErrorsCsv(options.errorsCsv!, rejected.toCsv(csvDelimiter, plan.issues.filter((i) => i.severity === 'error')));
     if (plan.errors > 0) {
-      throw new InputError('INVALID_RECORDS', `${source}: ${plural(plan.errors, 'error')}${plan.warnings ? ` and ${plural(plan.warnings, 'warning')}` : ''} in ${plural(plan.rows, 'record')}; nothing was sent`, 'fix the rows named above and run again');
+      const { message, hint } = invalidSummary(source, { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings }, options.errorsCsv);
+      throw new InputError('INVALID_RECORDS', message, hint);
     }
     ui.info(`${source}: ${plural(plan.rows, 'record')} valid${plan.warnings ? `, ${plural(plan.warnings, 'warning')}` : ''}`);
     for (const line of formatDiff(plan.diff, ui.style)) ui.info(line);

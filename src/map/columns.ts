@@ -36,8 +36,10 @@ export interface FieldMatch {
 
 /** What a column can mean for a kind, before competing columns are weighed against each other. */
 export function matchColumn(kind: Kind, column: string, mapping: Readonly<Record<string, string>>): FieldMatch | undefined {
-  for (const [field, source] of Object.entries(mapping)) if (source === column) return { field, rank: 0 };
   const n = normalise(column);
+  // The mapping names a column as written; a difference in case or spacing is forgiven.
+  for (const [field, source] of Object.entries(mapping)) if (source === column) return { field, rank: 0 };
+  for (const [field, source] of Object.entries(mapping)) if (normalise(source) === n) return { field, rank: 0 };
   for (const field of scalarFields(kind)) {
     if (normalise(field) === n) return { field, rank: 1 };
   }
@@ -48,17 +50,19 @@ export function matchColumn(kind: Kind, column: string, mapping: Readonly<Record
   return undefined;
 }
 
-/** Levenshtein distance, for "did you mean" suggestions. */
+/** Edit distance counting a swap of neighbours as one edit ("emial" is one from "email"). */
 export function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
     }
+    [before, prev] = [prev, row];
   }
   return prev[b.length]!;
 }

@@ -8,7 +8,8 @@ export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday'
  * `pastMidnight`, a closing time may also be written in the wire's own terms, up to 30 (26 is 02:00).
  */
 export function parseTime(text: string, pastMidnight = false): number | undefined {
-  const m = /^(\d{1,2})(?:([:.,])(\d{1,2}))?\s*([ap])?\.?\s*(?:m\.?)?$/i.exec(text.trim());
+  // 9 | 9.5 | 9,5 | 9:30 | 09:30, then an optional AM/PM marker: 9 AM, 9:30pm, 9:30 p.m.
+  const m = /^(\d{1,2})(?:([:.,])(\d{1,2}))?(?:\s*([ap])\.?\s*m?\.?)?$/i.exec(text.trim());
   if (!m) return undefined;
   const [, h, sep, frac, ampm] = m;
   let hours = Number(h);
@@ -47,8 +48,8 @@ export function isClosed(text: string): boolean {
 export function dayHours(sinceText: string, toText: string): HoursResult {
   const since = parseTime(sinceText);
   const to = parseTime(toText, true);
-  if (since === undefined) return { error: `opening time '${sinceText.trim()}' is not a time such as 9, 9:30 or 9:30 AM` };
-  if (to === undefined) return { error: `closing time '${toText.trim()}' is not a time such as 22, 22:00 or 10 PM` };
+  if (since === undefined) return { error: sinceText.trim() ? `opening time '${sinceText.trim()}' is not a time such as 9, 9:30 or 9:30 AM` : 'the opening time is missing' };
+  if (to === undefined) return { error: toText.trim() ? `closing time '${toText.trim()}' is not a time such as 22, 22:00 or 10 PM` : 'the closing time is missing' };
   return { since: round(since), to: round(to <= since ? to + 24 : to) };
 }
 
@@ -57,7 +58,8 @@ export function parseRange(text: string): HoursResult {
   if (isClosed(text)) return 'closed';
   const parts = text.split(/\s*[-–—]\s*|\s+to\s+/i);
   if (parts.length !== 2) return { error: `'${text.trim()}' is not a range such as 09:00-22:00, 9-22 or closed` };
-  return dayHours(parts[0]!, parts[1]!);
+  const result = dayHours(parts[0]!, parts[1]!);
+  return typeof result === 'object' && 'error' in result ? { error: `'${text.trim()}': ${result.error}` } : result;
 }
 
 /** Minutes as a fraction, without floating-point noise: 9:20 is 9.333333, not 9.333333333333334. */

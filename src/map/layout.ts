@@ -13,7 +13,17 @@ const DAY_TOKENS: readonly (readonly string[])[] = [
 ];
 const OPEN_WORDS = ['since', 'opens', 'open', 'from'];
 const CLOSE_WORDS = ['to', 'closes', 'close'];
-const JSON_COLUMNS = new Set(['opentoguestsperiod', 'opentguestsperiod', 'hours', 'openinghours']);
+// The wire name, its natural misspelling ("open to guests") and the plain words for it.
+const JSON_COLUMNS = new Set(['openttoguestsperiod', 'opentoguestsperiod', 'hours', 'openinghours']);
+
+/** Hours column names as people write them, for "did you mean" suggestions. */
+export const HOURS_COLUMN_EXAMPLES: readonly string[] = [
+  'opentToGuestsPeriod',
+  'hours',
+  ...DAY_TOKENS.flatMap(([full, short]) =>
+    [full!, short!].flatMap((d) => [d, `${d}_since`, `${d}_to`, `${d} open`, `${d} close`, `${d} opens`, `${d} closes`, `${d} from`]),
+  ),
+];
 
 export type DayColumns =
   | { readonly layout: 'pair'; readonly since?: number; readonly to?: number }
@@ -23,6 +33,13 @@ export type HoursColumn =
   | { readonly role: 'json' }
   | { readonly role: 'range'; readonly day: number }
   | { readonly role: 'since' | 'to'; readonly day: number };
+
+/** The weekday a name stands for (`Sunday`, `sun`, `su`, `0` → 0), or undefined. */
+export function dayIndex(name: string): number | undefined {
+  const n = normalise(name);
+  const day = DAY_TOKENS.findIndex((tokens) => tokens.includes(n));
+  return day === -1 ? undefined : day;
+}
 
 /** What an hours column is, from its normalised name: `mon_since`, `Monday Open`, `0 to`, `tue`… */
 export function hoursColumn(column: string): HoursColumn | undefined {

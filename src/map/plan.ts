@@ -2,9 +2,9 @@
 import type { Kind } from '../contract/kinds.js';
 import { REQUIRED } from '../contract/schemas.js';
 import { issue, type Issue } from '../issues.js';
-import { ALIASES, matchColumn, scalarFields, suggest } from './columns.js';
+import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
 import { DAY_NAMES } from './hours.js';
-import { hoursColumn, type DayColumns } from './layout.js';
+import { HOURS_COLUMN_EXAMPLES, hoursColumn, type DayColumns } from './layout.js';
 
 export interface ColumnPlan {
   readonly kind: Kind;
@@ -39,6 +39,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   columns.forEach((column, index) => {
     if (column === '') return;
     const match = matchColumn(kind, column, options.mapping);
+    if (match?.field === 'opentToGuestsPeriod') return void (hoursJson = index);
     if (match) {
       const held = best.get(match.field);
       if (!held || match.rank < held.rank) best.set(match.field, { index, rank: match.rank });
@@ -61,7 +62,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   // Columns that lost to a better match for the same field are not silently dropped.
   for (const [index, column] of columns.entries()) {
     const match = column === '' ? undefined : matchColumn(kind, column, options.mapping);
-    if (match && best.get(match.field)?.index !== index && !issues.some((i) => i.column === column)) {
+    if (match && match.field !== 'opentToGuestsPeriod' && best.get(match.field)?.index !== index && !issues.some((i) => i.column === column)) {
       issues.push(issue('warning', 'COLUMN_IGNORED', `column '${column}' is ignored: '${columns[best.get(match.field)!.index]}' already gives ${match.field}`, { ...at(index), field: match.field }));
     }
   }
@@ -76,14 +77,14 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     }
   });
 
-  const known = [...scalarFields(kind), ...Object.values(ALIASES[kind]).flat()];
+  const known = knownColumns(kind);
   for (const index of unknown) {
-    const hint = suggest(columns[index]!, kind === 'store-cards' ? [...known, 'mon_since', 'mon_to', 'opentToGuestsPeriod'] : known);
+    const hint = suggest(columns[index]!, known);
     issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${columns[index]}' is not used${hint ? ` (did you mean '${hint}'?)` : ''}`, at(index)));
   }
 
   for (const [field, source] of Object.entries(options.mapping)) {
-    if (!columns.includes(source) && !options.perRecordColumns) {
+    if (!columns.some((c) => c === source || normalise(c) === normalise(source)) && !options.perRecordColumns) {
       issues.push(issue('error', 'MAPPED_COLUMN_MISSING', `the mapping names column '${source}' for ${field}, but the file has no such column; columns found: ${columns.filter(Boolean).join(', ')}`, { line: options.line, field }));
     }
   }
@@ -97,4 +98,10 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
 
   const fields = new Map([...best].map(([field, { index }]) => [field, index]));
   return { kind, columns, fields, hoursJson, days, issues, fatal };
+}
+
+/** Every column name a kind understands, for "did you mean" suggestions. */
+function knownColumns(kind: Kind): readonly string[] {
+  const names = [...scalarFields(kind), ...Object.values(ALIASES[kind]).flat()];
+  return kind === 'store-cards' ? [...names, ...HOURS_COLUMN_EXAMPLES] : names;
 }

@@ -4,6 +4,7 @@ import { FIELDS } from '../contract/schemas.js';
 import { issue, asText, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
 import { DAY_NAMES, dayHours, isClosed, parseRange, parseTime, type HoursResult } from './hours.js';
+import { hoursFromJson } from './hours-json.js';
 import type { ColumnPlan } from './plan.js';
 
 const NULLABLE = new Set(['storeConceptCode', 'roleCode', 'parentKey']);
@@ -51,9 +52,9 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
 
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
-    const parsed = hoursObject(value);
-    if (typeof parsed === 'string') problem(undefined, plan.hoursJson, value, parsed);
-    else candidate.opentToGuestsPeriod = parsed;
+    const parsed = hoursFromJson(value);
+    if ('problems' in parsed) for (const p of parsed.problems) problem(p.day, plan.hoursJson, value, p.message);
+    else candidate.opentToGuestsPeriod = parsed.period;
     return { candidate, issues };
   }
 
@@ -85,15 +86,4 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   });
   candidate.opentToGuestsPeriod = period;
   return { candidate, issues };
-}
-
-/** The JSON hours column: an object already (JSON input), or its text (CSV); a message if not. */
-function hoursObject(value: unknown): unknown {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return `'${value}' is not a JSON object such as {"1": {"since": 9, "to": 22}}`;
-  }
 }

@@ -103,23 +103,34 @@ export async function* readCsv(
   text: AsyncIterable<string>,
   source: string,
   delimiterFlag: string | undefined,
+  onDelimiter?: (delimiter: string) => void,
 ): AsyncGenerator<RawRecord> {
   const input = withDelimiter(text, delimiterFlag);
   const first = await input.next();
   if (first.done || typeof first.value === 'string') return;
+  onDelimiter?.(first.value.delimiter);
+  let nextLine = 1;
   const parser = parse({
     delimiter: first.value.delimiter,
     record_delimiter: ['\r\n', '\n', '\r'],
     relax_column_count: true,
     max_record_size: MAX_RECORD_CHARS,
     skip_empty_lines: false,
+    // Numbered as the parser meets them, not as we consume them: records it has buffered when an
+    // error strikes are never consumed, yet the error must name the line where its record starts.
+    on_record: ((cells: string[]) => {
+      const record = { line: nextLine, cells };
+      nextLine += 1 + extraLines(cells);
+      return record;
+    }) as unknown as (cells: string[]) => string[],
   });
   // Feed the parser from the decoded text while we consume its records; errors surface on read.
   const feed = (async () => {
     try {
       for await (const chunk of input) {
         if (typeof chunk !== 'string') continue;
-        if (!parser.write(chunk)) await new Promise((r) => parser.once('drain', r));
+        if (parser.destroyed) return; // the reader stopped early (a bad header, a syntax error)
+        if (!parser.write(chunk)) await drainedOrClosed(parser);
       }
       parser.end();
     } catch (err) {
@@ -127,25 +138,36 @@ export async function* readCsv(
     }
   })();
 
-  let line = 1;
   let columns: string[] | undefined;
   try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
-      const start = line;
-      line += 1 + extraLines(cells);
+    for await (const { line, cells } of parser as AsyncIterable<{ line: number; cells: string[] }>) {
       if (!columns) {
         columns = checkHeader(source, cells);
         continue;
       }
       if (isBlank(cells)) continue;
-      yield { line: start, columns, cells };
+      yield { line, columns, cells };
     }
   } catch (err) {
-    if (err instanceof CsvError) throw csvError(source, line, err);
+    if (err instanceof CsvError) throw csvError(source, nextLine, err);
     throw err;
   } finally {
+    parser.destroy();
     await feed;
   }
+}
+
+/** Waits for room in the parser; a parser that failed or was stopped never drains, but it closes. */
+function drainedOrClosed(parser: NodeJS.EventEmitter): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      parser.off('drain', done);
+      parser.off('close', done);
+      resolve();
+    };
+    parser.on('drain', done);
+    parser.on('close', done);
+  });
 }
 
 function csvError(source: string, line: number, err: CsvError): InputError {

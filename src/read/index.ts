@@ -53,5 +53,5 @@ export function readRecords(
   const text = decodeText(fileBytes(path, stdin), options.encoding, options.source);
   if (format === 'json') return readJson(text, options.source);
   if (format === 'ndjson') return readNdjson(text, options.source);
-  return readCsv(text, options.source, options.delimiter);
+  return readCsv(text, options.source, options.delimiter, options.onDelimiter);
 }

@@ -20,6 +20,8 @@ export interface ReadOptions {
   readonly format?: InputFormat | undefined;
   readonly delimiter?: string | undefined;
   readonly encoding?: string | undefined;
+  /** Told the CSV delimiter in use (given or detected), so output meant for Excel can match it. */
+  readonly onDelimiter?: ((delimiter: string) => void) | undefined;
 }
 
 /** A record far larger than any real one is an error rather than a memory blow-up. */

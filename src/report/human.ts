@@ -14,20 +14,47 @@ export const PLAIN: Style = { bold: (s) => s, red: (s) => s, yellow: (s) => s, g
 
 export const SHOWN_ISSUES = 50;
 
+/** `staff.csv:14 E-mail: email 'bob@' is not an email address…`, with the value when the message lacks it. */
 export function formatIssue(source: string, i: Issue, style: Style = PLAIN): string {
   const where = i.line === null ? source : `${source}:${i.line}`;
   const column = i.column ? ` ${style.bold(i.column)}` : '';
-  const label = i.severity === 'error' ? style.red('error') : style.yellow('warning');
-  return `${where}${column}: ${label}: ${i.message}`;
+  const value = i.value !== null && i.value !== '' && !i.message.includes(i.value) ? ` (value: '${i.value}')` : '';
+  return `${where}${column}: ${i.message}${value}`;
 }
 
-/** Errors first, then warnings, each in file order; capped, with what to do about the rest. */
+const byLine = (a: Issue, b: Issue) => (a.line ?? 0) - (b.line ?? 0);
+
+/** Errors, then warnings, each under a heading and in file order; capped, with where the rest are. */
 export function formatIssues(source: string, issues: readonly Issue[], style: Style = PLAIN, limit = SHOWN_ISSUES): string[] {
-  const byLine = (a: Issue, b: Issue) => (a.line ?? 0) - (b.line ?? 0);
-  const ordered = [...issues.filter((i) => i.severity === 'error').sort(byLine), ...issues.filter((i) => i.severity === 'warning').sort(byLine)];
-  const lines = ordered.slice(0, limit).map((i) => formatIssue(source, i, style));
-  if (ordered.length > limit) lines.push(style.dim(`… and ${ordered.length - limit} more (all of them are in --json and --errors-csv)`));
+  const lines: string[] = [];
+  const groups = [
+    { label: (n: number) => style.red(style.bold(`${plural(n, 'error')}:`)), list: issues.filter((i) => i.severity === 'error') },
+    { label: (n: number) => style.yellow(style.bold(`${plural(n, 'warning')}:`)), list: issues.filter((i) => i.severity === 'warning') },
+  ];
+  for (const { label, list } of groups) {
+    if (!list.length) continue;
+    lines.push(label(list.length));
+    for (const i of list.sort(byLine).slice(0, limit)) lines.push(`  ${formatIssue(source, i, style)}`);
+    if (list.length > limit) lines.push(style.dim(`  … and ${list.length - limit} more (all of them are in --json, and rejected rows in --errors-csv)`));
+  }
   return lines;
+}
+
+/** The closing lines of an invalid run: the counts, then what to do next. */
+export function invalidSummary(
+  source: string,
+  counts: { rows: number; valid: number; errors: number; warnings: number },
+  errorsCsv: string | undefined,
+): { message: string; hint: string } {
+  const rejected = counts.rows - counts.valid;
+  const found = `${plural(counts.errors, 'error')}${counts.warnings ? ` and ${plural(counts.warnings, 'warning')}` : ''}`;
+  const rows = counts.rows ? ` in ${plural(counts.rows, 'record')} (${rejected.toLocaleString('en-US')} rejected)` : '';
+  return {
+    message: `${source}: ${found}${rows}; nothing was sent`,
+    hint: errorsCsv
+      ? `fix the cells named above (the rejected rows are in ${errorsCsv}, with an errors column) in the file, then run again`
+      : 'fix the cells named above in the file, then run again (--errors-csv FILE writes the rejected rows to a file)',
+  };
 }
 
 export function countIssues(issues: readonly Issue[]): { errors: number; warnings: number } {

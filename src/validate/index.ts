@@ -9,8 +9,11 @@ import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { describe } from './messages.js';
 
-/** Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. */
-const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]?\d+$/i;
+/**
+ * Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. Excel
+ * always writes the exponent's sign, so a genuine key such as "12E3" is not taken for one.
+ */
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]\d+$/i;
 const IDENTIFIERS = new Set(['employeeID', 'nodeKey', 'parentKey']);
 /** A cell a spreadsheet may execute as a formula when the file is opened again. */
 const FORMULA = /^[=+@\t]/;
@@ -60,18 +63,21 @@ export class Validator {
         const field = String(zi.path[0] ?? '');
         const at = field === 'opentToGuestsPeriod' ? this.hoursCell(plan, raw, zi.path) : cellOf(field);
         const written = at.value === undefined || at.value === null ? null : asText(at.value);
-        const { code, message } = describe(zi, written);
+        const { code, message } = describe(zi, written, valueAt(candidate, zi.path));
         this.add(issue('error', code, message, { line: raw.line, column: at.column, field: zi.path.join('.') || null, value: at.value }));
       }
     }
 
+    this.cellCount(raw);
     for (const field of plan.fields.keys()) {
       const { column, value } = cellOf(field);
-      if (typeof value !== 'string') continue;
-      if (IDENTIFIERS.has(field) && SCIENTIFIC.test(value.trim())) {
-        this.add(issue('error', 'SCIENTIFIC_NOTATION', `${field} '${value}' looks like a number a spreadsheet rewrote in scientific notation, which loses digits; format the column as Text in the spreadsheet and export again`, { line: raw.line, column, field, value }));
-      } else if (FORMULA.test(value)) {
-        this.add(issue('warning', 'FORMULA_LIKE', `${field} '${value}' starts with '${value[0] === '\t' ? 'tab' : value[0]}' and may be taken for a formula by a spreadsheet; it is sent unchanged`, { line: raw.line, column, field, value }));
+      const sent = candidate[field];
+      if (typeof sent !== 'string') continue;
+      if (IDENTIFIERS.has(field) && SCIENTIFIC.test(sent)) {
+        this.add(issue('error', 'SCIENTIFIC_NOTATION', `${field} '${sent}' looks like a number a spreadsheet rewrote in scientific notation, which loses digits; format the column as Text in the spreadsheet and export again`, { line: raw.line, column, field, value }));
+      } else if (typeof value === 'string' && (FORMULA.test(value) || FORMULA.test(sent))) {
+        const first = FORMULA.test(value) ? value[0] : sent[0];
+        this.add(issue('warning', 'FORMULA_LIKE', `${field} '${value}' starts with '${first === '\t' ? 'tab' : first}' and may be taken for a formula by a spreadsheet; it is sent as written, never altered`, { line: raw.line, column, field, value }));
       }
     }
 
@@ -92,6 +98,17 @@ export class Validator {
     return { key, json: JSON.stringify(data) };
   }
 
+  /** More filled cells than header columns: usually an unquoted delimiter that shifted the row. */
+  private cellCount(raw: RawRecord): void {
+    const width = raw.columns.length;
+    for (let i = width; i < raw.cells.length; i++) {
+      const cell = raw.cells[i];
+      if (typeof cell !== 'string' || cell.trim() === '') continue;
+      this.add(issue('error', 'TOO_MANY_CELLS', `the row has ${raw.cells.length} cells but the header has ${width} columns (extra cell '${cell}'); a cell that holds the delimiter must be in quotes: fix the row`, { line: raw.line, value: cell }));
+      return;
+    }
+  }
+
   private unique(seen: Map<string, number>, value: string, field: string, line: number, column: string | null, written = value): void {
     const first = seen.get(value);
     if (first === undefined) return void seen.set(value, line);
@@ -108,4 +125,11 @@ export class Validator {
     if (index === undefined) return { column: null, value: undefined };
     return { column: plan.columns[index] ?? null, value: raw.cells[index] };
   }
+}
+
+/** The value the contract saw at a path, to show next to the cell as written (5 from '05:00-22:00'). */
+function valueAt(candidate: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
+  let v: unknown = candidate;
+  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  return v;
 }

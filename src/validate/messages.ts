@@ -5,7 +5,7 @@ import { DAY_NAMES } from '../map/hours.js';
 
 const FIX = 'fix the cell or remove the row';
 
-export function describe(zi: z.core.$ZodIssue, written: string | null): { code: string; message: string } {
+export function describe(zi: z.core.$ZodIssue, written: string | null, got?: unknown): { code: string; message: string } {
   const [field, day, end] = zi.path.map(String);
   const shown = written === null || written === '' ? 'empty' : `'${written}'`;
   if (field === 'opentToGuestsPeriod') {
@@ -17,7 +17,8 @@ export function describe(zi: z.core.$ZodIssue, written: string | null): { code: 
       const b = HOUR_BOUNDS[end];
       const what = end === 'since' ? 'opening hour' : 'closing hour';
       if (zi.code === 'too_big' || zi.code === 'too_small') {
-        return { code: 'HOURS_OUT_OF_RANGE', message: `${name}: ${what} ${shown} is outside ${b.min} to ${b.max}${end === 'to' ? ' (past midnight counts on: 02:00 the next day is 26)' : ''}; ${FIX}` };
+        const hour = typeof got === 'number' && String(got) !== written ? `${got} (from ${shown})` : shown;
+        return { code: 'HOURS_OUT_OF_RANGE', message: `${name}: ${what} ${hour} is outside ${b.min} to ${b.max}${end === 'to' ? ' (past midnight counts on: 02:00 the next day is 26)' : ''}; ${FIX}` };
       }
       if (zi.code === 'custom') return { code: 'HOURS_ORDER', message: `${name}: the opening hour must be before the closing hour; ${FIX}` };
       return { code: 'INVALID_HOURS', message: `${name}: ${what} must be a number of hours such as 9.5; ${FIX}` };

@@ -89,7 +89,7 @@ describe('nothing is sent when', () => {
   it('a dry run finds errors: exit 3, as the real run would', async () => {
     const r = await upload(['team-members', fixture('team-members-invalid.csv'), '--dry-run']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/team-members-invalid\.csv:3 email: error: email 'bob@' is not an email address/);
+    expect(r.stderr).toMatch(/team-members-invalid\.csv:3 email: email 'bob@' is not an email address/);
   });
 
   it('there is no terminal to confirm and no --yes: exit 2', async () => {

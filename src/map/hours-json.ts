@@ -1,0 +1,66 @@
+// The JSON hours layout: one cell (or a JSON record's key) holding the object itself. The wire form
+// passes through as it is, so its bounds are checked by the contract; for hand-made files, weekday
+// names are accepted as keys and a day may hold a range as written ("09:00-22:00") or written times.
+import { dayHours, isClosed, parseRange, type DayHours, type HoursResult } from './hours.js';
+import { dayIndex } from './layout.js';
+
+export interface DayProblem {
+  /** The weekday the problem is about, or undefined for the object as a whole. */
+  readonly day: number | undefined;
+  readonly message: string;
+}
+
+const EXAMPLE = '{"1": {"since": 9, "to": 22}} or {"mon": "09:00-22:00"}';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function oneDay(value: unknown): HoursResult {
+  if (value === null || value === undefined) return 'closed';
+  if (typeof value === 'string') return parseRange(value);
+  if (!isPlainObject(value)) return { error: `${JSON.stringify(value)} is not opening hours such as {"since": 9, "to": 22} or "09:00-22:00"` };
+  const extra = Object.keys(value).filter((k) => k !== 'since' && k !== 'to');
+  if (extra.length) return { error: `unknown key${extra.length > 1 ? 's' : ''} ${extra.map((k) => `'${k}'`).join(', ')}; a day holds only since and to` };
+  const { since, to } = value;
+  // Numbers are the wire's own terms and pass unchanged; written times follow the same rules as cells.
+  if (typeof since === 'number' && typeof to === 'number') return { since, to };
+  const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+  if (isClosed(text(since)) && isClosed(text(to))) return 'closed';
+  return dayHours(text(since), text(to));
+}
+
+/** The hours cell's value (an object from JSON input, or its text from CSV) to the wire object. */
+export function hoursFromJson(value: unknown): { period: Record<string, DayHours> } | { problems: DayProblem[] } {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { period: {} };
+  let object = value;
+  if (typeof value === 'string') {
+    try {
+      object = JSON.parse(value);
+    } catch {
+      return { problems: [{ day: undefined, message: `'${value}' is not a JSON object such as ${EXAMPLE}` }] };
+    }
+  }
+  if (!isPlainObject(object)) return { problems: [{ day: undefined, message: `opening hours must be a JSON object such as ${EXAMPLE}` }] };
+
+  const period: Record<string, DayHours> = {};
+  const problems: DayProblem[] = [];
+  const seen = new Set<number>();
+  for (const [key, dayValue] of Object.entries(object)) {
+    const day = dayIndex(key);
+    if (day === undefined) {
+      problems.push({ day: undefined, message: `opening hours have key '${key}'; use the weekday numbers 0 (Sunday) to 6 (Saturday) or day names` });
+      continue;
+    }
+    if (seen.has(day)) {
+      problems.push({ day, message: `the day is given twice (key '${key}'); keep one` });
+      continue;
+    }
+    seen.add(day);
+    const result = oneDay(dayValue);
+    if (result === 'closed') continue;
+    if ('error' in result) problems.push({ day, message: result.error });
+    else period[String(day)] = result;
+  }
+  return problems.length ? { problems } : { period };
+}
