@@ -12,6 +12,7 @@ import { diffReport, emptyReport, type UploadReport } from './report/types.js';
 import type { Ui } from './report/ui.js';
 import { resolveBaseUrl, resolveToken, type Token } from './send/config.js';
 import { send } from './send/index.js';
+import { showSendEvent } from './send/progress.js';
 
 export interface UploadOptions {
   readonly kind: Kind;
@@ -41,6 +42,8 @@ export interface RunContext {
   /** A person is there to answer a question: stdin and stderr are terminals. */
   readonly interactive: boolean;
   readonly ui: Ui;
+  /** Aborted on Ctrl-C, with an Interrupted error as its reason. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export async function runUpload(options: UploadOptions, ctx: RunContext): Promise<UploadReport> {
@@ -91,7 +94,10 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     read: { source, format: options.format, delimiter, encoding: options.encoding },
     mapping,
     stdin: ctx.stdin,
-    onProgress: (n) => ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`),
+    onProgress: (n) => {
+      ctx.signal?.throwIfAborted();
+      ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`);
+    },
   });
   ui.done();
   report.records = plan.rows;
@@ -118,9 +124,12 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
   }
 
   ui.progress(`Sending ${plural(plan.keys.length, info.noun)} to ${baseUrl!.origin}…`);
-  const answer = await send({ info, baseUrl: baseUrl!, token: token!, bodies: plan.bodies });
+  const { answer } = await send({
+    info, baseUrl: baseUrl!, token: token!, bodies: plan.bodies, retries: options.retries, timeoutSeconds: options.timeoutSeconds,
+    env: ctx.env, signal: ctx.signal, onEvent: (event) => showSendEvent(ui, event, baseUrl!.origin),
+  });
   ui.done();
-  report.response = answer;
+  report.response = { status: answer.status, message: answer.message };
   report.outcome = 'uploaded';
   report.exitCode = 0;
   ui.notice(ui.style.green(`✓ ${answer.message}`));
