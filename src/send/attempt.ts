@@ -23,6 +23,7 @@ export interface AttemptInput {
   readonly headers: Record<string, string>;
   readonly bodies: readonly string[];
   readonly answerMs: number;
+  readonly connectMs: number;
   readonly signal: AbortSignal;
   /** Called with the bytes handed to the connection so far. */
   readonly onBytes: (bytes: number) => void;
@@ -49,6 +50,7 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   }
   try {
     const answer = await request(input.url, {
+      dispatcher: input.dispatcher,
       method: 'POST',
       headers: input.headers,
       // A byte stream with a tiny buffer, so "pulled" means "written to the connection".
@@ -64,11 +66,11 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
     return { kind: 'answer', status: answer.statusCode, headers: answer.headers, text };
   } catch (err) {
     if (input.signal.aborted) throw input.signal.reason;
-    return failure(err, delivered, input.answerMs);
+    return failure(err, delivered, input);
   }
 }
 
-function failure(err: unknown, delivered: boolean, answerMs: number): AttemptResult {
+function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick<AttemptInput, 'answerMs' | 'connectMs'>): AttemptResult {
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e.code ?? e.cause?.code ?? 'ERROR';
   const secs = `${answerMs / 1000} s`;
@@ -82,7 +84,7 @@ function failure(err: unknown, delivered: boolean, answerMs: number): AttemptRes
   if (code === 'ENOTFOUND') return { kind: 'failed', delivered, retryable: false, code, describe: 'the host name does not exist (ENOTFOUND)' };
   const describe: Record<string, string> = {
     ECONNREFUSED: 'the connection was refused (ECONNREFUSED)',
-    UND_ERR_CONNECT_TIMEOUT: 'no connection within the connect timeout',
+    UND_ERR_CONNECT_TIMEOUT: `no connection within ${connectMs / 1000} s (connect timeout)`,
     UND_ERR_HEADERS_TIMEOUT: `the service stopped reading the body for ${secs}`,
   };
   return { kind: 'failed', delivered, retryable: true, code, describe: describe[code] ?? `the connection failed before the body was sent (${code}${e.message ? `: ${e.message}` : ''})` };

@@ -61,6 +61,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${req.token.value}`, 'content-length': String(total) },
         bodies: req.bodies,
         answerMs: policy.answerMs,
+        connectMs: policy.connectMs,
         signal,
         onBytes: (bytes) => emit({ type: 'sending', ...at, bytes, total }),
         onSent: (hash) => {

@@ -8,6 +8,7 @@ export function mebibytes(bytes: number): string {
 }
 
 export function seconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
