@@ -1,23 +1,15 @@
 // Output fit for people and for cron: one JSON document on stdout whatever happens, no colour off a
 // terminal, plain progress lines unless --quiet, and Ctrl-C ending as `interrupted` with its report.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CANARY, expectNoCanary, FAST_RETRIES, upload } from '../helpers/canary.js';
 import { fixture, runCli } from '../helpers/cli.js';
-import { scriptedServer, type ScriptedServer, type Step } from '../helpers/scripted-server.js';
+import { serversForFile } from '../helpers/scripted-server.js';
 import { startCli, until } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const open: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-async function serve(...steps: Step[]): Promise<ScriptedServer> {
-  const server = await scriptedServer(steps);
-  open.push(server);
-  return server;
-}
+const { serve, deadUrl } = serversForFile();
 
-describe('--json writes exactly one document on every outcome', () => {
+describe.concurrent('--json writes exactly one document on every outcome', () => {
   const file = fixture('team-members.csv');
   const cases: [string, string[], number, string, string | null][] = [
     ['a bad --retries value', ['team-members', file, '--retries', 'x'], 2, 'usage-error', 'BAD_FLAG'],
@@ -38,7 +30,7 @@ describe('--json writes exactly one document on every outcome', () => {
   });
 });
 
-describe('human output off a terminal', () => {
+describe.concurrent('human output off a terminal', () => {
   it('no colour even without NO_COLOR, and plain progress lines and retry warnings', async () => {
     const server = await serve({ status: 503 }, { ok: true });
     const state = tempDir().dir;
@@ -81,15 +73,13 @@ describe('Ctrl-C', () => {
   });
 
   it('while waiting to retry, with nothing delivered: interrupted, nothing was changed', async () => {
-    const server = await serve({ ok: true });
-    const url = server.url;
-    await open.pop()!.close();
-    const cli = startCli(args(url), { UPLOAD_TOKEN: CANARY, NO_COLOR: '1', UPLOAD_BACKOFF_BASE_MS: '60000', UPLOAD_BACKOFF_CAP_MS: '60000' });
+    const cli = startCli(args(await deadUrl()), { UPLOAD_TOKEN: CANARY, NO_COLOR: '1', UPLOAD_BACKOFF_BASE_MS: '60000', UPLOAD_BACKOFF_CAP_MS: '60000' });
     await until(() => /trying again/.test(cli.stderr()));
     const started = Date.now();
     cli.child.kill('SIGINT');
     const run = await cli.done;
-    expect(Date.now() - started).toBeLessThan(3000);
+    // At once, not after the 60 s backoff (loose: CI machines are busy).
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(run.code).toBe(130);
     expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'interrupted', error: { message: expect.stringMatching(/nothing was changed/) } });
   });

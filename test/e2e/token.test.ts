@@ -1,22 +1,14 @@
 // Where the token comes from, what is wrong with it, and that it never shows: not in stdout, stderr
 // or any file of the state directory (the canary check in upload()), even when the service echoes it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CANARY, upload } from '../helpers/canary.js';
-import { scriptedServer, type ScriptedServer, type Step } from '../helpers/scripted-server.js';
+import { serversForFile, type Step } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const open: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-async function serve(...steps: Step[]): Promise<ScriptedServer> {
-  const server = await scriptedServer(steps);
-  open.push(server);
-  return server;
-}
+const { serve } = serversForFile();
 const unauthorized: Step = { status: 401, body: { message: 'unauthorized', status: 401 } };
 
-describe('token sources', () => {
+describe.concurrent('token sources', () => {
   it('--token-file PATH: sent as the bearer token; a 401 names the file', async () => {
     const file = tempDir().write('token', `${CANARY}\n`);
     const ok = await serve({ ok: true });
@@ -46,7 +38,7 @@ describe('token sources', () => {
   });
 });
 
-describe('unusable tokens are usage errors, before anything is sent', () => {
+describe.concurrent('unusable tokens are usage errors, before anything is sent', () => {
   const cases: [string, string[], Record<string, string | undefined>, string][] = [
     ['UPLOAD_TOKEN not set', [], { UPLOAD_TOKEN: undefined }, 'NO_TOKEN'],
     ['UPLOAD_TOKEN blank', [], { UPLOAD_TOKEN: '   ' }, 'EMPTY_TOKEN'],
@@ -64,7 +56,7 @@ describe('unusable tokens are usage errors, before anything is sent', () => {
   });
 });
 
-describe('redaction', () => {
+describe.concurrent('redaction', () => {
   it('a service that echoes the token back in a rejection: shown as ***', async () => {
     const server = await serve({ status: 400, body: { message: `token ${CANARY} may not upload team members`, status: 400 } });
     const run = await upload(server.url);

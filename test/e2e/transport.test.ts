@@ -1,21 +1,17 @@
 // Transport policy: proxies from the environment, private CAs, and plain http to a remote host
 // refused before any connection. Each run is searched for the canary token.
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/cli.js';
 import { upload } from '../helpers/canary.js';
 import { recordingProxy } from '../helpers/proxy.js';
-import { scriptedServer } from '../helpers/scripted-server.js';
+import { scriptedServer, serversForFile } from '../helpers/scripted-server.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-const track = <T extends { close(): Promise<void> }>(s: T): T => (open.push(s), s);
+const { serve, track } = serversForFile();
 
-describe('proxies', () => {
+describe.concurrent('proxies', () => {
   it('HTTP_PROXY is used: the upload goes through the proxy', async () => {
-    const server = track(await scriptedServer([{ ok: true }]));
+    const server = await serve({ ok: true });
     const proxy = track(await recordingProxy());
     const run = await upload(server.url, [], { env: { HTTP_PROXY: proxy.url } });
     expect(run.code).toBe(0);
@@ -24,7 +20,7 @@ describe('proxies', () => {
   });
 
   it('NO_PROXY bypasses the proxy for the hosts it names', async () => {
-    const server = track(await scriptedServer([{ ok: true }]));
+    const server = await serve({ ok: true });
     const proxy = track(await recordingProxy());
     const run = await upload(server.url, [], { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
     expect(run.code).toBe(0);
@@ -41,7 +37,7 @@ describe('proxies', () => {
   });
 });
 
-describe('TLS and private certificate authorities', () => {
+describe.concurrent('TLS and private certificate authorities', () => {
   const tls = { key: readFileSync(fixture('tls/server-key.pem'), 'utf8'), cert: readFileSync(fixture('tls/server-cert.pem'), 'utf8') };
 
   it('NODE_EXTRA_CA_CERTS makes a private CA trusted', async () => {

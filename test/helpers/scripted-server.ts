@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
 
 export type Step =
   /** headers may be computed when the answer goes out (for a Retry-After date relative to now). */
@@ -79,4 +80,30 @@ function reply(res: import('node:http').ServerResponse, status: number, headers:
 function successFor(url: string, body: Buffer): { message: string; status: number } {
   const n = (JSON.parse(body.toString('utf8')) as unknown[]).length;
   return { message: `${n} ${url.endsWith('storeCards') ? 'store card' : 'team member'}(s) uploaded`, status: 200 };
+}
+
+/**
+ * Servers for one test file, all closed when the file is done (not after each test, so that tests
+ * may run concurrently: most of their time is spent waiting on timers and child processes).
+ */
+export function serversForFile(): {
+  serve(...steps: Step[]): Promise<ScriptedServer>;
+  track<T extends { close(): Promise<void> }>(server: T): T;
+  /** The URL of a server that has stopped: nothing listens there. */
+  deadUrl(): Promise<string>;
+} {
+  const open: { close(): Promise<void> }[] = [];
+  afterAll(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  const track = <T extends { close(): Promise<void> }>(server: T): T => (open.push(server), server);
+  return {
+    track,
+    serve: async (...steps) => track(await scriptedServer(steps)),
+    deadUrl: async () => {
+      const server = await scriptedServer([{ ok: true }]);
+      await server.close();
+      return server.url;
+    },
+  };
 }
