@@ -3,7 +3,7 @@
 // is safe; the outcome says honestly whether the service may have applied an attempt that got no answer.
 import { EnvHttpProxyAgent } from 'undici';
 import type { KindInfo } from '../contract/kinds.js';
-import { Interrupted, ServiceUnreachable } from '../errors.js';
+import { Interrupted, ServiceRejected, ServiceUnreachable } from '../errors.js';
 import { checkAnswer, serviceMessage, type ServiceAnswer } from './answer.js';
 import { attempt } from './attempt.js';
 import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolicy, type RetryPolicy } from './backoff.js';
@@ -79,7 +79,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
       let retryAfterMs: number | undefined;
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
-          const answer = checkAnswer(req, result.status, result.headers, result.text, req.bodies.length);
+          const answer = withEarlierAttempts(() => checkAnswer(req, result.status, result.headers, result.text, req.bodies.length), maybeApplied);
           return { answer, attempts: n, bytes: total, sha256: [...hashes][0] ?? payloadSha256(req.bodies) };
         }
         const said = serviceMessage(result.text);
@@ -136,6 +136,17 @@ function giveUp(url: URL, tried: string[], last: string, maybeApplied: boolean, 
     hint ?? 'check the address, the proxy settings and the network, then run again',
     'unreachable',
   );
+}
+
+/** A refusal after an attempt that may have been applied must not read as "nothing changed". */
+function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
+  try {
+    return check();
+  } catch (err) {
+    if (!maybeApplied || !(err instanceof ServiceRejected)) throw err;
+    const note = '; note that an earlier attempt sent the whole body without an answer, so the service may hold the new records';
+    throw new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+  }
 }
 
 function interruptedAfterSend(): Interrupted {

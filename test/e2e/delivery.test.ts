@@ -107,6 +107,13 @@ describe.concurrent('never retried', () => {
 });
 
 describe.concurrent('timeouts and outcomes', () => {
+  it('a hung answer, then 401: rejected, but the message says the first attempt may have been applied', async () => {
+    const server = await serve({ hang: true }, { status: 401 });
+    const run = await upload(server.url, ['--timeout', '1']);
+    expect(run.code).toBe(5);
+    expect(run.json().error.message).toMatch(/the token came from .*an earlier attempt sent the whole body without an answer/);
+  });
+
   it('a hung answer with --timeout 1: unknown, exit 6, after two attempts of a second each', async () => {
     const server = await serve({ hang: true });
     const run = await upload(server.url, ['--timeout', '1', '--retries', '1']);
