@@ -20,6 +20,7 @@ import { diffReport, emptyReport, type UploadReport } from './report/types.js';
 import type { Ui } from './report/ui.js';
 import { resolveBaseUrl, resolveToken, type Token } from './send/config.js';
 import { send } from './send/index.js';
+import { showSendEvent } from './send/progress.js';
 
 export interface UploadOptions {
   readonly kind: Kind;
@@ -49,6 +50,8 @@ export interface RunContext {
   /** A person is there to answer a question: stdin and stderr are terminals. */
   readonly interactive: boolean;
   readonly ui: Ui;
+  /** Aborted on Ctrl-C, with an Interrupted error as its reason. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export async function runUpload(options: UploadOptions, ctx: RunContext): Promise<UploadReport> {
@@ -124,7 +127,10 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
       baseline,
       ...parents,
       stdin: ctx.stdin,
-      onProgress: (n) => ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`),
+      onProgress: (n) => {
+        ctx.signal?.throwIfAborted();
+        ui.progress(`Reading ${source}: ${n.toLocaleString('en-US')} records`);
+      },
       onColumns: rejected?.columns,
       onRejected: rejected?.add,
     });
@@ -164,7 +170,10 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     ui.progress(`Sending ${plural(plan.keys.length, info.noun)} to ${baseUrl!.origin}…`);
     let answer;
     try {
-      answer = await send({ info, baseUrl: baseUrl!, token: token!, bodies: plan.bodies });
+      ({ answer } = await send({
+        info, baseUrl: baseUrl!, token: token!, bodies: plan.bodies, retries: options.retries, timeoutSeconds: options.timeoutSeconds,
+        env: ctx.env, signal: ctx.signal, onEvent: (event) => showSendEvent(ui, event, baseUrl!.origin),
+      }));
     } catch (err) {
       // Every attempt that reached the service is audited with its outcome; only success moves the snapshot.
       if (err instanceof UploadError) {
@@ -175,7 +184,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
       throw err;
     }
     ui.done();
-    report.response = answer;
+    report.response = { status: answer.status, message: answer.message };
     report.outcome = 'uploaded';
     report.exitCode = 0;
     ui.notice(ui.style.green(`✓ ${answer.message}`));

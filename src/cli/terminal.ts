@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Style } from '../report/human.js';
 import type { Ui } from '../report/ui.js';
+import { redact } from '../send/secrets.js';
 
 export interface TerminalOptions {
   readonly color: boolean;
@@ -9,6 +10,8 @@ export interface TerminalOptions {
   readonly stderr: NodeJS.WriteStream;
   readonly stdin: NodeJS.ReadStream;
   readonly env: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C: a pending question is abandoned with the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Colour only on a terminal, never with NO_COLOR (any value) or --no-color. */
@@ -33,7 +36,7 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
   const write = (line: string) => {
     const spinning = spinner?.isSpinning;
     if (spinning) spinner!.clear();
-    options.stderr.write(`${line}\n`);
+    options.stderr.write(`${redact(line)}\n`);
     if (spinning) spinner!.render();
   };
   return {
@@ -42,8 +45,9 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
       if (!options.quiet) write(line);
     },
     notice: (line) => write(line),
-    progress: (text) => {
+    progress: (raw) => {
       if (options.quiet) return;
+      const text = redact(raw);
       if (spinner) {
         spinner.text = text;
         if (!spinner.isSpinning) spinner.start();
@@ -63,9 +67,15 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
     confirm: async (question) => {
       spinner?.stop();
       const rl = createInterface({ input: options.stdin, output: options.stderr });
+      // Ctrl-C at the prompt reaches readline, not the process: pass it on as an interruption.
+      const { signal } = options;
+      rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
       try {
-        const answer = await rl.question(`${question} [y/N] `);
+        const answer = await rl.question(`${redact(question)} [y/N] `, signal ? { signal } : {});
         return /^y(es)?$/i.test(answer.trim());
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        throw err;
       } finally {
         rl.close();
       }

@@ -1,9 +1,10 @@
 // `upload store-cards|team-members <file>`: flags → options → runUpload → print the report.
 import type { Kind } from '../contract/kinds.js';
-import { UsageError } from '../errors.js';
+import { Interrupted, UsageError } from '../errors.js';
 import type { InputFormat } from '../read/types.js';
 import { emptyReport, type UploadReport } from '../report/types.js';
 import { runUpload, type UploadOptions } from '../run.js';
+import { redact } from '../send/secrets.js';
 import type { ProcessIo } from './main.js';
 import { terminalUi } from './terminal.js';
 
@@ -58,20 +59,46 @@ export function usageReport(argv: readonly string[], code: string, message: stri
 
 export async function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<number> {
   const json = flags.json === true;
-  const ui = await terminalUi({ color: flags.color !== false, quiet: flags.quiet === true || json, stderr: io.stderr, stdin: io.stdin, env: io.env });
+  const interrupt = onInterrupt();
+  const ui = await terminalUi({ color: flags.color !== false, quiet: flags.quiet === true || json, stderr: io.stderr, stdin: io.stdin, env: io.env, signal: interrupt.signal });
   let report: UploadReport;
   try {
     const options = toOptions(kind, file, flags);
-    report = await runUpload(options, { env: io.env, stdin: io.stdin, interactive: io.stdin.isTTY === true && io.stderr.isTTY === true, ui });
+    report = await runUpload(options, { env: io.env, stdin: io.stdin, interactive: io.stdin.isTTY === true && io.stderr.isTTY === true, ui, signal: interrupt.signal });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     report = usageReport([kind], err.code, err.message, err.hint);
     report.source = file === '-' ? 'stdin' : file;
+  } finally {
+    interrupt.dispose();
   }
   if (report.error) {
     ui.notice(`${ui.style.red('upload:')} ${report.error.message}`);
     if (report.error.hint) ui.notice(`  → ${report.error.hint}`);
   }
-  if (json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  // redact() is the last line of defence: no code path puts the token in a report.
+  if (json) io.stdout.write(`${redact(JSON.stringify(report, null, 2))}\n`);
   return report.exitCode;
+}
+
+/**
+ * The first Ctrl-C (or a SIGTERM, as from `timeout` or a cron supervisor) aborts the run, which then
+ * ends as `interrupted` with its report and releases its lock; a second one gets Node's default
+ * behaviour and ends the process at once.
+ */
+function onInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const dispose = () => signals.forEach((s) => process.off(s, handler));
+  function handler(signal: NodeJS.Signals): void {
+    if (controller.signal.aborted) {
+      dispose();
+      process.kill(process.pid, signal);
+      return;
+    }
+    const how = signal === 'SIGINT' ? 'Ctrl-C' : signal;
+    controller.abort(new Interrupted('INTERRUPTED', `interrupted (${how}) before the upload was sent; nothing was changed on the service`, 'run again when ready'));
+  }
+  signals.forEach((s) => process.on(s, handler));
+  return { signal: controller.signal, dispose };
 }

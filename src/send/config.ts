@@ -1,6 +1,7 @@
 // Where to send and with which token, checked before any connection is made.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { keepSecret } from './secrets.js';
 
 export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -33,7 +34,27 @@ export function resolveBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv)
     throw new UsageError('BAD_BASE_URL', `${from} must not have a query or fragment`, 'give only the scheme, host and optional path prefix');
   }
   url.pathname = url.pathname.replace(/\/+$/, '');
+  checkExtraCaCerts(env);
   return url;
+}
+
+/**
+ * Node reads NODE_EXTRA_CA_CERTS once at startup and, when the file is missing or holds no
+ * certificate, only prints a warning; the upload would then fail later with a puzzling TLS error.
+ * So a set but unusable path is a configuration error, named before any connection.
+ */
+export function checkExtraCaCerts(env: NodeJS.ProcessEnv): void {
+  const path = env.NODE_EXTRA_CA_CERTS;
+  if (!path) return;
+  let text: string;
+  try {
+    text = readFileSync(path, 'latin1');
+  } catch (err) {
+    throw new UsageError('BAD_CA_FILE', `NODE_EXTRA_CA_CERTS names ${path}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'point NODE_EXTRA_CA_CERTS at a readable PEM file with your private CA certificate, or unset it');
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError('BAD_CA_FILE', `NODE_EXTRA_CA_CERTS names ${path}, which holds no PEM certificate`, 'the file must hold one or more "-----BEGIN CERTIFICATE-----" blocks');
+  }
 }
 
 /** The endpoint for a kind: the base URL's path prefix kept, the interface's path appended. */
@@ -80,6 +101,7 @@ function checkToken(value: string, from: string, fix: string): Token {
   }
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(value)) throw new UsageError('BAD_TOKEN', `the access token from ${from} holds control characters`, `check ${fix}`);
+  keepSecret(value.trim());
   return { value: value.trim(), from };
 }
 

@@ -1,90 +1,154 @@
-// The send stage: one POST of the whole array, and the answer checked against what was sent.
-import { Readable } from 'node:stream';
-import { request } from 'undici';
+// The send stage: the whole array in one POST, tried again through passing faults, and the answer
+// checked against what was sent. A full replacement is idempotent, so sending the same bytes again
+// is safe; the outcome says honestly whether the service may have applied an attempt that got no answer.
+import { EnvHttpProxyAgent } from 'undici';
 import type { KindInfo } from '../contract/kinds.js';
-import { parseSuccessCount } from '../contract/message.js';
-import { ServiceRejected, ServiceUnreachable, ServiceUnverified } from '../errors.js';
-import { payloadChunks, payloadLength } from './body.js';
+import { Interrupted, ServiceRejected, ServiceUnreachable } from '../errors.js';
+import { checkAnswer, serviceMessage, type ServiceAnswer } from './answer.js';
+import { attempt } from './attempt.js';
+import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolicy, type RetryPolicy } from './backoff.js';
+import { payloadLength, payloadSha256 } from './body.js';
 import { endpoint, type Token } from './config.js';
+import { sleep } from './sleep.js';
+
+export { checkAnswer, type ServiceAnswer } from './answer.js';
+
+/** What the send stage reports while it works, for a spinner or progress lines. */
+export type SendEvent =
+  | { readonly type: 'sending'; readonly attempt: number; readonly attempts: number; readonly bytes: number; readonly total: number }
+  | { readonly type: 'waiting'; readonly attempt: number; readonly attempts: number; readonly answerMs: number }
+  | { readonly type: 'retry'; readonly attempt: number; readonly attempts: number; readonly reason: string; readonly delayMs: number; readonly retryAfter: boolean };
 
 export interface SendRequest {
   readonly info: KindInfo;
   readonly baseUrl: URL;
   readonly token: Token;
   readonly bodies: readonly string[];
+  readonly retries: number;
+  readonly timeoutSeconds: number;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal | undefined;
+  readonly onEvent?: ((event: SendEvent) => void) | undefined;
 }
 
-export interface ServiceAnswer {
-  readonly status: number;
-  readonly message: string;
+export interface SendResult {
+  readonly answer: ServiceAnswer;
+  readonly attempts: number;
+  readonly bytes: number;
+  /** sha256 of the body, the same on every attempt. */
+  readonly sha256: string;
 }
 
-export async function send(req: SendRequest): Promise<ServiceAnswer> {
+export async function send(req: SendRequest): Promise<SendResult> {
+  const policy = retryPolicy(req.retries, req.timeoutSeconds, req.env);
+  const signal = req.signal ?? new AbortController().signal;
+  signal.throwIfAborted();
   const url = endpoint(req.baseUrl, req.info.path);
-  let answer;
+  const total = payloadLength(req.bodies);
+  const emit = req.onEvent ?? (() => {});
+  const dispatcher = makeDispatcher(policy);
+  const tried: string[] = [];
+  let maybeApplied = false;
+  const hashes = new Set<string>();
   try {
-    answer = await request(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${req.token.value}`,
-        'content-length': String(payloadLength(req.bodies)),
-      },
-      body: Readable.from(payloadChunks(req.bodies)),
-    });
+    for (let n = 1; ; n++) {
+      const at = { attempt: n, attempts: policy.attempts };
+      emit({ type: 'sending', ...at, bytes: 0, total });
+      let sentThisAttempt = false;
+      const result = await attempt({
+        url,
+        dispatcher,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${req.token.value}`, 'content-length': String(total) },
+        bodies: req.bodies,
+        answerMs: policy.answerMs,
+        connectMs: policy.connectMs,
+        signal,
+        onBytes: (bytes) => emit({ type: 'sending', ...at, bytes, total }),
+        onSent: (hash) => {
+          hashes.add(hash);
+          sentThisAttempt = true;
+          emit({ type: 'waiting', ...at, answerMs: policy.answerMs });
+        },
+      }).catch((err: unknown) => {
+        throw err instanceof Interrupted && (maybeApplied || sentThisAttempt) ? interruptedAfterSend() : err;
+      });
+      // The body is regenerated for every attempt; a different hash is a bug, never a reason to retry.
+      if (hashes.size > 1) throw new Error(`the request body changed between attempts: ${[...hashes].join(' then ')}`);
+
+      let reason: string;
+      let retryAfterMs: number | undefined;
+      if (result.kind === 'answer') {
+        if (!RETRYABLE_STATUS.has(result.status)) {
+          const answer = withEarlierAttempts(() => checkAnswer(req, result.status, result.headers, result.text, req.bodies.length), maybeApplied);
+          return { answer, attempts: n, bytes: total, sha256: [...hashes][0] ?? payloadSha256(req.bodies) };
+        }
+        const said = serviceMessage(result.text);
+        reason = `the service answered ${result.status}${said ? ` ("${said.slice(0, 200)}")` : ''}`;
+        if (GATEWAY_STATUS.has(result.status)) maybeApplied = true;
+        retryAfterMs = parseRetryAfter(result.headers['retry-after'], Date.now());
+        tried.push(String(result.status));
+      } else {
+        reason = result.describe;
+        if (result.delivered) maybeApplied = true;
+        tried.push(result.describe);
+        if (!result.retryable) throw giveUp(url, tried, reason, maybeApplied, hintFor(result.code));
+      }
+      if (n >= policy.attempts) throw giveUp(url, tried, reason, maybeApplied);
+      const wait = nextWait(n - 1, retryAfterMs, policy);
+      if ('tooLong' in wait) {
+        throw giveUp(url, tried, `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`, maybeApplied, 'run again later');
+      }
+      emit({ type: 'retry', ...at, reason, delayMs: wait.ms, retryAfter: wait.retryAfter });
+      await sleep(wait.ms, signal).catch((err: unknown) => {
+        throw err instanceof Interrupted && maybeApplied ? interruptedAfterSend() : err;
+      });
+    }
+  } finally {
+    await dispatcher.destroy().catch(() => {});
+  }
+}
+
+function makeDispatcher(policy: RetryPolicy): EnvHttpProxyAgent {
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment. The connect timeout must be given to
+  // each connector: the proxy's, the tunnelled TLS one and the direct one.
+  const connect = { timeout: policy.connectMs };
+  return new EnvHttpProxyAgent({ connect, proxyTls: connect, requestTls: connect, headersTimeout: policy.answerMs, bodyTimeout: policy.answerMs });
+}
+
+function hintFor(code: string): string | undefined {
+  if (code === 'ENOTFOUND') return 'check the host name in --base-url / UPLOAD_BASE_URL (and the proxy settings)';
+  return 'if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its PEM file';
+}
+
+function giveUp(url: URL, tried: string[], last: string, maybeApplied: boolean, hint?: string): ServiceUnreachable {
+  const history = tried.length > 1 ? ` (attempts: ${tried.map((t, i) => `${i + 1}. ${t}`).join('; ')})` : '';
+  if (maybeApplied) {
+    return new ServiceUnreachable(
+      'OUTCOME_UNKNOWN',
+      `${url.origin}: ${last} after ${tried.length} attempt(s)${history}; at least one attempt sent the whole body without a final answer, so the service may or may not have replaced the records`,
+      'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
+      'unknown',
+    );
+  }
+  return new ServiceUnreachable(
+    'UNREACHABLE',
+    `${url.origin}: ${last} after ${tried.length} attempt(s)${history}; nothing was changed on the service`,
+    hint ?? 'check the address, the proxy settings and the network, then run again',
+    'unreachable',
+  );
+}
+
+/** A refusal after an attempt that may have been applied must not read as "nothing changed". */
+function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
+  try {
+    return check();
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'ERROR';
-    throw new ServiceUnreachable('CONNECTION_FAILED', `could not reach ${url.origin}: ${code}`, 'check the address and the network, then run again', 'unreachable');
-  }
-  const text = await answer.body.text();
-  return checkAnswer(req, answer.statusCode, answer.headers, text, req.bodies.length);
-}
-
-function serviceMessage(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message : undefined;
-  } catch {
-    return undefined;
+    if (!maybeApplied || !(err instanceof ServiceRejected)) throw err;
+    const note = '; note that an earlier attempt sent the whole body without an answer, so the service may hold the new records';
+    throw new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
   }
 }
 
-export function checkAnswer(
-  req: Pick<SendRequest, 'info' | 'token' | 'baseUrl'>,
-  status: number,
-  headers: Record<string, string | string[] | undefined>,
-  text: string,
-  sent: number,
-): ServiceAnswer {
-  const said = serviceMessage(text);
-  const quoted = said ? `: "${said}"` : '';
-  if (status >= 300 && status < 400) {
-    const location = headers.location;
-    throw new ServiceRejected('REDIRECT', `the service answered ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed, so nothing was sent there`, 'use the final address as --base-url if it is right', status, said);
-  }
-  if (status === 401 || status === 403) {
-    throw new ServiceRejected('UNAUTHORIZED', `the service refused the access token (${status}${quoted}); the token came from ${req.token.from}`, `check the token in ${req.token.from}`, status, said);
-  }
-  if (status >= 400 && status < 500) {
-    throw new ServiceRejected('REJECTED', `the service rejected the upload with ${status}${quoted}`, 'nothing was changed; fix what the service names and run again', status, said);
-  }
-  if (status >= 500) {
-    throw new ServiceUnreachable('SERVER_ERROR', `the service failed with ${status}${quoted}`, 'run again later; a full replacement is safe to repeat', 'unreachable');
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const ok = body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' && typeof (body as { status?: unknown }).status === 'number';
-  if (!ok) {
-    throw new ServiceUnverified('ANSWER_MALFORMED', `the service answered ${status} but not with {"message", "status"}, so the upload cannot be confirmed`, 'check on the service whether the records arrived; the snapshot was not updated', status, said);
-  }
-  const { message, status: bodyStatus } = body as ServiceAnswer;
-  const count = parseSuccessCount(req.info, message);
-  if (count !== sent || bodyStatus !== 200) {
-    throw new ServiceUnverified('COUNT_MISMATCH', `the service answered "${message}" (status ${bodyStatus}) but ${sent} ${req.info.noun}(s) were sent`, 'check on the service what it stored; the snapshot was not updated', status, message);
-  }
-  return { status, message };
+function interruptedAfterSend(): Interrupted {
+  return new Interrupted('INTERRUPTED', 'interrupted after the body was sent: the outcome is unknown, the service may or may not have replaced the records', 'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds');
 }

@@ -7,12 +7,12 @@ import { statePaths } from '../../src/record/state.js';
 import { runCli, fixture } from '../helpers/cli.js';
 import { id, range, writeMembers } from '../helpers/members.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
-import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { programmableServer, type ProgrammableServer } from '../helpers/programmable-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const TEAM = '/integrations/teamMembers';
 let sb: TestSandbox | undefined;
-let server: ScriptedServer | undefined;
+let server: ProgrammableServer | undefined;
 afterEach(async () => {
   await sb?.stop();
   await server?.close();
@@ -183,7 +183,7 @@ describe('a failed upload', () => {
 
 describe('the audit log', () => {
   it('has one line per upload with the sha256 of the bytes the service received, and never the token', async () => {
-    server = await scriptedServer();
+    server = await programmableServer();
     const t = tempDir();
     const stateDir = join(t.dir, 'state');
     const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };

@@ -1,69 +1,109 @@
-// A small node:http service scripted per test: it records every request's exact bytes and answers as
-// told, by default like the real service would ("<n> team member(s) uploaded").
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+// A node:http server on loopback whose answer to each request is scripted (status, headers, body,
+// a delay, a reset connection, or no answer at all), and which records every request it receives:
+// method, path, headers, body bytes and arrival time. No mocks: the CLI talks to it over TCP.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
+
+export type Step =
+  /** headers may be computed when the answer goes out (for a Retry-After date relative to now). */
+  | { readonly status: number; readonly headers?: Record<string, string> | (() => Record<string, string>); readonly body?: unknown; readonly delayMs?: number }
+  /** 200 with the success message for the number of records received, as the real service says. */
+  | { readonly ok: true; readonly delayMs?: number }
+  /** Read the whole body, then destroy the connection without an answer. */
+  | { readonly reset: true }
+  /** Read the whole body and never answer. */
+  | { readonly hang: true };
 
 export interface Received {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: Buffer;
+  readonly sha256: string;
+  /** ms since the server started, when the request's headers arrived. */
+  readonly at: number;
 }
-
-export interface Answer {
-  readonly status: number;
-  readonly body: string;
-}
-
-export type Script = (req: Received, index: number) => Answer | Promise<Answer>;
 
 export interface ScriptedServer {
   readonly url: string;
-  readonly received: Received[];
-  /** Resolves when the next request has arrived whole (before it is answered). */
-  nextRequest(): Promise<Received>;
+  readonly port: number;
+  readonly requests: Received[];
   close(): Promise<void>;
 }
 
-/** The answer the real service gives to a valid array. */
-export function success(req: Received): Answer {
-  const n = (JSON.parse(req.body.toString('utf8')) as unknown[]).length;
-  const noun = req.url.endsWith('storeCards') ? 'store card' : 'team member';
-  return { status: 200, body: JSON.stringify({ message: `${n} ${noun}(s) uploaded`, status: 200 }) };
-}
-
-export async function scriptedServer(script: Script = success): Promise<ScriptedServer> {
-  const received: Received[] = [];
-  const waiting: ((r: Received) => void)[] = [];
-  const server = createServer((req, res) => {
+/** Answers request i with steps[i]; after the script runs out, the last step repeats. With tls, https. */
+export async function scriptedServer(steps: readonly Step[], tls?: { key: string; cert: string }): Promise<ScriptedServer> {
+  const requests: Received[] = [];
+  const started = Date.now();
+  const listener: RequestListener = (req, res) => {
+    const at = Date.now() - started;
     const chunks: Buffer[] = [];
-    req.on('data', (b: Buffer) => chunks.push(b));
-    req.on('end', async () => {
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
-      received.push(r);
-      waiting.shift()?.(r);
-      const answer = await script(r, received.length - 1);
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(answer.body);
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const step = steps[Math.min(requests.length, steps.length - 1)]!;
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, sha256: createHash('sha256').update(body).digest('hex'), at });
+      if ('hang' in step) return;
+      if ('reset' in step) return void req.socket.destroy();
+      const answer = () => {
+        if ('ok' in step) return reply(res, 200, {}, successFor(req.url ?? '', body));
+        reply(res, step.status, typeof step.headers === 'function' ? step.headers() : (step.headers ?? {}), step.body);
+      };
+      if (step.delayMs) setTimeout(answer, step.delayMs);
+      else answer();
     });
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    nextRequest: () => new Promise((resolve) => waiting.push(resolve)),
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    port,
+    requests,
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
 }
 
-/** A promise and the function that settles it: to hold an answer back until the test says so. */
-export function gate(): { promise: Promise<void>; open(): void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
+function reply(res: import('node:http').ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+function successFor(url: string, body: Buffer): { message: string; status: number } {
+  const n = (JSON.parse(body.toString('utf8')) as unknown[]).length;
+  return { message: `${n} ${url.endsWith('storeCards') ? 'store card' : 'team member'}(s) uploaded`, status: 200 };
+}
+
+/**
+ * Servers for one test file, all closed when the file is done (not after each test, so that tests
+ * may run concurrently: most of their time is spent waiting on timers and child processes).
+ */
+export function serversForFile(): {
+  serve(...steps: Step[]): Promise<ScriptedServer>;
+  track<T extends { close(): Promise<void> }>(server: T): T;
+  /** The URL of a server that has stopped: nothing listens there. */
+  deadUrl(): Promise<string>;
+} {
+  const open: { close(): Promise<void> }[] = [];
+  afterAll(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  const track = <T extends { close(): Promise<void> }>(server: T): T => (open.push(server), server);
+  return {
+    track,
+    serve: async (...steps) => track(await scriptedServer(steps)),
+    deadUrl: async () => {
+      const server = await scriptedServer([{ ok: true }]);
+      await server.close();
+      return server.url;
+    },
+  };
 }

@@ -1,0 +1,60 @@
+// The answer checked against what was sent: a redirect or a 4xx is a rejection, and a 2xx counts
+// only when its body confirms the number of records.
+import type { KindInfo } from '../contract/kinds.js';
+import { parseSuccessCount } from '../contract/message.js';
+import { ServiceRejected, ServiceUnreachable, ServiceUnverified } from '../errors.js';
+import type { Token } from './config.js';
+
+export interface ServiceAnswer {
+  readonly status: number;
+  readonly message: string;
+}
+
+export function serviceMessage(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    return typeof body.message === 'string' ? body.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function checkAnswer(
+  req: { readonly info: KindInfo; readonly token: Token },
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+  sent: number,
+): ServiceAnswer {
+  const said = serviceMessage(text);
+  const quoted = said ? `: "${said.length > 300 ? `${said.slice(0, 300)}…` : said}"` : '';
+  if (status >= 300 && status < 400) {
+    const location = headers.location;
+    throw new ServiceRejected('REDIRECT', `the service answered ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed, so nothing was sent there`, 'use the final address as --base-url if it is right', status, said);
+  }
+  if (status === 401 || status === 403) {
+    throw new ServiceRejected('UNAUTHORIZED', `the service refused the access token (${status}${quoted}); the token came from ${req.token.from}`, `check the token in ${req.token.from}`, status, said);
+  }
+  if (status >= 400 && status < 500) {
+    throw new ServiceRejected('REJECTED', `the service rejected the upload with ${status}${quoted}`, 'nothing was changed; fix what the service names and run again', status, said);
+  }
+  if (status >= 500) {
+    throw new ServiceUnreachable('SERVER_ERROR', `the service failed with ${status}${quoted}`, 'run again later; a full replacement is safe to repeat', 'unreachable');
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const ok = body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' && typeof (body as { status?: unknown }).status === 'number';
+  if (!ok) {
+    throw new ServiceUnverified('ANSWER_MALFORMED', `the service answered ${status} but not with {"message", "status"}, so the upload cannot be confirmed`, 'check on the service whether the records arrived; the snapshot was not updated', status, said);
+  }
+  const { message, status: bodyStatus } = body as ServiceAnswer;
+  const count = parseSuccessCount(req.info, message);
+  if (count !== sent || bodyStatus !== 200) {
+    throw new ServiceUnverified('COUNT_MISMATCH', `the service answered "${message}" (status ${bodyStatus}) but ${sent} ${req.info.noun}(s) were sent`, 'check on the service what it stored; the snapshot was not updated', status, message);
+  }
+  return { status, message };
+}

@@ -1,0 +1,91 @@
+// One attempt: the POST, its body streamed from the records, and what became of it. Whether the
+// whole body left before a failure matters: if it did, the service may have applied it.
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
+import { payloadChunks } from './body.js';
+
+export type AttemptResult =
+  | { readonly kind: 'answer'; readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly text: string }
+  | {
+      readonly kind: 'failed';
+      /** The whole body was handed to the connection: the service may have applied it. */
+      readonly delivered: boolean;
+      /** Worth another attempt (a certificate problem or an unknown host is not). */
+      readonly retryable: boolean;
+      readonly code: string;
+      readonly describe: string;
+    };
+
+export interface AttemptInput {
+  readonly url: URL;
+  readonly dispatcher: Dispatcher;
+  readonly headers: Record<string, string>;
+  readonly bodies: readonly string[];
+  readonly answerMs: number;
+  readonly connectMs: number;
+  readonly signal: AbortSignal;
+  /** Called with the bytes handed to the connection so far. */
+  readonly onBytes: (bytes: number) => void;
+  /** Called once with the sha256 of the whole body when it has all been handed over. */
+  readonly onSent: (sha256: string) => void;
+}
+
+const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
+
+export async function attempt(input: AttemptInput): Promise<AttemptResult> {
+  let delivered = false;
+  function* tracked(): Generator<Buffer> {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for (const chunk of payloadChunks(input.bodies)) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      input.onBytes(bytes);
+      yield chunk;
+    }
+    // Reached only when the connection asks for more after the last chunk: all of it was written.
+    delivered = true;
+    input.onSent(hash.digest('hex'));
+  }
+  try {
+    const answer = await request(input.url, {
+      dispatcher: input.dispatcher,
+      method: 'POST',
+      headers: input.headers,
+      // A byte stream with a tiny buffer, so "pulled" means "written to the connection".
+      body: Readable.from(tracked(), { objectMode: false, highWaterMark: 1 }),
+      // The timer restarts with every write that has to wait, so it also catches a stalled send.
+      headersTimeout: input.answerMs,
+      bodyTimeout: input.answerMs,
+      signal: input.signal,
+      // One connection per attempt: a kept-alive socket the service has closed would blur the outcome.
+      reset: true,
+    });
+    const text = await answer.body.text();
+    return { kind: 'answer', status: answer.statusCode, headers: answer.headers, text };
+  } catch (err) {
+    if (input.signal.aborted) throw input.signal.reason;
+    return failure(err, delivered, input);
+  }
+}
+
+function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick<AttemptInput, 'answerMs' | 'connectMs'>): AttemptResult {
+  const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = e.code ?? e.cause?.code ?? 'ERROR';
+  const secs = `${answerMs / 1000} s`;
+  if (delivered) {
+    const why = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? `no answer within ${secs}` : `the connection broke before the answer (${code})`;
+    return { kind: 'failed', delivered, retryable: true, code, describe: `the body was sent but ${why}` };
+  }
+  if (TLS_CODES.test(code)) {
+    return { kind: 'failed', delivered, retryable: false, code, describe: `the TLS certificate was not accepted (${code})` };
+  }
+  if (code === 'ENOTFOUND') return { kind: 'failed', delivered, retryable: false, code, describe: 'the host name does not exist (ENOTFOUND)' };
+  const describe: Record<string, string> = {
+    ECONNREFUSED: 'the connection was refused (ECONNREFUSED)',
+    UND_ERR_CONNECT_TIMEOUT: `no connection within ${connectMs / 1000} s (connect timeout)`,
+    UND_ERR_HEADERS_TIMEOUT: `the service stopped reading the body for ${secs}`,
+  };
+  return { kind: 'failed', delivered, retryable: true, code, describe: describe[code] ?? `the connection failed before the body was sent (${code}${e.message ? `: ${e.message}` : ''})` };
+}

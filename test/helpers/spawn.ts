@@ -1,0 +1,38 @@
+// The CLI as a child process the test can talk to while it runs: send it Ctrl-C (SIGINT) at a
+// chosen moment, or run it with an environment that runCli would not allow (no NO_COLOR).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { BIN, ROOT } from './cli.js';
+
+export interface Running {
+  readonly child: ChildProcess;
+  /** stderr so far. */
+  stderr(): string;
+  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+export function startCli(args: readonly string[], env: Record<string, string>): Running {
+  const base: Record<string, string> = {};
+  for (const k of ['PATH', 'HOME', 'TMPDIR']) if (process.env[k]) base[k] = process.env[k]!;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout!.on('data', (b: Buffer) => out.push(b));
+  child.stderr!.on('data', (b: Buffer) => err.push(b));
+  child.stdin!.end();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+  return { child, stderr: () => Buffer.concat(err).toString('utf8'), done };
+}
+
+export async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { reportCrash } from '../../src/cli/crash.js';
+import type { ProcessIo } from '../../src/cli/main.js';
+import { checkAnswer } from '../../src/send/answer.js';
+import { isLoopback, resolveBaseUrl } from '../../src/send/config.js';
+import { keepSecret, redact } from '../../src/send/secrets.js';
+import { KINDS } from '../../src/contract/kinds.js';
+import { ServiceRejected, ServiceUnverified } from '../../src/errors.js';
+
+describe('the base URL: https, or plain http to loopback only', () => {
+  it.each(['localhost', '127.0.0.1', '127.1.2.3', '[::1]'])('http://%s is allowed', (host) => {
+    expect(resolveBaseUrl(`http://${host}:8080/`, {}).href).toBe(`http://${host}:8080`.replace(/\/?$/, '/'));
+  });
+  it.each(['http://scheduling.example.com', 'http://10.0.0.5', 'http://128.0.0.1', 'http://localhost.example.com'])('%s is refused', (url) => {
+    expect(() => resolveBaseUrl(url, {})).toThrow(expect.objectContaining({ code: 'INSECURE_BASE_URL' }));
+  });
+  it('keeps a path prefix, refuses credentials, queries and other schemes', () => {
+    expect(resolveBaseUrl(undefined, { UPLOAD_BASE_URL: 'https://api.example.com/v2/' }).pathname).toBe('/v2');
+    expect(() => resolveBaseUrl('https://u:p@api.example.com', {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
+    expect(() => resolveBaseUrl('https://api.example.com?x=1', {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
+    expect(() => resolveBaseUrl('ftp://api.example.com', {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
+    expect(() => resolveBaseUrl(undefined, {})).toThrow(expect.objectContaining({ code: 'NO_BASE_URL' }));
+  });
+  it('isLoopback', () => {
+    expect(isLoopback('LOCALHOST')).toBe(true);
+    expect(isLoopback('127.0.0.1.nip.io')).toBe(false);
+  });
+});
+
+describe('checkAnswer', () => {
+  const req = { info: KINDS['team-members'], token: { value: 'x', from: 'the file /run/token' } };
+  it('accepts the success body with the right count', () => {
+    expect(checkAnswer(req, 200, {}, '{"message":"3 team member(s) uploaded","status":200}', 3)).toEqual({ status: 200, message: '3 team member(s) uploaded' });
+  });
+  it.each([
+    ['{"message":"2 team member(s) uploaded","status":200}', 'COUNT_MISMATCH'],
+    ['{"message":"3 store card(s) uploaded","status":200}', 'COUNT_MISMATCH'],
+    ['{"message":"3 team member(s) uploaded"}', 'ANSWER_MALFORMED'],
+    ['', 'ANSWER_MALFORMED'],
+  ])('a 2xx of %j is unverified (%s)', (text, code) => {
+    expect(() => checkAnswer(req, 200, {}, text, 3)).toThrow(ServiceUnverified);
+    expect(() => checkAnswer(req, 200, {}, text, 3)).toThrow(expect.objectContaining({ code }));
+  });
+  it('403 names where the token came from; a 3xx names its Location', () => {
+    expect(() => checkAnswer(req, 403, {}, '', 3)).toThrow(/the token came from the file \/run\/token/);
+    expect(() => checkAnswer(req, 308, { location: 'https://other.example/x' }, '', 3)).toThrow(ServiceRejected);
+    expect(() => checkAnswer(req, 308, { location: 'https://other.example/x' }, '', 3)).toThrow(/https:\/\/other\.example\/x/);
+  });
+});
+
+describe('redaction', () => {
+  it('replaces a kept secret, raw and JSON-escaped', () => {
+    keepSecret('s3cr"et-value');
+    expect(redact('a s3cr"et-value b')).toBe('a *** b');
+    expect(redact(JSON.stringify({ m: 'x s3cr"et-value' }))).toBe('{"m":"x ***"}');
+  });
+
+  it('covers crash output, on stderr and in the --json report', () => {
+    keepSecret('crash-secret-123');
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: { UPLOAD_DEBUG: '1' } } as unknown as ProcessIo;
+    expect(reportCrash(new Error('boom crash-secret-123'), ['team-members', 'x.csv', '--json'], io)).toBe(1);
+    expect(err.join('')).toContain('boom ***');
+    expect(err.join('') + out.join('')).not.toContain('crash-secret-123');
+    expect(JSON.parse(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });
+  });
+});
