@@ -60,10 +60,8 @@ export class GuardRefusal extends UploadError {
   readonly outcome = 'refused' as const;
 }
 
-/** The service answered with a 4xx or a redirect. */
-export class ServiceRejected extends UploadError {
-  readonly exitCode = EXIT.rejected;
-  readonly outcome = 'rejected' as const;
+/** The service answered, and the answer is the failure: it carries the status and what it said. */
+export abstract class ServiceAnswered extends UploadError {
   constructor(
     code: string,
     message: string,
@@ -73,6 +71,12 @@ export class ServiceRejected extends UploadError {
   ) {
     super(code, message, hint);
   }
+}
+
+/** The service answered with a 4xx or a redirect. */
+export class ServiceRejected extends ServiceAnswered {
+  readonly exitCode = EXIT.rejected;
+  readonly outcome = 'rejected' as const;
 }
 
 /**
@@ -92,18 +96,9 @@ export class ServiceUnreachable extends UploadError {
 }
 
 /** A 2xx whose body does not confirm what was sent. */
-export class ServiceUnverified extends UploadError {
+export class ServiceUnverified extends ServiceAnswered {
   readonly exitCode = EXIT.unverified;
   readonly outcome = 'unverified' as const;
-  constructor(
-    code: string,
-    message: string,
-    hint: string | undefined,
-    readonly status: number,
-    readonly serviceMessage?: string,
-  ) {
-    super(code, message, hint);
-  }
 }
 
 export class Interrupted extends UploadError {

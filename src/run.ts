@@ -3,7 +3,7 @@
 // report here, so the CLI only prints it.
 import { KINDS, type Kind } from './contract/kinds.js';
 import { loadBaseline } from './diff/baseline.js';
-import { GuardRefusal, InputError, Interrupted, UploadError, UsageError } from './errors.js';
+import { GuardRefusal, InputError, Interrupted, ServiceAnswered, UploadError, UsageError } from './errors.js';
 import { checkGuards, parseMaxRemovals } from './guard/index.js';
 import { confirmQuestion } from './guard/confirm.js';
 import { buildPlan } from './plan.js';
@@ -64,10 +64,7 @@ export async function runUpload(options: UploadOptions, ctx: RunContext): Promis
     report.outcome = err.outcome;
     report.exitCode = err.exitCode;
     report.error = { code: err.code, message: err.message, hint: err.hint ?? null };
-    if ('status' in err && typeof err.status === 'number') {
-      const said = (err as { serviceMessage?: string }).serviceMessage;
-      report.response = { status: err.status, message: said ?? '' };
-    }
+    if (err instanceof ServiceAnswered) report.response = { status: err.status, message: err.serviceMessage ?? '' };
   } finally {
     ctx.ui.done();
   }
@@ -178,7 +175,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
       // Every attempt that reached the service is audited with its outcome; only success moves the snapshot.
       if (err instanceof UploadError) {
         ui.done();
-        const status = 'status' in err && typeof err.status === 'number' ? err.status : null;
+        const status = err instanceof ServiceAnswered ? err.status : null;
         for (const w of await recordAttempt(attempt, { outcome: err.outcome, status, error: err.code })) ui.notice(ui.style.yellow(w));
       }
       throw err;
