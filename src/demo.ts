@@ -1,8 +1,9 @@
 // `npm run demo`: the main job end to end against the built-in sandbox, with nothing to set up.
 // A sandbox starts in this process on a free loopback port; the uploads go through the CLI's own
-// entry point, exactly as `upload … --yes` would run them; then the stored sets are read back.
+// entry point, exactly as `upload … --yes` would run them; a truncated file is refused; then the
+// stored sets are read back.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,15 @@ try {
     if (code !== 0) failed++;
     say(`(exit code ${code})`);
   }
+  // The safety net: a truncated export (one team member missing of three) is refused, not uploaded.
+  const truncated = join(work, 'team-members-truncated.csv');
+  const lines = (await readFile(join(root, 'fixtures/team-members.csv'), 'utf8')).trimEnd().split('\n');
+  await writeFile(truncated, `${lines.slice(0, -1).join('\n')}\n`);
+  say(`$ upload team-members ${truncated} --yes    # the last row is missing`);
+  const refused = await main(['team-members', truncated, '--yes', '--state-dir', join(work, 'state')], io);
+  say(`(exit code ${refused}: refused by the removal guard, nothing was sent${refused === 4 ? '' : ' — UNEXPECTED'})`);
+  if (refused !== 4) failed++;
+
   for (const path of ['/integrations/storeCards', '/integrations/teamMembers']) {
     const res = await fetch(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     say(`The sandbox now stores at ${path}:`);
