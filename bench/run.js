@@ -1,0 +1,180 @@
+// `npm run bench`: generates realistic files (cached in bench/out/) and measures, side by side, our
+// CLI's dry run against bare csv-parse (the library floor) and Miller, an upload against curl posting
+// the same JSON to the same sandbox, and start-up against a bare node. Prints a table and the targets
+// of issue 6, and writes bench/out/result.json (with --record, also bench/RESULTS.json).
+//
+//   node bench/run.js [--only 100k,1m,3m,stores,upload,help] [--repeat N] [--record]
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generated } from './lib/generate.js';
+import { hasGnuTime, installed, median, run } from './lib/measure.js';
+import { table, verdict, verdictText } from './lib/report.js';
+import { startSandbox } from './lib/sandbox.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const OUT = join(HERE, 'out');
+const BIN = join(HERE, '..', 'bin', 'upload.js');
+const FLOOR = join(HERE, 'lib', 'floor-csv-parse.js');
+const SIZES = { '100k': 100_000, '1m': 1_000_000, '3m': 3_000_000 };
+const MAX_BODY = 2 * 1024 * 1024 * 1024;
+
+function options(argv) {
+  const o = { only: ['100k', '1m', '3m', 'stores', 'upload', 'help'], repeat: 1, record: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--only' || argv[i] === '--sizes') o.only = argv[++i].toLowerCase().split(',');
+    else if (argv[i] === '--repeat') o.repeat = Math.max(1, Number(argv[++i]) || 1);
+    else if (argv[i] === '--record') o.record = true;
+    else throw new Error(`unknown option ${argv[i]}; use --only 100k,1m,3m,stores,upload,help  --repeat N  --record`);
+  }
+  // Naming only groups keeps every size; naming only sizes keeps every group.
+  if (!o.only.some((x) => x in SIZES)) o.only.push('100k', '1m', '3m');
+  if (o.only.every((x) => x in SIZES)) o.only.push('stores', 'upload', 'help');
+  return o;
+}
+
+const o = options(process.argv.slice(2));
+const sizes = Object.keys(SIZES).filter((s) => o.only.includes(s));
+const label = (size) => size.toUpperCase();
+const rows = [];
+const scratch = mkdtempSync(join(tmpdir(), 'su-bench-'));
+const log = (line) => process.stderr.write(`${line}\n`);
+const mlr = installed('mlr');
+
+/** The median run of `repeat`, by wall time. */
+async function measured(repeat, once) {
+  const runs = [];
+  for (let i = 0; i < repeat; i++) runs.push(await once());
+  return runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
+}
+
+function expectOutcome(result, outcome, what) {
+  let report;
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`${what}: no JSON report (exit ${result.code}): ${result.stderr.slice(-500)}`);
+  }
+  if (report.outcome !== outcome) throw new Error(`${what}: outcome ${report.outcome}, expected ${outcome}: ${JSON.stringify(report.error)}`);
+  return report;
+}
+
+async function dryRunVersusFloor(kind, file, name) {
+  const state = join(scratch, 'state');
+  const floor = [];
+  const ours = [];
+  const miller = [];
+  for (let i = 0; i < o.repeat; i++) {
+    // Interleaved, so a busy machine weighs on both sides alike.
+    floor.push(await run(process.execPath, [FLOOR, file]));
+    const r = await run(process.execPath, [BIN, kind, file, '--dry-run', '--json', '--state-dir', state]);
+    expectOutcome(r, 'dry-run', `dry run of ${file}`);
+    ours.push(r);
+    if (mlr) miller.push(await run('mlr', ['--icsv', '--ojson', 'cat', file], { stdout: 'ignore' }));
+  }
+  const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
+  const f = mid(floor);
+  const d = mid(ours);
+  rows.push({ label: `csv-parse floor, ${name}`, ...pick(f) });
+  rows.push({ label: `dry run, ${name}`, ...pick(d), note: `${(d.wallMs / f.wallMs).toFixed(2)}× floor (cpu ${(d.cpuMs / f.cpuMs).toFixed(2)}×)` });
+  rows.push(mlr ? { label: `mlr --icsv --ojson cat, ${name}`, ...pick(mid(miller)) } : { label: `mlr --icsv --ojson cat, ${name}`, wallMs: null, cpuMs: null, rssMB: null, note: 'Miller not installed' });
+}
+
+const pick = (r) => ({ wallMs: r.wallMs, cpuMs: r.cpuMs, rssMB: r.rssMB });
+
+async function uploadVersusCurl(size, file) {
+  const name = `${label(size)} team members`;
+  const body = join(OUT, `body-team-members-${size}.json`);
+  const once = async (client) => {
+    const dataDir = mkdtempSync(join(scratch, 'sandbox-'));
+    const sandbox = await startSandbox({ bin: BIN, dataDir, maxBody: MAX_BODY });
+    try {
+      const result = await client(sandbox);
+      return { ...result, sandboxMB: sandbox.peakMB() };
+    } finally {
+      await sandbox.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+  const cli = await measured(o.repeat, () =>
+    once(async (sandbox) => {
+      const env = { ...process.env, UPLOAD_TOKEN: sandbox.token, UPLOAD_BASE_URL: sandbox.url };
+      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--json', '--state-dir', join(scratch, 'state')], { env });
+      expectOutcome(r, 'uploaded', `upload of ${file}`);
+      // The JSON body curl posts: exactly what the sandbox stored, fetched once and kept.
+      if (!existsSync(body) || statSync(body).mtimeMs < statSync(file).mtimeMs) {
+        const got = await run('curl', ['-sf', '-o', body, '-H', `@${sandbox.curlHeaders(join(scratch, 'h'))}`, `${sandbox.url}/integrations/teamMembers`], { plain: true });
+        if (got.code !== 0) throw new Error(`could not fetch the stored body (curl exit ${got.code})`);
+      }
+      return r;
+    }),
+  );
+  rows.push({ label: `upload ${name} (CLI)`, ...pick(cli), sandboxMB: cli.sandboxMB, note: `sandbox peak ${cli.sandboxMB} MB` });
+  const curl = await measured(o.repeat, () =>
+    once(async (sandbox) => {
+      const args = ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', '-T', body, '-H', `@${sandbox.curlHeaders(join(scratch, 'h'))}`, `${sandbox.url}/integrations/teamMembers`];
+      const r = await run('curl', args);
+      if (r.stdout.trim() !== '200') throw new Error(`curl upload answered ${r.stdout}`);
+      return r;
+    }),
+  );
+  rows.push({ label: `curl POST of the same JSON, ${name}`, ...pick(curl), sandboxMB: curl.sandboxMB, note: `sandbox peak ${curl.sandboxMB} MB; CLI ${(cli.wallMs / curl.wallMs).toFixed(2)}× curl` });
+}
+
+async function startup(runs = 15) {
+  const help = [];
+  const bare = [];
+  for (let i = 0; i < runs; i++) {
+    bare.push((await run(process.execPath, ['-e', '0'], { plain: true })).wallMs);
+    const r = await run(process.execPath, [BIN, '--help'], { plain: true });
+    if (r.code !== 0 || !r.stdout.includes('Usage: upload')) throw new Error(`upload --help failed: ${r.stderr}`);
+    help.push(r.wallMs);
+  }
+  rows.push({ label: 'node -e 0', wallMs: median(bare), cpuMs: null, rssMB: null, note: `median of ${runs}` });
+  rows.push({ label: 'upload --help', wallMs: median(help), cpuMs: null, rssMB: null, note: `median of ${runs}; ${(median(help) / median(bare)).toFixed(2)}× node -e 0` });
+}
+
+const loadBefore = loadavg();
+const started = Date.now();
+try {
+  log(`generating input files in ${OUT} (only those missing)…`);
+  const files = {};
+  for (const size of sizes) files[size] = generated(OUT, 'team-members', SIZES[size], size).path;
+  const stores = o.only.includes('stores') ? ['pair', 'range'].map((l) => [l, generated(OUT, `store-cards-${l}`, 100_000, '100k').path]) : [];
+  for (const size of sizes) {
+    log(`dry run, team members ${label(size)}…`);
+    await dryRunVersusFloor('team-members', files[size], `team members ${label(size)}`);
+  }
+  for (const [layout, file] of stores) {
+    log(`dry run, store cards 100K (${layout})…`);
+    await dryRunVersusFloor('store-cards', file, `store cards 100K, ${layout === 'pair' ? '14 pair columns' : '7 range columns'}`);
+  }
+  if (o.only.includes('upload')) {
+    for (const size of sizes.filter((s) => s !== '100k')) {
+      log(`upload, team members ${label(size)}…`);
+      await uploadVersusCurl(size, files[size]);
+    }
+  }
+  if (o.only.includes('help')) await startup();
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const targets = verdict(rows);
+const result = {
+  when: new Date().toISOString(),
+  node: process.version,
+  cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+  loadavg: { before: loadBefore.map((x) => +x.toFixed(2)), after: loadavg().map((x) => +x.toFixed(2)) },
+  peakRss: hasGnuTime ? 'GNU time %M' : 'VmHWM from /proc, polled',
+  repeat: o.repeat,
+  seconds: Math.round((Date.now() - started) / 1000),
+  rows,
+  targets,
+};
+mkdirSync(OUT, { recursive: true });
+writeFileSync(join(OUT, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+if (o.record) copyFileSync(join(OUT, 'result.json'), join(HERE, 'RESULTS.json'));
+console.log(`${table(rows)}\n\n${verdictText(targets)}\n`);
+console.log(`node ${result.node}, ${result.cpus}, load ${result.loadavg.before.join(' ')} → ${result.loadavg.after.join(' ')}; ${result.seconds} s; written to ${join(OUT, 'result.json')}`);

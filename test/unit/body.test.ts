@@ -1,0 +1,47 @@
+// The request body is streamed in chunks from the per-record JSON; joined, it must be exactly the
+// JSON of the array, with the length and hash the audit log and Content-Length rely on.
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { payloadChunks, payloadLength, payloadSha256 } from '../../src/send/body.js';
+
+const CHUNK = 256 * 1024;
+
+function check(records: readonly unknown[]): void {
+  const bodies = records.map((r) => JSON.stringify(r));
+  const expected = JSON.stringify(records);
+  const chunks = [...payloadChunks(bodies)];
+  const joined = Buffer.concat(chunks);
+  expect(joined.toString('utf8')).toBe(expected);
+  expect(payloadLength(bodies)).toBe(Buffer.byteLength(expected, 'utf8'));
+  expect(payloadSha256(bodies)).toBe(createHash('sha256').update(expected, 'utf8').digest('hex'));
+  expect(JSON.parse(joined.toString('utf8'))).toEqual(JSON.parse(expected));
+}
+
+describe('payloadChunks, payloadLength, payloadSha256', () => {
+  it.each([
+    ['no records', []],
+    ['one record', [{ employeeID: 'E1', email: 'a@example.com', name: 'A', roleCode: null, parentKey: null }]],
+    ['non-ASCII names and emails', [{ email: 'björn.östberg@exämple.se', name: 'Østberg, Søren' }, { name: '陈伟 Nguyễn 🎉' }]],
+    ['a record larger than one chunk', [{ a: 'x'.repeat(CHUNK * 2 + 7) }, { b: 'ü'.repeat(CHUNK) }, { c: 1 }]],
+    ['multi-byte text across many chunk boundaries', Array.from({ length: 20_000 }, (_, i) => ({ i, name: `Zoë ${'€'.repeat(i % 17)} 🎉` }))],
+    ['escapes', [{ s: 'quote " backslash \\ newline \n tab \t nul \u0000 lone \ud800' }]],
+  ])('%s: joined equals JSON.stringify of the records', (_name, records) => {
+    check(records);
+  });
+
+  it('produces chunks of bounded size, never one giant buffer', () => {
+    const bodies = Array.from({ length: 50_000 }, (_, i) => JSON.stringify({ employeeID: `E${i}`, name: 'Jürgen Müller' }));
+    const chunks = [...payloadChunks(bodies)];
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks) expect(c.length).toBeLessThanOrEqual(CHUNK);
+    // Each chunk is its own buffer: keeping one does not see it overwritten by the next.
+    const first = Buffer.from(chunks[0]!);
+    expect(chunks[0]!.equals(first)).toBe(true);
+  });
+
+  it('agrees with JSON.stringify for any array of records (property)', () => {
+    const record = fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.integer(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true })), { maxKeys: 5 });
+    fc.assert(fc.property(fc.array(record, { maxLength: 30 }), (records) => check(records)), { numRuns: 100 });
+  });
+});
