@@ -66,7 +66,7 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'keep the uploaded sets in this directory (default: in memory)')
-    .option('--max-body <bytes>', 'largest request body accepted', String(256 * 1024 * 1024))
+    .option('--max-body <bytes>', 'largest request body accepted (default: 1073741824, 1 GiB)')
     .action(async (flags: Record<string, string | undefined>) => {
       const { sandboxAction } = await import('./sandbox.js');
       run(sandboxAction(flags, io));

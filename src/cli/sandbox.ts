@@ -1,12 +1,12 @@
 // `upload sandbox`: the reference service until SIGINT or SIGTERM.
 import { UsageError } from '../errors.js';
-import { startSandbox } from '../sandbox/server.js';
+import { DEFAULT_MAX_BODY, startSandbox } from '../sandbox/server.js';
 import type { ProcessIo } from './main.js';
 
 export async function sandboxAction(flags: Record<string, string | undefined>, io: ProcessIo): Promise<number> {
   const token = io.env.SANDBOX_TOKEN;
   const port = Number(flags.port);
-  const maxBody = Number(flags.maxBody);
+  const maxBody = flags.maxBody === undefined ? DEFAULT_MAX_BODY : Number(flags.maxBody);
   const problem =
     !token ? new UsageError('NO_SANDBOX_TOKEN', 'SANDBOX_TOKEN is not set', 'set SANDBOX_TOKEN to the token clients must send, e.g. SANDBOX_TOKEN=dev-token upload sandbox')
     : !Number.isInteger(port) || port < 0 || port > 65535 ? new UsageError('BAD_FLAG', `--port '${flags.port}' is not a port number`, 'use 0 to 65535 (0 picks a free port)')

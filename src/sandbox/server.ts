@@ -27,7 +27,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export const DEFAULT_MAX_BODY = 256 * 1024 * 1024;
+// 1 GiB: room for the largest real upload (2 million team members are about 275 MB of JSON) and more.
+export const DEFAULT_MAX_BODY = 1024 * 1024 * 1024;
 
 function answer(res: ServerResponse, status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ message, status, ...extra });
