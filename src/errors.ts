@@ -40,6 +40,11 @@ export abstract class UploadError extends Error {
   override get name(): string {
     return this.constructor.name;
   }
+
+  /** The service's last answer, when it gave one (for the report's `response` and the audit log). */
+  get response(): { status: number; message: string } | undefined {
+    return undefined;
+  }
 }
 
 /** A bad flag, a missing token or base URL, plain http to a remote host, no way to confirm. */
@@ -71,6 +76,10 @@ export abstract class ServiceAnswered extends UploadError {
   ) {
     super(code, message, hint);
   }
+
+  override get response(): { status: number; message: string } {
+    return { status: this.status, message: this.serviceMessage ?? '' };
+  }
 }
 
 /** The service answered with a 4xx or a redirect. */
@@ -90,8 +99,14 @@ export class ServiceUnreachable extends UploadError {
     message: string,
     hint: string | undefined,
     readonly outcome: 'unreachable' | 'unknown',
+    /** The last answer, when the service did answer (with a 5xx, 429 or 408, every time). */
+    readonly lastAnswer?: { status: number; message: string },
   ) {
     super(code, message, hint);
+  }
+
+  override get response(): { status: number; message: string } | undefined {
+    return this.lastAnswer;
   }
 }
 

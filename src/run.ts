@@ -3,7 +3,7 @@
 // report here, so the CLI only prints it.
 import { KINDS, type Kind } from './contract/kinds.js';
 import { loadBaseline } from './diff/baseline.js';
-import { GuardRefusal, InputError, Interrupted, ServiceAnswered, UploadError, UsageError } from './errors.js';
+import { GuardRefusal, InputError, Interrupted, UploadError, UsageError } from './errors.js';
 import { checkGuards, parseMaxRemovals } from './guard/index.js';
 import { confirmQuestion } from './guard/confirm.js';
 import { buildPlan } from './plan.js';
@@ -15,7 +15,7 @@ import { displayName, type InputFormat } from './read/index.js';
 import { parseDelimiterFlag } from './read/csv.js';
 import { loadKnownParents } from './validate/parents.js';
 import { formatDiff, formatIssues, invalidSummary, plural } from './report/human.js';
-import { RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
+import { checkWritable, RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
 import { diffReport, emptyReport, type UploadReport } from './report/types.js';
 import type { Ui } from './report/ui.js';
 import { resolveBaseUrl, resolveToken, type Token } from './send/config.js';
@@ -64,7 +64,7 @@ export async function runUpload(options: UploadOptions, ctx: RunContext): Promis
     report.outcome = err.outcome;
     report.exitCode = err.exitCode;
     report.error = { code: err.code, message: err.message, hint: err.hint ?? null };
-    if (err instanceof ServiceAnswered) report.response = { status: err.status, message: err.serviceMessage ?? '' };
+    report.response = err.response ?? report.response;
   } finally {
     ctx.ui.done();
   }
@@ -83,12 +83,22 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     throw new UsageError('STDIN_TWICE', 'the records and the token cannot both come from standard input', 'put the token in UPLOAD_TOKEN or a --token-file');
   }
   let token: Token | undefined;
+  const canConfirm = options.yes || (ctx.interactive && options.file !== '-');
+  // What a real run would also need: a dry run sends nothing, so it asks for neither a token nor a
+  // confirmation, but says so; a token that is configured is checked all the same.
+  const realRunNeeds: string[] = [];
   if (!options.dryRun) {
     token = await resolveToken(options, ctx.env, ctx.stdin);
-    if (!options.yes && (!ctx.interactive || options.file === '-')) {
+    if (!canConfirm) {
       throw new UsageError('NO_CONFIRMATION', 'this upload replaces every record on the service and there is no terminal to confirm it', 'review it with --dry-run, then pass --yes');
     }
+  } else {
+    if (options.tokenFile !== undefined || ctx.env[options.tokenEnv ?? 'UPLOAD_TOKEN'] !== undefined) await resolveToken(options, ctx.env, ctx.stdin);
+    else realRunNeeds.push(`an access token (${options.tokenEnv ?? 'UPLOAD_TOKEN'} or --token-file)`);
+    if (!baseUrl) realRunNeeds.push('a base URL (--base-url or UPLOAD_BASE_URL)');
+    if (!canConfirm) realRunNeeds.push('--yes, as there is no terminal to confirm it');
   }
+  if (options.errorsCsv !== undefined) await checkWritable(options.errorsCsv);
   const delimiter = options.delimiter === undefined ? undefined : parseDelimiterFlag(options.delimiter);
   const mapping = loadMapping(options.map, options.kind);
   const limit = parseMaxRemovals(options.maxRemovals);
@@ -152,6 +162,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
       report.outcome = 'dry-run';
       report.exitCode = 0;
       ui.notice(`Dry run: ${plural(plan.keys.length, info.noun)} would replace every ${info.noun} on the service. Nothing was sent.`);
+      if (realRunNeeds.length) ui.notice(`A real run would also need ${realRunNeeds.join('; ')}.`);
       return;
     }
     if (!options.yes) {
@@ -175,7 +186,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
       // Every attempt that reached the service is audited with its outcome; only success moves the snapshot.
       if (err instanceof UploadError) {
         ui.done();
-        const status = err instanceof ServiceAnswered ? err.status : null;
+        const status = err.response?.status ?? null;
         for (const w of await recordAttempt(attempt, { outcome: err.outcome, status, error: err.code })) ui.notice(ui.style.yellow(w));
       }
       throw err;

@@ -79,6 +79,11 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
       run(templateAction(kind, io));
     });
 
+  if (argv.length === 0) {
+    // No command at all is a mistake (a cron line cut short), not a request for help: exit 2.
+    io.stderr.write(program.helpInformation());
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return await result;

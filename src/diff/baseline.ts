@@ -44,7 +44,11 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Map
     throw new UsageError('STDIN_TWICE', 'the records and the baseline cannot both come from standard input', 'give the baseline as a file: --baseline FILE');
   }
   const read = (mapping: Readonly<Record<string, string>>) =>
-    buildPlan({ kind: req.kind, path: file, read: { source: file === '-' ? 'stdin' : file, encoding: req.encoding }, mapping, stdin: req.stdin });
+    buildPlan({ kind: req.kind, path: file, read: { source: file === '-' ? 'stdin' : file, encoding: req.encoding }, mapping, stdin: req.stdin }).catch((err: unknown) => {
+      // The file named by a flag is named with the flag, so the user knows which of two files it is.
+      if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint);
+      throw err;
+    });
   let plan = await read(req.mapping);
   if (Object.keys(req.mapping).length > 0 && plan.issues.some((i) => i.code === 'MAPPED_COLUMN_MISSING')) plan = await read({});
   const first = plan.issues.find((i) => i.severity === 'error');

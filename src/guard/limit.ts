@@ -9,7 +9,7 @@ export const DEFAULT_MAX_REMOVALS = '10%';
 export function parseMaxRemovals(text: string | undefined): RemovalLimit {
   const value = (text ?? DEFAULT_MAX_REMOVALS).trim();
   const bad = (): never => {
-    throw new UsageError('BAD_MAX_REMOVALS', `--max-removals '${text}' is neither a count nor a percentage`, 'give a whole number of records (--max-removals 37) or a share of the baseline from 0% to 100% (--max-removals 25%)');
+    throw new UsageError('BAD_MAX_REMOVALS', `--max-removals '${text}' is not a whole number of records or a percentage from 0% to 100%`, 'give a whole number of records (--max-removals 37) or a share of the baseline from 0% to 100% (--max-removals 25%)');
   };
   const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(value);
   if (percent) {

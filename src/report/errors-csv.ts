@@ -1,6 +1,8 @@
 // `--errors-csv FILE`: the rejected rows as they were, plus an `errors` column, to fix in Excel.
 // Collecting is cheap (the raw cells are kept as read); the text is made once, at the end.
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { asText, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
@@ -74,6 +76,18 @@ function cellText(value: unknown): string {
 }
 
 /** Writes the file; a path that cannot be written is the flag's fault, named as such. */
+/** Checked before the file is read, so a typo in the path does not cost a long validation first. */
+export async function checkWritable(path: string): Promise<void> {
+  const existing = await stat(path).catch(() => undefined);
+  const problem = existing?.isDirectory()
+    ? 'it is a directory'
+    : await access(existing ? path : dirname(resolve(path)), constants.W_OK).then(
+        () => undefined,
+        (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? 'its directory does not exist' : 'permission denied'),
+      );
+  if (problem) throw new UsageError('ERRORS_CSV_UNWRITABLE', `--errors-csv ${path}: cannot write the file: ${problem}`, 'give a path in a directory you can write to');
+}
+
 export async function writeErrorsCsv(path: string, text: string): Promise<void> {
   try {
     await writeFile(path, text);

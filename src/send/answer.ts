@@ -10,10 +10,17 @@ export interface ServiceAnswer {
   readonly message: string;
 }
 
+/** A service's message is kept to a readable length: a report is no place for a megabyte of it. */
+export const MAX_SERVICE_MESSAGE = 1000;
+
+export function clip(text: string, max = MAX_SERVICE_MESSAGE): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
+
 export function serviceMessage(text: string): string | undefined {
   try {
     const body = JSON.parse(text) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message : undefined;
+    return typeof body.message === 'string' ? clip(body.message) : undefined;
   } catch {
     return undefined;
   }
@@ -27,7 +34,7 @@ export function checkAnswer(
   sent: number,
 ): ServiceAnswer {
   const said = serviceMessage(text);
-  const quoted = said ? `: "${said.length > 300 ? `${said.slice(0, 300)}…` : said}"` : '';
+  const quoted = said ? `: "${clip(said, 300)}"` : '';
   if (status >= 300 && status < 400) {
     const location = headers.location;
     throw new ServiceRejected('REDIRECT', `the service answered ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed, so nothing was sent there`, 'use the final address as --base-url if it is right', status, said);
@@ -39,7 +46,7 @@ export function checkAnswer(
     throw new ServiceRejected('REJECTED', `the service rejected the upload with ${status}${quoted}`, 'nothing was changed; fix what the service names and run again', status, said);
   }
   if (status >= 500) {
-    throw new ServiceUnreachable('SERVER_ERROR', `the service failed with ${status}${quoted}`, 'run again later; a full replacement is safe to repeat', 'unreachable');
+    throw new ServiceUnreachable('SERVER_ERROR', `the service failed with ${status}${quoted}`, 'run again later; a full replacement is safe to repeat', 'unreachable', { status, message: said ?? '' });
   }
   let body: unknown;
   try {
@@ -51,10 +58,16 @@ export function checkAnswer(
   if (!ok) {
     throw new ServiceUnverified('ANSWER_MALFORMED', `the service answered ${status} but not with {"message", "status"}, so the upload cannot be confirmed`, 'check on the service whether the records arrived; the snapshot was not updated', status, said);
   }
-  const { message, status: bodyStatus } = body as ServiceAnswer;
+  const { status: bodyStatus } = body as ServiceAnswer;
+  const message = clip((body as ServiceAnswer).message);
+  // The body repeats the HTTP status (service-interface.md §4: "status (number, 200)").
+  if (bodyStatus !== status) {
+    throw new ServiceUnverified('STATUS_MISMATCH', `the service answered HTTP ${status} but its body says status ${bodyStatus} ("${clip(message, 300)}"), so the upload cannot be confirmed`, 'check on the service whether the records arrived; the snapshot was not updated', status, message);
+  }
   const count = parseSuccessCount(req.info, message);
-  if (count !== sent || bodyStatus !== 200) {
-    throw new ServiceUnverified('COUNT_MISMATCH', `the service answered "${message}" (status ${bodyStatus}) but ${sent} ${req.info.noun}(s) were sent`, 'check on the service what it stored; the snapshot was not updated', status, message);
+  if (count !== sent) {
+    const what = count === undefined ? `"${clip(message, 300)}", which is not "${sent} ${req.info.noun}(s) uploaded"` : `that it uploaded ${count} ${req.info.noun}(s)`;
+    throw new ServiceUnverified('COUNT_MISMATCH', `the service answered ${what}, but ${sent} ${req.info.noun}(s) were sent`, 'check on the service what it stored; the snapshot was not updated', status, message);
   }
   return { status, message };
 }

@@ -77,12 +77,14 @@ export async function send(req: SendRequest): Promise<SendResult> {
 
       let reason: string;
       let retryAfterMs: number | undefined;
+      let answered: { status: number; message: string } | undefined;
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
           const answer = withEarlierAttempts(() => checkAnswer(req, result.status, result.headers, result.text, req.bodies.length), maybeApplied);
           return { answer, attempts: n, bytes: total, sha256: [...hashes][0] ?? payloadSha256(req.bodies) };
         }
         const said = serviceMessage(result.text);
+        answered = { status: result.status, message: said ?? '' };
         reason = `the service answered ${result.status}${said ? ` ("${said.slice(0, 200)}")` : ''}`;
         if (GATEWAY_STATUS.has(result.status)) maybeApplied = true;
         retryAfterMs = parseRetryAfter(result.headers['retry-after'], Date.now());
@@ -93,10 +95,10 @@ export async function send(req: SendRequest): Promise<SendResult> {
         tried.push(result.describe);
         if (!result.retryable) throw giveUp(url, tried, reason, maybeApplied, hintFor(result.code));
       }
-      if (n >= policy.attempts) throw giveUp(url, tried, reason, maybeApplied);
+      if (n >= policy.attempts) throw giveUp(url, tried, reason, maybeApplied, undefined, answered);
       const wait = nextWait(n - 1, retryAfterMs, policy);
       if ('tooLong' in wait) {
-        throw giveUp(url, tried, `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`, maybeApplied, 'run again later');
+        throw giveUp(url, tried, `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`, maybeApplied, 'run again later', answered);
       }
       emit({ type: 'retry', ...at, reason, delayMs: wait.ms, retryAfter: wait.retryAfter });
       await sleep(wait.ms, signal).catch((err: unknown) => {
@@ -115,12 +117,24 @@ function makeDispatcher(policy: RetryPolicy): EnvHttpProxyAgent {
   return new EnvHttpProxyAgent({ connect, proxyTls: connect, requestTls: connect, headersTimeout: policy.answerMs, bodyTimeout: policy.answerMs });
 }
 
+/** Which proxy variable would carry a request to `url`, for hints (never its value: it may hold a password). */
+function proxied(url: URL, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  const name = names.find((n) => env[n]);
+  if (!name) return undefined;
+  const noProxy = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[\s,]+/).filter(Boolean);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const excluded = noProxy.some((entry) => entry === '*' || host === entry.replace(/^\.|:\d+$/g, '') || host.endsWith(`.${entry.replace(/^\.|:\d+$/g, '')}`));
+  return excluded ? undefined : name;
+}
+
 function hintFor(code: string): string | undefined {
   if (code === 'ENOTFOUND') return 'check the host name in --base-url / UPLOAD_BASE_URL (and the proxy settings)';
   return 'if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its PEM file';
 }
 
-function giveUp(url: URL, tried: string[], last: string, maybeApplied: boolean, hint?: string): ServiceUnreachable {
+/** The final error, carrying the service's last answer when the last attempt got one. */
+function giveUp(url: URL, tried: string[], last: string, maybeApplied: boolean, hint?: string, answered?: { status: number; message: string }): ServiceUnreachable {
   const history = tried.length > 1 ? ` (attempts: ${tried.map((t, i) => `${i + 1}. ${t}`).join('; ')})` : '';
   if (maybeApplied) {
     return new ServiceUnreachable(
@@ -128,13 +142,15 @@ function giveUp(url: URL, tried: string[], last: string, maybeApplied: boolean, 
       `${url.origin}: ${last} after ${tried.length} attempt(s)${history}; at least one attempt sent the whole body without a final answer, so the service may or may not have replaced the records`,
       'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
       'unknown',
+      answered,
     );
   }
   return new ServiceUnreachable(
     'UNREACHABLE',
     `${url.origin}: ${last} after ${tried.length} attempt(s)${history}; nothing was changed on the service`,
-    hint ?? 'check the address, the proxy settings and the network, then run again',
+    hint ?? (proxied(url) ? `a proxy is set (${proxied(url)}): check that it runs and lets this through, or exclude the host with NO_PROXY; then run again` : 'check the address and the network, then run again'),
     'unreachable',
+    answered,
   );
 }
 

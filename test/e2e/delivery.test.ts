@@ -1,6 +1,8 @@
 // The send stage against scripted loopback servers: every fault ends in its documented outcome and
 // exit code, within the configured time, with the same bytes on every attempt and no token anywhere.
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY, upload } from '../helpers/canary.js';
 import { serversForFile } from '../helpers/scripted-server.js';
@@ -172,5 +174,49 @@ describe.concurrent('the answer verified', () => {
     const run = await upload(server.url);
     expect(run.code).toBe(7);
     expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'ANSWER_MALFORMED' } });
+  });
+
+  it('a 200 whose body status contradicts it: unverified, exit 7, naming both statuses', async () => {
+    const server = await serve({ status: 200, body: { message: '3 team member(s) uploaded', status: 500 } });
+    const run = await upload(server.url);
+    expect(run.code).toBe(7);
+    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'STATUS_MISMATCH' }, response: { status: 200 } });
+    expect(run.json().error.message).toMatch(/HTTP 200 but its body says status 500/);
+  });
+
+  it('a 201 whose body repeats 201 and counts every record: uploaded', async () => {
+    const server = await serve({ status: 201, body: { message: '3 team member(s) uploaded', status: 201 } });
+    const run = await upload(server.url);
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ outcome: 'uploaded', response: { status: 201, message: '3 team member(s) uploaded' } });
+  });
+});
+
+describe.concurrent('what the report keeps of an answer', () => {
+  it('the last 503 is the response of an unreachable run, and the audit line has its status', async () => {
+    const server = await serve({ status: 503, body: { message: 'down for maintenance', status: 503 } });
+    const run = await upload(server.url, ['--retries', '1']);
+    expect(run.code).toBe(6);
+    expect(run.json()).toMatchObject({ outcome: 'unreachable', response: { status: 503, message: 'down for maintenance' } });
+    const audit = readFileSync(join(run.stateDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(audit).toMatchObject([{ outcome: 'unreachable', status: 503 }]);
+  });
+
+  it('a huge message from the service is clipped, in the report and on the terminal', async () => {
+    const server = await serve({ status: 400, body: { message: 'x'.repeat(200_000), status: 400 } });
+    const run = await upload(server.url);
+    expect(run.code).toBe(5);
+    expect(run.json().response.message.length).toBeLessThan(1100);
+    expect(run.json().response.message).toMatch(/… \(199000 more characters\)$/);
+    expect(run.stdout.length + run.stderr.length).toBeLessThan(10_000);
+  });
+
+  it('with a proxy that is down, the hint names the proxy variable (never its value)', async () => {
+    const server = await serve({ ok: true });
+    const run = await upload(server.url, ['--retries', '0'], { env: { HTTP_PROXY: 'http://user:proxy-secret@127.0.0.1:1' } });
+    expect(run.code).toBe(6);
+    expect(run.json().error.hint).toMatch(/a proxy is set \(HTTP_PROXY\)/);
+    expect(run.stdout + run.stderr).not.toContain('proxy-secret');
+    expect(server.requests).toHaveLength(0);
   });
 });

@@ -86,6 +86,28 @@ describe('nothing is sent when', () => {
     expect(await s.stored(MEMBERS)).toEqual([]);
   });
 
+  it('a dry run says what a real run would also need, and checks a token that is given', async () => {
+    const r = await runCli(['team-members', fixture('team-members.csv'), '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/A real run would also need an access token \(UPLOAD_TOKEN or --token-file\); a base URL \(--base-url or UPLOAD_BASE_URL\); --yes/);
+    const bad = await upload(['team-members', fixture('team-members.csv'), '--dry-run', '--json'], { UPLOAD_TOKEN: 'two\nlines' });
+    expect(bad.code).toBe(2);
+    expect(bad.json()).toMatchObject({ outcome: 'usage-error', error: { code: 'MULTILINE_TOKEN' } });
+  });
+
+  it('an --errors-csv that cannot be written is a usage error before the file is read', async () => {
+    const r = await upload(['team-members', 'no-such-file.csv', '--dry-run', '--json', '--errors-csv', '/no/such/dir/rejected.csv']);
+    expect(r.code).toBe(2);
+    expect(r.json()).toMatchObject({ error: { code: 'ERRORS_CSV_UNWRITABLE' } });
+    expect(r.json().error.message).toContain('its directory does not exist');
+  });
+
+  it('a --baseline file that cannot be read is named with its flag', async () => {
+    const r = await upload(['team-members', fixture('team-members.csv'), '--dry-run', '--json', '--baseline', 'missing-baseline.csv']);
+    expect(r.code).toBe(3);
+    expect(r.json().error.message).toMatch(/^--baseline missing-baseline\.csv: cannot read the file/);
+  });
+
   it('a dry run finds errors: exit 3, as the real run would', async () => {
     const r = await upload(['team-members', fixture('team-members-invalid.csv'), '--dry-run']);
     expect(r.code).toBe(3);
@@ -138,6 +160,13 @@ describe('the service says no', () => {
 });
 
 describe('the command line', () => {
+  it('no command at all is a usage error (exit 2), with the help on stderr', async () => {
+    const r = await runCli([]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Usage: upload');
+  });
+
   it('--help works straight after npm ci and exits 0', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
