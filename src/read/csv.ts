@@ -122,15 +122,6 @@ export async function* readCsvBatches(
   }
 }
 
-export async function* readCsv(
-  text: AsyncIterable<string>,
-  source: string,
-  delimiterFlag: string | undefined,
-  onDelimiter?: (delimiter: string) => void,
-): AsyncGenerator<RawRecord> {
-  for await (const batch of readCsvBatches(text, source, delimiterFlag, onDelimiter)) yield* batch;
-}
-
 function csvError(source: string, err: CsvSyntaxError): InputError {
   if (err.reason === 'too-large') {
     return new InputError(

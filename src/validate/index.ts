@@ -98,7 +98,11 @@ export class Validator {
     }
 
     if (this.errors > before || !data || !key) return undefined;
-    return { key, json: JSON.stringify(data) };
+    const json = JSON.stringify(data);
+    // V8 builds the result as a rope of growing parts; it is kept for the whole run, and reading a
+    // character flattens it in place, which halves what a million of them hold (383 → ~200 MB).
+    json.charCodeAt(0);
+    return { key, json };
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */
