@@ -13,37 +13,59 @@ function nonEmpty(v: unknown): boolean {
   return (c > 32 && c < 127) || /\S/.test(v);
 }
 
-function isLetter(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+// ASCII character classes for the email check: allowed in the local part, a letter, a digit.
+const LOCAL = 1;
+const LETTER = 2;
+const DIGIT = 4;
+const ASCII = new Uint8Array(128);
+for (let c = 33; c < 127; c++) if (!'@"(),:;<>[]\\'.includes(String.fromCharCode(c))) ASCII[c] = LOCAL;
+for (let c = 65; c <= 90; c++) {
+  ASCII[c] = ASCII[c]! | LETTER; // A-Z
+  ASCII[c + 32] = ASCII[c + 32]! | LETTER; // a-z
+}
+for (let c = 48; c <= 57; c++) ASCII[c] = ASCII[c]! | DIGIT;
+
+// Beyond ASCII, tested one UTF-16 unit at a time: a surrogate half is no letter, so a domain with an
+// astral character is left to isEmail.
+const SPACE = /\s/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const UNICODE_LETTER = /\p{L}/u;
+
+function localChar(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c < 128 ? (ASCII[c]! & LOCAL) !== 0 : !SPACE.test(s[i]!);
 }
 
-function isAlnum(c: number): boolean {
-  return isLetter(c) || (c >= 48 && c <= 57);
+function labelChar(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c < 128 ? (ASCII[c]! & (LETTER | DIGIT)) !== 0 : LETTER_OR_DIGIT.test(s[i]!);
 }
 
-/** Characters the EMAIL pattern forbids in the local part, besides whitespace and '@'. */
-const LOCAL_FORBIDDEN = new Set([...'"(),:;<>[]\\'].map((c) => c.charCodeAt(0)));
+function tldChar(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c < 128 ? (ASCII[c]! & LETTER) !== 0 : UNICODE_LETTER.test(s[i]!);
+}
 
 /**
- * isEmail for plain ASCII addresses by hand, without the Unicode regular expression; anything
- * else (non-ASCII, or not accepted here) is left to isEmail itself, so the answer is always isEmail's.
+ * isEmail, by hand for the common shapes, without running the Unicode regular expression; what it
+ * does not accept (an xn-- top level, a surrogate pair, anything invalid) goes to isEmail itself, so
+ * the answer is always isEmail's.
  */
 export function fastIsEmail(s: string): boolean {
-  return asciiEmail(s) || isEmail(s);
+  return plainEmail(s) || isEmail(s);
 }
 
-function asciiEmail(s: string): boolean {
+function plainEmail(s: string): boolean {
   const n = s.length;
   if (n > 254) return false;
   const at = s.indexOf('@');
   if (at < 1) return false;
   for (let i = 0; i < at; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 32 || c >= 127 || LOCAL_FORBIDDEN.has(c)) return false;
-    if (c === 46 && s.charCodeAt(i + 1) === 46) return false; // '..'
+    if (!localChar(s, i)) return false;
+    if (s.charCodeAt(i) === 46 && s.charCodeAt(i + 1) === 46) return false; // '..'
   }
   // Domain: labels of letters, digits and inner hyphens, each followed by a dot, then a top level of
-  // two or more letters (an xn-- top level is rare enough to leave to isEmail).
+  // two or more letters.
   let labelStart = at + 1;
   let labels = 0;
   for (let i = labelStart; i < n; i++) {
@@ -52,10 +74,10 @@ function asciiEmail(s: string): boolean {
       if (i === labelStart || s.charCodeAt(i - 1) === 45 || s.charCodeAt(labelStart) === 45) return false;
       labels++;
       labelStart = i + 1;
-    } else if (!isAlnum(c) && c !== 45) return false;
+    } else if (c !== 45 && !labelChar(s, i)) return false;
   }
   if (labels === 0 || n - labelStart < 2) return false;
-  for (let i = labelStart; i < n; i++) if (!isLetter(s.charCodeAt(i))) return false;
+  for (let i = labelStart; i < n; i++) if (!tldChar(s, i)) return false;
   return true;
 }
 

@@ -8,6 +8,7 @@ import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/plan.js';
 import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
+import { KeyIndex } from './key-index.js';
 import { describe } from './messages.js';
 
 /**
@@ -38,8 +39,8 @@ export class Validator {
   readonly issues: Issue[] = [];
   errors = 0;
   warnings = 0;
-  private readonly keys = new Map<string, number>();
-  private readonly emails = new Map<string, number>();
+  private readonly keys = new KeyIndex();
+  private readonly emails = new KeyIndex();
   private readonly schema;
   private readonly accepts;
   private readonly keyField;
@@ -133,10 +134,10 @@ export class Validator {
     }
   }
 
-  private unique(seen: Map<string, number>, value: string, field: string, raw: RawRecord, plan: ColumnPlan, written = value): void {
+  private unique(seen: KeyIndex, value: string, field: string, raw: RawRecord, plan: ColumnPlan, written = value): void {
     const { line } = raw;
-    const first = seen.get(value);
-    if (first === undefined) return void seen.set(value, line);
+    const first = seen.firstLine(value, line);
+    if (first === undefined) return;
     const { column } = cellOf(plan, raw, field);
     const how = field === 'email' ? ' (emails are compared ignoring case)' : '';
     this.add(issue('error', field === 'email' ? 'DUPLICATE_EMAIL' : 'DUPLICATE_KEY', `${field} '${written}' already appears on line ${first}${how}; each ${field} must be unique: remove or fix one of the rows`, { line, column, field, value: written }));

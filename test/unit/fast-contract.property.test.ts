@@ -10,12 +10,12 @@ import type { Kind } from '../../src/contract/kinds.js';
 
 const MISSING = Symbol('missing');
 
-const emailChar = fc.constantFrom('a', 'Z', '9', '.', '.', '-', '_', '+', '@', ' ', '"', '(', ',', '\\', 'é', 'ß', '\t', '\u00a0', '李');
+const emailChar = fc.constantFrom('a', 'Z', '9', '.', '.', '-', '_', '+', '@', ' ', '"', '(', ',', '\\', 'é', 'ß', '\t', '\u00a0', '\u2003', '李', '𝒜', '\ud835', '\u0345', 'Ⅻ', '١', 'ſ', '\u212a');
 const label = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('example', 'corp', 'x', 'a1', 'b-c', 'exämple', 'xn--bcher-kva', '9') },
-  { weight: 1, arbitrary: fc.constantFrom('', '-a', 'a-', 'a_b', 'A B', 'ü-', '١٢') },
+  { weight: 1, arbitrary: fc.constantFrom('', '-a', 'a-', 'a_b', 'A B', 'ü-', '١٢', 'Ⅻ', 'a\u0345', '𝒜b', 'ſ', '\u212a') },
 );
-const tld = fc.constantFrom('com', 'net', 'se', 'c', 'C', 'COM', 'co1', 'xn--p1ai', 'XN--P1AI', 'xn--', 'de-', 'рф', 'é', '');
+const tld = fc.constantFrom('com', 'net', 'se', 'c', 'C', 'COM', 'co1', 'xn--p1ai', 'XN--P1AI', 'xn--', 'de-', 'рф', 'é', '', 'Ⅻx', '𝒜𝒜', 'a\u0345', 'ſe', 'xn--ſ', 'ab١');
 const local = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('ann', 'francois.obrien.1', 'a+b', 'o_brien', 'björn', 'A.B-c') },
   { weight: 3, arbitrary: fc.array(emailChar, { maxLength: 6 }).map((cs) => cs.join('')) },
