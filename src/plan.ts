@@ -5,7 +5,7 @@ import { diffRecords, noBaseline, type Diff } from './diff/index.js';
 import { issue, type Issue } from './issues.js';
 import { compilePlan, type ColumnPlan } from './map/plan.js';
 import { mapRecord } from './map/record.js';
-import { formatFor, readRecords, type RawRecord, type ReadOptions } from './read/index.js';
+import { formatFor, readRecordBatches, type RawRecord, type ReadOptions } from './read/index.js';
 import { Validator } from './validate/index.js';
 
 export interface Baseline {
@@ -55,34 +55,36 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   let rows = 0;
   const perRecordColumns = formatFor(input.path, input.read.format) !== 'csv';
 
-  for await (const raw of readRecords(input.path, input.read, input.stdin)) {
-    let plan = last?.columns === raw.columns ? last : undefined;
-    if (!plan) {
-      // CSV shares one header array; JSON records each bring their keys, so plans are cached by them.
-      const signature = raw.columns.join('\u0000');
-      plan = plans.get(signature);
+  records: for await (const batch of readRecordBatches(input.path, input.read, input.stdin)) {
+    for (const raw of batch) {
+      let plan = last?.columns === raw.columns ? last : undefined;
       if (!plan) {
-        plan = compilePlan(kind, raw.columns, { mapping: input.mapping, line: perRecordColumns ? raw.line : 1, perRecordColumns });
-        plans.set(signature, plan);
-        input.onColumns?.(raw.columns);
-        for (const found of plan.issues) {
-          const id = `${found.code}\u0000${found.column}`;
-          if (!reported.has(id)) validator.add(found), reported.add(id);
+        // CSV shares one header array; JSON records each bring their keys, so plans are cached by them.
+        const signature = raw.columns.join('\u0000');
+        plan = plans.get(signature);
+        if (!plan) {
+          plan = compilePlan(kind, raw.columns, { mapping: input.mapping, line: perRecordColumns ? raw.line : 1, perRecordColumns });
+          plans.set(signature, plan);
+          input.onColumns?.(raw.columns);
+          for (const found of plan.issues) {
+            const id = `${found.code}\u0000${found.column}`;
+            if (!reported.has(id)) validator.add(found), reported.add(id);
+          }
         }
+        last = plan;
       }
-      last = plan;
-    }
-    if (plan.fatal) break;
-    rows++;
-    if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
-    const errorsBefore = validator.errors;
-    const issuesBefore = validator.issues.length;
-    const ok = validator.check(raw, plan, mapRecord(plan, raw));
-    if (ok) {
-      keys.push(ok.key);
-      bodies.push(ok.json);
-    } else if (input.onRejected && validator.errors > errorsBefore) {
-      input.onRejected(raw, validator.issues.slice(issuesBefore));
+      if (plan.fatal) break records;
+      rows++;
+      if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
+      const errorsBefore = validator.errors;
+      const issuesBefore = validator.issues.length;
+      const ok = validator.check(raw, plan, mapRecord(plan, raw));
+      if (ok) {
+        keys.push(ok.key);
+        bodies.push(ok.json);
+      } else if (input.onRejected && validator.errors > errorsBefore) {
+        input.onRejected(raw, validator.issues.slice(issuesBefore));
+      }
     }
   }
   input.onProgress?.(rows);

@@ -1,6 +1,6 @@
 // A column plan: which column feeds which wire field, compiled once per header.
 import type { Kind } from '../contract/kinds.js';
-import { REQUIRED } from '../contract/schemas.js';
+import { FIELDS, REQUIRED } from '../contract/schemas.js';
 import { issue, type Issue } from '../issues.js';
 import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
 import { DAY_NAMES } from './hours.js';
@@ -11,6 +11,10 @@ export interface ColumnPlan {
   readonly columns: readonly string[];
   /** Wire field → index of the column that feeds it. */
   readonly fields: ReadonlyMap<string, number>;
+  /** The same, as an array in the same order, with the column's name (the per-record loops use it). */
+  readonly fed: readonly FedField[];
+  /** Every scalar wire field of the kind in wire order, with its column index or -1 (for mapRecord). */
+  readonly scalars: readonly ScalarField[];
   /** Store cards: the JSON hours column, or per weekday its columns; empty for team members. */
   readonly hoursJson: number | undefined;
   readonly days: readonly (DayColumns | undefined)[];
@@ -19,6 +23,23 @@ export interface ColumnPlan {
   /** A required column is missing: no record can be mapped. */
   readonly fatal: boolean;
 }
+
+export interface FedField {
+  readonly field: string;
+  readonly index: number;
+  readonly column: string;
+}
+
+export interface ScalarField {
+  readonly field: string;
+  readonly index: number;
+  /** Empty is sent as null (storeConceptCode, roleCode, parentKey). */
+  readonly nullable: boolean;
+  /** Sent as a number when it reads as one (storeConceptCode). */
+  readonly numeric: boolean;
+}
+
+const NULLABLE: ReadonlySet<string> = new Set(['storeConceptCode', 'roleCode', 'parentKey']);
 
 export interface PlanOptions {
   readonly mapping: Readonly<Record<string, string>>;
@@ -97,7 +118,11 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   }
 
   const fields = new Map([...best].map(([field, { index }]) => [field, index]));
-  return { kind, columns, fields, hoursJson, days, issues, fatal };
+  const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]! }));
+  const scalars = FIELDS[kind]
+    .filter((field) => field !== 'opentToGuestsPeriod')
+    .map((field) => ({ field, index: fields.get(field) ?? -1, nullable: NULLABLE.has(field), numeric: field === 'storeConceptCode' }));
+  return { kind, columns, fields, fed, scalars, hoursJson, days, issues, fatal };
 }
 
 /** Every column name a kind understands, for "did you mean" suggestions. */

@@ -1,13 +1,11 @@
 // One raw record to a wire-shaped candidate. Values are trimmed and typed the way the wire wants
 // them; whether they are valid is the validate stage's question.
-import { FIELDS } from '../contract/schemas.js';
 import { issue, asText, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
 import { DAY_NAMES, dayHours, isClosed, parseRange, parseTime, type HoursResult } from './hours.js';
 import { hoursFromJson } from './hours-json.js';
-import type { ColumnPlan } from './plan.js';
+import type { ColumnPlan, ScalarField } from './plan.js';
 
-const NULLABLE = new Set(['storeConceptCode', 'roleCode', 'parentKey']);
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
 export interface Mapped {
@@ -15,10 +13,10 @@ export interface Mapped {
   readonly issues: readonly Issue[] | undefined;
 }
 
-function scalar(field: string, value: unknown): unknown {
+function scalar(field: ScalarField, value: unknown): unknown {
   if (typeof value === 'string') value = value.trim();
-  if (NULLABLE.has(field) && (value === undefined || value === null || value === '')) return null;
-  if (field === 'storeConceptCode') {
+  if (field.nullable && (value === undefined || value === null || value === '')) return null;
+  if (field.numeric) {
     return typeof value === 'string' && NUMERIC.test(value) ? Number(value.replace(',', '.')) : value;
   }
   // Every other field is a string on the wire; an identifier exported as a number is sent as text.
@@ -31,10 +29,10 @@ function cellText(value: unknown): string {
 
 export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const candidate: Record<string, unknown> = {};
-  for (const field of FIELDS[plan.kind]) {
-    if (field === 'opentToGuestsPeriod') continue;
-    const index = plan.fields.get(field);
-    candidate[field] = scalar(field, index === undefined ? undefined : raw.cells[index]);
+  const { scalars } = plan;
+  for (let k = 0; k < scalars.length; k++) {
+    const field = scalars[k]!;
+    candidate[field.field] = scalar(field, field.index < 0 ? undefined : raw.cells[field.index]);
   }
   if (plan.kind !== 'store-cards') return { candidate, issues: undefined };
 

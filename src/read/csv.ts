@@ -1,6 +1,7 @@
-// CSV (RFC 4180) to raw records, with the physical line where each record starts.
-import { parse, CsvError } from 'csv-parse';
+// CSV (RFC 4180) to raw records, with the physical line where each record starts: the delimiter, the
+// header checks and the messages; the parsing itself is ./csv-parser.ts.
 import { InputError, UsageError } from '../errors.js';
+import { CsvParser, CsvSyntaxError, type ParsedRecord } from './csv-parser.js';
 import { FORBIDDEN_KEYS, MAX_RECORD_CHARS, type RawRecord } from './types.js';
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
@@ -32,19 +33,6 @@ export function detectDelimiter(headerLine: string): string {
   let best = ',';
   for (const d of DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
   return best;
-}
-
-/** Lines a record spans beyond its first: line breaks can only sit inside quoted fields. */
-function extraLines(cells: readonly string[]): number {
-  let n = 0;
-  for (const cell of cells) {
-    if (cell.indexOf('\n') === -1 && cell.indexOf('\r') === -1) continue;
-    for (let i = 0; i < cell.length; i++) {
-      const c = cell.charCodeAt(i);
-      if (c === 10 || (c === 13 && cell.charCodeAt(i + 1) !== 10)) n++;
-    }
-  }
-  return n;
 }
 
 function isBlank(cells: readonly string[]): boolean {
@@ -99,91 +87,52 @@ async function* withDelimiter(
   }
 }
 
-export async function* readCsv(
+/** The records of a CSV text, a batch per decoded chunk (an `await` per record costs more than the record). */
+export async function* readCsvBatches(
   text: AsyncIterable<string>,
   source: string,
   delimiterFlag: string | undefined,
   onDelimiter?: (delimiter: string) => void,
-): AsyncGenerator<RawRecord> {
+): AsyncGenerator<RawRecord[]> {
   const input = withDelimiter(text, delimiterFlag);
   const first = await input.next();
   if (first.done || typeof first.value === 'string') return;
   onDelimiter?.(first.value.delimiter);
-  let nextLine = 1;
-  const parser = parse({
-    delimiter: first.value.delimiter,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    relax_column_count: true,
-    max_record_size: MAX_RECORD_CHARS,
-    skip_empty_lines: false,
-    // Numbered as the parser meets them, not as we consume them: records it has buffered when an
-    // error strikes are never consumed, yet the error must name the line where its record starts.
-    on_record: ((cells: string[]) => {
-      const record = { line: nextLine, cells };
-      nextLine += 1 + extraLines(cells);
-      return record;
-    }) as unknown as (cells: string[]) => string[],
-  });
-  // Feed the parser from the decoded text while we consume its records; errors surface on read.
-  const feed = (async () => {
-    try {
-      for await (const chunk of input) {
-        if (typeof chunk !== 'string') continue;
-        if (parser.destroyed) return; // the reader stopped early (a bad header, a syntax error)
-        if (!parser.write(chunk)) await drainedOrClosed(parser);
-      }
-      parser.end();
-    } catch (err) {
-      parser.destroy(err as Error);
-    }
-  })();
-
+  const parser = new CsvParser(first.value.delimiter, MAX_RECORD_CHARS);
   let columns: string[] | undefined;
-  try {
-    for await (const { line, cells } of parser as AsyncIterable<{ line: number; cells: string[] }>) {
-      if (!columns) {
-        columns = checkHeader(source, cells);
-        continue;
-      }
-      if (isBlank(cells)) continue;
-      yield { line, columns, cells };
+  const records = (parsed: ParsedRecord[]): RawRecord[] => {
+    const out: RawRecord[] = [];
+    for (const { line, cells } of parsed) {
+      if (!columns) columns = checkHeader(source, cells);
+      else if (!isBlank(cells)) out.push({ line, columns, cells });
     }
+    return out;
+  };
+  try {
+    for await (const chunk of input) {
+      if (typeof chunk !== 'string') continue;
+      const batch = records(parser.push(chunk));
+      if (batch.length) yield batch;
+    }
+    const batch = records(parser.end());
+    if (batch.length) yield batch;
   } catch (err) {
-    if (err instanceof CsvError) throw csvError(source, nextLine, err);
+    if (err instanceof CsvSyntaxError) throw csvError(source, err);
     throw err;
-  } finally {
-    parser.destroy();
-    await feed;
   }
 }
 
-/** Waits for room in the parser; a parser that failed or was stopped never drains, but it closes. */
-function drainedOrClosed(parser: NodeJS.EventEmitter): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      parser.off('drain', done);
-      parser.off('close', done);
-      resolve();
-    };
-    parser.on('drain', done);
-    parser.on('close', done);
-  });
-}
-
-function csvError(source: string, line: number, err: CsvError): InputError {
-  if (err.code === 'CSV_MAX_RECORD_SIZE') {
+function csvError(source: string, err: CsvSyntaxError): InputError {
+  if (err.reason === 'too-large') {
     return new InputError(
       'RECORD_TOO_LARGE',
-      `${source}:${line}: a record is larger than 1 MiB`,
+      `${source}:${err.line}: a record is larger than 1 MiB`,
       'this is usually an unclosed quote: check the quotes near that line',
     );
   }
-  const quote = /quote/i.test(err.message) || err.code.includes('QUOTE');
   return new InputError(
     'CSV_SYNTAX',
-    `${source}:${line}: ${quote ? 'a quoted field is not closed or is followed by other characters' : err.message}`,
-    quote
-      ? 'a field that holds a quote must be wrapped in quotes with the quote doubled (""): fix the cell'
-      : 'fix the line and run again',
+    `${source}:${err.line}: a quoted field is not closed or is followed by other characters`,
+    'a field that holds a quote must be wrapped in quotes with the quote doubled (""): fix the cell',
   );
 }

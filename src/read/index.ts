@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { decodeText } from './decode.js';
-import { readCsv } from './csv.js';
+import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
 import type { InputFormat, RawRecord, ReadOptions } from './types.js';
 
@@ -41,17 +41,38 @@ function openError(path: string, err: NodeJS.ErrnoException): InputError {
   return new InputError('CANNOT_READ', `${path}: cannot read the file: ${why}`, 'check the path and run again');
 }
 
+/** The records of a file, one at a time. */
 export function readRecords(
   path: string,
   options: ReadOptions,
   stdin: NodeJS.ReadableStream = process.stdin,
 ): AsyncGenerator<RawRecord> {
+  return flat(readRecordBatches(path, options, stdin));
+}
+
+async function* flat(batches: AsyncIterable<readonly RawRecord[]>): AsyncGenerator<RawRecord> {
+  for await (const batch of batches) yield* batch;
+}
+
+async function* oneByOne(records: AsyncIterable<RawRecord>): AsyncGenerator<readonly RawRecord[]> {
+  for await (const record of records) yield [record];
+}
+
+/**
+ * The records of a file in batches (a CSV batch is what one chunk of text completes): the plan's loop
+ * runs per record without an `await` for each.
+ */
+export function readRecordBatches(
+  path: string,
+  options: ReadOptions,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): AsyncGenerator<readonly RawRecord[]> {
   const format = formatFor(path, options.format);
   if (options.delimiter !== undefined && format !== 'csv') {
     throw new UsageError('DELIMITER_NOT_CSV', `--delimiter applies to CSV only, but ${options.source} is read as ${format}`, 'drop --delimiter or pass --format csv');
   }
   const text = decodeText(fileBytes(path, stdin), options.encoding, options.source);
-  if (format === 'json') return readJson(text, options.source);
-  if (format === 'ndjson') return readNdjson(text, options.source);
-  return readCsv(text, options.source, options.delimiter, options.onDelimiter);
+  if (format === 'json') return oneByOne(readJson(text, options.source));
+  if (format === 'ndjson') return oneByOne(readNdjson(text, options.source));
+  return readCsvBatches(text, options.source, options.delimiter, options.onDelimiter);
 }

@@ -1,0 +1,190 @@
+// Our RFC 4180 parser: decoded text chunks in, whole records out, each with the physical line it
+// starts on. It replaces csv-parse in the hot path (csv-parse works byte by byte on Buffers and was
+// alone most of a dry run's budget); csv-parse stays as the oracle of a differential property test
+// (test/unit/csv.differential.test.ts) and as the benchmark's floor.
+//
+// The dialect is the one the reader always configured csv-parse with: one delimiter character,
+// records ended by CRLF, LF or CR (mixed freely), a field wrapped in quotes may hold the delimiter,
+// line breaks and doubled quotes (""); a quote inside an unquoted field, or anything but a delimiter
+// or a line break after a closing quote, is an error; rows may have any number of cells; a blank line
+// is a record of one empty cell; a record whose cells hold more than `maxChars` characters is an error.
+
+export interface ParsedRecord {
+  readonly line: number;
+  readonly cells: string[];
+}
+
+/** Why the text cannot be read, at the line where the offending record starts. */
+export class CsvSyntaxError extends Error {
+  constructor(
+    readonly reason: 'quote' | 'too-large',
+    readonly line: number,
+  ) {
+    super(`${reason} at line ${line}`);
+  }
+}
+
+const QUOTE = 34;
+const LF = 10;
+const CR = 13;
+
+/** Line breaks in s[from, to): CRLF, LF and a lone CR each count once. */
+function lineBreaks(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) {
+    const c = s.charCodeAt(k);
+    if (c === LF || (c === CR && s.charCodeAt(k + 1) !== LF)) n++;
+  }
+  return n;
+}
+
+function cellChars(cells: readonly string[]): number {
+  let n = 0;
+  for (let k = 0; k < cells.length; k++) n += cells[k]!.length;
+  return n;
+}
+
+export class CsvParser {
+  private readonly d: number;
+  /** Text of the record not finished by the last chunk, and chunks held back behind it. */
+  private rest = '';
+  private held: string[] = [];
+  private heldChars = 0;
+  /** Line of the next record. */
+  private line = 1;
+  /** An error met after records that come before it: those are handed out first. */
+  private failed: CsvSyntaxError | undefined;
+
+  constructor(
+    delimiter: string,
+    private readonly maxChars: number,
+  ) {
+    this.d = delimiter.charCodeAt(0);
+  }
+
+  /** The records that `chunk` completes. */
+  push(chunk: string): ParsedRecord[] {
+    if (this.failed) throw this.failed;
+    // A long unfinished record is parsed again from its start with each chunk; holding small chunks
+    // back until they at least double it keeps a record fed in tiny pieces linear, not quadratic.
+    if (this.rest.length > 4096 && this.heldChars + chunk.length < this.rest.length) {
+      this.held.push(chunk);
+      this.heldChars += chunk.length;
+      return [];
+    }
+    return this.parse(this.take(chunk), false);
+  }
+
+  /** The records left at the end of the text. */
+  end(): ParsedRecord[] {
+    if (this.failed) throw this.failed;
+    return this.parse(this.take(''), true);
+  }
+
+  private take(chunk: string): string {
+    const s = this.held.length ? this.rest + this.held.join('') + chunk : this.rest + chunk;
+    this.rest = '';
+    this.held = [];
+    this.heldChars = 0;
+    return s;
+  }
+
+  private parse(s: string, last: boolean): ParsedRecord[] {
+    const out: ParsedRecord[] = [];
+    try {
+      this.scan(s, last, out);
+    } catch (err) {
+      if (!(err instanceof CsvSyntaxError) || out.length === 0) throw err;
+      this.failed = err;
+    }
+    return out;
+  }
+
+  private scan(s: string, last: boolean, out: ParsedRecord[]): void {
+    const d = this.d;
+    const n = s.length;
+    const max = this.maxChars;
+    let i = 0;
+    let start = 0; // where the record being parsed starts
+    let line = this.line;
+    records: for (;;) {
+      start = i;
+      if (i >= n) break;
+      const cells: string[] = [];
+      let breaks = 0; // line breaks inside quoted cells of this record
+      for (;;) {
+        if (s.charCodeAt(i) === QUOTE) {
+          // A quoted field: up to the quote that is not doubled.
+          let value = '';
+          let from = i + 1;
+          let q: number;
+          for (;;) {
+            q = s.indexOf('"', from);
+            if (q === -1 || (q + 1 === n && !last)) {
+              // The text ends inside the field (or on a quote that may be doubled by the next chunk).
+              const partial = cellChars(cells) + value.length + (q === -1 ? n : q) - from;
+              if (partial > max) throw new CsvSyntaxError('too-large', line);
+              if (last) throw new CsvSyntaxError('quote', line);
+              break records;
+            }
+            if (s.charCodeAt(q + 1) !== QUOTE) break;
+            value += s.slice(from, q + 1);
+            from = q + 2;
+          }
+          value = value ? value + s.slice(from, q) : s.slice(from, q);
+          breaks += lineBreaks(s, i + 1, q);
+          cells.push(value);
+          i = q + 1;
+          const c = i < n ? s.charCodeAt(i) : -1;
+          if (c === d) {
+            i++;
+            continue;
+          }
+          if (c === LF) i++;
+          else if (c === CR) {
+            if (i + 1 === n && !last) break records; // CR or CRLF: the next chunk tells
+            i += s.charCodeAt(i + 1) === LF ? 2 : 1;
+          } else if (c !== -1) {
+            if (cellChars(cells) > max) throw new CsvSyntaxError('too-large', line);
+            throw new CsvSyntaxError('quote', line);
+          }
+          break;
+        }
+        // An unquoted field: up to the delimiter or the line break.
+        let j = i;
+        let c = -1;
+        for (; j < n; j++) {
+          c = s.charCodeAt(j);
+          if (c === d || c === LF || c === CR) break;
+          if (c === QUOTE) {
+            if (cellChars(cells) + j - i > max) throw new CsvSyntaxError('too-large', line);
+            throw new CsvSyntaxError('quote', line);
+          }
+        }
+        if (j === n) {
+          if (!last) {
+            if (cellChars(cells) + j - i > max) throw new CsvSyntaxError('too-large', line);
+            break records;
+          }
+          cells.push(s.slice(i, j));
+          i = j;
+          break;
+        }
+        cells.push(s.slice(i, j));
+        i = j + 1;
+        if (c === d) continue;
+        if (c === CR) {
+          if (i === n && !last) break records;
+          if (s.charCodeAt(i) === LF) i++;
+        }
+        break;
+      }
+      if (i - start > max && cellChars(cells) > max) throw new CsvSyntaxError('too-large', line);
+      out.push({ line, cells });
+      line += 1 + breaks;
+    }
+    // `start` is where the first unfinished record starts (or the end of the text).
+    this.line = line;
+    this.rest = start < n ? s.slice(start) : '';
+  }
+}
