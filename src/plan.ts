@@ -55,7 +55,9 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   let rows = 0;
   const perRecordColumns = formatFor(input.path, input.read.format) !== 'csv';
 
-  records: for await (const batch of readRecordBatches(input.path, input.read, input.stdin)) {
+  let header: readonly string[] | undefined;
+  const read: ReadOptions = { ...input.read, onHeader: (columns) => (header = columns) };
+  records: for await (const batch of readRecordBatches(input.path, read, input.stdin)) {
     for (const raw of batch) {
       let plan = last?.columns === raw.columns ? last : undefined;
       if (!plan) {
@@ -90,7 +92,18 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   input.onProgress?.(rows);
 
   if (rows === 0 && validator.errors === 0 && plans.size === 0) {
-    validator.add(issue('warning', 'NO_RECORDS', 'the file holds no records', { line: null }));
+    if (header) {
+      // A header and no records: its columns are still checked, so a wrong header is not hidden.
+      const plan = compilePlan(kind, header, { mapping: input.mapping, line: 1, perRecordColumns: false });
+      input.onColumns?.(header);
+      for (const found of plan.issues) validator.add(found);
+    }
+    if (header || formatFor(input.path, input.read.format) === 'json') {
+      validator.add(issue('warning', 'NO_RECORDS', 'the file holds no records', { line: null }));
+    } else {
+      // Not even a header: what a failed export leaves behind. It must never read as "delete everything".
+      validator.add(issue('error', 'EMPTY_FILE', 'the file is empty (no header line, no records): was the export cut short? To upload no records on purpose, use a file with just the header line (or a JSON file holding []) and --allow-empty', { line: null }));
+    }
   }
   const diff = input.baseline ? diffRecords(input.baseline.records, input.baseline.source, keys, bodies) : noBaseline(keys.length);
   return { kind, source: input.read.source, rows, keys, bodies, issues: validator.issues, errors: validator.errors, warnings: validator.warnings, diff };

@@ -13,6 +13,7 @@ import { snapshotKeys } from './record/snapshot.js';
 import { loadMapping } from './map/mapping-file.js';
 import { displayName, type InputFormat } from './read/index.js';
 import { parseDelimiterFlag } from './read/csv.js';
+import { checkEncoding } from './read/decode.js';
 import { loadKnownParents } from './validate/parents.js';
 import { formatDiff, formatIssues, invalidSummary, plural } from './report/human.js';
 import { checkWritable, RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
@@ -99,6 +100,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     if (!canConfirm) realRunNeeds.push('--yes, as there is no terminal to confirm it');
   }
   if (options.errorsCsv !== undefined) await checkWritable(options.errorsCsv);
+  checkEncoding(options.encoding);
   const delimiter = options.delimiter === undefined ? undefined : parseDelimiterFlag(options.delimiter);
   const mapping = loadMapping(options.map, options.kind);
   const limit = parseMaxRemovals(options.maxRemovals);

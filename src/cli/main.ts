@@ -1,5 +1,5 @@
-// The command table. Each command is imported only when it runs, so `--help` loads no undici, zod
-// or csv-parse. This is the one place that turns errors into exit codes.
+// The command table. Each command is imported only when it runs, so `--help` loads no undici or zod
+// and no reader. This is the one place that turns errors into exit codes.
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from '../errors.js';
 

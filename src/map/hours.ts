@@ -50,7 +50,10 @@ export function dayHours(sinceText: string, toText: string): HoursResult {
   const to = parseTime(toText, true);
   if (since === undefined) return { error: sinceText.trim() ? `opening time '${sinceText.trim()}' is not a time such as 9, 9:30 or 9:30 AM` : 'the opening time is missing' };
   if (to === undefined) return { error: toText.trim() ? `closing time '${toText.trim()}' is not a time such as 22, 22:00 or 10 PM` : 'the closing time is missing' };
-  return { since: round(since), to: round(to <= since ? to + 24 : to) };
+  if (to === since) {
+    return { error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (the widest the service accepts), for a closed day leave it empty` };
+  }
+  return { since: round(since), to: round(to < since ? to + 24 : to) };
 }
 
 /** A range in one cell: `09:00-22:00`, `9-22`, `9:30 – 1:00`, `9 AM - 5 PM`, `closed` or empty. */

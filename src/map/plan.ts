@@ -22,6 +22,8 @@ export interface ColumnPlan {
   readonly issues: readonly Issue[];
   /** A required column is missing: no record can be mapped. */
   readonly fatal: boolean;
+  /** Columns whose header cell is empty (Excel's trailing delimiter): a value there is misplaced. */
+  readonly unnamed: readonly number[];
 }
 
 export interface FedField {
@@ -71,13 +73,19 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     }
     const hours = kind === 'store-cards' ? hoursColumn(column) : undefined;
     if (!hours) return void unknown.push(index);
-    if (hours.role === 'json') hoursJson = index;
-    else if (hours.role === 'range') days[hours.day] = { layout: 'range', index };
-    else {
-      const held = days[hours.day];
-      const pair = held?.layout === 'pair' ? held : { layout: 'pair' as const };
-      days[hours.day] = { ...pair, [hours.role]: index };
+    if (hours.role === 'json') return void (hoursJson = index);
+    const held = days[hours.day];
+    const taken =
+      held === undefined ? undefined
+      : held.layout === 'range' ? held.index
+      : hours.role === 'range' ? (held.since ?? held.to)
+      : held[hours.role];
+    if (taken !== undefined) {
+      // Two columns for one day would leave the day to whichever comes last: never silently.
+      return void issues.push(issue('error', 'HOURS_TWICE', `${DAY_NAMES[hours.day]} is given by both '${columns[taken]}' and '${column}'; keep one of them`, at(index)));
     }
+    if (hours.role === 'range') days[hours.day] = { layout: 'range', index };
+    else days[hours.day] = { ...(held?.layout === 'pair' ? held : { layout: 'pair' as const }), [hours.role]: index };
   });
 
   // Columns that lost to a better match for the same field are not silently dropped.
@@ -114,7 +122,10 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   let fatal = issues.some((i) => i.severity === 'error');
   if (missing.length && !options.perRecordColumns) {
     fatal = true;
-    issues.push(issue('error', 'MISSING_COLUMN', `required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found; columns found: ${columns.filter(Boolean).join(', ') || '(none)'}; rename a column, or name it with --map`, { line: options.line, field: missing.join(',') }));
+    const named = columns.filter(Boolean);
+    const other = named.length === 1 ? [',', ';', '\t', '|'].find((d) => named[0]!.includes(d)) : undefined;
+    const fix = other ? `the header is one column holding '${other === '\t' ? 'tab' : other}': is the delimiter right? Drop --delimiter to detect it, or pass --delimiter '${other === '\t' ? 'tab' : other}'` : 'rename a column, or name it with --map';
+    issues.push(issue('error', 'MISSING_COLUMN', `required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found; columns found: ${named.join(', ') || '(none)'}; ${fix}`, { line: options.line, field: missing.join(',') }));
   }
 
   const fields = new Map([...best].map(([field, { index }]) => [field, index]));
@@ -122,7 +133,8 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   const scalars = FIELDS[kind]
     .filter((field) => field !== 'opentToGuestsPeriod')
     .map((field) => ({ field, index: fields.get(field) ?? -1, nullable: NULLABLE.has(field), numeric: field === 'storeConceptCode' }));
-  return { kind, columns, fields, fed, scalars, hoursJson, days, issues, fatal };
+  const unnamed = columns.flatMap((name, index) => (name === '' ? [index] : []));
+  return { kind, columns, fields, fed, scalars, hoursJson, days, issues, fatal, unnamed };
 }
 
 /** Every column name a kind understands, for "did you mean" suggestions. */

@@ -19,8 +19,10 @@ function scalar(field: ScalarField, value: unknown): unknown {
   if (field.numeric) {
     return typeof value === 'string' && NUMERIC.test(value) ? Number(value.replace(',', '.')) : value;
   }
-  // Every other field is a string on the wire; an identifier exported as a number is sent as text.
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  // Every other field is a string on the wire; an identifier exported as a whole number is sent as
+  // text. A fraction or a number too large to be exact (12345678901234567890) stays a number, which
+  // the contract rejects: its text would not be the ID the user had.
+  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
 }
 
 function cellText(value: unknown): string {

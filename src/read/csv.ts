@@ -93,6 +93,7 @@ export async function* readCsvBatches(
   source: string,
   delimiterFlag: string | undefined,
   onDelimiter?: (delimiter: string) => void,
+  onHeader?: (columns: readonly string[]) => void,
 ): AsyncGenerator<RawRecord[]> {
   const input = withDelimiter(text, delimiterFlag);
   const first = await input.next();
@@ -103,14 +104,22 @@ export async function* readCsvBatches(
   const records = (parsed: ParsedRecord[]): RawRecord[] => {
     const out: RawRecord[] = [];
     for (const { line, cells } of parsed) {
-      if (!columns) columns = checkHeader(source, cells);
-      else if (!isBlank(cells)) out.push({ line, columns, cells });
+      if (!columns) {
+        columns = checkHeader(source, cells);
+        onHeader?.(columns);
+      } else if (!isBlank(cells)) out.push({ line, columns, cells });
     }
     return out;
   };
+  let start = true;
   try {
     for await (const chunk of input) {
       if (typeof chunk !== 'string') continue;
+      // JSON read as CSV (stdin has no extension to go by) would fail on its quotes, far from the cause.
+      if (start && /^\s*(?:\[\s*[{\]]|\{\s*")/.test(chunk)) {
+        throw new InputError('LOOKS_LIKE_JSON', `${source}:1: this looks like JSON, but it is being read as CSV`, 'pass --format json (an array) or --format ndjson (one object per line)');
+      }
+      start = false;
       const batch = records(parser.push(chunk));
       if (batch.length) yield batch;
     }

@@ -9,6 +9,11 @@ function sniffBom(head: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** Rejects an unknown --encoding label before anything is read. */
+export function checkEncoding(label: string | undefined): void {
+  if (label !== undefined) makeDecoder(label, false);
+}
+
 function makeDecoder(label: string, fatal: boolean): TextDecoder {
   try {
     return new TextDecoder(label, { fatal });

@@ -74,5 +74,5 @@ export function readRecordBatches(
   const text = decodeText(fileBytes(path, stdin), options.encoding, options.source);
   if (format === 'json') return oneByOne(readJson(text, options.source));
   if (format === 'ndjson') return oneByOne(readNdjson(text, options.source));
-  return readCsvBatches(text, options.source, options.delimiter, options.onDelimiter);
+  return readCsvBatches(text, options.source, options.delimiter, options.onDelimiter, options.onHeader);
 }

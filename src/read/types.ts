@@ -22,6 +22,8 @@ export interface ReadOptions {
   readonly encoding?: string | undefined;
   /** Told the CSV delimiter in use (given or detected), so output meant for Excel can match it. */
   readonly onDelimiter?: ((delimiter: string) => void) | undefined;
+  /** Told the CSV header as soon as it is read, so a file with a header and no records is known as such. */
+  readonly onHeader?: ((columns: readonly string[]) => void) | undefined;
 }
 
 /** A record far larger than any real one is an error rather than a memory blow-up. */

@@ -83,7 +83,7 @@ export class Validator {
       }
     }
 
-    this.cellCount(raw);
+    this.cellCount(raw, plan);
     this.spreadsheet(raw, plan, candidate);
 
     const key = typeof candidate[this.keyField] === 'string' ? (candidate[this.keyField] as string) : undefined;
@@ -124,12 +124,18 @@ export class Validator {
   }
 
   /** More filled cells than header columns: usually an unquoted delimiter that shifted the row. */
-  private cellCount(raw: RawRecord): void {
+  private cellCount(raw: RawRecord, plan: ColumnPlan): void {
     const width = raw.columns.length;
     for (let i = width; i < raw.cells.length; i++) {
       const cell = raw.cells[i];
       if (typeof cell !== 'string' || cell.trim() === '') continue;
       this.add(issue('error', 'TOO_MANY_CELLS', `the row has ${raw.cells.length} cells but the header has ${width} columns (extra cell '${cell}'); a cell that holds the delimiter must be in quotes: fix the row`, { line: raw.line, value: cell }));
+      return;
+    }
+    for (const i of plan.unnamed) {
+      const cell = raw.cells[i];
+      if (typeof cell !== 'string' || cell.trim() === '') continue;
+      this.add(issue('error', 'CELL_WITHOUT_COLUMN', `the cell '${cell}' is in column ${i + 1}, which has no name in the header: usually a cell holding the delimiter without quotes shifted the row; fix the row, or name the column`, { line: raw.line, value: cell }));
       return;
     }
   }

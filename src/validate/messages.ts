@@ -35,6 +35,9 @@ export function describe(zi: z.core.$ZodIssue, written: string | null, got?: unk
   if (zi.code === 'unrecognized_keys') {
     return { code: 'UNKNOWN_FIELD', message: `unknown field${zi.keys.length > 1 ? 's' : ''} ${zi.keys.join(', ')}` };
   }
+  if (zi.code === 'invalid_type' && zi.expected === 'string' && /^-?\d/.test(written)) {
+    return { code: 'INEXACT_NUMBER', message: `${field} ${written} is a JSON number that is not a whole number or is too large to be kept exactly, so it cannot be sent as the text it was; write it in quotes ("…") in the file` };
+  }
   if (zi.code === 'invalid_type') {
     return { code: 'WRONG_TYPE', message: `${field} ${shown} must be ${zi.expected === 'string' ? 'text' : `a ${zi.expected}`}; ${FIX}` };
   }
