@@ -125,7 +125,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     const { baseline, why } = await loadBaseline({ kind: options.kind, file: options.baseline, input: options.file, encoding: options.encoding, mapping, stdin: ctx.stdin, snapshot: state?.snapshot });
     const parents =
       options.storeCards === undefined
-        ? await lastStoreCards(options, state, baseUrl)
+        ? await lastStoreCards(options, state, baseUrl, ui)
         : { knownParents: await loadKnownParents(options.storeCards, ctx.stdin), knownParentsFrom: displayName(options.storeCards) };
     ui.progress(`Reading ${source}…`);
     const plan = await buildPlan({
@@ -160,6 +160,8 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     const notes = checkGuards({ kind: options.kind, source, count: plan.keys.length, diff: plan.diff, limit, allowEmpty: options.allowEmpty });
     for (const note of notes) ui.notice(ui.style.yellow(note));
 
+    // A Ctrl-C during the reading ends the run here, before anything is sent or audited.
+    ctx.signal?.throwIfAborted();
     if (options.dryRun) {
       report.outcome = 'dry-run';
       report.exitCode = 0;
@@ -176,6 +178,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
       if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
     }
 
+    ctx.signal?.throwIfAborted();
     const attempt = { paths: state!, baseUrl: baseUrl!, plan };
     ui.progress(`Sending ${plural(plan.keys.length, info.noun)} to ${baseUrl!.origin}…`);
     let answer;
@@ -208,9 +211,17 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
  * Team members without --store-cards: the store cards last uploaded to the same address, if any, are
  * the nodeKeys a parentKey should match.
  */
-async function lastStoreCards(options: UploadOptions, state: StatePaths | undefined, baseUrl: URL | undefined) {
+async function lastStoreCards(options: UploadOptions, state: StatePaths | undefined, baseUrl: URL | undefined, ui: Ui) {
   if (options.kind !== 'team-members' || options.storeCards !== undefined || !state || !baseUrl) return {};
   const path = statePaths(state.dir, baseUrl, 'store-cards').snapshot;
-  const knownParents = await snapshotKeys(path, 'store-cards');
+  let knownParents;
+  try {
+    knownParents = await snapshotKeys(path, 'store-cards');
+  } catch (err) {
+    // Only warnings hang on it: a damaged store-card snapshot costs the parent check, never the upload.
+    if (!(err instanceof UploadError && err.code === 'SNAPSHOT_CORRUPT')) throw err;
+    ui.notice(ui.style.yellow(`The store-card snapshot ${path} is damaged, so parentKeys are not checked against it.`));
+    return {};
+  }
   return knownParents ? { knownParents, knownParentsFrom: `the store cards last uploaded to ${normaliseBaseUrl(baseUrl)}` } : {};
 }

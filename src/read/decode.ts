@@ -11,12 +11,14 @@ function sniffBom(head: Uint8Array): string | undefined {
 
 /** Rejects an unknown --encoding label before anything is read. */
 export function checkEncoding(label: string | undefined): void {
-  if (label !== undefined) makeDecoder(label, false);
+  if (label !== undefined) makeDecoder(label);
 }
 
-function makeDecoder(label: string, fatal: boolean): TextDecoder {
+/** UTF-8, however it is spelled (`utf8`, `UTF-8`…), is decoded strictly: a bad byte is an error, never U+FFFD. */
+function makeDecoder(label: string): TextDecoder {
   try {
-    return new TextDecoder(label, { fatal });
+    const decoder = new TextDecoder(label);
+    return decoder.encoding === 'utf-8' ? new TextDecoder(label, { fatal: true }) : decoder;
   } catch {
     throw new UsageError(
       'UNKNOWN_ENCODING',
@@ -30,6 +32,19 @@ function countNewlines(bytes: Uint8Array, end = bytes.length): number {
   let n = 0;
   for (let i = bytes.indexOf(10); i !== -1 && i < end; i = bytes.indexOf(10, i + 1)) n++;
   return n;
+}
+
+/** The bytes of an unfinished UTF-8 character at the end of `bytes` (a copy; empty when none). */
+function incompleteTail(bytes: Uint8Array): Uint8Array {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const b = bytes[bytes.length - back]!;
+    if (b < 0x80) break;
+    if (b >= 0xc0) {
+      const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      return length > back ? Uint8Array.from(bytes.subarray(bytes.length - back)) : new Uint8Array(0);
+    }
+  }
+  return new Uint8Array(0);
 }
 
 /** Offset of the first byte that starts an invalid UTF-8 sequence in `bytes`. */
@@ -55,17 +70,22 @@ export async function* decodeText(
   encoding: string | undefined,
   source: string,
 ): AsyncGenerator<string> {
-  if (encoding !== undefined) makeDecoder(encoding, false); // reject an unknown label before reading
+  checkEncoding(encoding); // reject an unknown label before reading
   let decoder: TextDecoder | undefined;
   let pending: Uint8Array = new Uint8Array(0);
   let newlinesBefore = 0; // only to name the line of a bad byte
   let bytesBefore = 0;
 
+  // The start of a character the last chunk ended in the middle of: the decoder holds it, and the
+  // search for a bad byte must too, or the rest of that character would look like one.
+  let carry: Uint8Array = new Uint8Array(0);
   const decode = (input: Uint8Array, stream: boolean): string => {
     try {
-      return decoder!.decode(input, { stream });
+      const text = decoder!.decode(input, { stream });
+      carry = incompleteTail(input);
+      return text;
     } catch {
-      const offset = firstInvalidUtf8(input);
+      const offset = Math.max(0, firstInvalidUtf8(Buffer.concat([carry, input])) - carry.length);
       throw notUtf8(source, 1 + newlinesBefore + countNewlines(input, offset), bytesBefore + offset);
     }
   };
@@ -81,7 +101,7 @@ export async function* decodeText(
       }
       pending = new Uint8Array(0);
       const label = sniffBom(input) ?? encoding ?? 'utf-8';
-      decoder = makeDecoder(label, label === 'utf-8');
+      decoder = makeDecoder(label);
     }
     const text = decode(input, true);
     newlinesBefore += countNewlines(input);
@@ -90,7 +110,7 @@ export async function* decodeText(
   }
   if (!decoder) {
     const label = sniffBom(pending) ?? encoding ?? 'utf-8';
-    decoder = makeDecoder(label, label === 'utf-8');
+    decoder = makeDecoder(label);
   }
   const text = decode(pending, false);
   if (text) yield text;

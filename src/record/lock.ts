@@ -2,7 +2,7 @@
 // naming who holds it; a lock whose process has died on this host is recovered.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
@@ -41,33 +41,71 @@ async function acquire(path: string, what: string): Promise<Lock> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const me: LockOwner = { pid: process.pid, host: hostname(), user: currentUser(), since: new Date().toISOString() };
   let recovered: LockOwner | undefined;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 40; attempt++) {
     if (await tryCreate(path, me)) return holding(path, me, recovered);
     const held = await readOwner(path);
     if (held === 'gone') continue;
     if (!(await isStale(path, held))) throw lockHeld(path, what, held);
-    if (await takeAway(path, held)) recovered = held === 'unreadable' ? unknownOwner() : held;
+    const result = await recover(path, held);
+    if (result === 'recovered') recovered = held === 'unreadable' ? unknownOwner() : held;
+    else if (result === 'busy') await delay(20 + Math.random() * 40);
   }
   const held = await readOwner(path);
   throw lockHeld(path, what, held === 'gone' ? 'unreadable' : held);
 }
 
+/**
+ * Creates the lock whole: its content goes to a temp file first, then link() puts it at the lock's
+ * path, failing if a lock is there. So a lock file is never seen empty or half-written.
+ */
 async function tryCreate(path: string, me: LockOwner): Promise<boolean> {
-  let file;
-  try {
-    file = await open(path, 'wx', 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
+  const temp = `${path}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const file = await open(temp, 'wx', 0o600);
   try {
     await file.writeFile(ownText(me));
     await file.sync();
   } finally {
     await file.close();
   }
-  return true;
+  try {
+    await link(temp, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await rm(temp, { force: true });
+  }
 }
+
+/**
+ * Removes a stale lock. Recoveries run one at a time, under a short-lived second lock, and check again
+ * under it that the lock is still the stale one that was read: without that, one recoverer could remove
+ * the fresh lock another had just taken, and two runs would hold it at once.
+ */
+async function recover(path: string, held: LockOwner | 'unreadable'): Promise<'recovered' | 'busy' | 'changed'> {
+  const guard = `${path}.recover`;
+  try {
+    await (await open(guard, 'wx', 0o600)).close();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // A recoverer killed within its few milliseconds leaves the guard behind: it expires.
+    const info = await stat(guard).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > WRITING_GRACE_MS) await rm(guard, { force: true });
+    return 'busy';
+  }
+  try {
+    const now = await readOwner(path);
+    const same = held === 'unreadable' ? now === 'unreadable' : now !== 'gone' && now !== 'unreadable' && now.pid === held.pid && now.since === held.since;
+    if (!same) return 'changed';
+    await rm(path, { force: true });
+    return 'recovered';
+  } finally {
+    await rm(guard, { force: true });
+  }
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function readOwner(path: string): Promise<LockOwner | 'unreadable' | 'gone'> {
   let text: string;
@@ -95,25 +133,6 @@ async function isStale(path: string, held: LockOwner | 'unreadable'): Promise<bo
   }
   // A process on another host cannot be checked from here: its lock stands until a person removes it.
   return held.host === hostname() && !isAlive(held.pid);
-}
-
-/**
- * Moves a stale lock aside, then checks that what was moved is the stale lock that was read: if another
- * run recovered it first and took the lock in between, that live lock is put back where it was.
- */
-async function takeAway(path: string, held: LockOwner | 'unreadable'): Promise<boolean> {
-  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    await rename(path, aside);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
-  const moved = await readOwner(aside);
-  const same = held === 'unreadable' ? moved === 'unreadable' : moved !== 'gone' && moved !== 'unreadable' && moved.pid === held.pid && moved.since === held.since;
-  if (!same) await link(aside, path).catch(() => {});
-  await rm(aside, { force: true });
-  return same;
 }
 
 const ownText = (me: LockOwner) => `${JSON.stringify(me)}\n`;

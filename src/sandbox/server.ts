@@ -42,6 +42,18 @@ function authorised(req: IncomingMessage, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (!options.token) throw new Error('the sandbox needs a token');
   const store = new SandboxStore(options.dataDir);
@@ -57,7 +69,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (req.method === 'GET') {
       const records = store.get(info.kind);
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      for (const chunk of payloadChunks(records)) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
+      for (const chunk of payloadChunks(records)) {
+        if (res.destroyed) break;
+        // A client that goes away never drains: stop on close as well.
+        if (!res.write(chunk)) await drainOrClose(res);
+      }
       res.end();
       return `${records.length} records`;
     }

@@ -33,7 +33,8 @@ export function retryPolicy(retries: number, timeoutSeconds: number, env: NodeJS
     const n = Number(env[name]);
     return env[name] !== undefined && Number.isFinite(n) && n >= 0 ? n : fallback;
   };
-  const answerMs = Math.round(timeoutSeconds * 1000);
+  // At least 1 ms: 0 would switch undici's timeouts off instead of making them tight.
+  const answerMs = Math.max(1, Math.round(timeoutSeconds * 1000));
   return {
     attempts: retries + 1,
     baseMs: ms('UPLOAD_BACKOFF_BASE_MS', DEFAULTS.baseMs),

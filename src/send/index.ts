@@ -159,9 +159,13 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
   try {
     return check();
   } catch (err) {
-    if (!maybeApplied || !(err instanceof ServiceRejected)) throw err;
+    if (!maybeApplied) throw err;
     const note = '; note that an earlier attempt sent the whole body without an answer, so the service may hold the new records';
-    throw new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+    if (err instanceof ServiceRejected) throw new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+    if (err instanceof ServiceUnreachable) {
+      throw new ServiceUnreachable('OUTCOME_UNKNOWN', `${err.message}${note}`, 'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated', 'unknown', err.lastAnswer);
+    }
+    throw err;
   }
 }
 

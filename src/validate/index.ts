@@ -132,6 +132,12 @@ export class Validator {
       this.add(issue('error', 'TOO_MANY_CELLS', `the row has ${raw.cells.length} cells but the header has ${width} columns (extra cell '${cell}'); a cell that holds the delimiter must be in quotes: fix the row`, { line: raw.line, value: cell }));
       return;
     }
+    if (raw.cells.length < width) {
+      // Some writers drop trailing empty cells; a cut-off line looks the same. Warn, and read them as empty.
+      const missing = raw.columns.slice(raw.cells.length).filter(Boolean);
+      this.add(issue('warning', 'TOO_FEW_CELLS', `the row has ${raw.cells.length} cells but the header has ${width} columns; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} taken as empty: check that the line is complete`, { line: raw.line }));
+      return;
+    }
     for (const i of plan.unnamed) {
       const cell = raw.cells[i];
       if (typeof cell !== 'string' || cell.trim() === '') continue;

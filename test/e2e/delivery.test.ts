@@ -75,6 +75,14 @@ describe.concurrent('retries', () => {
     expect(run.code).toBe(6);
     expect(run.json()).toMatchObject({ outcome: 'unknown', error: { code: 'OUTCOME_UNKNOWN' } });
   });
+
+  it('502, then a 501 that is not retried: still unknown, since the first attempt may have been applied', async () => {
+    const server = await serve({ status: 502 }, { status: 501, body: { message: 'not implemented', status: 501 } });
+    const run = await upload(server.url);
+    expect(run.code).toBe(6);
+    expect(run.json()).toMatchObject({ outcome: 'unknown', error: { code: 'OUTCOME_UNKNOWN' }, response: { status: 501 } });
+    expect(server.requests).toHaveLength(2);
+  });
 });
 
 describe.concurrent('never retried', () => {

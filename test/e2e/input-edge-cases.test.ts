@@ -71,4 +71,11 @@ describe.concurrent('input edge cases', () => {
     expect(r.code).toBe(3);
     expect(r.json().error).toMatchObject({ code: 'LOOKS_LIKE_JSON', hint: expect.stringContaining('--format json') });
   });
+
+  it('a row with fewer cells than the header is a warning naming the columns taken as empty', async () => {
+    const r = await dry('store-cards', t.write('short-row.csv', 'nodeKey,email,concept,mon,tue\nS1,s1@example.com,3,9-17,9-17\nS2,s2@example.com\n'));
+    expect(r.code).toBe(0);
+    expect(r.json().issues).toEqual([expect.objectContaining({ severity: 'warning', code: 'TOO_FEW_CELLS', line: 3 })]);
+    expect(r.json().issues[0].message).toMatch(/concept, mon, tue are taken as empty/);
+  });
 });

@@ -1,5 +1,5 @@
 // The first safe path end to end: the real CLI against the real sandbox.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixture, runCli, type CliResult } from '../helpers/cli.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
@@ -144,6 +144,19 @@ describe('nothing is sent when', () => {
     const r = await upload(['team-members', 'no-such-file.csv', '--yes', '--json']);
     expect(r.code).toBe(3);
     expect(r.json().error.message).toContain('no-such-file.csv');
+  });
+});
+
+describe('a damaged store-card snapshot', () => {
+  it('costs team members only the parentKey check, with a warning; the upload goes on', async () => {
+    const { statePaths } = await import('../../src/record/state.js');
+    expect((await upload(['store-cards', fixture('store-cards.csv'), '--yes'])).code).toBe(0);
+    const snapshot = statePaths(s.stateDir, new URL(s.url), 'store-cards').snapshot;
+    writeFileSync(snapshot, '[{"nodeKey": "S1", "email": ');
+    const r = await upload(['team-members', fixture('team-members.csv'), '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/store-card snapshot .* is damaged, so parentKeys are not checked against it/);
+    expect(await s.stored(MEMBERS)).toEqual(expected('team-members.expected.json'));
   });
 });
 
