@@ -1,6 +1,7 @@
 // Bytes to text. A BOM decides (UTF-8, UTF-16 LE/BE); otherwise --encoding, otherwise strict UTF-8.
 import { TextDecoder } from 'node:util';
 import { InputError, UsageError } from '../errors.js';
+import { latin1Runs } from './latin1-runs.js';
 
 function sniffBom(head: Uint8Array): string | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
@@ -70,6 +71,27 @@ export async function* decodeText(
   encoding: string | undefined,
   source: string,
 ): AsyncGenerator<string> {
+  for await (const parts of decodeParts(bytes, encoding, source, false)) yield parts[0]!;
+}
+
+/**
+ * The same text as decodeText, a chunk at a time, each chunk as consecutive strings: UTF-8 is cut
+ * into runs of lines so that Latin-1-only lines become one-byte strings (./latin1-runs.ts).
+ */
+export function decodeTextRuns(
+  bytes: AsyncIterable<Uint8Array>,
+  encoding: string | undefined,
+  source: string,
+): AsyncGenerator<readonly string[]> {
+  return decodeParts(bytes, encoding, source, true);
+}
+
+async function* decodeParts(
+  bytes: AsyncIterable<Uint8Array>,
+  encoding: string | undefined,
+  source: string,
+  split: boolean,
+): AsyncGenerator<readonly string[]> {
   checkEncoding(encoding); // reject an unknown label before reading
   let decoder: TextDecoder | undefined;
   let pending: Uint8Array = new Uint8Array(0);
@@ -79,15 +101,30 @@ export async function* decodeText(
   // The start of a character the last chunk ended in the middle of: the decoder holds it, and the
   // search for a bad byte must too, or the rest of that character would look like one.
   let carry: Uint8Array = new Uint8Array(0);
-  const decode = (input: Uint8Array, stream: boolean): string => {
+  // For runs: the bytes whose characters the decoder has not given back yet, and whether a BOM may lead.
+  let held: Buffer = Buffer.alloc(0);
+  let first = true;
+  const decode = (input: Uint8Array, stream: boolean): readonly string[] => {
+    let text: string;
     try {
-      const text = decoder!.decode(input, { stream });
+      text = decoder!.decode(input, { stream });
       carry = incompleteTail(input);
-      return text;
     } catch {
       const offset = Math.max(0, firstInvalidUtf8(Buffer.concat([carry, input])) - carry.length);
       throw notUtf8(source, 1 + newlinesBefore + countNewlines(input, offset), bytesBefore + offset);
     }
+    if (!split || decoder!.encoding !== 'utf-8') return [text];
+    // The decoder checked these bytes; decoded again in runs they must give the very same text.
+    const all = held.length ? Buffer.concat([held, input]) : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    const tail = stream ? incompleteTail(all).length : 0;
+    held = Buffer.from(all.subarray(all.length - tail));
+    const bom = first && all[0] === 0xef && all[1] === 0xbb && all[2] === 0xbf ? 3 : 0;
+    first = false;
+    if (text.length === 0) return [text];
+    const runs = latin1Runs(all.subarray(bom, all.length - tail));
+    let length = 0;
+    for (const run of runs) length += run.length;
+    return length === text.length ? runs : [text];
   };
 
   for await (const chunk of bytes) {
@@ -103,17 +140,17 @@ export async function* decodeText(
       const label = sniffBom(input) ?? encoding ?? 'utf-8';
       decoder = makeDecoder(label);
     }
-    const text = decode(input, true);
+    const parts = decode(input, true);
     newlinesBefore += countNewlines(input);
     bytesBefore += input.length;
-    if (text) yield text;
+    if (parts[0]) yield parts;
   }
   if (!decoder) {
     const label = sniffBom(pending) ?? encoding ?? 'utf-8';
     decoder = makeDecoder(label);
   }
-  const text = decode(pending, false);
-  if (text) yield text;
+  const parts = decode(pending, false);
+  if (parts[0]) yield parts;
 }
 
 function notUtf8(source: string, line: number | undefined, offset: number | undefined): InputError {
