@@ -1,4 +1,5 @@
 // Bytes to text. A BOM decides (UTF-8, UTF-16 LE/BE); otherwise --encoding, otherwise strict UTF-8.
+import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { InputError, UsageError } from '../errors.js';
 import { latin1Runs } from './latin1-runs.js';
@@ -46,6 +47,16 @@ function incompleteTail(bytes: Uint8Array): Uint8Array {
     }
   }
   return new Uint8Array(0);
+}
+
+/** Whether the bytes of a cut character can still start a valid one (the decoder fails at once if not). */
+function validStart(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Offset of the first byte that starts an invalid UTF-8 sequence in `bytes`. */
@@ -101,30 +112,35 @@ async function* decodeParts(
   // The start of a character the last chunk ended in the middle of: the decoder holds it, and the
   // search for a bad byte must too, or the rest of that character would look like one.
   let carry: Uint8Array = new Uint8Array(0);
-  // For runs: the bytes whose characters the decoder has not given back yet, and whether a BOM may lead.
-  let held: Buffer = Buffer.alloc(0);
-  let first = true;
+  const badByte = (input: Uint8Array): InputError => {
+    const offset = Math.max(0, firstInvalidUtf8(Buffer.concat([carry, input])) - carry.length);
+    return notUtf8(source, 1 + newlinesBefore + countNewlines(input, offset), bytesBefore + offset);
+  };
   const decode = (input: Uint8Array, stream: boolean): readonly string[] => {
+    if (split && decoder!.encoding === 'utf-8') return utf8Runs(input, stream);
     let text: string;
     try {
       text = decoder!.decode(input, { stream });
-      carry = incompleteTail(input);
     } catch {
-      const offset = Math.max(0, firstInvalidUtf8(Buffer.concat([carry, input])) - carry.length);
-      throw notUtf8(source, 1 + newlinesBefore + countNewlines(input, offset), bytesBefore + offset);
+      throw badByte(input);
     }
-    if (!split || decoder!.encoding !== 'utf-8') return [text];
-    // The decoder checked these bytes; decoded again in runs they must give the very same text.
+    carry = incompleteTail(input);
+    return [text];
+  };
+  // UTF-8 in runs: the bytes are checked whole (as strictly as the decoder checks them, errors named
+  // the same way), then decoded per run of lines; a character cut by the chunk waits for the next.
+  let held: Buffer = Buffer.alloc(0);
+  let first = true;
+  const utf8Runs = (input: Uint8Array, stream: boolean): readonly string[] => {
     const all = held.length ? Buffer.concat([held, input]) : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
     const tail = stream ? incompleteTail(all).length : 0;
-    held = Buffer.from(all.subarray(all.length - tail));
     const bom = first && all[0] === 0xef && all[1] === 0xbb && all[2] === 0xbf ? 3 : 0;
-    first = false;
-    if (text.length === 0) return [text];
-    const runs = latin1Runs(all.subarray(bom, all.length - tail));
-    let length = 0;
-    for (const run of runs) length += run.length;
-    return length === text.length ? runs : [text];
+    const whole = all.subarray(bom, all.length - tail);
+    if (!isUtf8(whole) || (tail && !validStart(all.subarray(all.length - tail)))) throw badByte(input);
+    carry = incompleteTail(input);
+    held = Buffer.from(all.subarray(all.length - tail));
+    if (all.length > tail) first = false;
+    return whole.length === 0 ? [''] : latin1Runs(whole);
   };
 
   for await (const chunk of bytes) {

@@ -47,6 +47,27 @@ describe('latin1Runs', () => {
     );
   });
 
+  it('decodeTextRuns fails where decodeText fails, with the same message, on arbitrary bytes', async () => {
+    const byte = fc.constantFrom(0x0a, 0x41, 0x80, 0xa9, 0xbf, 0xc3, 0xc4, 0xe6, 0xed, 0xef, 0xbb, 0xf0, 0x9f, 0xff);
+    await fc.assert(
+      fc.asyncProperty(fc.array(byte, { maxLength: 30 }), fc.array(fc.nat(40), { maxLength: 5 }), async (list, cuts) => {
+        const bytes = Buffer.from(list);
+        const outcome = async (parts: AsyncIterable<string | readonly string[]>) => {
+          let out = '';
+          try {
+            for await (const part of parts) out += typeof part === 'string' ? part : part.join('');
+          } catch (err) {
+            return `error: ${(err as Error).message}`;
+          }
+          return out;
+        };
+        const plain = await outcome(decodeText(feed(chunked(bytes, cuts)), undefined, 'f.csv'));
+        expect(await outcome(decodeTextRuns(feed(chunked(bytes, cuts)), undefined, 'f.csv'))).toBe(plain);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('keeps a bad byte an error at the same line and byte', async () => {
     const bytes = Buffer.concat([Buffer.from('a\nŞé\n'), Buffer.from([0xff]), Buffer.from('\n')]);
     const all = async () => {
