@@ -69,16 +69,18 @@ async function* withDelimiter(
   delimiter: string | undefined,
 ): AsyncGenerator<TextPart | { delimiter: string }> {
   let head = '';
+  let only: TextPart | undefined; // the first chunk, while it is all of head: passed on as it came
   let detected = delimiter !== undefined;
   if (detected) yield { delimiter: delimiter! };
   for await (const chunk of text) {
     if (!detected) {
+      only = head === '' ? chunk : undefined;
       head += typeof chunk === 'string' ? chunk : chunk.join('');
       const eol = head.search(/[\r\n]/);
       if (eol === -1 && head.length < MAX_RECORD_CHARS) continue;
       yield { delimiter: detectDelimiter(eol === -1 ? head : head.slice(0, eol)) };
       detected = true;
-      yield head;
+      yield only ?? head;
       head = '';
       continue;
     }

@@ -138,9 +138,11 @@ async function* decodeParts(
     const whole = all.subarray(bom, all.length - tail);
     if (!isUtf8(whole) || (tail && !validStart(all.subarray(all.length - tail)))) throw badByte(input);
     carry = incompleteTail(input);
-    held = Buffer.from(all.subarray(all.length - tail));
     if (all.length > tail) first = false;
-    return whole.length === 0 ? [''] : latin1Runs(whole);
+    // Runs end at a line end, so no line is split between two strings (the unfinished one waits).
+    const cut = stream ? whole.lastIndexOf(10) + 1 || whole.length : whole.length;
+    held = Buffer.from(all.subarray(bom + cut));
+    return cut === 0 ? [''] : latin1Runs(whole.subarray(0, cut));
   };
 
   for await (const chunk of bytes) {

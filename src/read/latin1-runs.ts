@@ -9,16 +9,15 @@
 const WIDE_LEAD = /[\xc4-\xff]/g;
 
 /**
- * `bytes` (whole, valid UTF-8 characters) decoded as consecutive strings: the line the last chunk left
- * unfinished, then runs of whole lines that are Latin-1 only, and the lines that are not.
+ * `bytes` (whole, valid UTF-8 characters, best cut at a line end) decoded as consecutive strings: runs
+ * of whole lines that are Latin-1 only, and the lines that are not.
  */
 export function latin1Runs(bytes: Buffer): string[] {
   // The bytes as one-byte characters: a regular expression and indexOf find the wide lines fast.
   const b = bytes.toString('latin1');
   const n = b.length;
-  let pos = b.indexOf('\n') + 1;
-  if (pos === 0 || pos === n) return [bytes.toString('utf8', 0, n)];
-  const out = [bytes.toString('utf8', 0, pos)];
+  const out: string[] = [];
+  let pos = 0;
   WIDE_LEAD.lastIndex = pos;
   for (let m = WIDE_LEAD.exec(b); m; m = WIDE_LEAD.exec(b)) {
     const lineStart = b.lastIndexOf('\n', m.index) + 1;
