@@ -61,21 +61,26 @@ function checkHeader(source: string, header: readonly string[]): string[] {
   return columns;
 }
 
+/** Decoded text: a string, or consecutive strings (./latin1-runs.ts). */
+export type TextPart = string | readonly string[];
+
 async function* withDelimiter(
-  text: AsyncIterable<string>,
+  text: AsyncIterable<TextPart>,
   delimiter: string | undefined,
-): AsyncGenerator<string | { delimiter: string }> {
+): AsyncGenerator<TextPart | { delimiter: string }> {
   let head = '';
+  let only: TextPart | undefined; // the first chunk, while it is all of head: passed on as it came
   let detected = delimiter !== undefined;
   if (detected) yield { delimiter: delimiter! };
   for await (const chunk of text) {
     if (!detected) {
-      head += chunk;
+      only = head === '' ? chunk : undefined;
+      head += typeof chunk === 'string' ? chunk : chunk.join('');
       const eol = head.search(/[\r\n]/);
       if (eol === -1 && head.length < MAX_RECORD_CHARS) continue;
       yield { delimiter: detectDelimiter(eol === -1 ? head : head.slice(0, eol)) };
       detected = true;
-      yield head;
+      yield only ?? head;
       head = '';
       continue;
     }
@@ -89,7 +94,7 @@ async function* withDelimiter(
 
 /** The records of a CSV text, a batch per decoded chunk (an `await` per record costs more than the record). */
 export async function* readCsvBatches(
-  text: AsyncIterable<string>,
+  text: AsyncIterable<TextPart>,
   source: string,
   delimiterFlag: string | undefined,
   onDelimiter?: (delimiter: string) => void,
@@ -97,12 +102,11 @@ export async function* readCsvBatches(
 ): AsyncGenerator<RawRecord[]> {
   const input = withDelimiter(text, delimiterFlag);
   const first = await input.next();
-  if (first.done || typeof first.value === 'string') return;
+  if (first.done || typeof first.value === 'string' || !('delimiter' in first.value)) return;
   onDelimiter?.(first.value.delimiter);
   const parser = new CsvParser(first.value.delimiter, MAX_RECORD_CHARS);
   let columns: string[] | undefined;
-  const records = (parsed: ParsedRecord[]): RawRecord[] => {
-    const out: RawRecord[] = [];
+  const records = (parsed: ParsedRecord[], out: RawRecord[] = []): RawRecord[] => {
     for (const { line, cells } of parsed) {
       if (!columns) {
         columns = checkHeader(source, cells);
@@ -114,13 +118,18 @@ export async function* readCsvBatches(
   let start = true;
   try {
     for await (const chunk of input) {
-      if (typeof chunk !== 'string') continue;
+      if (typeof chunk !== 'string' && !Array.isArray(chunk)) continue;
       // JSON read as CSV (stdin has no extension to go by) would fail on its quotes, far from the cause.
-      if (start && /^\s*(?:\[\s*[{\]]|\{\s*")/.test(chunk)) {
+      if (start && /^\s*(?:\[\s*[{\]]|\{\s*")/.test(typeof chunk === 'string' ? chunk : chunk.join(''))) {
         throw new InputError('LOOKS_LIKE_JSON', `${source}:1: this looks like JSON, but it is being read as CSV`, 'pass --format json (an array) or --format ndjson (one object per line)');
       }
       start = false;
-      const batch = records(parser.push(chunk));
+      let batch: RawRecord[];
+      if (typeof chunk === 'string') batch = records(parser.push(chunk));
+      else {
+        batch = [];
+        for (const part of chunk as readonly string[]) records(parser.push(part), batch);
+      }
       if (batch.length) yield batch;
     }
     const batch = records(parser.end());

@@ -1,6 +1,8 @@
 // Bytes to text. A BOM decides (UTF-8, UTF-16 LE/BE); otherwise --encoding, otherwise strict UTF-8.
+import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { InputError, UsageError } from '../errors.js';
+import { latin1Runs } from './latin1-runs.js';
 
 function sniffBom(head: Uint8Array): string | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
@@ -47,6 +49,16 @@ function incompleteTail(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(0);
 }
 
+/** Whether the bytes of a cut character can still start a valid one (the decoder fails at once if not). */
+function validStart(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Offset of the first byte that starts an invalid UTF-8 sequence in `bytes`. */
 function firstInvalidUtf8(bytes: Uint8Array): number {
   let lo = 0;
@@ -70,6 +82,27 @@ export async function* decodeText(
   encoding: string | undefined,
   source: string,
 ): AsyncGenerator<string> {
+  for await (const parts of decodeParts(bytes, encoding, source, false)) yield parts[0]!;
+}
+
+/**
+ * The same text as decodeText, a chunk at a time, each chunk as consecutive strings: UTF-8 is cut
+ * into runs of lines so that Latin-1-only lines become one-byte strings (./latin1-runs.ts).
+ */
+export function decodeTextRuns(
+  bytes: AsyncIterable<Uint8Array>,
+  encoding: string | undefined,
+  source: string,
+): AsyncGenerator<readonly string[]> {
+  return decodeParts(bytes, encoding, source, true);
+}
+
+async function* decodeParts(
+  bytes: AsyncIterable<Uint8Array>,
+  encoding: string | undefined,
+  source: string,
+  split: boolean,
+): AsyncGenerator<readonly string[]> {
   checkEncoding(encoding); // reject an unknown label before reading
   let decoder: TextDecoder | undefined;
   let pending: Uint8Array = new Uint8Array(0);
@@ -79,15 +112,37 @@ export async function* decodeText(
   // The start of a character the last chunk ended in the middle of: the decoder holds it, and the
   // search for a bad byte must too, or the rest of that character would look like one.
   let carry: Uint8Array = new Uint8Array(0);
-  const decode = (input: Uint8Array, stream: boolean): string => {
+  const badByte = (input: Uint8Array): InputError => {
+    const offset = Math.max(0, firstInvalidUtf8(Buffer.concat([carry, input])) - carry.length);
+    return notUtf8(source, 1 + newlinesBefore + countNewlines(input, offset), bytesBefore + offset);
+  };
+  const decode = (input: Uint8Array, stream: boolean): readonly string[] => {
+    if (split && decoder!.encoding === 'utf-8') return utf8Runs(input, stream);
+    let text: string;
     try {
-      const text = decoder!.decode(input, { stream });
-      carry = incompleteTail(input);
-      return text;
+      text = decoder!.decode(input, { stream });
     } catch {
-      const offset = Math.max(0, firstInvalidUtf8(Buffer.concat([carry, input])) - carry.length);
-      throw notUtf8(source, 1 + newlinesBefore + countNewlines(input, offset), bytesBefore + offset);
+      throw badByte(input);
     }
+    carry = incompleteTail(input);
+    return [text];
+  };
+  // UTF-8 in runs: the bytes are checked whole (as strictly as the decoder checks them, errors named
+  // the same way), then decoded per run of lines; a character cut by the chunk waits for the next.
+  let held: Buffer = Buffer.alloc(0);
+  let first = true;
+  const utf8Runs = (input: Uint8Array, stream: boolean): readonly string[] => {
+    const all = held.length ? Buffer.concat([held, input]) : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    const tail = stream ? incompleteTail(all).length : 0;
+    const bom = first && all[0] === 0xef && all[1] === 0xbb && all[2] === 0xbf ? 3 : 0;
+    const whole = all.subarray(bom, all.length - tail);
+    if (!isUtf8(whole) || (tail && !validStart(all.subarray(all.length - tail)))) throw badByte(input);
+    carry = incompleteTail(input);
+    if (all.length > tail) first = false;
+    // Runs end at a line end, so no line is split between two strings (the unfinished one waits).
+    const cut = stream ? whole.lastIndexOf(10) + 1 || whole.length : whole.length;
+    held = Buffer.from(all.subarray(bom + cut));
+    return cut === 0 ? [''] : latin1Runs(whole.subarray(0, cut));
   };
 
   for await (const chunk of bytes) {
@@ -103,17 +158,17 @@ export async function* decodeText(
       const label = sniffBom(input) ?? encoding ?? 'utf-8';
       decoder = makeDecoder(label);
     }
-    const text = decode(input, true);
+    const parts = decode(input, true);
     newlinesBefore += countNewlines(input);
     bytesBefore += input.length;
-    if (text) yield text;
+    if (parts[0]) yield parts;
   }
   if (!decoder) {
     const label = sniffBom(pending) ?? encoding ?? 'utf-8';
     decoder = makeDecoder(label);
   }
-  const text = decode(pending, false);
-  if (text) yield text;
+  const parts = decode(pending, false);
+  if (parts[0]) yield parts;
 }
 
 function notUtf8(source: string, line: number | undefined, offset: number | undefined): InputError {

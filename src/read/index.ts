@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
-import { decodeText } from './decode.js';
+import { decodeText, decodeTextRuns } from './decode.js';
 import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
 import type { InputFormat, RawRecord, ReadOptions } from './types.js';
@@ -71,8 +71,10 @@ export function readRecordBatches(
   if (options.delimiter !== undefined && format !== 'csv') {
     throw new UsageError('DELIMITER_NOT_CSV', `--delimiter applies to CSV only, but ${options.source} is read as ${format}`, 'drop --delimiter or pass --format csv');
   }
-  const text = decodeText(fileBytes(path, stdin), options.encoding, options.source);
-  if (format === 'json') return oneByOne(readJson(text, options.source));
-  if (format === 'ndjson') return oneByOne(readNdjson(text, options.source));
+  if (format === 'json' || format === 'ndjson') {
+    const text = decodeText(fileBytes(path, stdin), options.encoding, options.source);
+    return oneByOne(format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source));
+  }
+  const text = decodeTextRuns(fileBytes(path, stdin), options.encoding, options.source);
   return readCsvBatches(text, options.source, options.delimiter, options.onDelimiter, options.onHeader);
 }

@@ -29,6 +29,15 @@ function mayBeNumber(text: string): boolean {
   return c === 43 || c === 45 || (c >= 48 && c <= 57);
 }
 
+/** toLowerCase, without a new string for the usual email that is ASCII and lower case already. */
+function lowerCase(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127 || (c >= 65 && c <= 90)) return text.toLowerCase();
+  }
+  return text;
+}
+
 export interface ValidatorOptions {
   /** Store-card keys a team member's parentKey should match (from the baseline or --store-cards). */
   readonly knownParents?: ReadonlySet<string> | undefined;
@@ -90,7 +99,7 @@ export class Validator {
     if (key) this.unique(this.keys, key, this.keyField, raw, plan);
     if (this.kind === 'team-members') {
       const email = candidate.email;
-      if (typeof email === 'string' && email) this.unique(this.emails, email.toLowerCase(), 'email', raw, plan, email);
+      if (typeof email === 'string' && email) this.unique(this.emails, lowerCase(email), 'email', raw, plan, email);
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
       if (known && typeof parent === 'string' && !known.has(parent)) {
