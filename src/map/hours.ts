@@ -69,11 +69,3 @@ export function parseRange(text: string): HoursResult {
 function round(hours: number): number {
   return Math.round(hours * 1e6) / 1e6;
 }
-
-/** Hours back to text, for templates and messages: 9.5 → "09:30", 26 → "02:00". */
-export function formatTime(hours: number): string {
-  const total = Math.round(hours * 60);
-  const h = Math.floor(total / 60) % 24;
-  const m = total % 60;
-  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
-}

@@ -57,12 +57,6 @@ export function invalidSummary(
   };
 }
 
-export function countIssues(issues: readonly Issue[]): { errors: number; warnings: number } {
-  let errors = 0;
-  for (const i of issues) if (i.severity === 'error') errors++;
-  return { errors, warnings: issues.length - errors };
-}
-
 export function plural(n: number, noun: string): string {
   return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }

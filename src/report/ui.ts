@@ -15,12 +15,3 @@ export interface Ui {
   /** Asks a yes/no question on the terminal; resolves false on anything but yes. */
   confirm(question: string): Promise<boolean>;
 }
-
-export const SILENT_UI: Ui = {
-  style: { bold: (s) => s, red: (s) => s, yellow: (s) => s, green: (s) => s, dim: (s) => s },
-  info() {},
-  notice() {},
-  progress() {},
-  done() {},
-  confirm: async () => false,
-};
