@@ -105,6 +105,6 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       validator.add(issue('error', 'EMPTY_FILE', 'the file is empty (no header line, no records): was the export cut short? To upload no records on purpose, use a file with just the header line (or a JSON file holding []) and --allow-empty', { line: null }));
     }
   }
-  const diff = input.baseline ? diffRecords(input.baseline.records, input.baseline.source, keys, bodies) : noBaseline(keys.length);
+  const diff = input.baseline ? diffRecords(input.baseline.records, input.baseline.source, keys, bodies) : noBaseline();
   return { kind, source: input.read.source, rows, keys, bodies, issues: validator.issues, errors: validator.errors, warnings: validator.warnings, diff };
 }

@@ -33,7 +33,7 @@ export interface Diff {
 
 const EXAMPLES = 5;
 
-export function noBaseline(count: number): Diff {
+export function noBaseline(): Diff {
   return { baseline: 'none', added: null, removed: null, changed: null, unchanged: null, baselineCount: null, examples: { added: [], removed: [], changed: [] } };
 }
 

@@ -1,12 +1,10 @@
 // The baseline snapshot: the exact array last confirmed by the service for one base URL and kind.
 // It is written from the same chunks that were sent, and read back streaming, one record at a time.
-import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { GuardRefusal, UploadError } from '../errors.js';
-import { decodeText } from '../read/decode.js';
-import { jsonArrayElements } from '../read/json.js';
+import { jsonArrayFile } from '../read/json.js';
 import { payloadChunks } from '../send/body.js';
 import { writeFileAtomic } from './atomic.js';
 import { isAlive } from './whoami.js';
@@ -23,9 +21,7 @@ export async function readSnapshot(path: string, kind: Kind): Promise<Map<string
     );
   };
   try {
-    const text = decodeText(createReadStream(path), undefined, path);
-    // No element-size limit: the file is ours, and a record too large to read is corruption anyway.
-    for await (const el of jsonArrayElements(text, path, Infinity)) {
+    for await (const el of jsonArrayFile(path)) {
       let value: unknown;
       try {
         value = JSON.parse(el.text);

@@ -1,11 +1,9 @@
 // The sandbox's stored sets: one array per kind, kept as each record's JSON and, with a data
 // directory, persisted atomically so a restart (or a crash) finds the last whole set.
-import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
-import { decodeText } from '../read/decode.js';
-import { jsonArrayElements } from '../read/json.js';
+import { jsonArrayFile } from '../read/json.js';
 import { writeFileAtomic } from '../record/atomic.js';
 import { payloadChunks } from '../send/body.js';
 
@@ -24,8 +22,7 @@ export class SandboxStore {
       const path = join(this.dataDir, FILES[kind]);
       if (!(await stat(path).catch(() => undefined))) continue;
       const records: string[] = [];
-      const text = decodeText(createReadStream(path), undefined, path);
-      for await (const el of jsonArrayElements(text, path, Infinity)) records.push(JSON.stringify(JSON.parse(el.text)));
+      for await (const el of jsonArrayFile(path)) records.push(JSON.stringify(JSON.parse(el.text)));
       this.sets.set(kind, records);
     }
   }

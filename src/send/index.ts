@@ -93,12 +93,12 @@ export async function send(req: SendRequest): Promise<SendResult> {
         reason = result.describe;
         if (result.delivered) maybeApplied = true;
         tried.push(result.describe);
-        if (!result.retryable) throw giveUp(url, tried, reason, maybeApplied, hintFor(result.code));
+        if (!result.retryable) throw giveUp(url, req.env, tried, reason, maybeApplied, hintFor(result.code));
       }
-      if (n >= policy.attempts) throw giveUp(url, tried, reason, maybeApplied, undefined, answered);
+      if (n >= policy.attempts) throw giveUp(url, req.env, tried, reason, maybeApplied, undefined, answered);
       const wait = nextWait(n - 1, retryAfterMs, policy);
       if ('tooLong' in wait) {
-        throw giveUp(url, tried, `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`, maybeApplied, 'run again later', answered);
+        throw giveUp(url, req.env, tried, `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`, maybeApplied, 'run again later', answered);
       }
       emit({ type: 'retry', ...at, reason, delayMs: wait.ms, retryAfter: wait.retryAfter });
       await sleep(wait.ms, signal).catch((err: unknown) => {
@@ -118,7 +118,7 @@ function makeDispatcher(policy: RetryPolicy): EnvHttpProxyAgent {
 }
 
 /** Which proxy variable would carry a request to `url`, for hints (never its value: it may hold a password). */
-function proxied(url: URL, env: NodeJS.ProcessEnv = process.env): string | undefined {
+function proxied(url: URL, env: NodeJS.ProcessEnv): string | undefined {
   const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
   const name = names.find((n) => env[n]);
   if (!name) return undefined;
@@ -134,7 +134,7 @@ function hintFor(code: string): string | undefined {
 }
 
 /** The final error, carrying the service's last answer when the last attempt got one. */
-function giveUp(url: URL, tried: string[], last: string, maybeApplied: boolean, hint?: string, answered?: { status: number; message: string }): ServiceUnreachable {
+function giveUp(url: URL, env: NodeJS.ProcessEnv, tried: string[], last: string, maybeApplied: boolean, hint?: string, answered?: { status: number; message: string }): ServiceUnreachable {
   const history = tried.length > 1 ? ` (attempts: ${tried.map((t, i) => `${i + 1}. ${t}`).join('; ')})` : '';
   if (maybeApplied) {
     return new ServiceUnreachable(
@@ -148,7 +148,7 @@ function giveUp(url: URL, tried: string[], last: string, maybeApplied: boolean, 
   return new ServiceUnreachable(
     'UNREACHABLE',
     `${url.origin}: ${last} after ${tried.length} attempt(s)${history}; nothing was changed on the service`,
-    hint ?? (proxied(url) ? `a proxy is set (${proxied(url)}): check that it runs and lets this through, or exclude the host with NO_PROXY; then run again` : 'check the address and the network, then run again'),
+    hint ?? (proxied(url, env) ? `a proxy is set (${proxied(url, env)}): check that it runs and lets this through, or exclude the host with NO_PROXY; then run again` : 'check the address and the network, then run again'),
     'unreachable',
     answered,
   );
