@@ -26,11 +26,37 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-export abstract class UploadError extends Error {
+/**
+ * Every code a run can stop with, by the error class that carries it (and so by its exit code). The
+ * README's docs/report.md lists each one; a test keeps the two in step.
+ */
+export const ERROR_CODES = {
+  usage: [
+    'BAD_USAGE', 'BAD_FLAG', 'BAD_KIND', 'BAD_BASE_URL', 'INSECURE_BASE_URL', 'NO_BASE_URL', 'BAD_CA_FILE',
+    'NO_TOKEN', 'EMPTY_TOKEN', 'MULTILINE_TOKEN', 'BAD_TOKEN', 'TOKEN_FILE_UNREADABLE', 'NO_CONFIRMATION',
+    'STDIN_TWICE', 'BAD_MAPPING', 'BAD_DELIMITER', 'DELIMITER_NOT_CSV', 'UNKNOWN_ENCODING', 'BAD_MAX_REMOVALS',
+    'ERRORS_CSV_UNWRITABLE', 'STATE_DIR_UNUSABLE', 'NO_SANDBOX_TOKEN',
+  ],
+  invalid: [
+    'INVALID_RECORDS', 'CANNOT_READ', 'NOT_UTF8', 'CSV_SYNTAX', 'RECORD_TOO_LARGE', 'DUPLICATE_COLUMN', 'FORBIDDEN_KEY',
+    'JSON_SYNTAX', 'NOT_AN_OBJECT', 'LOOKS_LIKE_JSON', 'BASELINE_INVALID', 'STORE_CARDS_INVALID',
+  ],
+  refused: ['EMPTY_UPLOAD', 'TOO_MANY_REMOVALS', 'LOCK_HELD', 'DECLINED', 'SNAPSHOT_CORRUPT'],
+  rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
+  unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR'],
+  unverified: ['ANSWER_MALFORMED', 'STATUS_MISMATCH', 'COUNT_MISMATCH'],
+  interrupted: ['INTERRUPTED'],
+  internal: ['INTERNAL_ERROR'],
+} as const;
+
+type CodesOf<K extends keyof typeof ERROR_CODES> = (typeof ERROR_CODES)[K][number];
+export type ErrorCode = CodesOf<keyof typeof ERROR_CODES>;
+
+export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Error {
   abstract readonly exitCode: number;
   abstract readonly outcome: Outcome;
   constructor(
-    readonly code: string,
+    readonly code: Code,
     message: string,
     /** What the user should do next; printed after the message. */
     readonly hint?: string,
@@ -48,27 +74,27 @@ export abstract class UploadError extends Error {
 }
 
 /** A bad flag, a missing token or base URL, plain http to a remote host, no way to confirm. */
-export class UsageError extends UploadError {
+export class UsageError extends UploadError<CodesOf<'usage'>> {
   readonly exitCode = EXIT.usage;
   readonly outcome = 'usage-error' as const;
 }
 
 /** The file could not be read, or its records are invalid. Nothing was sent. */
-export class InputError extends UploadError {
+export class InputError extends UploadError<CodesOf<'invalid'>> {
   readonly exitCode = EXIT.invalid;
   readonly outcome = 'invalid' as const;
 }
 
 /** A safety guard refused the upload (empty, too many removals, lock held). Nothing was sent. */
-export class GuardRefusal extends UploadError {
+export class GuardRefusal extends UploadError<CodesOf<'refused'>> {
   readonly exitCode = EXIT.refused;
   readonly outcome = 'refused' as const;
 }
 
 /** The service answered, and the answer is the failure: it carries the status and what it said. */
-export abstract class ServiceAnswered extends UploadError {
+export abstract class ServiceAnswered<Code extends ErrorCode> extends UploadError<Code> {
   constructor(
-    code: string,
+    code: Code,
     message: string,
     hint: string | undefined,
     readonly status: number,
@@ -83,7 +109,7 @@ export abstract class ServiceAnswered extends UploadError {
 }
 
 /** The service answered with a 4xx or a redirect. */
-export class ServiceRejected extends ServiceAnswered {
+export class ServiceRejected extends ServiceAnswered<CodesOf<'rejected'>> {
   readonly exitCode = EXIT.rejected;
   readonly outcome = 'rejected' as const;
 }
@@ -92,10 +118,10 @@ export class ServiceRejected extends ServiceAnswered {
  * The service could not be reached (`unreachable`: the body never left), or no answer came back for
  * a body that was sent (`unknown`: it may or may not have been applied).
  */
-export class ServiceUnreachable extends UploadError {
+export class ServiceUnreachable extends UploadError<CodesOf<'unreachable'>> {
   readonly exitCode = EXIT.unreachable;
   constructor(
-    code: string,
+    code: CodesOf<'unreachable'>,
     message: string,
     hint: string | undefined,
     readonly outcome: 'unreachable' | 'unknown',
@@ -111,12 +137,12 @@ export class ServiceUnreachable extends UploadError {
 }
 
 /** A 2xx whose body does not confirm what was sent. */
-export class ServiceUnverified extends ServiceAnswered {
+export class ServiceUnverified extends ServiceAnswered<CodesOf<'unverified'>> {
   readonly exitCode = EXIT.unverified;
   readonly outcome = 'unverified' as const;
 }
 
-export class Interrupted extends UploadError {
+export class Interrupted extends UploadError<CodesOf<'interrupted'>> {
   readonly exitCode = EXIT.interrupted;
   readonly outcome = 'interrupted' as const;
 }

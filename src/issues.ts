@@ -3,10 +3,25 @@
 
 export type Severity = 'error' | 'warning';
 
+/** Every issue code, listed with its severity in docs/report.md (a test keeps the two in step). */
+export const ISSUE_CODES = [
+  // the file and its header
+  'EMPTY_FILE', 'NO_RECORDS', 'MISSING_COLUMN', 'MAPPED_COLUMN_MISSING', 'AMBIGUOUS_COLUMN', 'COLUMN_IGNORED',
+  'UNKNOWN_COLUMN', 'CELL_WITHOUT_COLUMN', 'TOO_FEW_CELLS', 'TOO_MANY_CELLS',
+  // opening hours
+  'INVALID_HOURS', 'HOURS_PAIR_INCOMPLETE', 'HOURS_TWICE', 'HOURS_ORDER', 'HOURS_OUT_OF_RANGE',
+  // values
+  'REQUIRED', 'INVALID_EMAIL', 'INVALID_VALUE', 'NOT_A_NUMBER', 'INEXACT_NUMBER', 'WRONG_TYPE', 'UNKNOWN_FIELD',
+  'SCIENTIFIC_NOTATION', 'FORMULA_LIKE',
+  // across records
+  'DUPLICATE_KEY', 'DUPLICATE_EMAIL', 'UNKNOWN_PARENT',
+] as const;
+export type IssueCode = (typeof ISSUE_CODES)[number];
+
 export interface Issue {
   readonly severity: Severity;
   /** Stable identifier for scripts and tests, e.g. "INVALID_EMAIL". */
-  readonly code: string;
+  readonly code: IssueCode;
   /** Physical line of the record (1 for the header), or null for the file as a whole. */
   readonly line: number | null;
   /** The source column as written in the file, or null. */
@@ -21,7 +36,7 @@ export interface Issue {
 
 export function issue(
   severity: Severity,
-  code: string,
+  code: IssueCode,
   message: string,
   at: { line?: number | null; column?: string | null; field?: string | null; value?: unknown } = {},
 ): Issue {

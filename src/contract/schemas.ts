@@ -72,14 +72,23 @@ export type WireRecord = StoreCard | TeamMember;
 export const SCHEMAS = { 'store-cards': storeCard, 'team-members': teamMember } as const;
 export const ACCEPTED_SCHEMAS = { 'store-cards': storeCard, 'team-members': teamMemberAccepted } as const;
 
-/** Field order on the wire; serialisation follows it so equal records are equal strings. */
-export const FIELDS = {
-  'store-cards': ['nodeKey', 'email', 'storeConceptCode', 'opentToGuestsPeriod'],
-  'team-members': ['employeeID', 'email', 'name', 'roleCode', 'parentKey'],
-} as const;
+type Shape<K extends keyof typeof SCHEMAS> = (typeof SCHEMAS)[K]['shape'];
+type FieldOf<K extends keyof typeof SCHEMAS> = keyof Shape<K> & string;
 
-/** The fields a record must carry a value for. */
+const fieldsOf = <K extends keyof typeof SCHEMAS>(kind: K): readonly FieldOf<K>[] => Object.keys(SCHEMAS[kind].shape) as FieldOf<K>[];
+
+/** Field order on the wire, from the schemas; serialisation follows it so equal records are equal strings. */
+export const FIELDS = { 'store-cards': fieldsOf('store-cards'), 'team-members': fieldsOf('team-members') } as const;
+
+const schemaOf = (kind: keyof typeof SCHEMAS, field: string): z.ZodType => (SCHEMAS[kind].shape as Record<string, z.ZodType>)[field]!;
+
+/** Fields sent as null when their cell is empty: the ones the schema lets be null. */
+export const NULLABLE: ReadonlySet<string> = new Set(
+  (['store-cards', 'team-members'] as const).flatMap((kind) => FIELDS[kind].filter((f) => schemaOf(kind, f).safeParse(null).success)),
+);
+
+/** The fields a record must carry a value for: text that may not be null (the hours may be absent). */
 export const REQUIRED = {
-  'store-cards': ['nodeKey', 'email'],
-  'team-members': ['employeeID', 'email', 'name'],
+  'store-cards': FIELDS['store-cards'].filter((f) => !NULLABLE.has(f) && schemaOf('store-cards', f).def.type === 'string'),
+  'team-members': FIELDS['team-members'].filter((f) => !NULLABLE.has(f) && schemaOf('team-members', f).def.type === 'string'),
 } as const;

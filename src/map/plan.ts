@@ -1,6 +1,6 @@
 // A column plan: which column feeds which wire field, compiled once per header.
 import type { Kind } from '../contract/kinds.js';
-import { FIELDS, REQUIRED } from '../contract/schemas.js';
+import { FIELDS, NULLABLE, REQUIRED } from '../contract/schemas.js';
 import { issue, type Issue } from '../issues.js';
 import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
 import { DAY_NAMES } from './hours.js';
@@ -40,8 +40,6 @@ export interface ScalarField {
   /** Sent as a number when it reads as one (storeConceptCode). */
   readonly numeric: boolean;
 }
-
-const NULLABLE: ReadonlySet<string> = new Set(['storeConceptCode', 'roleCode', 'parentKey']);
 
 export interface PlanOptions {
   readonly mapping: Readonly<Record<string, string>>;

@@ -2,10 +2,11 @@
 import type { z } from 'zod';
 import { HOUR_BOUNDS } from '../contract/schemas.js';
 import { DAY_NAMES } from '../map/hours.js';
+import type { IssueCode } from '../issues.js';
 
 const FIX = 'fix the cell or remove the row';
 
-export function describe(zi: z.core.$ZodIssue, written: string | null, got?: unknown): { code: string; message: string } {
+export function describe(zi: z.core.$ZodIssue, written: string | null, got?: unknown): { code: IssueCode; message: string } {
   const [field, day, end] = zi.path.map(String);
   const shown = written === null || written === '' ? 'empty' : `'${written}'`;
   if (field === 'opentToGuestsPeriod') {
