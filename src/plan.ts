@@ -1,15 +1,18 @@
 // Plan, then execute: read → map → validate → diff, as data. A dry run and a real run build the same
-// plan; only a real run goes on to send it.
+// plan; only a real run goes on to send it. Everything the later steps need comes back in the plan:
+// the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
 import type { Kind } from './contract/kinds.js';
-import { diffRecords, noBaseline, type Diff } from './diff/index.js';
+import { diffRecords, noBaseline, type BaselineSource, type Diff } from './diff/index.js';
 import { issue, type Issue } from './issues.js';
+import type { Mapping } from './map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from './map/plan.js';
 import { mapRecord } from './map/record.js';
-import { formatFor, readRecordBatches, type RawRecord, type ReadOptions } from './read/index.js';
+import { openRecords, type RawRecord, type ReadOptions } from './read/index.js';
 import { Validator } from './validate/index.js';
 
 export interface Baseline {
-  readonly source: 'snapshot' | 'file';
+  readonly source: Exclude<BaselineSource, 'none'>;
+  /** Key → canonical wire JSON of each record. */
   readonly records: ReadonlyMap<string, string>;
 }
 
@@ -17,17 +20,21 @@ export interface PlanInput {
   readonly kind: Kind;
   readonly path: string;
   readonly read: ReadOptions;
-  readonly mapping: Readonly<Record<string, string>>;
+  readonly mapping: Mapping;
   readonly knownParents?: ReadonlySet<string> | undefined;
   readonly knownParentsFrom?: string | undefined;
   readonly baseline?: Baseline | undefined;
   readonly stdin?: NodeJS.ReadableStream;
+  /** Keep each rejected record with its issues (for --errors-csv). */
+  readonly keepRejected?: boolean;
   /** Called now and then with the number of records read, for progress displays. */
   readonly onProgress?: ((records: number) => void) | undefined;
-  /** Called with each distinct header (a JSON record's keys), for --errors-csv. */
-  readonly onColumns?: ((columns: readonly string[]) => void) | undefined;
-  /** Called with each record that has an error, for --errors-csv. */
-  readonly onRejected?: ((raw: RawRecord, issues: readonly Issue[]) => void) | undefined;
+}
+
+/** A record with at least one error, as it was read, and its issues. */
+export interface RejectedRecord {
+  readonly raw: RawRecord;
+  readonly issues: readonly Issue[];
 }
 
 export interface Plan {
@@ -42,6 +49,12 @@ export interface Plan {
   readonly errors: number;
   readonly warnings: number;
   readonly diff: Diff;
+  /** The CSV delimiter (null for JSON), so files written for the user can match it. */
+  readonly delimiter: string | null;
+  /** The first header (a CSV header, or the first JSON record's keys); null when there was none. */
+  readonly header: readonly string[] | null;
+  /** Rejected records, when asked for with keepRejected; otherwise empty. */
+  readonly rejected: readonly RejectedRecord[];
 }
 
 export async function buildPlan(input: PlanInput): Promise<Plan> {
@@ -49,15 +62,16 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   const validator = new Validator(kind, { knownParents: input.knownParents, knownParentsFrom: input.knownParentsFrom });
   const keys: string[] = [];
   const bodies: string[] = [];
+  const rejected: RejectedRecord[] = [];
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
   let last: ColumnPlan | undefined;
+  let firstColumns: readonly string[] | undefined;
   let rows = 0;
-  const perRecordColumns = formatFor(input.path, input.read.format) !== 'csv';
 
-  let header: readonly string[] | undefined;
-  const read: ReadOptions = { ...input.read, onHeader: (columns) => (header = columns) };
-  records: for await (const batch of readRecordBatches(input.path, read, input.stdin)) {
+  const source = openRecords(input.path, input.read, input.stdin);
+  const perRecordColumns = source.info.format !== 'csv';
+  records: for await (const batch of source.batches) {
     for (const raw of batch) {
       let plan = last?.columns === raw.columns ? last : undefined;
       if (!plan) {
@@ -67,7 +81,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         if (!plan) {
           plan = compilePlan(kind, raw.columns, { mapping: input.mapping, line: perRecordColumns ? raw.line : 1, perRecordColumns });
           plans.set(signature, plan);
-          input.onColumns?.(raw.columns);
+          firstColumns ??= raw.columns;
           for (const found of plan.issues) {
             const id = `${found.code}\u0000${found.column}`;
             if (!reported.has(id)) validator.add(found), reported.add(id);
@@ -84,21 +98,21 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       if (ok) {
         keys.push(ok.key);
         bodies.push(ok.json);
-      } else if (input.onRejected && validator.errors > errorsBefore) {
-        input.onRejected(raw, validator.issues.slice(issuesBefore));
+      } else if (input.keepRejected && validator.errors > errorsBefore) {
+        rejected.push({ raw, issues: validator.issues.slice(issuesBefore) });
       }
     }
   }
   input.onProgress?.(rows);
 
+  const header = source.info.header;
   if (rows === 0 && validator.errors === 0 && plans.size === 0) {
     if (header) {
       // A header and no records: its columns are still checked, so a wrong header is not hidden.
       const plan = compilePlan(kind, header, { mapping: input.mapping, line: 1, perRecordColumns: false });
-      input.onColumns?.(header);
       for (const found of plan.issues) validator.add(found);
     }
-    if (header || formatFor(input.path, input.read.format) === 'json') {
+    if (header || source.info.format === 'json') {
       validator.add(issue('warning', 'NO_RECORDS', 'the file holds no records', { line: null }));
     } else {
       // Not even a header: what a failed export leaves behind. It must never read as "delete everything".
@@ -106,5 +120,18 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     }
   }
   const diff = input.baseline ? diffRecords(input.baseline.records, input.baseline.source, keys, bodies) : noBaseline();
-  return { kind, source: input.read.source, rows, keys, bodies, issues: validator.issues, errors: validator.errors, warnings: validator.warnings, diff };
+  return {
+    kind,
+    source: input.read.source,
+    rows,
+    keys,
+    bodies,
+    issues: validator.issues,
+    errors: validator.errors,
+    warnings: validator.warnings,
+    diff,
+    delimiter: source.info.delimiter,
+    header: header ?? firstColumns ?? null,
+    rejected,
+  };
 }

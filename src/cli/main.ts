@@ -1,19 +1,16 @@
-// The command table. Each command is imported only when it runs, so `--help` loads no undici or zod
-// and no reader. This is the one place that turns errors into exit codes.
+// The command table and the one place that turns a command's result — or its failure — into output
+// and an exit code. Each command is imported only when it runs, so `--help` loads no undici or zod
+// and no reader.
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT } from '../errors.js';
+import { EXIT, UploadError, type Outcome } from '../errors.js';
+import { DEFAULTS } from '../options.js';
+import type { UploadReport } from '../report/types.js';
+import { processIo, type ProcessIo } from './io.js';
+import type { CommandResult } from './result.js';
 
-export interface ProcessIo {
-  readonly argv0?: string;
-  readonly stdin: NodeJS.ReadStream;
-  readonly stdout: NodeJS.WriteStream;
-  readonly stderr: NodeJS.WriteStream;
-  readonly env: NodeJS.ProcessEnv;
-}
+export type { ProcessIo } from './io.js';
 
-const processIo = (): ProcessIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
-
-function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', summary: string, run: (code: Promise<number>) => void, io: ProcessIo): Command {
+function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', summary: string, run: (result: Promise<CommandResult>) => void, io: ProcessIo): Command {
   const cmd = program
     .command(`${kind} <file>`)
     .summary(summary)
@@ -22,7 +19,7 @@ function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', s
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--json', 'write one JSON report to stdout')
     .option('--base-url <url>', 'service address (default: $UPLOAD_BASE_URL)')
-    .option('--token-env <name>', 'environment variable holding the token', 'UPLOAD_TOKEN')
+    .option('--token-env <name>', 'environment variable holding the token', DEFAULTS.tokenEnv)
     .option('--token-file <path>', 'read the token from a file (- for standard input)')
     .option('--map <file>', 'JSON mapping of wire field to column name')
     .addOption(new Option('--format <format>', 'input format (default: from the file extension)').choices(['csv', 'json', 'ndjson']))
@@ -31,10 +28,10 @@ function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', s
     .option('--baseline <file>', 'compare against this file instead of the last upload');
   if (kind === 'team-members') cmd.option('--store-cards <file>', "check each parentKey against this store-card file's nodeKeys");
   return cmd
-    .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the baseline', '10%')
+    .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the baseline', DEFAULTS.maxRemovals)
     .option('--allow-empty', 'allow uploading no records at all (deletes every record)')
-    .option('--retries <n>', 'retries after a passing failure', '4')
-    .option('--timeout <seconds>', 'time to wait for the answer to one attempt', '300')
+    .option('--retries <n>', 'retries after a passing failure', String(DEFAULTS.retries))
+    .option('--timeout <seconds>', 'time to wait for the answer to one attempt', String(DEFAULTS.timeoutSeconds))
     .option('--errors-csv <file>', 'write the rejected rows, with an errors column, to this file')
     .option('--state-dir <dir>', 'where snapshots, the audit log and locks live')
     .option('--no-color', 'no colour in the output')
@@ -46,9 +43,9 @@ function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', s
 }
 
 export async function main(argv: readonly string[], io: ProcessIo = processIo()): Promise<number> {
-  let result: Promise<number> = Promise.resolve(EXIT.ok);
-  const run = (code: Promise<number>) => {
-    result = code;
+  let pending: Promise<CommandResult> | undefined;
+  const run = (result: Promise<CommandResult>) => {
+    pending = result;
   };
   const program = new Command('upload')
     .description('Upload the complete set of store cards or team members to the scheduling service, safely.')
@@ -84,21 +81,69 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
     io.stderr.write(program.helpInformation());
     return EXIT.usage;
   }
+  let result: CommandResult;
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return await result;
+    result = pending ? await pending : { exitCode: EXIT.ok };
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-      if (argv.includes('--json')) {
-        const { usageReport } = await import('./upload.js');
-        io.stdout.write(`${JSON.stringify(usageReport(argv, 'BAD_USAGE', err.message.replace(/^error: /, '')))}\n`);
-      }
-      return EXIT.usage;
+      result = { failure: err, json: argv.includes('--json'), report: await usageReport(argv) };
+    } else {
+      result = { failure: err, json: argv.includes('--json'), report: await usageReport(argv) };
     }
-    const { reportCrash } = await import('./crash.js');
-    return reportCrash(err, argv, io);
   }
+  return finish(result, io);
+}
+
+/** How a failure ends a run: the outcome, the exit code and the error the report carries. */
+export function settle(failure: unknown): { outcome: Outcome; exitCode: number; error: NonNullable<UploadReport['error']>; internal: boolean } {
+  if (failure instanceof UploadError) {
+    return { outcome: failure.outcome, exitCode: failure.exitCode, error: { code: failure.code, message: failure.message, hint: failure.hint ?? null }, internal: false };
+  }
+  if (failure instanceof CommanderError) {
+    // commander has printed its own message already.
+    return { outcome: 'usage-error', exitCode: EXIT.usage, error: { code: 'BAD_USAGE', message: failure.message.replace(/^error: /, ''), hint: null }, internal: false };
+  }
+  const message = failure instanceof Error ? failure.message : String(failure);
+  return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null }, internal: true };
+}
+
+export async function finish(result: CommandResult, io: ProcessIo): Promise<number> {
+  const { redact } = await import('../send/secrets.js');
+  const { report } = result;
+  let exitCode = result.exitCode ?? report?.exitCode ?? EXIT.ok;
+  if (result.failure !== undefined) {
+    const settled = settle(result.failure);
+    exitCode = settled.exitCode;
+    if (report) {
+      report.outcome = settled.outcome;
+      report.exitCode = settled.exitCode;
+      report.error = settled.error;
+      report.response = (result.failure instanceof UploadError ? result.failure.response : undefined) ?? report.response;
+    }
+    if (settled.internal) {
+      // A short message (the stack only with UPLOAD_DEBUG=1), redacted like every other output.
+      io.stderr.write(`upload: internal error: ${redact(settled.error.message)}\n`);
+      const stack = result.failure instanceof Error ? result.failure.stack : undefined;
+      if (io.env.UPLOAD_DEBUG && stack) io.stderr.write(`${redact(stack)}\n`);
+      else io.stderr.write('This is a bug. Run again with UPLOAD_DEBUG=1 for details, and report it.\n');
+    } else if (!(result.failure instanceof CommanderError)) {
+      const say = result.ui ?? { style: { red: (s: string) => s }, notice: (line: string) => io.stderr.write(`${redact(line)}\n`) };
+      say.notice(`${say.style.red('upload:')} ${settled.error.message}`);
+      if (settled.error.hint) say.notice(`  → ${settled.error.hint}`);
+    }
+  }
+  // redact() is the last line of defence: no code path puts the token in a report.
+  if (result.json && report) io.stdout.write(`${redact(JSON.stringify(report, null, 2))}\n`);
+  return exitCode;
+}
+
+/** The report of a run that never started: a bad command line, or a crash outside a run. */
+async function usageReport(argv: readonly string[]): Promise<UploadReport> {
+  const { emptyReport } = await import('../report/types.js');
+  const kind = argv.find((a) => a === 'store-cards' || a === 'team-members');
+  return emptyReport(kind ?? null, null, argv.includes('--dry-run'));
 }
 
 async function version(): Promise<string> {

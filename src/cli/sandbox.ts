@@ -1,9 +1,10 @@
 // `upload sandbox`: the reference service until SIGINT or SIGTERM.
 import { UsageError } from '../errors.js';
 import { DEFAULT_MAX_BODY, startSandbox } from '../sandbox/server.js';
-import type { ProcessIo } from './main.js';
+import type { ProcessIo } from './io.js';
+import type { CommandResult } from './result.js';
 
-export async function sandboxAction(flags: Record<string, string | undefined>, io: ProcessIo): Promise<number> {
+export async function sandboxAction(flags: Record<string, string | undefined>, io: ProcessIo): Promise<CommandResult> {
   const token = io.env.SANDBOX_TOKEN;
   const port = Number(flags.port);
   const maxBody = flags.maxBody === undefined ? DEFAULT_MAX_BODY : Number(flags.maxBody);
@@ -12,17 +13,13 @@ export async function sandboxAction(flags: Record<string, string | undefined>, i
     : !Number.isInteger(port) || port < 0 || port > 65535 ? new UsageError('BAD_FLAG', `--port '${flags.port}' is not a port number`, 'use 0 to 65535 (0 picks a free port)')
     : !Number.isInteger(maxBody) || maxBody < 1 ? new UsageError('BAD_FLAG', `--max-body '${flags.maxBody}' is not a number of bytes`, 'e.g. --max-body 1073741824')
     : undefined;
-  if (problem) {
-    io.stderr.write(`upload: ${problem.message}\n  → ${problem.hint}\n`);
-    return problem.exitCode;
-  }
+  if (problem) return { failure: problem };
   let sandbox;
   try {
     sandbox = await startSandbox({ token: token!, host: flags.host, port, dataDir: flags.dataDir, maxBody, log: (line) => io.stderr.write(`${line}\n`) });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    io.stderr.write(`upload: the sandbox cannot listen on ${flags.host}:${port}: ${e.code ?? e.message}\n  → pick another --port (0 picks a free one)\n`);
-    return 2;
+    return { failure: new UsageError('SANDBOX_CANNOT_LISTEN', `the sandbox cannot listen on ${flags.host}:${port}: ${e.code ?? e.message}`, 'pick another --port (0 picks a free one)') };
   }
   // The address on stdout, alone, so scripts can capture it; everything else goes to stderr.
   io.stdout.write(`${sandbox.url}\n`);
@@ -33,5 +30,5 @@ export async function sandboxAction(flags: Record<string, string | undefined>, i
   });
   await sandbox.close();
   io.stderr.write(`Sandbox stopped (${signal})\n`);
-  return 0;
+  return { exitCode: 0 };
 }

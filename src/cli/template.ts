@@ -1,6 +1,7 @@
 // `upload template <kind>`: a CSV with every column and an example row, on stdout.
 import { UsageError } from '../errors.js';
-import type { ProcessIo } from './main.js';
+import type { ProcessIo } from './io.js';
+import type { CommandResult } from './result.js';
 
 const TEMPLATES: Record<string, string> = {
   'store-cards': [
@@ -13,12 +14,9 @@ const TEMPLATES: Record<string, string> = {
   ].join('\r\n'),
 };
 
-export async function templateAction(kind: string, io: ProcessIo): Promise<number> {
+export async function templateAction(kind: string, io: ProcessIo): Promise<CommandResult> {
   const text = TEMPLATES[kind];
-  if (!text) {
-    io.stderr.write(`upload: template '${kind}' is not a kind\n  → use: upload template store-cards, or upload template team-members\n`);
-    return new UsageError('BAD_KIND', '', '').exitCode;
-  }
+  if (!text) return { failure: new UsageError('BAD_KIND', `template '${kind}' is not a kind`, 'use: upload template store-cards, or upload template team-members') };
   io.stdout.write(`${text}\r\n`);
-  return 0;
+  return { exitCode: 0 };
 }

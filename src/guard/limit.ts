@@ -4,10 +4,8 @@ import { UsageError } from '../errors.js';
 
 export type RemovalLimit = { readonly kind: 'count'; readonly count: number } | { readonly kind: 'percent'; readonly percent: number };
 
-export const DEFAULT_MAX_REMOVALS = '10%';
-
-export function parseMaxRemovals(text: string | undefined): RemovalLimit {
-  const value = (text ?? DEFAULT_MAX_REMOVALS).trim();
+export function parseMaxRemovals(text: string): RemovalLimit {
+  const value = text.trim();
   const bad = (): never => {
     throw new UsageError('BAD_MAX_REMOVALS', `--max-removals '${text}' is not a whole number of records or a percentage from 0% to 100%`, 'give a whole number of records (--max-removals 37) or a share of the baseline from 0% to 100% (--max-removals 25%)');
   };

@@ -5,7 +5,10 @@ import { FIELDS } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
 import { FORBIDDEN_KEYS } from '../read/types.js';
 
-export function loadMapping(path: string | undefined, kind: Kind): Record<string, string> {
+/** Wire field → the source column that feeds it. */
+export type Mapping = Readonly<Record<string, string>>;
+
+export function loadMapping(path: string | undefined, kind: Kind): Mapping {
   if (path === undefined) return {};
   let value: unknown;
   try {

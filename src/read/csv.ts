@@ -2,7 +2,7 @@
 // header checks and the messages; the parsing itself is ./csv-parser.ts.
 import { InputError, UsageError } from '../errors.js';
 import { CsvParser, CsvSyntaxError, type ParsedRecord } from './csv-parser.js';
-import { FORBIDDEN_KEYS, MAX_RECORD_CHARS, type RawRecord } from './types.js';
+import { FORBIDDEN_KEYS, MAX_RECORD_CHARS, type RawRecord, type ReadInfo } from './types.js';
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 
@@ -97,20 +97,19 @@ export async function* readCsvBatches(
   text: AsyncIterable<TextPart>,
   source: string,
   delimiterFlag: string | undefined,
-  onDelimiter?: (delimiter: string) => void,
-  onHeader?: (columns: readonly string[]) => void,
+  info: ReadInfo,
 ): AsyncGenerator<RawRecord[]> {
   const input = withDelimiter(text, delimiterFlag);
   const first = await input.next();
   if (first.done || typeof first.value === 'string' || !('delimiter' in first.value)) return;
-  onDelimiter?.(first.value.delimiter);
+  info.delimiter = first.value.delimiter;
   const parser = new CsvParser(first.value.delimiter, MAX_RECORD_CHARS);
   let columns: string[] | undefined;
   const records = (parsed: ParsedRecord[], out: RawRecord[] = []): RawRecord[] => {
     for (const { line, cells } of parsed) {
       if (!columns) {
         columns = checkHeader(source, cells);
-        onHeader?.(columns);
+        info.header = columns;
       } else if (!isBlank(cells)) out.push({ line, columns, cells });
     }
     return out;

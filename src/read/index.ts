@@ -5,9 +5,9 @@ import { InputError, UsageError } from '../errors.js';
 import { decodeText, decodeTextRuns } from './decode.js';
 import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
-import type { InputFormat, RawRecord, ReadOptions } from './types.js';
+import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
 
-export type { InputFormat, RawRecord, ReadOptions } from './types.js';
+export type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
 
 export const FORMATS: readonly InputFormat[] = ['csv', 'json', 'ndjson'];
 
@@ -47,7 +47,7 @@ export function readRecords(
   options: ReadOptions,
   stdin: NodeJS.ReadableStream = process.stdin,
 ): AsyncGenerator<RawRecord> {
-  return flat(readRecordBatches(path, options, stdin));
+  return flat(openRecords(path, options, stdin).batches);
 }
 
 async function* flat(batches: AsyncIterable<readonly RawRecord[]>): AsyncGenerator<RawRecord> {
@@ -60,21 +60,18 @@ async function* oneByOne(records: AsyncIterable<RawRecord>): AsyncGenerator<read
 
 /**
  * The records of a file in batches (a CSV batch is what one chunk of text completes): the plan's loop
- * runs per record without an `await` for each.
+ * runs per record without an `await` for each. `info` is complete once the batches are.
  */
-export function readRecordBatches(
-  path: string,
-  options: ReadOptions,
-  stdin: NodeJS.ReadableStream = process.stdin,
-): AsyncGenerator<readonly RawRecord[]> {
+export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.ReadableStream = process.stdin): RecordSource {
   const format = formatFor(path, options.format);
   if (options.delimiter !== undefined && format !== 'csv') {
     throw new UsageError('DELIMITER_NOT_CSV', `--delimiter applies to CSV only, but ${options.source} is read as ${format}`, 'drop --delimiter or pass --format csv');
   }
+  const info: ReadInfo = { format, delimiter: null, header: null };
   if (format === 'json' || format === 'ndjson') {
     const text = decodeText(fileBytes(path, stdin), options.encoding, options.source);
-    return oneByOne(format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source));
+    return { info, batches: oneByOne(format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source)) };
   }
   const text = decodeTextRuns(fileBytes(path, stdin), options.encoding, options.source);
-  return readCsvBatches(text, options.source, options.delimiter, options.onDelimiter, options.onHeader);
+  return { info, batches: readCsvBatches(text, options.source, options.delimiter, info) };
 }

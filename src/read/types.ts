@@ -20,10 +20,21 @@ export interface ReadOptions {
   readonly format?: InputFormat | undefined;
   readonly delimiter?: string | undefined;
   readonly encoding?: string | undefined;
-  /** Told the CSV delimiter in use (given or detected), so output meant for Excel can match it. */
-  readonly onDelimiter?: ((delimiter: string) => void) | undefined;
-  /** Told the CSV header as soon as it is read, so a file with a header and no records is known as such. */
-  readonly onHeader?: ((columns: readonly string[]) => void) | undefined;
+}
+
+/** What reading found out about the file as a whole; complete once its records have all been read. */
+export interface ReadInfo {
+  format: InputFormat;
+  /** The CSV delimiter in use (given or detected), so output meant for Excel can match it. */
+  delimiter: string | null;
+  /** The CSV header, so a file with a header and no records is known as such. */
+  header: readonly string[] | null;
+}
+
+/** A file's records in batches, and what was learnt about the file while reading them. */
+export interface RecordSource {
+  readonly batches: AsyncIterable<readonly RawRecord[]>;
+  readonly info: Readonly<ReadInfo>;
 }
 
 /** A record far larger than any real one is an error rather than a memory blow-up. */

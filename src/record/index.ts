@@ -2,10 +2,10 @@
 // upload moves the snapshot; every attempt that reached the send stage gets an audit line.
 import { rm } from 'node:fs/promises';
 import { relative } from 'node:path';
+import type { Kind } from '../contract/kinds.js';
+import type { Payload } from '../contract/json-array.js';
 import type { Diff } from '../diff/index.js';
 import type { Outcome } from '../errors.js';
-import type { Plan } from '../plan.js';
-import { payloadLength, payloadSha256 } from '../send/body.js';
 import { appendAudit, auditEntry } from './audit.js';
 import { writeSnapshot } from './snapshot.js';
 import { normaliseBaseUrl, type StatePaths } from './state.js';
@@ -16,7 +16,11 @@ export { acquireLock, type Lock } from './lock.js';
 export interface Attempt {
   readonly paths: StatePaths;
   readonly baseUrl: URL;
-  readonly plan: Plan;
+  readonly kind: Kind;
+  readonly source: string;
+  readonly diff: Diff;
+  /** The bytes that were sent: the snapshot is written from them, the audit line names their hash. */
+  readonly payload: Payload;
 }
 
 export interface Result {
@@ -30,12 +34,12 @@ export interface Result {
  * service's answer is the outcome, and a state-directory problem is said, not turned into a failure).
  */
 export async function recordAttempt(attempt: Attempt, result: Result): Promise<string[]> {
-  const { paths, plan } = attempt;
+  const { paths, payload } = attempt;
   const warnings: string[] = [];
   let snapshot: string | null = null;
   if (result.outcome === 'uploaded') {
     try {
-      await writeSnapshot(paths.snapshot, plan.bodies);
+      await writeSnapshot(paths.snapshot, payload.chunks);
       snapshot = relative(paths.dir, paths.snapshot);
     } catch (err) {
       // An old snapshot would now misstate what the service holds, and could hide removals next time.
@@ -47,13 +51,13 @@ export async function recordAttempt(attempt: Attempt, result: Result): Promise<s
     await appendAudit(
       paths.audit,
       auditEntry({
-        kind: plan.kind,
+        kind: attempt.kind,
         baseUrl: normaliseBaseUrl(attempt.baseUrl),
-        source: plan.source,
-        count: plan.keys.length,
-        bytes: payloadLength(plan.bodies),
-        sha256: payloadSha256(plan.bodies),
-        diff: diffCounts(plan.diff),
+        source: attempt.source,
+        count: payload.records,
+        bytes: payload.bytes,
+        sha256: payload.sha256,
+        diff: diffCounts(attempt.diff),
         outcome: result.outcome,
         status: result.status,
         error: result.error,

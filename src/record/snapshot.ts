@@ -5,7 +5,6 @@ import { basename, dirname, join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { GuardRefusal, UploadError } from '../errors.js';
 import { jsonArrayFile } from '../read/json.js';
-import { payloadChunks } from '../send/body.js';
 import { writeFileAtomic } from './atomic.js';
 import { isAlive } from './whoami.js';
 
@@ -50,10 +49,10 @@ export async function snapshotKeys(path: string, kind: Kind): Promise<Set<string
 }
 
 /** Replaces the snapshot with the array that was sent, byte for byte, atomically. */
-export async function writeSnapshot(path: string, bodies: readonly string[]): Promise<void> {
+export async function writeSnapshot(path: string, chunks: readonly Buffer[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await removeOrphans(path);
-  await writeFileAtomic(path, payloadChunks(bodies));
+  await writeFileAtomic(path, chunks);
 }
 
 /** Temp files left by a writer that was killed mid-write (the lock says no other writer is running). */

@@ -1,4 +1,5 @@
 // Human renderings of issues, diffs and outcomes: text in, text out; the caller decides where it goes.
+import { KINDS, type Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { Issue } from '../issues.js';
 
@@ -81,4 +82,11 @@ export function formatDiff(diff: Diff, style: Style = PLAIN): string[] {
   }
   if ((diff.changed ?? 0) > changed.length) lines.push(style.yellow(`  … ${(diff.changed ?? 0) - changed.length} more changed`));
   return lines;
+}
+
+/** "Replace all team members at https://… with these 1,234 team members: +12 −3 ~5 =1,214. Upload?" */
+export function confirmQuestion(request: { kind: Kind; count: number; where: string; diff: Diff }): string {
+  const { noun } = KINDS[request.kind];
+  const { count } = request;
+  return `Replace all ${noun}s at ${request.where} with ${count === 1 ? 'this' : 'these'} ${plural(count, noun)}: ${formatDiffCounts(request.diff)}. Upload?`;
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { kindForPath, type KindInfo } from '../contract/kinds.js';
 import { successMessage } from '../contract/message.js';
 import { UploadError } from '../errors.js';
-import { payloadChunks } from '../send/body.js';
+import { jsonArrayChunks } from '../contract/json-array.js';
 import { parseBody, TooLarge } from './body.js';
 import { SandboxStore } from './store.js';
 
@@ -69,7 +69,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (req.method === 'GET') {
       const records = store.get(info.kind);
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      for (const chunk of payloadChunks(records)) {
+      for (const chunk of jsonArrayChunks(records)) {
         if (res.destroyed) break;
         // A client that goes away never drains: stop on close as well.
         if (!res.write(chunk)) await drainOrClose(res);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { jsonArrayFile } from '../read/json.js';
 import { writeFileAtomic } from '../record/atomic.js';
-import { payloadChunks } from '../send/body.js';
+import { jsonArrayChunks } from '../contract/json-array.js';
 
 const FILES: Record<Kind, string> = { 'store-cards': 'storeCards.json', 'team-members': 'teamMembers.json' };
 
@@ -35,7 +35,7 @@ export class SandboxStore {
   replace(kind: Kind, records: readonly string[]): Promise<void> {
     const previous = this.queues.get(kind) ?? Promise.resolve();
     const next = previous.catch(() => {}).then(async () => {
-      if (this.dataDir) await writeFileAtomic(join(this.dataDir, FILES[kind]), payloadChunks(records));
+      if (this.dataDir) await writeFileAtomic(join(this.dataDir, FILES[kind]), jsonArrayChunks(records));
       this.sets.set(kind, records);
     });
     this.queues.set(kind, next);

@@ -1,9 +1,7 @@
-// One attempt: the POST, its body streamed from the records, and what became of it. Whether the
-// whole body left before a failure matters: if it did, the service may have applied it.
-import { createHash } from 'node:crypto';
+// One attempt: the POST, its body streamed from the encoded chunks, and what became of it. Whether
+// the whole body left before a failure matters: if it did, the service may have applied it.
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { payloadChunks } from './body.js';
 
 export type AttemptResult =
   | { readonly kind: 'answer'; readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly text: string }
@@ -21,14 +19,15 @@ export interface AttemptInput {
   readonly url: URL;
   readonly dispatcher: Dispatcher;
   readonly headers: Record<string, string>;
-  readonly bodies: readonly string[];
+  /** The encoded body: the same buffers on every attempt, so every attempt sends the same bytes. */
+  readonly chunks: readonly Buffer[];
   readonly answerMs: number;
   readonly connectMs: number;
   readonly signal: AbortSignal;
   /** Called with the bytes handed to the connection so far. */
   readonly onBytes: (bytes: number) => void;
-  /** Called once with the sha256 of the whole body when it has all been handed over. */
-  readonly onSent: (sha256: string) => void;
+  /** Called once when the whole body has been handed over. */
+  readonly onSent: () => void;
 }
 
 const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
@@ -36,17 +35,15 @@ const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_|H
 export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   let delivered = false;
   function* tracked(): Generator<Buffer> {
-    const hash = createHash('sha256');
     let bytes = 0;
-    for (const chunk of payloadChunks(input.bodies)) {
-      hash.update(chunk);
+    for (const chunk of input.chunks) {
       bytes += chunk.length;
       input.onBytes(bytes);
       yield chunk;
     }
     // Reached only when the connection asks for more after the last chunk: all of it was written.
     delivered = true;
-    input.onSent(hash.digest('hex'));
+    input.onSent();
   }
   try {
     const answer = await request(input.url, {

@@ -7,7 +7,7 @@ import { Interrupted, ServiceRejected, ServiceUnreachable } from '../errors.js';
 import { checkAnswer, serviceMessage, type ServiceAnswer } from './answer.js';
 import { attempt } from './attempt.js';
 import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolicy, type RetryPolicy } from './backoff.js';
-import { payloadLength, payloadSha256 } from './body.js';
+import type { Payload } from '../contract/json-array.js';
 import { endpoint, type Token } from './config.js';
 import { sleep } from './sleep.js';
 
@@ -23,7 +23,7 @@ export interface SendRequest {
   readonly info: KindInfo;
   readonly baseUrl: URL;
   readonly token: Token;
-  readonly bodies: readonly string[];
+  readonly payload: Payload;
   readonly retries: number;
   readonly timeoutSeconds: number;
   readonly env: NodeJS.ProcessEnv;
@@ -34,9 +34,6 @@ export interface SendRequest {
 export interface SendResult {
   readonly answer: ServiceAnswer;
   readonly attempts: number;
-  readonly bytes: number;
-  /** sha256 of the body, the same on every attempt. */
-  readonly sha256: string;
 }
 
 export async function send(req: SendRequest): Promise<SendResult> {
@@ -44,12 +41,11 @@ export async function send(req: SendRequest): Promise<SendResult> {
   const signal = req.signal ?? new AbortController().signal;
   signal.throwIfAborted();
   const url = endpoint(req.baseUrl, req.info.path);
-  const total = payloadLength(req.bodies);
+  const total = req.payload.bytes;
   const emit = req.onEvent ?? (() => {});
   const dispatcher = makeDispatcher(policy);
   const tried: string[] = [];
   let maybeApplied = false;
-  const hashes = new Set<string>();
   try {
     for (let n = 1; ; n++) {
       const at = { attempt: n, attempts: policy.attempts };
@@ -59,29 +55,26 @@ export async function send(req: SendRequest): Promise<SendResult> {
         url,
         dispatcher,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${req.token.value}`, 'content-length': String(total) },
-        bodies: req.bodies,
+        chunks: req.payload.chunks,
         answerMs: policy.answerMs,
         connectMs: policy.connectMs,
         signal,
         onBytes: (bytes) => emit({ type: 'sending', ...at, bytes, total }),
-        onSent: (hash) => {
-          hashes.add(hash);
+        onSent: () => {
           sentThisAttempt = true;
           emit({ type: 'waiting', ...at, answerMs: policy.answerMs });
         },
       }).catch((err: unknown) => {
         throw err instanceof Interrupted && (maybeApplied || sentThisAttempt) ? interruptedAfterSend() : err;
       });
-      // The body is regenerated for every attempt; a different hash is a bug, never a reason to retry.
-      if (hashes.size > 1) throw new Error(`the request body changed between attempts: ${[...hashes].join(' then ')}`);
 
       let reason: string;
       let retryAfterMs: number | undefined;
       let answered: { status: number; message: string } | undefined;
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
-          const answer = withEarlierAttempts(() => checkAnswer(req, result.status, result.headers, result.text, req.bodies.length), maybeApplied);
-          return { answer, attempts: n, bytes: total, sha256: [...hashes][0] ?? payloadSha256(req.bodies) };
+          const answer = withEarlierAttempts(() => checkAnswer(req, result.status, result.headers, result.text, req.payload.records), maybeApplied);
+          return { answer, attempts: n };
         }
         const said = serviceMessage(result.text);
         answered = { status: result.status, message: said ?? '' };

@@ -3,10 +3,13 @@
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { settle, type ProcessIo } from '../../src/cli/main.js';
+import { parseUploadOptions } from '../../src/cli/options.js';
 import { statePaths } from '../../src/record/state.js';
-import { PLAIN } from '../../src/report/human.js';
-import type { Ui } from '../../src/report/ui.js';
-import { runUpload, type UploadOptions } from '../../src/run.js';
+import { confirmQuestion } from '../../src/report/human.js';
+import type { ConfirmRequest } from '../../src/report/events.js';
+import type { UploadReport } from '../../src/report/types.js';
+import { runUpload } from '../../src/upload.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -17,13 +20,24 @@ afterEach(async () => {
   sb = undefined;
 });
 
-function person(answer: boolean): Ui & { questions: string[] } {
-  const questions: string[] = [];
-  return { style: PLAIN, info() {}, notice() {}, progress() {}, done() {}, confirm: async (q) => (questions.push(q), answer), questions };
+interface Person {
+  questions: string[];
+  confirm(request: ConfirmRequest): Promise<boolean>;
 }
 
-function options(file: string, stateDir: string): UploadOptions {
-  return { kind: 'team-members', file, dryRun: false, yes: false, allowEmpty: false, retries: 0, timeoutSeconds: 10, stateDir };
+function person(answer: boolean): Person {
+  const questions: string[] = [];
+  return { confirm: async (request) => (questions.push(confirmQuestion(request)), answer), questions };
+}
+
+/** The engine as `upload team-members FILE` runs it on a terminal, with the person's answers scripted. */
+async function upload(file: string, who: Person): Promise<UploadReport> {
+  const env = sb!.env;
+  const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {} } as unknown as ProcessIo;
+  const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', stateDir: sb!.stateDir }, io);
+  const { report, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, confirm: (request) => who.confirm(request) });
+  if (failure !== undefined) Object.assign(report, settle(failure));
+  return report;
 }
 
 describe('confirmation on a terminal', () => {
@@ -31,7 +45,7 @@ describe('confirmation on a terminal', () => {
     sb = await sandbox();
     const ui = person(false);
     const file = writeMembers(sb.dir, 'a.csv', range(1, 1234));
-    const report = await runUpload(options(file, sb.stateDir), { env: sb.env, stdin: Readable.from([]), interactive: true, ui });
+    const report = await upload(file, ui);
     expect(ui.questions).toEqual([`Replace all team members at ${sb.url} with these 1,234 team members: no baseline to compare with. Upload?`]);
     expect(report).toMatchObject({ outcome: 'refused', exitCode: 4, error: { code: 'DECLINED' } });
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
@@ -42,9 +56,8 @@ describe('confirmation on a terminal', () => {
   it('"yes" uploads, and the next question shows the change', async () => {
     sb = await sandbox();
     const ui = person(true);
-    const ctx = { env: sb.env, stdin: Readable.from([]), interactive: true, ui };
-    expect((await runUpload(options(writeMembers(sb.dir, 'a.csv', range(1, 20)), sb.stateDir), ctx)).outcome).toBe('uploaded');
-    expect((await runUpload(options(writeMembers(sb.dir, 'b.csv', range(2, 22), [5]), sb.stateDir), ctx)).outcome).toBe('uploaded');
+    expect((await upload(writeMembers(sb.dir, 'a.csv', range(1, 20)), ui)).outcome).toBe('uploaded');
+    expect((await upload(writeMembers(sb.dir, 'b.csv', range(2, 22), [5]), ui)).outcome).toBe('uploaded');
     expect(ui.questions[1]).toBe(`Replace all team members at ${sb.url} with these 21 team members: +2 −1 ~1 =18. Upload?`);
     expect(await sb.stored('/integrations/teamMembers')).toHaveLength(21);
   });
@@ -54,7 +67,7 @@ describe('confirmation on a terminal', () => {
     ui.confirm = async () => {
       throw Object.assign(new Error('Aborted with Ctrl+C'), { name: 'AbortError' });
     };
-    const report = await runUpload(options(writeMembers(sb.dir, 'a.csv', range(1, 3)), sb.stateDir), { env: sb.env, stdin: Readable.from([]), interactive: true, ui });
+    const report = await upload(writeMembers(sb.dir, 'a.csv', range(1, 3)), ui);
     expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 130 });
     expect(existsSync(statePaths(sb.stateDir, new URL(sb.url), 'team-members').lock)).toBe(false);
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);

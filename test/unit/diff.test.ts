@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBaseline } from '../../src/diff/baseline.js';
+import { encodePayload } from '../../src/contract/json-array.js';
 import { diffRecords, fieldChanges, noBaseline } from '../../src/diff/index.js';
+import { loadBaseline } from '../../src/load.js';
 import { readSnapshot, writeSnapshot } from '../../src/record/snapshot.js';
 import { formatDiff, formatDiffCounts } from '../../src/report/human.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -52,7 +53,7 @@ describe('the snapshot', () => {
   it('is written byte for byte as sent and read back as canonical JSON by key', async () => {
     const { dir } = tempDir();
     const path = join(dir, 'snapshots', 'site.team-members.json');
-    await writeSnapshot(path, [tm('E1'), tm('E2')]);
+    await writeSnapshot(path, encodePayload([tm('E1'), tm('E2')]).chunks);
     expect(await readSnapshot(path, 'team-members')).toEqual(new Map([['E1', tm('E1')], ['E2', tm('E2')]]));
     // Whitespace does not matter: a pretty-printed copy reads the same.
     writeFileSync(path, JSON.stringify([JSON.parse(tm('E1'))], null, 2));
@@ -64,7 +65,7 @@ describe('the snapshot', () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     t.write(`.snap.json.${dead}.0a1b2c3d.tmp`, '[{"employeeID":"E1"');
     const other = t.write('.other.json.1.0a1b2c3d.tmp', 'not ours');
-    await writeSnapshot(join(t.dir, 'snap.json'), [tm('E1')]);
+    await writeSnapshot(join(t.dir, 'snap.json'), encodePayload([tm('E1')]).chunks);
     expect(readdirSync(t.dir).sort()).toEqual([basename(other), 'snap.json']);
   });
 

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { diffRecords, noBaseline } from '../../src/diff/index.js';
 import { GuardRefusal, UsageError } from '../../src/errors.js';
-import { confirmQuestion } from '../../src/guard/confirm.js';
-import { checkGuards, parseMaxRemovals } from '../../src/guard/index.js';
+import { judge, parseMaxRemovals } from '../../src/guard/index.js';
+import { confirmQuestion } from '../../src/report/human.js';
 import { allowedRemovals } from '../../src/guard/limit.js';
+import { DEFAULTS } from '../../src/options.js';
 
 describe('parseMaxRemovals', () => {
   it.each([
-    [undefined, { kind: 'percent', percent: 10 }],
+    [DEFAULTS.maxRemovals, { kind: 'percent', percent: 10 }],
     ['37', { kind: 'count', count: 37 }],
     ['0', { kind: 'count', count: 0 }],
     ['25%', { kind: 'percent', percent: 25 }],
@@ -47,10 +48,26 @@ const diffKeeping = (baseline: number, kept: number) => {
   const keys = keep(kept);
   return diffRecords(base(baseline), 'snapshot', keys, keys.map((k) => `{"employeeID":"${k}"}`));
 };
-const guard = (over: Partial<Parameters<typeof checkGuards>[0]>) =>
-  checkGuards({ kind: 'team-members', source: 'staff.csv', count: 1, diff: noBaseline(1), limit: parseMaxRemovals(undefined), allowEmpty: false, ...over });
+const has = { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true };
+const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
+  judge({ kind: 'team-members', source: 'staff.csv', count: 1, diff: noBaseline(1), limit: parseMaxRemovals(DEFAULTS.maxRemovals), allowEmpty: false, has, ...over });
+/** The notes of an upload the guards let through; the refusal of one they stop, thrown. */
+const guard = (over: Partial<Parameters<typeof judge>[0]>) => {
+  const v = verdict(over);
+  if (v.refusal) throw v.refusal;
+  return v.notes;
+};
 
-describe('checkGuards', () => {
+describe('judge', () => {
+  it('says what a real run would still need', () => {
+    expect(verdict({}).needs).toEqual([]);
+    expect(verdict({ has: { token: false, tokenEnv: 'MY_TOKEN', baseUrl: false, confirmation: false } }).needs).toEqual([
+      'an access token (MY_TOKEN or --token-file)',
+      'a base URL (--base-url or UPLOAD_BASE_URL)',
+      '--yes, as there is no terminal to confirm it',
+    ]);
+  });
+
   it('refuses an empty upload unless --allow-empty', () => {
     expect(() => guard({ count: 0 })).toThrow(expect.objectContaining({ code: 'EMPTY_UPLOAD', hint: expect.stringContaining('--allow-empty') }));
     expect(guard({ count: 0, allowEmpty: true }).join('\n')).toContain('deletes every team member');
@@ -92,7 +109,7 @@ describe('checkGuards', () => {
 describe('confirmQuestion', () => {
   it('names the kind, the address, the count and the change', () => {
     const diff = diffRecords(base(3), 'snapshot', ['E0', 'E1', 'E9'], ['{"employeeID":"E0"}', '{"employeeID":"E1","name":"x"}', '{"employeeID":"E9"}']);
-    expect(confirmQuestion('team-members', 1234, 'https://s.example.com', diff)).toBe('Replace all team members at https://s.example.com with these 1,234 team members: +1 −1 ~1 =1. Upload?');
-    expect(confirmQuestion('store-cards', 1, 'https://s', noBaseline(1))).toBe('Replace all store cards at https://s with this 1 store card: no baseline to compare with. Upload?');
+    expect(confirmQuestion({ kind: 'team-members', count: 1234, where: 'https://s.example.com', diff })).toBe('Replace all team members at https://s.example.com with these 1,234 team members: +1 −1 ~1 =1. Upload?');
+    expect(confirmQuestion({ kind: 'store-cards', count: 1, where: 'https://s', diff: noBaseline(1) })).toBe('Replace all store cards at https://s with this 1 store card: no baseline to compare with. Upload?');
   });
 });

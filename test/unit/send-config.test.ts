@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reportCrash } from '../../src/cli/crash.js';
-import type { ProcessIo } from '../../src/cli/main.js';
+import { finish, type ProcessIo } from '../../src/cli/main.js';
+import { emptyReport } from '../../src/report/types.js';
 import { checkAnswer } from '../../src/send/answer.js';
 import { isLoopback, resolveBaseUrl } from '../../src/send/config.js';
 import { keepSecret, redact } from '../../src/send/secrets.js';
@@ -55,12 +55,12 @@ describe('redaction', () => {
     expect(redact(JSON.stringify({ m: 'x s3cr"et-value' }))).toBe('{"m":"x ***"}');
   });
 
-  it('covers crash output, on stderr and in the --json report', () => {
+  it('covers crash output, on stderr and in the --json report', async () => {
     keepSecret('crash-secret-123');
     const out: string[] = [];
     const err: string[] = [];
     const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: { UPLOAD_DEBUG: '1' } } as unknown as ProcessIo;
-    expect(reportCrash(new Error('boom crash-secret-123'), ['team-members', 'x.csv', '--json'], io)).toBe(1);
+    expect(await finish({ failure: new Error('boom crash-secret-123'), json: true, report: emptyReport('team-members', 'x.csv', false) }, io)).toBe(1);
     expect(err.join('')).toContain('boom ***');
     expect(err.join('') + out.join('')).not.toContain('crash-secret-123');
     expect(JSON.parse(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });

@@ -1,24 +1,25 @@
-// The request body is streamed in chunks from the per-record JSON; joined, it must be exactly the
+// The request body is encoded in chunks from the per-record JSON; joined, it must be exactly the
 // JSON of the array, with the length and hash the audit log and Content-Length rely on.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { payloadChunks, payloadLength, payloadSha256 } from '../../src/send/body.js';
+import { encodePayload, jsonArrayChunks } from '../../src/contract/json-array.js';
 
 const CHUNK = 256 * 1024;
 
 function check(records: readonly unknown[]): void {
   const bodies = records.map((r) => JSON.stringify(r));
   const expected = JSON.stringify(records);
-  const chunks = [...payloadChunks(bodies)];
-  const joined = Buffer.concat(chunks);
+  const payload = encodePayload(bodies);
+  const joined = Buffer.concat(payload.chunks);
   expect(joined.toString('utf8')).toBe(expected);
-  expect(payloadLength(bodies)).toBe(Buffer.byteLength(expected, 'utf8'));
-  expect(payloadSha256(bodies)).toBe(createHash('sha256').update(expected, 'utf8').digest('hex'));
+  expect(payload.records).toBe(records.length);
+  expect(payload.bytes).toBe(Buffer.byteLength(expected, 'utf8'));
+  expect(payload.sha256).toBe(createHash('sha256').update(expected, 'utf8').digest('hex'));
   expect(JSON.parse(joined.toString('utf8'))).toEqual(JSON.parse(expected));
 }
 
-describe('payloadChunks, payloadLength, payloadSha256', () => {
+describe('jsonArrayChunks and encodePayload', () => {
   it.each([
     ['no records', []],
     ['one record', [{ employeeID: 'E1', email: 'a@example.com', name: 'A', roleCode: null, parentKey: null }]],
@@ -32,7 +33,7 @@ describe('payloadChunks, payloadLength, payloadSha256', () => {
 
   it('produces chunks of bounded size, never one giant buffer', () => {
     const bodies = Array.from({ length: 50_000 }, (_, i) => JSON.stringify({ employeeID: `E${i}`, name: 'Jürgen Müller' }));
-    const chunks = [...payloadChunks(bodies)];
+    const chunks = [...jsonArrayChunks(bodies)];
     expect(chunks.length).toBeGreaterThan(5);
     for (const c of chunks) expect(c.length).toBeLessThanOrEqual(CHUNK);
     // Each chunk is its own buffer: keeping one does not see it overwritten by the next.

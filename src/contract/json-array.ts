@@ -1,5 +1,6 @@
-// The request body, produced in chunks from the per-record JSON: never one giant string, so bodies
-// larger than V8's string limit (about 512 MB) work, and every attempt sends the same bytes.
+// The wire body, `[record,record,…]`, encoded once: the same chunks are sent on every attempt, written
+// as the snapshot and stored by the sandbox, and their length and sha256 are computed in the same pass.
+// Never one giant string, so bodies larger than V8's string limit (about 512 MB) work.
 import { createHash } from 'node:crypto';
 
 const CHUNK = 256 * 1024;
@@ -12,7 +13,7 @@ const CLOSE = 0x5d; // ]
  * (no joined intermediate string: measured 40% faster on 1M records); each chunk is a fresh buffer,
  * so a consumer may keep it.
  */
-export function* payloadChunks(bodies: readonly string[]): Generator<Buffer> {
+export function* jsonArrayChunks(bodies: readonly string[]): Generator<Buffer> {
   let buf = Buffer.allocUnsafe(CHUNK);
   buf[0] = OPEN;
   let at = 1;
@@ -37,14 +38,22 @@ export function* payloadChunks(bodies: readonly string[]): Generator<Buffer> {
   yield buf.subarray(0, at);
 }
 
-export function payloadLength(bodies: readonly string[]): number {
-  let n = 2 + Math.max(0, bodies.length - 1);
-  for (const body of bodies) n += Buffer.byteLength(body, 'utf8');
-  return n;
+/** The exact bytes of one upload, with what identifies them. */
+export interface Payload {
+  readonly records: number;
+  readonly chunks: readonly Buffer[];
+  readonly bytes: number;
+  readonly sha256: string;
 }
 
-export function payloadSha256(bodies: readonly string[]): string {
+export function encodePayload(bodies: readonly string[]): Payload {
   const hash = createHash('sha256');
-  for (const chunk of payloadChunks(bodies)) hash.update(chunk);
-  return hash.digest('hex');
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for (const chunk of jsonArrayChunks(bodies)) {
+    chunks.push(chunk);
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { records: bodies.length, chunks, bytes, sha256: hash.digest('hex') };
 }

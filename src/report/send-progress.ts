@@ -1,7 +1,7 @@
 // The send stage's events in words: live text for the spinner (or an occasional plain line), and a
 // line that stays for each retry, since a cron log should show every passing fault.
-import type { Ui } from '../report/ui.js';
-import type { SendEvent } from './index.js';
+import type { Ui } from './ui.js';
+import type { SendEvent } from '../send/index.js';
 
 export function mebibytes(bytes: number): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -1,0 +1,38 @@
+// What the engine tells the outside world while it runs: data, not text. The CLI renders these for a
+// person (./render.ts); under --json they are rendered quietly and the report says the rest.
+import type { Kind } from '../contract/kinds.js';
+import type { Diff } from '../diff/index.js';
+import type { Issue } from '../issues.js';
+import type { LockOwner } from '../record/lock.js';
+import type { SendEvent } from '../send/index.js';
+
+export type RunEvent =
+  | { readonly type: 'lock-recovered'; readonly owner: LockOwner }
+  | { readonly type: 'reading'; readonly source: string; readonly records: number | null }
+  | { readonly type: 'read'; readonly source: string }
+  | { readonly type: 'warning'; readonly message: string }
+  | {
+      readonly type: 'planned';
+      readonly source: string;
+      readonly issues: readonly Issue[];
+      readonly rows: number;
+      readonly valid: number;
+      readonly errors: number;
+      readonly warnings: number;
+    }
+  | { readonly type: 'diff'; readonly diff: Diff; readonly noBaselineWhy: string | undefined }
+  | { readonly type: 'guard-notes'; readonly notes: readonly string[] }
+  | { readonly type: 'dry-run'; readonly kind: Kind; readonly count: number; readonly needs: readonly string[] }
+  | { readonly type: 'sending'; readonly kind: Kind; readonly count: number; readonly origin: string }
+  | { readonly type: 'send'; readonly event: SendEvent; readonly origin: string }
+  | { readonly type: 'sent' }
+  | { readonly type: 'uploaded'; readonly message: string };
+
+/** The question a real run asks before it sends. */
+export interface ConfirmRequest {
+  readonly kind: Kind;
+  readonly count: number;
+  /** The normalised base URL. */
+  readonly where: string;
+  readonly diff: Diff;
+}

@@ -1,0 +1,52 @@
+// The engine's events in words, for a person: which lines, in which colour, at which level.
+import { KINDS } from '../contract/kinds.js';
+import { showSendEvent } from './send-progress.js';
+import type { RunEvent } from './events.js';
+import { formatDiff, formatIssues, plural } from './human.js';
+import type { Ui } from './ui.js';
+
+export function renderEvent(ui: Ui, event: RunEvent): void {
+  const { style } = ui;
+  switch (event.type) {
+    case 'lock-recovered': {
+      const r = event.owner;
+      ui.notice(style.yellow(`Recovered a stale lock left by process ${r.pid} of ${r.user} on ${r.host} (since ${r.since}), which is no longer running.`));
+      return;
+    }
+    case 'reading':
+      ui.progress(event.records === null ? `Reading ${event.source}…` : `Reading ${event.source}: ${event.records.toLocaleString('en-US')} records`);
+      return;
+    case 'read':
+    case 'sent':
+      ui.done();
+      return;
+    case 'warning':
+      ui.notice(style.yellow(event.message));
+      return;
+    case 'planned':
+      for (const line of formatIssues(event.source, event.issues, style)) ui.notice(line);
+      if (event.errors === 0) ui.info(`${event.source}: ${plural(event.rows, 'record')} valid${event.warnings ? `, ${plural(event.warnings, 'warning')}` : ''}`);
+      return;
+    case 'diff':
+      for (const line of formatDiff(event.diff, style)) ui.info(line);
+      if (event.noBaselineWhy) ui.info(`  ${event.noBaselineWhy}`);
+      return;
+    case 'guard-notes':
+      for (const note of event.notes) ui.notice(style.yellow(note));
+      return;
+    case 'dry-run': {
+      const { noun } = KINDS[event.kind];
+      ui.notice(`Dry run: ${plural(event.count, noun)} would replace every ${noun} on the service. Nothing was sent.`);
+      if (event.needs.length) ui.notice(`A real run would also need ${event.needs.join('; ')}.`);
+      return;
+    }
+    case 'sending':
+      ui.progress(`Sending ${plural(event.count, KINDS[event.kind].noun)} to ${event.origin}…`);
+      return;
+    case 'send':
+      showSendEvent(ui, event.event, event.origin);
+      return;
+    case 'uploaded':
+      ui.notice(style.green(`✓ ${event.message}`));
+  }
+}
