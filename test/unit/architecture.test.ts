@@ -1,0 +1,69 @@
+// The layout's rules, checked on every run: arrows point down the pipeline and nothing imports in a
+// circle (type-only imports count). A rule the tests enforce needs no reviewer.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+function sources(dir = SRC): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Each file's imports of other files of src/ (static, dynamic and type-only), as paths relative to src/. */
+function imports(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources()) {
+    const text = readFileSync(file, 'utf8');
+    const found = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g)];
+    graph.set(
+      relative(SRC, file),
+      found.map((m) => relative(SRC, resolve(dirname(file), (m[1] ?? m[2])!.replace(/\.js$/, '.ts')))),
+    );
+  }
+  return graph;
+}
+
+function cycles(graph: Map<string, string[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const found: string[] = [];
+  const visit = (node: string, stack: string[]) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next, stack);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node, []);
+  return found;
+}
+
+const STAGES = ['read', 'map', 'validate', 'diff', 'guard', 'send', 'record', 'contract'];
+/** What sits above the stages: the orchestrator, the loaders, the CLI and the presentation. */
+const ABOVE = /^(plan|upload|run|load|options)\.ts$|^(cli|report)\//;
+
+describe('the layout of src/', () => {
+  const graph = imports();
+
+  it('has no import cycles', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('keeps stages from importing the orchestrator, the CLI or the presentation', () => {
+    const wrong = [...graph].flatMap(([file, deps]) =>
+      STAGES.includes(file.split('/')[0]!) ? deps.filter((d) => ABOVE.test(d)).map((d) => `${file} → ${d}`) : [],
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('sees every file (the checker itself works)', () => {
+    expect(graph.get('cli/main.ts')).toContain('cli/io.ts');
+    expect(cycles(new Map([['a.ts', ['b.ts']], ['b.ts', ['a.ts']]]))).toEqual(['a.ts → b.ts → a.ts']);
+  });
+});
