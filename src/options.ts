@@ -38,6 +38,10 @@ export interface UploadOptions {
   readonly retries: number;
   readonly timeoutSeconds: number;
   readonly errorsCsv: string | undefined;
+  /** --payload-out: where to write the exact request body. */
+  readonly payloadOut: string | undefined;
+  /** --diff-out: where to write every change as CSV. */
+  readonly diffOut: string | undefined;
   /** The state directory, resolved. */
   readonly stateDir: string;
 }

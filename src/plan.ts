@@ -4,6 +4,7 @@
 import type { Kind } from './contract/kinds.js';
 import { diffRecords, noBaseline, type BaselineSource, type Diff } from './diff/index.js';
 import { issue, type Issue } from './issues.js';
+import { describeMapping, type FieldSource } from './map/describe.js';
 import type { Mapping } from './map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from './map/plan.js';
 import { mapRecord } from './map/record.js';
@@ -55,6 +56,8 @@ export interface Plan {
   readonly header: readonly string[] | null;
   /** Rejected records, when asked for with keepRejected; otherwise empty. */
   readonly rejected: readonly RejectedRecord[];
+  /** Which column fed which field (for the first header: JSON records may each bring their own keys). */
+  readonly mapping: readonly FieldSource[];
 }
 
 export async function buildPlan(input: PlanInput): Promise<Plan> {
@@ -66,7 +69,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
   let last: ColumnPlan | undefined;
-  let firstColumns: readonly string[] | undefined;
+  let first: ColumnPlan | undefined;
   let rows = 0;
 
   const source = openRecords(input.path, input.read, input.stdin);
@@ -81,7 +84,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         if (!plan) {
           plan = compilePlan(kind, raw.columns, { mapping: input.mapping, line: perRecordColumns ? raw.line : 1, perRecordColumns });
           plans.set(signature, plan);
-          firstColumns ??= raw.columns;
+          first ??= plan;
           for (const found of plan.issues) {
             const id = `${found.code}\u0000${found.column}`;
             if (!reported.has(id)) validator.add(found), reported.add(id);
@@ -131,7 +134,8 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     warnings: validator.warnings,
     diff,
     delimiter: source.info.delimiter,
-    header: header ?? firstColumns ?? null,
+    header: header ?? first?.columns ?? null,
     rejected,
+    mapping: first ? describeMapping(first) : [],
   };
 }

@@ -2,7 +2,7 @@
 // plan is compared with, plans (read, map, validate, diff), judges the plan, and — on a real run —
 // hands it to ./run.ts to lock, confirm, send and record. A failure ends the run and comes back with
 // the report as far as it got; the entry point maps it to an outcome and an exit code.
-import { encodePayload } from './contract/json-array.js';
+import { encodePayload, type Payload } from './contract/json-array.js';
 import { KINDS } from './contract/kinds.js';
 import { InputError } from './errors.js';
 import { judge } from './guard/index.js';
@@ -12,11 +12,16 @@ import { buildPlan, type Plan } from './plan.js';
 import { statePaths, type StatePaths } from './record/index.js';
 import { normaliseBaseUrl } from './record/state.js';
 import { RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
+import { diffCsvLines } from './report/diff-csv.js';
 import { invalidSummary } from './report/human.js';
+import { writePrivateFile } from './report/private-file.js';
 import { diffReport, emptyReport, type UploadReport } from './report/types.js';
 import { execute, withLock, type RunContext } from './run.js';
 
 export type { RunContext } from './run.js';
+
+/** Records shown as they will be sent, before the diff and the question. */
+const PREVIEW = 3;
 
 export interface RunResult {
   /** The report as far as the run got; outcome and exit code are set for a run that succeeded. */
@@ -36,9 +41,8 @@ export async function runUpload(options: UploadOptions, ctx: RunContext): Promis
       return { report };
     }
     await withLock(paths, `${KINDS[options.kind].noun}s to ${where}`, ctx, async () => {
-      const plan = await prepare(options, ctx, report, paths);
-      const payload = encodePayload(plan.bodies);
-      const answer = await execute({ options: { ...options, baseUrl, token }, paths, payload, diff: plan.diff }, ctx);
+      const { plan, payload } = await prepare(options, ctx, report, paths);
+      const answer = await execute({ options: { ...options, baseUrl, token }, paths, payload: payload!, diff: plan.diff }, ctx);
       report.response = { status: answer.status, message: answer.message };
       report.outcome = 'uploaded';
       report.exitCode = 0;
@@ -49,8 +53,11 @@ export async function runUpload(options: UploadOptions, ctx: RunContext): Promis
   }
 }
 
-/** Everything a dry run does: load, plan, write the errors CSV, judge. Returns the plan a real run sends. */
-async function prepare(options: UploadOptions, ctx: RunContext, report: UploadReport, paths: StatePaths | undefined): Promise<Plan> {
+/**
+ * Everything a dry run does: load, plan, write the files asked for, judge. Returns the plan and, when a
+ * real run will send it or --payload-out asked for it, its body, encoded once.
+ */
+async function prepare(options: UploadOptions, ctx: RunContext, report: UploadReport, paths: StatePaths | undefined): Promise<{ plan: Plan; payload: Payload | undefined }> {
   const { kind, source } = options;
   const where = options.baseUrl ? normaliseBaseUrl(options.baseUrl) : undefined;
   const { baseline, why } = await loadBaseline({ kind, file: options.baseline, input: options.file, encoding: options.encoding, mapping: options.mapping, stdin: ctx.stdin, snapshot: paths?.snapshot });
@@ -88,6 +95,15 @@ async function prepare(options: UploadOptions, ctx: RunContext, report: UploadRe
     const { message, hint } = invalidSummary(source, { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings }, options.errorsCsv);
     throw new InputError('INVALID_RECORDS', message, hint);
   }
+  // Written once the records are valid, whatever the guards say: they are what a review needs most.
+  const payload = !options.dryRun || options.payloadOut !== undefined ? encodePayload(plan.bodies) : undefined;
+  if (options.payloadOut !== undefined) await writePrivateFile(options.payloadOut, '--payload-out', payload!.chunks);
+  if (options.diffOut !== undefined) {
+    if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${options.diffOut}: there is no baseline to compare with, so the file lists no changes` });
+    await writePrivateFile(options.diffOut, '--diff-out', diffCsvLines(kind, baseline?.records ?? new Map(), plan.keys, plan.bodies, plan.delimiter ?? ','));
+  }
+  report.mapping = plan.mapping;
+  ctx.emit({ type: 'preview', mapping: plan.mapping, first: plan.bodies.slice(0, PREVIEW), total: plan.bodies.length });
   ctx.emit({ type: 'diff', diff: plan.diff, noBaselineWhy: baseline ? undefined : why });
 
   const verdict = judge({
@@ -109,5 +125,5 @@ async function prepare(options: UploadOptions, ctx: RunContext, report: UploadRe
     report.exitCode = 0;
     ctx.emit({ type: 'dry-run', kind, count: plan.keys.length, needs: verdict.needs });
   }
-  return plan;
+  return { plan, payload };
 }

@@ -33,6 +33,8 @@ function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', s
     .option('--retries <n>', 'retries after a passing failure', String(DEFAULTS.retries))
     .option('--timeout <seconds>', 'time to wait for the answer to one attempt', String(DEFAULTS.timeoutSeconds))
     .option('--errors-csv <file>', 'write the rejected rows, with an errors column, to this file')
+    .option('--payload-out <file>', 'write the exact request body to this file (also on a dry run)')
+    .option('--diff-out <file>', 'write every added, removed and changed record to this CSV file')
     .option('--state-dir <dir>', 'where snapshots, the audit log and locks live')
     .option('--no-color', 'no colour in the output')
     .option('-q, --quiet', 'print only warnings, errors and the outcome')

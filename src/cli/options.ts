@@ -10,7 +10,8 @@ import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
 import type { InputFormat } from '../read/types.js';
 import { resolveStateDir } from '../record/state.js';
-import { checkWritable } from '../report/errors-csv.js';
+import { checkWritable as checkErrorsCsvWritable } from '../report/errors-csv.js';
+import { checkWritable } from '../report/private-file.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
 import type { ProcessIo } from './io.js';
 
@@ -55,7 +56,11 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
   }
 
   const errorsCsv = text(flags.errorsCsv);
-  if (errorsCsv !== undefined) await checkWritable(errorsCsv);
+  if (errorsCsv !== undefined) await checkErrorsCsvWritable(errorsCsv);
+  const payloadOut = text(flags.payloadOut);
+  if (payloadOut !== undefined) await checkWritable(payloadOut, '--payload-out');
+  const diffOut = text(flags.diffOut);
+  if (diffOut !== undefined) await checkWritable(diffOut, '--diff-out');
   const encoding = text(flags.encoding);
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(String(flags.delimiter));
@@ -87,6 +92,8 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
     retries,
     timeoutSeconds,
     errorsCsv,
+    payloadOut,
+    diffOut,
     stateDir,
   };
 }

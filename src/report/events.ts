@@ -3,6 +3,7 @@
 import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { Issue } from '../issues.js';
+import type { FieldSource } from '../map/describe.js';
 import type { LockOwner } from '../record/lock.js';
 import type { SendEvent } from '../send/index.js';
 
@@ -20,6 +21,7 @@ export type RunEvent =
       readonly errors: number;
       readonly warnings: number;
     }
+  | { readonly type: 'preview'; readonly mapping: readonly FieldSource[]; readonly first: readonly string[]; readonly total: number }
   | { readonly type: 'diff'; readonly diff: Diff; readonly noBaselineWhy: string | undefined }
   | { readonly type: 'guard-notes'; readonly notes: readonly string[] }
   | { readonly type: 'dry-run'; readonly kind: Kind; readonly count: number; readonly needs: readonly string[] }

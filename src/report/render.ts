@@ -2,7 +2,7 @@
 import { KINDS } from '../contract/kinds.js';
 import { showSendEvent } from './send-progress.js';
 import type { RunEvent } from './events.js';
-import { formatDiff, formatIssues, plural } from './human.js';
+import { formatDiff, formatIssues, formatMapping, formatRecord, plural } from './human.js';
 import type { Ui } from './ui.js';
 
 export function renderEvent(ui: Ui, event: RunEvent): void {
@@ -26,6 +26,16 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
     case 'planned':
       for (const line of formatIssues(event.source, event.issues, style)) ui.notice(line);
       if (event.errors === 0) ui.info(`${event.source}: ${plural(event.rows, 'record')} valid${event.warnings ? `, ${plural(event.warnings, 'warning')}` : ''}`);
+      return;
+    case 'preview':
+      if (event.mapping.length) {
+        ui.info('Mapping used (wire field ← column):');
+        for (const line of formatMapping(event.mapping)) ui.info(`  ${line}`);
+      }
+      if (event.first.length) {
+        ui.info(event.first.length < event.total ? `The first ${event.first.length} of ${plural(event.total, 'record')} as they will be sent:` : 'The records as they will be sent:');
+        event.first.forEach((json, i) => ui.info(`  ${i + 1}. ${formatRecord(json)}`));
+      }
       return;
     case 'diff':
       for (const line of formatDiff(event.diff, style)) ui.info(line);

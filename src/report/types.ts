@@ -3,6 +3,7 @@ import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { Outcome } from '../errors.js';
 import type { Issue } from '../issues.js';
+import type { FieldSource } from '../map/describe.js';
 
 export interface DiffReport {
   readonly baseline: Diff['baseline'];
@@ -22,6 +23,8 @@ export interface UploadReport {
   /** Records read from the file (valid or not). */
   records: number;
   issues: Issue[];
+  /** Which column fed which wire field: `[{"field": "employeeID", "columns": ["Personnel Number"]}]`. */
+  mapping: readonly FieldSource[];
   diff: DiffReport | null;
   response: { status: number; message: string } | null;
   /** Why the run stopped, when it did not succeed: a stable code, the message and what to do. */
@@ -34,5 +37,5 @@ export function diffReport(diff: Diff): DiffReport {
 }
 
 export function emptyReport(kind: Kind | null, source: string | null, dryRun: boolean): UploadReport {
-  return { kind, source, dryRun, outcome: 'usage-error', exitCode: 2, records: 0, issues: [], diff: null, response: null, error: null };
+  return { kind, source, dryRun, outcome: 'usage-error', exitCode: 2, records: 0, issues: [], mapping: [], diff: null, response: null, error: null };
 }

@@ -1,0 +1,25 @@
+// Which column feeds which wire field, as data for the user to check before anything is sent:
+// `employeeID ← Personnel Number`.
+import { DAY_NAMES } from './hours.js';
+import type { ColumnPlan } from './plan.js';
+
+export interface FieldSource {
+  readonly field: string;
+  /** The source columns, as written in the file (several for a day's opening and closing columns). */
+  readonly columns: readonly string[];
+  /** How the columns are read, where that is not obvious ("Monday: open, close"). */
+  readonly note?: string;
+}
+
+export function describeMapping(plan: ColumnPlan): FieldSource[] {
+  const out: FieldSource[] = plan.fed.map(({ field, column }) => ({ field, columns: [column] }));
+  if (plan.hoursJson !== undefined) out.push({ field: 'opentToGuestsPeriod', columns: [plan.columns[plan.hoursJson]!], note: 'JSON object' });
+  // Monday first, as people read a week; the wire's Sunday = "0" is the tool's business.
+  for (const day of [1, 2, 3, 4, 5, 6, 0]) {
+    const d = plan.days[day];
+    if (!d) continue;
+    const indexes = d.layout === 'range' ? [d.index] : [d.since, d.to].filter((i): i is number => i !== undefined);
+    out.push({ field: `opentToGuestsPeriod.${day}`, columns: indexes.map((i) => plan.columns[i]!), note: DAY_NAMES[day] });
+  }
+  return out;
+}
