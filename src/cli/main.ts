@@ -38,11 +38,32 @@ function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', s
     .option('--state-dir <dir>', 'where snapshots, the audit log and locks live')
     .option('--no-color', 'no colour in the output')
     .option('-q, --quiet', 'print only warnings, errors and the outcome')
+    .addHelpText('after', uploadExamples(kind))
     .action(async (file: string, flags: Record<string, unknown>) => {
       const { uploadAction } = await import('./upload.js');
       run(uploadAction(kind, file, flags, io));
     });
 }
+
+function uploadExamples(kind: 'store-cards' | 'team-members'): string {
+  const file = kind === 'store-cards' ? 'stores.csv' : 'staff.csv';
+  return `
+Examples:
+  $ upload ${kind} ${file} --dry-run                 check the file, see the mapping and the changes; send nothing
+  $ upload ${kind} ${file}                           the same, then confirm and upload
+  $ upload ${kind} ${file} --yes --json              unattended (cron): no prompt, one JSON report on stdout
+  $ upload ${kind} export.csv --map '{"${kind === 'store-cards' ? 'nodeKey": "Filiale' : 'employeeID": "Personalnummer'}"}'   name a column the tool does not know
+  $ upload ${kind} ${file} --max-removals 37         allow exactly the 37 removals you expect
+${EXIT_CODES}`;
+}
+
+const EXIT_CODES = `
+Exit codes:
+  0 uploaded, or a dry run that found nothing that would stop a real run
+  1 internal error (a bug)           2 usage or configuration error
+  3 invalid input; nothing sent      4 refused by a safety guard; nothing sent
+  5 rejected by the service          6 unreachable, or outcome unknown after retries
+  7 the answer does not confirm the upload                 130 interrupted`;
 
 export async function main(argv: readonly string[], io: ProcessIo = processIo()): Promise<number> {
   let pending: Promise<CommandResult> | undefined;
@@ -56,6 +77,15 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
+  program.addHelpText('after', `
+Examples:
+  $ upload team-members staff.csv --dry-run      validate and show what would change
+  $ upload store-cards stores.xlsx --yes         upload a workbook without a prompt
+  $ SANDBOX_TOKEN=dev upload sandbox --port 0    a local copy of the service to rehearse against
+  $ upload template team-members > staff.csv     a CSV with every column
+${EXIT_CODES}
+
+Documentation: README.md and docs/ in the package.`);
   uploadCommand(program, 'store-cards', 'upload the complete set of store cards', run, io);
   uploadCommand(program, 'team-members', 'upload the complete set of team members', run, io);
   program
@@ -66,6 +96,10 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'keep the uploaded sets in this directory (default: in memory)')
     .option('--max-body <bytes>', 'largest request body accepted (default: 1073741824, 1 GiB)')
+    .addHelpText('after', `
+Examples:
+  $ SANDBOX_TOKEN=dev-token upload sandbox --port 0 --data-dir ./sandbox-data
+  $ UPLOAD_TOKEN=dev-token upload team-members staff.csv --base-url http://127.0.0.1:PORT --yes`)
     .action(async (flags: Record<string, string | undefined>) => {
       const { sandboxAction } = await import('./sandbox.js');
       run(sandboxAction(flags, io));
@@ -73,6 +107,10 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
   program
     .command('template <kind>')
     .summary('print a CSV template for store-cards or team-members')
+    .addHelpText('after', `
+Examples:
+  $ upload template store-cards > stores.csv
+  $ upload template team-members > staff.csv`)
     .action(async (kind: string) => {
       const { templateAction } = await import('./template.js');
       run(templateAction(kind, io));

@@ -1,0 +1,30 @@
+// --help is where a new user starts: each command shows examples and the exit codes.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { main, type ProcessIo } from '../../src/cli/main.js';
+
+async function help(argv: string[]): Promise<{ code: number; out: string }> {
+  const stdout = new PassThrough();
+  const chunks: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => chunks.push(c));
+  const io = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: {} } as unknown as ProcessIo;
+  const code = await main(argv, io);
+  return { code, out: Buffer.concat(chunks).toString('utf8') };
+}
+
+describe('--help', () => {
+  it.each([['store-cards'], ['team-members']])('%s shows examples and the exit codes', async (kind) => {
+    const { code, out } = await help([kind, '--help']);
+    expect(code).toBe(0);
+    expect(out).toContain(`$ upload ${kind} `);
+    expect(out).toContain('--dry-run');
+    expect(out).toMatch(/Exit codes:[\s\S]*4 refused by a safety guard/);
+  });
+
+  it('the program help lists the commands, examples and exit codes', async () => {
+    const { code, out } = await help(['--help']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/sandbox[\s\S]*template/);
+    expect(out).toMatch(/Examples:[\s\S]*Exit codes:[\s\S]*130 interrupted/);
+  });
+});
