@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EXIT, UploadError, type Outcome } from '../errors.js';
 import { DEFAULTS } from '../options.js';
 import type { UploadReport } from '../report/types.js';
+import { toolVersion } from '../version.js';
 import { processIo, type ProcessIo } from './io.js';
 import type { CommandResult } from './result.js';
 
@@ -72,7 +73,7 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
   };
   const program = new Command('upload')
     .description('Upload the complete set of store cards or team members to the scheduling service, safely.')
-    .version(await version(), '-V, --version')
+    .version(await toolVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
@@ -184,10 +185,4 @@ async function usageReport(argv: readonly string[]): Promise<UploadReport> {
   const { emptyReport } = await import('../report/types.js');
   const kind = argv.find((a) => a === 'store-cards' || a === 'team-members');
   return emptyReport(kind ?? null, null, argv.includes('--dry-run'));
-}
-
-async function version(): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }

@@ -1,0 +1,97 @@
+// Saved plans (`--plan-out FILE` on a dry run, `upload apply FILE`): what was reviewed, to be sent byte
+// for byte or not at all. The plan is JSON a person can read; the body sits beside it in a file named
+// by its sha256. A plan never holds the token. Its own digest makes an edited or cut plan detectable.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { Payload } from './contract/json-array.js';
+import { InputError } from './errors.js';
+import { writePrivateFile } from './report/private-file.js';
+
+export const PLAN_FORMAT = 'scheduling-upload-plan/1';
+
+const counts = z.strictObject({ added: z.number().nullable(), removed: z.number().nullable(), changed: z.number().nullable(), unchanged: z.number().nullable() });
+
+const planDocument = z.strictObject({
+  format: z.literal(PLAN_FORMAT),
+  kind: z.enum(['store-cards', 'team-members']),
+  baseUrl: z.string(),
+  source: z.string(),
+  createdAt: z.string(),
+  user: z.string(),
+  host: z.string(),
+  toolVersion: z.string(),
+  /** The store's generation for this base URL and kind when the plan was made (0: none yet). */
+  generation: z.number().int().min(0),
+  baseline: z.enum(['snapshot', 'file', 'none']),
+  diff: counts,
+  verdict: z.strictObject({ refusal: z.string().nullable(), notes: z.array(z.string()) }),
+  body: z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().min(2), records: z.number().int().min(0) }),
+  digest: z.string(),
+});
+
+export type PlanDocument = z.infer<typeof planDocument>;
+type Unsigned = Omit<PlanDocument, 'digest' | 'body' | 'format'>;
+
+/** JSON with every object's keys sorted, so the digest does not depend on how the file was indented. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** sha256 of everything in the plan but the digest itself. */
+function digestOf(doc: Omit<PlanDocument, 'digest'>): string {
+  return createHash('sha256').update(canonical(doc)).digest('hex');
+}
+
+/** Writes the body (named by its hash, beside the plan) and then the plan; both 0600. */
+export async function writePlan(path: string, facts: Unsigned, payload: Payload): Promise<PlanDocument> {
+  const bodyFile = `${basename(path)}.${payload.sha256.slice(0, 16)}.body.json`;
+  await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks);
+  const unsigned = { format: PLAN_FORMAT, ...facts, body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records } } as const;
+  const doc: PlanDocument = { ...unsigned, digest: digestOf(unsigned) };
+  await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`]);
+  return doc;
+}
+
+/** Reads a plan and its body, checking both are exactly what was written; PLAN_INVALID otherwise. */
+export async function readPlan(path: string): Promise<{ doc: PlanDocument; body: Buffer }> {
+  const invalid = (why: string): never => {
+    throw new InputError('PLAN_INVALID', `${path}: ${why}`, 'make a new plan with --dry-run --plan-out FILE, review it, and apply that one');
+  };
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    return invalid(`cannot read the plan: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return invalid('the plan is not valid JSON (was it cut short or edited?)');
+  }
+  const result = planDocument.safeParse(parsed);
+  if (!result.success) return invalid(`the plan is not a plan this tool wrote (${result.error.issues[0]?.path.join('.') || 'format'}: ${result.error.issues[0]?.message})`);
+  const doc = result.data;
+  const { digest, ...rest } = doc;
+  if (digestOf(rest) !== digest) return invalid('the plan has been changed since it was written (its digest does not match)');
+  if (basename(doc.body.file) !== doc.body.file) return invalid('the plan names a body file outside its own folder');
+  const bodyPath = resolve(dirname(path), doc.body.file);
+  let body: Buffer;
+  try {
+    body = await readFile(bodyPath);
+  } catch (err) {
+    return invalid(`its body ${bodyPath} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  if (body.length !== doc.body.bytes || sha256 !== doc.body.sha256) {
+    return invalid(`its body ${bodyPath} has changed since the plan was made (${body.length} bytes, sha256 ${sha256.slice(0, 12)}…; the plan says ${doc.body.bytes} bytes, ${doc.body.sha256.slice(0, 12)}…)`);
+  }
+  return { doc, body };
+}
