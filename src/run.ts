@@ -7,7 +7,7 @@ import { GuardRefusal, Interrupted, UploadError } from './errors.js';
 import type { UploadOptions } from './options.js';
 import { acquireLock, recordAttempt, type StatePaths } from './record/index.js';
 import type { ConfirmRequest, RunEvent } from './report/events.js';
-import { send, type ServiceAnswer } from './send/index.js';
+import type { ServiceAnswer } from './send/index.js';
 import { normaliseBaseUrl } from './record/state.js';
 
 export interface RunContext {
@@ -62,6 +62,8 @@ export async function execute(job: Job, ctx: RunContext): Promise<ServiceAnswer>
   const attempt = { paths: job.paths, baseUrl: options.baseUrl, kind: options.kind, source: options.source, diff: job.diff, payload };
   ctx.emit({ type: 'sending', kind: options.kind, count: payload.records, origin });
   let answer: ServiceAnswer;
+  // Loaded only to send: a dry run never pays for the HTTP client.
+  const { send } = await import('./send/index.js');
   try {
     ({ answer } = await send({
       info,
