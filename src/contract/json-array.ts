@@ -57,3 +57,54 @@ export function encodePayload(bodies: readonly string[]): Payload {
   }
   return { records: bodies.length, chunks, bytes, sha256: hash.digest('hex') };
 }
+
+/**
+ * The records of a body this tool encoded (a snapshot whose sha256 was checked): key → record JSON,
+ * without parsing each record. Canonical records are compact objects with the key field first, so
+ * the scanner only tracks strings and depth over the bytes, and reads the key from the record's
+ * start. Anything else — whitespace, another field first, a duplicate key — returns undefined, and
+ * the caller reads the file the general, slower way.
+ */
+export function decodeCanonical(body: Buffer, keyField: string): Map<string, string> | undefined {
+  const prefix = Buffer.from(`{"${keyField}":"`);
+  const records = new Map<string, string>();
+  const last = body.length - 1;
+  if (body.length < 2 || body[0] !== OPEN || body[last] !== CLOSE) return undefined;
+  if (body.length === 2) return records;
+  let at = 1;
+  for (;;) {
+    if (!body.subarray(at, at + prefix.length).equals(prefix)) return undefined;
+    const start = at;
+    const end = objectEnd(body, start);
+    if (end === -1) return undefined;
+    const keyOpen = start + prefix.length - 1;
+    const key = JSON.parse(body.toString('utf8', keyOpen, stringEnd(body, keyOpen) + 1)) as string;
+    if (records.has(key)) return undefined;
+    records.set(key, body.toString('utf8', start, end + 1));
+    if (end + 1 === last) return records;
+    if (body[end + 1] !== COMMA) return undefined;
+    at = end + 2;
+  }
+}
+
+/** The index of the `}` that closes the object opening at `start`, or -1. */
+function objectEnd(body: Buffer, start: number): number {
+  let depth = 0;
+  for (let i = start; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === 0x22) i = stringEnd(body, i);
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The index of the quote that ends the JSON string opening at `open`. */
+function stringEnd(body: Buffer, open: number): number {
+  for (let i = open + 1; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === 0x5c) i++;
+    else if (c === 0x22) return i;
+  }
+  return body.length;
+}

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodePayload, jsonArrayChunks } from '../../src/contract/json-array.js';
+import { decodeCanonical, encodePayload, jsonArrayChunks } from '../../src/contract/json-array.js';
 
 const CHUNK = 256 * 1024;
 
@@ -44,5 +44,39 @@ describe('jsonArrayChunks and encodePayload', () => {
   it('agrees with JSON.stringify for any array of records (property)', () => {
     const record = fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.integer(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true })), { maxKeys: 5 });
     fc.assert(fc.property(fc.array(record, { maxLength: 30 }), (records) => check(records)), { numRuns: 100 });
+  });
+});
+
+describe('decodeCanonical', () => {
+  const member = (id: string, name: string) => JSON.stringify({ employeeID: id, email: `${id}@example.com`, name, roleCode: null, parentKey: null });
+
+  it('reads back by key exactly what encodePayload wrote, without parsing the records', () => {
+    const bodies = [member('E1', 'A'), member('E"2', 'quote "},{" brace'), member('E3', 'Zoë 🎉 \\ back')];
+    const body = Buffer.concat(encodePayload(bodies).chunks);
+    expect(decodeCanonical(body, 'employeeID')).toEqual(new Map(bodies.map((b) => [JSON.parse(b).employeeID, b])));
+    expect(decodeCanonical(Buffer.from('[]'), 'employeeID')).toEqual(new Map());
+  });
+
+  it.each([
+    ['whitespace', '[ {"employeeID":"E1"}]'],
+    ['another field first', '[{"email":"x","employeeID":"E1"}]'],
+    ['a duplicate key', '[{"employeeID":"E1"},{"employeeID":"E1"}]'],
+    ['a missing comma', '[{"employeeID":"E1"}{"employeeID":"E2"}]'],
+    ['a cut body', '[{"employeeID":"E1"},{"employeeID":"E2"'],
+    ['not an array', '{"employeeID":"E1"}'],
+  ])('declines %s (the caller falls back to the general reader)', (_what, text) => {
+    expect(decodeCanonical(Buffer.from(text), 'employeeID')).toBeUndefined();
+  });
+
+  it('round-trips any records keyed first (property)', () => {
+    const rec = fc.record({ employeeID: fc.string({ unit: 'binary', maxLength: 12 }), name: fc.string({ unit: 'binary', maxLength: 30 }), n: fc.integer() });
+    fc.assert(
+      fc.property(fc.uniqueArray(rec, { selector: (r) => r.employeeID, maxLength: 20 }), (records) => {
+        const bodies = records.map((r) => JSON.stringify(r));
+        const decoded = decodeCanonical(Buffer.concat(encodePayload(bodies).chunks), 'employeeID');
+        expect(decoded).toEqual(new Map(records.map((r, i) => [r.employeeID, bodies[i]!])));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
