@@ -37,21 +37,24 @@ export function noBaseline(): Diff {
   return { baseline: 'none', added: null, removed: null, changed: null, unchanged: null, baselineCount: null, examples: { added: [], removed: [], changed: [] } };
 }
 
+/**
+ * The plan's records against the baseline. `planned` answers whether the plan holds a key (the
+ * validator's key index, so no second set of a million keys is built); keys are unique in a plan.
+ */
 export function diffRecords(
   baseline: ReadonlyMap<string, string>,
   source: Exclude<BaselineSource, 'none'>,
   keys: readonly string[],
   bodies: readonly string[],
+  planned: (key: string) => boolean = setOf(keys),
 ): Diff {
   let added = 0;
   let changed = 0;
   let unchanged = 0;
   const addedKeys: string[] = [];
   const changedExamples: ChangeExample[] = [];
-  const present = new Set<string>();
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    present.add(key);
     const before = baseline.get(key);
     if (before === undefined) {
       added++;
@@ -62,12 +65,15 @@ export function diffRecords(
       if (changedExamples.length < EXAMPLES) changedExamples.push({ key, changes: fieldChanges(before, bodies[i]!) });
     }
   }
+  // Every planned key that is not added is in the baseline, so what remains of it was removed.
+  const removed = baseline.size - (changed + unchanged);
   const removedKeys: string[] = [];
-  let removed = 0;
-  for (const key of baseline.keys()) {
-    if (present.has(key)) continue;
-    removed++;
-    if (removedKeys.length < EXAMPLES) removedKeys.push(key);
+  if (removed > 0) {
+    for (const key of baseline.keys()) {
+      if (planned(key)) continue;
+      removedKeys.push(key);
+      if (removedKeys.length === EXAMPLES) break;
+    }
   }
   return {
     baseline: source,
@@ -87,4 +93,9 @@ export function fieldChanges(beforeJson: string, afterJson: string): FieldChange
   return [...fields]
     .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
     .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
+}
+
+function setOf(keys: readonly string[]): (key: string) => boolean {
+  const set = new Set(keys);
+  return (key) => set.has(key);
 }

@@ -49,6 +49,9 @@ export class Validator {
   errors = 0;
   warnings = 0;
   private readonly keys = new KeyIndex();
+
+  /** Whether a record with this key was seen (valid or not): the diff asks which baseline keys remain. */
+  readonly hasKey = (key: string): boolean => this.keys.has(key);
   private readonly emails = new KeyIndex();
   private readonly schema;
   private readonly accepts;

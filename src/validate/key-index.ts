@@ -28,6 +28,16 @@ export class KeyIndex {
     }
   }
 
+  /** Whether `key` has been seen. */
+  has(key: string): boolean {
+    const h = hash(key);
+    for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
+      const entry = this.slots[at]!;
+      if (entry === 0) return false;
+      if (this.hashes[at] === h && this.keys[entry - 1] === key) return true;
+    }
+  }
+
   /** Doubles the table (kept at most half full, so probe runs stay short). */
   private grow(): void {
     const { slots, hashes } = this;
