@@ -1,13 +1,21 @@
 // Loaders that read other files through the same stages as an upload: the --baseline file, the
 // --store-cards file and the last snapshot. They sit above the stages, so the stages never call the
 // orchestrator.
-import type { Kind } from './contract/kinds.js';
-import { InputError, UploadError, UsageError } from './errors.js';
+import { decodeCanonical } from './contract/json-array.js';
+import { KINDS, type Kind } from './contract/kinds.js';
+import { GuardRefusal, InputError, UploadError, UsageError } from './errors.js';
 import type { Mapping } from './map/mapping-file.js';
 import { buildPlan, type Baseline } from './plan.js';
 import { displayName } from './read/index.js';
-import { readSnapshot, snapshotKeys } from './record/snapshot.js';
 import { plural } from './report/human.js';
+import { NO_BASELINE, type BaselineReport } from './report/types.js';
+import type { Generation, StateKey, StateStore } from './state/types.js';
+
+/** The store and the key a run reads and writes. */
+export interface State {
+  readonly store: StateStore;
+  readonly key: StateKey;
+}
 
 export interface BaselineRequest {
   readonly kind: Kind;
@@ -18,25 +26,50 @@ export interface BaselineRequest {
   readonly encoding?: string | undefined;
   readonly mapping: Mapping;
   readonly stdin?: NodeJS.ReadableStream;
-  /** The snapshot for this base URL and kind; undefined when no base URL is known. */
-  readonly snapshot?: string | undefined;
+  /** The store and key for this base URL and kind; undefined when no base URL is known. */
+  readonly state?: State | undefined;
+  /** The store's latest generation for the key, read once by the caller. */
+  readonly head?: Generation | undefined;
 }
 
 export interface BaselineResult {
   readonly baseline: Baseline | undefined;
   /** Why there is none, for the user. */
   readonly why: string;
+  /** What it is, with its provenance, for the report and the question. */
+  readonly against: BaselineReport;
 }
 
-/** --baseline FILE when given, else the snapshot of the last confirmed upload, else nothing (and why). */
+/** --baseline FILE when given, else the last confirmed upload in the store, else nothing (and why). */
 export async function loadBaseline(req: BaselineRequest): Promise<BaselineResult> {
-  if (req.file !== undefined) return { baseline: { source: 'file', records: await readBaselineFile(req, req.file) }, why: '' };
-  if (req.snapshot === undefined) {
-    return { baseline: undefined, why: 'no base URL was given, so there is no snapshot of a last upload to compare with (give --base-url, or --baseline FILE)' };
+  if (req.file !== undefined) {
+    const records = await readBaselineFile(req, req.file);
+    return { baseline: { source: 'file', records }, why: '', against: { ...NO_BASELINE, source: 'file', records: records.size } };
   }
-  const records = await readSnapshot(req.snapshot, req.kind);
-  if (!records) return { baseline: undefined, why: `no earlier upload to this address is recorded in this state directory (${req.snapshot}); pass --baseline FILE to compare with an earlier export` };
-  return { baseline: { source: 'snapshot', records }, why: '' };
+  if (!req.state) {
+    return { baseline: undefined, why: 'no base URL was given, so there is no record of a last upload to compare with (give --base-url, or --baseline FILE)', against: NO_BASELINE };
+  }
+  const { store, key } = req.state;
+  if (!req.head) {
+    return { baseline: undefined, why: `no upload of ${KINDS[req.kind].noun}s to ${key.baseUrl} is recorded in ${store.label}`, against: NO_BASELINE };
+  }
+  const records = await generationRecords(req.state, req.head);
+  const { generation, uploadedAt, user, host, records: count, sha256 } = req.head;
+  return { baseline: { source: 'snapshot', records }, why: '', against: { source: 'snapshot', generation, uploadedAt, user, host, records: count, sha256 } };
+}
+
+/** A generation's records by key. The store has checked the bytes against their sha256. */
+export async function generationRecords(state: State, generation: Generation): Promise<Map<string, string>> {
+  const body = await state.store.readSnapshot(state.key, generation.generation);
+  const records = decodeCanonical(body, KINDS[state.key.kind].keyField);
+  if (!records) {
+    throw new GuardRefusal(
+      'SNAPSHOT_CORRUPT',
+      `upload #${generation.generation} of ${state.key.kind} to ${state.key.baseUrl} in ${state.store.label} is not a body this tool wrote, so the changes and removals cannot be worked out`,
+      'pass --baseline FILE (an export that matches what the service holds) to compare with it instead',
+    );
+  }
+  return records;
 }
 
 /**
@@ -79,19 +112,21 @@ export interface KnownParents {
  * store-card upload, so what is checked against is exactly what `upload store-cards FILE` would send),
  * else from the store cards last uploaded to the same address, if any.
  */
-export async function loadKnownParents(req: { kind: Kind; storeCards?: string | undefined; snapshot?: string | undefined; where?: string | undefined; stdin?: NodeJS.ReadableStream }): Promise<KnownParents> {
+export async function loadKnownParents(req: { kind: Kind; storeCards?: string | undefined; state?: State | undefined; stdin?: NodeJS.ReadableStream }): Promise<KnownParents> {
   if (req.kind !== 'team-members') return {};
   if (req.storeCards !== undefined) return { knownParents: await readStoreCardKeys(req.storeCards, req.stdin), knownParentsFrom: displayName(req.storeCards) };
-  if (req.snapshot === undefined) return {};
-  let knownParents;
+  if (!req.state) return {};
+  const stores: State = { store: req.state.store, key: { ...req.state.key, kind: 'store-cards' } };
   try {
-    knownParents = await snapshotKeys(req.snapshot, 'store-cards');
+    const head = await stores.store.head(stores.key);
+    if (!head) return {};
+    const records = await generationRecords(stores, head);
+    return { knownParents: new Set(records.keys()), knownParentsFrom: `the store cards last uploaded to ${stores.key.baseUrl}` };
   } catch (err) {
     // Only warnings hang on it: a damaged store-card snapshot costs the parent check, never the upload.
     if (!(err instanceof UploadError && err.code === 'SNAPSHOT_CORRUPT')) throw err;
-    return { warning: `The store-card snapshot ${req.snapshot} is damaged, so parentKeys are not checked against it.` };
+    return { warning: `The last store-card upload to ${stores.key.baseUrl} cannot be read (${err.message}), so parentKeys are not checked against it.` };
   }
-  return knownParents ? { knownParents, knownParentsFrom: `the store cards last uploaded to ${req.where}` } : {};
 }
 
 async function readStoreCardKeys(path: string, stdin?: NodeJS.ReadableStream): Promise<ReadonlySet<string>> {

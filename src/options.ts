@@ -11,6 +11,8 @@ export const DEFAULTS = {
   timeoutSeconds: 300,
   maxRemovals: '10%',
   tokenEnv: 'UPLOAD_TOKEN',
+  /** Confirmed uploads whose snapshots the store keeps per base URL and kind. */
+  keep: 10,
 } as const;
 
 export interface UploadOptions {
@@ -32,6 +34,8 @@ export interface UploadOptions {
   readonly delimiter: string | undefined;
   readonly encoding: string | undefined;
   readonly baseline: string | undefined;
+  /** --no-baseline: the user knows the removal guard cannot protect an upload with no baseline. */
+  readonly noBaseline: boolean;
   readonly storeCards: string | undefined;
   readonly maxRemovals: RemovalLimit;
   readonly allowEmpty: boolean;
@@ -42,6 +46,17 @@ export interface UploadOptions {
   readonly payloadOut: string | undefined;
   /** --diff-out: where to write every change as CSV. */
   readonly diffOut: string | undefined;
-  /** The state directory, resolved. */
-  readonly stateDir: string;
+  /** --plan-out (dry runs): where to save the plan for `upload apply`. */
+  readonly planOut: string | undefined;
+  /** Where the state lives: a directory path, or a postgres:// URL (--state, UPLOAD_STATE, --state-dir). */
+  readonly state: string;
+  /** --keep: how many confirmed uploads keep their snapshots. */
+  readonly keep: number;
+  /** How the uploader is named in the history (UPLOAD_USER / UPLOAD_HOST, else the OS's names). */
+  readonly identity: Identity;
+}
+
+export interface Identity {
+  readonly user: string;
+  readonly host: string;
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Payload } from './contract/json-array.js';
 import { InputError } from './errors.js';
 import { writePrivateFile } from './report/private-file.js';
+import { toolVersion } from './version.js';
 
 export const PLAN_FORMAT = 'scheduling-upload-plan/1';
 
@@ -26,13 +27,14 @@ const planDocument = z.strictObject({
   generation: z.number().int().min(0),
   baseline: z.enum(['snapshot', 'file', 'none']),
   diff: counts,
-  verdict: z.strictObject({ refusal: z.string().nullable(), notes: z.array(z.string()) }),
+  /** What the guards said of the plan (a plan is only written when they let it through). */
+  notes: z.array(z.string()),
   body: z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().min(2), records: z.number().int().min(0) }),
   digest: z.string(),
 });
 
 export type PlanDocument = z.infer<typeof planDocument>;
-type Unsigned = Omit<PlanDocument, 'digest' | 'body' | 'format'>;
+type Unsigned = Omit<PlanDocument, 'digest' | 'body' | 'format' | 'toolVersion'>;
 
 /** JSON with every object's keys sorted, so the digest does not depend on how the file was indented. */
 function canonical(value: unknown): string {
@@ -53,7 +55,7 @@ function digestOf(doc: Omit<PlanDocument, 'digest'>): string {
 export async function writePlan(path: string, facts: Unsigned, payload: Payload): Promise<PlanDocument> {
   const bodyFile = `${basename(path)}.${payload.sha256.slice(0, 16)}.body.json`;
   await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks);
-  const unsigned = { format: PLAN_FORMAT, ...facts, body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records } } as const;
+  const unsigned = { format: PLAN_FORMAT, ...facts, toolVersion: await toolVersion(), body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records } } as const;
   const doc: PlanDocument = { ...unsigned, digest: digestOf(unsigned) };
   await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`]);
   return doc;

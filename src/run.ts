@@ -1,14 +1,20 @@
-// A real run's side effects, in order: lock → confirm → send → record. Everything before (reading,
-// planning, judging) is data; everything here touches the lock, the terminal, the network or the state.
+// A real run's side effects, in order: lock → check → confirm → send → record. Everything before
+// (reading, planning, judging) is data; everything here touches the lock, the terminal, the network or
+// the state store. The plan was made without the lock, against generation `expected`; under the lock,
+// a store that has moved since (another upload in between) refuses the run rather than let it act on
+// a stale diff.
 import type { Payload } from './contract/json-array.js';
-import { KINDS } from './contract/kinds.js';
+import { KINDS, type Kind } from './contract/kinds.js';
 import type { Diff } from './diff/index.js';
-import { GuardRefusal, Interrupted, UploadError } from './errors.js';
-import type { UploadOptions } from './options.js';
-import { acquireLock, recordAttempt, type StatePaths } from './record/index.js';
+import { GuardRefusal, Interrupted, UploadError, type Outcome } from './errors.js';
+import type { Identity, UploadOptions } from './options.js';
 import type { ConfirmRequest, RunEvent } from './report/events.js';
+import { describeBaseline } from './report/human.js';
+import type { BaselineReport } from './report/types.js';
 import type { ServiceAnswer } from './send/index.js';
-import { normaliseBaseUrl } from './record/state.js';
+import type { Token } from './send/config.js';
+import type { AuditEntry, Generation, StateKey, StateStore } from './state/types.js';
+import { toolVersion } from './version.js';
 
 export interface RunContext {
   readonly env: NodeJS.ProcessEnv;
@@ -20,72 +26,156 @@ export interface RunContext {
   readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
 }
 
-/**
- * Holds the lock for this state directory, base URL and kind around `work`. A real run takes it before
- * the baseline is read and keeps it until the snapshot is written, so the diff and the guards it is
- * judged by cannot go stale under another run.
- */
-export async function withLock<T>(paths: StatePaths, what: string, ctx: RunContext, work: () => Promise<T>): Promise<T> {
-  const lock = await acquireLock(paths.lock, what);
-  try {
-    if (lock.recovered) ctx.emit({ type: 'lock-recovered', owner: lock.recovered });
-    return await work();
-  } finally {
-    await lock.release();
-  }
-}
-
-/** What a real run sends and where its outcome is recorded. */
+/** What a real run sends, where, and what it was judged against. */
 export interface Job {
-  readonly options: UploadOptions & { readonly baseUrl: URL; readonly token: NonNullable<UploadOptions['token']> };
-  readonly paths: StatePaths;
+  readonly kind: Kind;
+  readonly source: string;
+  readonly baseUrl: URL;
+  readonly token: Token;
+  readonly confirm: UploadOptions['confirm'];
+  readonly retries: number;
+  readonly timeoutSeconds: number;
+  readonly keep: number;
+  readonly identity: Identity;
+  readonly store: StateStore;
+  readonly key: StateKey;
+  /** The generation the plan was compared with (0: none yet). */
+  readonly expected: number;
+  readonly against: BaselineReport;
   readonly payload: Payload;
   readonly diff: Diff;
+  /** The refusal when the store moved under the lock (a saved plan says PLAN_STALE). */
+  readonly staleCode?: 'STATE_MOVED' | 'PLAN_STALE';
+  /** For restore and apply: what the new generation says it came from. */
+  readonly restoredFrom?: number | null;
+  readonly plan?: string | null;
 }
 
-/** Confirm → send → record. Every attempt that reached the service is audited; only success moves the snapshot. */
-export async function execute(job: Job, ctx: RunContext): Promise<ServiceAnswer> {
-  const { options, payload } = job;
-  const info = KINDS[options.kind];
-  if (options.confirm !== 'yes') {
-    const request = { kind: options.kind, count: payload.records, where: normaliseBaseUrl(options.baseUrl), diff: job.diff };
-    const yes = await ctx.confirm(request).catch((err: unknown) => {
-      // Ctrl-C at the prompt rejects the question: an interruption, not a bug.
-      if ((err as Error).name === 'AbortError') throw new Interrupted('INTERRUPTED', 'interrupted at the confirmation; nothing was sent');
-      throw err;
-    });
-    if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
-  }
+export interface Executed {
+  readonly answer: ServiceAnswer;
+  /** The generation the upload became, or null when the store could not record it (a warning says so). */
+  readonly generation: number | null;
+}
 
-  ctx.signal?.throwIfAborted();
-  const origin = options.baseUrl.origin;
-  const attempt = { paths: job.paths, baseUrl: options.baseUrl, kind: options.kind, source: options.source, diff: job.diff, payload };
-  ctx.emit({ type: 'sending', kind: options.kind, count: payload.records, origin });
-  let answer: ServiceAnswer;
-  // Loaded only to send: a dry run never pays for the HTTP client.
-  const { send } = await import('./send/index.js');
+export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
+  const { store, key, payload } = job;
+  const info = KINDS[job.kind];
+  const lease = await store.lock(key, { ...job.identity, pid: process.pid, what: `${info.noun}s to ${key.baseUrl}` });
   try {
-    ({ answer } = await send({
-      info,
-      baseUrl: options.baseUrl,
-      token: options.token,
-      payload,
-      retries: options.retries,
-      timeoutSeconds: options.timeoutSeconds,
-      env: ctx.env,
-      signal: ctx.signal,
-      onEvent: (event) => ctx.emit({ type: 'send', event, origin }),
-    }));
-  } catch (err) {
-    if (err instanceof UploadError) {
-      ctx.emit({ type: 'sent' });
-      const status = err.response?.status ?? null;
-      for (const message of await recordAttempt(attempt, { outcome: err.outcome, status, error: err.code })) ctx.emit({ type: 'warning', message });
+    if (lease.recovered) ctx.emit({ type: 'lock-recovered', owner: lease.recovered });
+    const now = await store.head(key);
+    if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
+    if (job.confirm !== 'yes') await confirm(job, ctx);
+
+    ctx.signal?.throwIfAborted();
+    const origin = job.baseUrl.origin;
+    ctx.emit({ type: 'sending', kind: job.kind, count: payload.records, origin });
+    let answer: ServiceAnswer;
+    // Loaded only to send: a dry run never pays for the HTTP client.
+    const { send } = await import('./send/index.js');
+    try {
+      ({ answer } = await send({
+        info,
+        baseUrl: job.baseUrl,
+        token: job.token,
+        payload,
+        retries: job.retries,
+        timeoutSeconds: job.timeoutSeconds,
+        env: ctx.env,
+        signal: ctx.signal,
+        onEvent: (event) => ctx.emit({ type: 'send', event, origin }),
+      }));
+    } catch (err) {
+      // Every attempt that reached the service is audited with its outcome; only success moves the state.
+      if (err instanceof UploadError) {
+        ctx.emit({ type: 'sent' });
+        await audit(job, ctx, { outcome: err.outcome, status: err.response?.status ?? null, error: err.code, generation: null });
+      }
+      throw err;
     }
-    throw err;
+    ctx.emit({ type: 'sent' });
+    ctx.emit({ type: 'uploaded', message: answer.message });
+    const generation = await record(job, ctx);
+    await audit(job, ctx, { outcome: 'uploaded', status: answer.status, error: null, generation });
+    return { answer, generation };
+  } finally {
+    await lease.release();
   }
-  ctx.emit({ type: 'sent' });
-  ctx.emit({ type: 'uploaded', message: answer.message });
-  for (const message of await recordAttempt(attempt, { outcome: 'uploaded', status: answer.status, error: null })) ctx.emit({ type: 'warning', message });
-  return answer;
+}
+
+async function confirm(job: Job, ctx: RunContext): Promise<void> {
+  const request = { kind: job.kind, count: job.payload.records, where: job.key.baseUrl, diff: job.diff, against: job.against };
+  const yes = await ctx.confirm(request).catch((err: unknown) => {
+    // Ctrl-C at the prompt rejects the question: an interruption, not a bug.
+    if ((err as Error).name === 'AbortError') throw new Interrupted('INTERRUPTED', 'interrupted at the confirmation; nothing was sent');
+    throw err;
+  });
+  if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
+}
+
+function moved(job: Job, now: Generation | undefined): GuardRefusal {
+  const noun = `${KINDS[job.kind].noun}s`;
+  const latest = now ? describeBaseline({ source: 'snapshot', generation: now.generation, uploadedAt: now.uploadedAt, user: now.user, host: now.host, records: now.records, sha256: now.sha256 }, job.kind) : 'nothing (its history was removed)';
+  return new GuardRefusal(
+    job.staleCode ?? 'STATE_MOVED',
+    `the ${noun} at ${job.key.baseUrl} changed while this upload was being prepared: it was compared with ${job.expected ? `upload #${job.expected}` : 'no earlier upload'}, but the latest is now ${latest}; nothing was sent`,
+    'run again, so the changes are worked out against the latest upload',
+  );
+}
+
+/**
+ * The confirmed body becomes the next generation. The service has already replaced its records, so a
+ * store that cannot record it is said loudly, never turned into a failure of the upload.
+ */
+async function record(job: Job, ctx: RunContext): Promise<number | null> {
+  const { payload } = job;
+  try {
+    const meta = {
+      uploadedAt: new Date().toISOString(),
+      ...job.identity,
+      toolVersion: await toolVersion(),
+      source: job.source,
+      records: payload.records,
+      bytes: payload.bytes,
+      sha256: payload.sha256,
+      restoredFrom: job.restoredFrom ?? null,
+      plan: job.plan ?? null,
+    };
+    const generation = await job.store.commit(job.key, job.expected, payload.chunks, meta, job.keep);
+    ctx.emit({ type: 'recorded', generation: generation.generation, store: job.store.label });
+    return generation.generation;
+  } catch (err) {
+    ctx.emit({
+      type: 'warning',
+      message: `uploaded, but the state store ${job.store.label} could not record it (${describe(err)}): the next run would compare against an older upload. Fix the store, then pass --baseline FILE with this file on the next run.`,
+    });
+    return null;
+  }
+}
+
+async function audit(job: Job, ctx: RunContext, result: { outcome: Outcome; status: number | null; error: string | null; generation: number | null }): Promise<void> {
+  const { diff, payload } = job;
+  const entry: AuditEntry = {
+    time: new Date().toISOString(),
+    ...job.identity,
+    pid: process.pid,
+    kind: job.kind,
+    baseUrl: job.key.baseUrl,
+    source: job.source,
+    count: payload.records,
+    bytes: payload.bytes,
+    sha256: payload.sha256,
+    baseGeneration: job.expected,
+    diff: { baseline: diff.baseline, added: diff.added, removed: diff.removed, changed: diff.changed, unchanged: diff.unchanged },
+    ...result,
+  };
+  try {
+    await job.store.audit(job.key, entry);
+  } catch (err) {
+    ctx.emit({ type: 'warning', message: `the audit log in ${job.store.label} could not be written: ${describe(err)}` });
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof UploadError ? err.message : ((err as NodeJS.ErrnoException).code ?? (err as Error).message ?? String(err));
 }

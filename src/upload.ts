@@ -1,22 +1,23 @@
-// The engine of `upload store-cards|team-members`: parsed options in, a report out. It loads what the
-// plan is compared with, plans (read, map, validate, diff), judges the plan, and — on a real run —
-// hands it to ./run.ts to lock, confirm, send and record. A failure ends the run and comes back with
-// the report as far as it got; the entry point maps it to an outcome and an exit code.
+// The engine of `upload store-cards|team-members`: parsed options in, a report out. It opens the state
+// store, loads what the plan is compared with, plans (read, map, validate, diff), judges the plan, and —
+// on a real run — hands it to ./run.ts to lock, check, confirm, send and record. A failure ends the run
+// and comes back with the report as far as it got; the entry point maps it to an outcome and exit code.
 import { encodePayload, type Payload } from './contract/json-array.js';
-import { KINDS } from './contract/kinds.js';
 import { InputError } from './errors.js';
 import { judge } from './guard/index.js';
-import { loadBaseline, loadKnownParents } from './load.js';
+import { loadBaseline, loadKnownParents, type State } from './load.js';
+import { writePlan } from './plan-file.js';
 import type { UploadOptions } from './options.js';
 import { buildPlan, type Plan } from './plan.js';
-import { statePaths, type StatePaths } from './record/index.js';
 import { normaliseBaseUrl } from './record/state.js';
-import { RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
 import { diffCsvLines } from './report/diff-csv.js';
+import { RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
 import { invalidSummary } from './report/human.js';
 import { writePrivateFile } from './report/private-file.js';
-import { diffReport, emptyReport, type UploadReport } from './report/types.js';
-import { execute, withLock, type RunContext } from './run.js';
+import { diffReport, emptyReport, type BaselineReport, type UploadReport } from './report/types.js';
+import { execute, type RunContext } from './run.js';
+import { openStore } from './state/index.js';
+import type { Kind } from './contract/kinds.js';
 
 export type { RunContext } from './run.js';
 
@@ -30,38 +31,81 @@ export interface RunResult {
   readonly failure?: unknown;
 }
 
+function planFacts(options: UploadOptions, state: State, against: BaselineReport, plan: Plan, notes: readonly string[], generation: number) {
+  const { added, removed, changed, unchanged } = plan.diff;
+  return {
+    kind: options.kind,
+    baseUrl: state.key.baseUrl,
+    source: options.source,
+    createdAt: new Date().toISOString(),
+    ...options.identity,
+    generation,
+    baseline: against.source,
+    diff: { added, removed, changed, unchanged },
+    notes: [...notes],
+  };
+}
+
+/** The store and the key of one base URL and kind, with what the store has to say on opening. */
+export async function openState(spec: string, baseUrl: URL, kind: Kind, ctx: RunContext): Promise<State> {
+  const store = await openStore(spec, { env: ctx.env });
+  for (const message of store.notices) ctx.emit({ type: 'notice', message });
+  return { store, key: { baseUrl: normaliseBaseUrl(baseUrl), kind } };
+}
+
 export async function runUpload(options: UploadOptions, ctx: RunContext): Promise<RunResult> {
   const report = emptyReport(options.kind, options.source, options.dryRun);
+  let state: State | undefined;
   try {
-    const where = options.baseUrl ? normaliseBaseUrl(options.baseUrl) : undefined;
-    const paths = options.baseUrl ? statePaths(options.stateDir, options.baseUrl, options.kind) : undefined;
+    // Without an address (a dry run may have none) there is no history to compare with.
+    if (options.baseUrl) state = await openState(options.state, options.baseUrl, options.kind, ctx);
+    const prepared = await prepare(options, ctx, report, state);
+    if (options.dryRun) return { report };
     const { baseUrl, token } = options;
-    if (options.dryRun || !paths || !baseUrl || !token) {
-      await prepare(options, ctx, report, paths);
-      return { report };
-    }
-    await withLock(paths, `${KINDS[options.kind].noun}s to ${where}`, ctx, async () => {
-      const { plan, payload } = await prepare(options, ctx, report, paths);
-      const answer = await execute({ options: { ...options, baseUrl, token }, paths, payload: payload!, diff: plan.diff }, ctx);
-      report.response = { status: answer.status, message: answer.message };
-      report.outcome = 'uploaded';
-      report.exitCode = 0;
-    });
+    if (!state || !baseUrl || !token) throw new Error('a real run without an address or a token got past the options');
+    const { store, key } = state;
+    const { answer, generation } = await execute(
+      {
+        ...options,
+        baseUrl,
+        token,
+        store,
+        key,
+        expected: prepared.head,
+        against: report.baseline,
+        payload: prepared.payload!,
+        diff: prepared.plan.diff,
+      },
+      ctx,
+    );
+    report.response = { status: answer.status, message: answer.message };
+    report.generation = generation;
+    report.outcome = 'uploaded';
+    report.exitCode = 0;
     return { report };
   } catch (failure) {
     return { report, failure };
+  } finally {
+    await state?.store.close();
   }
 }
 
 /**
- * Everything a dry run does: load, plan, write the files asked for, judge. Returns the plan and, when a
- * real run will send it or --payload-out asked for it, its body, encoded once.
+ * Everything a dry run does: load, plan, write the files asked for, judge. Returns the plan, the store's
+ * generation it was made against, and — when a real run will send it or --payload-out asked for it —
+ * its body, encoded once.
  */
-async function prepare(options: UploadOptions, ctx: RunContext, report: UploadReport, paths: StatePaths | undefined): Promise<{ plan: Plan; payload: Payload | undefined }> {
+async function prepare(
+  options: UploadOptions,
+  ctx: RunContext,
+  report: UploadReport,
+  state: State | undefined,
+): Promise<{ plan: Plan; payload: Payload | undefined; head: number }> {
   const { kind, source } = options;
-  const where = options.baseUrl ? normaliseBaseUrl(options.baseUrl) : undefined;
-  const { baseline, why } = await loadBaseline({ kind, file: options.baseline, input: options.file, encoding: options.encoding, mapping: options.mapping, stdin: ctx.stdin, snapshot: paths?.snapshot });
-  const parents = await loadKnownParents({ kind, storeCards: options.storeCards, snapshot: paths && statePaths(options.stateDir, options.baseUrl!, 'store-cards').snapshot, where, stdin: ctx.stdin });
+  const head = state ? await state.store.head(state.key) : undefined;
+  const { baseline, why, against } = await loadBaseline({ kind, file: options.baseline, input: options.file, encoding: options.encoding, mapping: options.mapping, stdin: ctx.stdin, state, head });
+  report.baseline = against;
+  const parents = await loadKnownParents({ kind, storeCards: options.storeCards, state, stdin: ctx.stdin });
   if (parents.warning) ctx.emit({ type: 'warning', message: parents.warning });
 
   ctx.emit({ type: 'reading', source, records: null });
@@ -103,8 +147,9 @@ async function prepare(options: UploadOptions, ctx: RunContext, report: UploadRe
     await writePrivateFile(options.diffOut, '--diff-out', diffCsvLines(kind, baseline?.records ?? new Map(), plan.keys, plan.bodies, plan.delimiter ?? ','));
   }
   report.mapping = plan.mapping;
+  report.unchanged = plan.diff.baseline === 'none' ? null : plan.diff.added === 0 && plan.diff.removed === 0 && plan.diff.changed === 0;
   ctx.emit({ type: 'preview', mapping: plan.mapping, first: plan.bodies.slice(0, PREVIEW), total: plan.bodies.length });
-  ctx.emit({ type: 'diff', diff: plan.diff, noBaselineWhy: baseline ? undefined : why });
+  ctx.emit({ type: 'diff', kind, diff: plan.diff, against, noBaselineWhy: baseline ? undefined : why });
 
   const verdict = judge({
     kind,
@@ -113,6 +158,8 @@ async function prepare(options: UploadOptions, ctx: RunContext, report: UploadRe
     diff: plan.diff,
     limit: options.maxRemovals,
     allowEmpty: options.allowEmpty,
+    acknowledgeNoBaseline: options.noBaseline,
+    noBaselineWhy: why,
     has: { token: options.token !== undefined, tokenEnv: options.tokenEnv, baseUrl: options.baseUrl !== undefined, confirmation: options.confirm !== 'impossible' },
   });
   ctx.emit({ type: 'guard-notes', notes: verdict.notes });
@@ -121,9 +168,13 @@ async function prepare(options: UploadOptions, ctx: RunContext, report: UploadRe
   // A Ctrl-C during the reading ends the run here, before anything is sent or audited.
   ctx.signal?.throwIfAborted();
   if (options.dryRun) {
+    if (options.planOut !== undefined && state) {
+      await writePlan(options.planOut, planFacts(options, state, against, plan, verdict.notes, head?.generation ?? 0), payload ?? encodePayload(plan.bodies));
+      ctx.emit({ type: 'notice', message: `Plan saved to ${options.planOut}: send exactly it with: upload apply ${options.planOut}` });
+    }
     report.outcome = 'dry-run';
     report.exitCode = 0;
     ctx.emit({ type: 'dry-run', kind, count: plan.keys.length, needs: verdict.needs });
   }
-  return { plan, payload };
+  return { plan, payload, head: head?.generation ?? 0 };
 }

@@ -2,7 +2,8 @@
 // and an exit code. Each command is imported only when it runs, so `--help` loads no undici or zod
 // and no reader.
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT, UploadError, type Outcome } from '../errors.js';
+import type { Kind } from '../contract/kinds.js';
+import { EXIT, UploadError, UsageError, type Outcome } from '../errors.js';
 import { DEFAULTS } from '../options.js';
 import type { UploadReport } from '../report/types.js';
 import { toolVersion } from '../version.js';
@@ -26,7 +27,10 @@ function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', s
     .addOption(new Option('--format <format>', 'input format (default: from the file extension)').choices(['csv', 'json', 'ndjson']))
     .option('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: detected)')
     .option('--encoding <label>', 'text encoding, e.g. windows-1252 (default: UTF-8, or the BOM)')
-    .option('--baseline <file>', 'compare against this file instead of the last upload');
+    .option('--baseline <file>', 'compare against this file instead of the last upload')
+    .option('--no-baseline', 'allow an upload with no baseline at all (the removal guard cannot protect it)');
+  cmd.on('option:baseline', (file: string) => givenBaseline.set(cmd, file));
+  cmd.on('option:no-baseline', () => acknowledged.add(cmd));
   if (kind === 'team-members') cmd.option('--store-cards <file>', "check each parentKey against this store-card file's nodeKeys");
   return cmd
     .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the baseline', DEFAULTS.maxRemovals)
@@ -36,15 +40,35 @@ function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', s
     .option('--errors-csv <file>', 'write the rejected rows, with an errors column, to this file')
     .option('--payload-out <file>', 'write the exact request body to this file (also on a dry run)')
     .option('--diff-out <file>', 'write every added, removed and changed record to this CSV file')
-    .option('--state-dir <dir>', 'where snapshots, the audit log and locks live')
+    .option('--plan-out <file>', 'with --dry-run: save the plan, to send exactly it later with upload apply')
+    .option('--detailed-exitcode', 'exit 8 instead of 0 when the upload changes (or would change) something')
+    .option('--state <dir|url>', 'the state store: a directory, or postgres://… (default: $UPLOAD_STATE, else the XDG state directory)')
+    .option('--state-dir <dir>', 'the older name of --state')
+    .option('--keep <n>', 'keep the snapshots of this many confirmed uploads', String(DEFAULTS.keep))
     .option('--no-color', 'no colour in the output')
     .option('-q, --quiet', 'print only warnings, errors and the outcome')
     .addHelpText('after', uploadExamples(kind))
     .action(async (file: string, flags: Record<string, unknown>) => {
       const { uploadAction } = await import('./upload.js');
-      run(uploadAction(kind, file, flags, io));
+      run(uploadAction(kind, file, { ...flags, ...baselineFlags(cmd) }, io));
     });
 }
+
+function checkKind(kind: string): Kind {
+  if (kind === 'store-cards' || kind === 'team-members') return kind;
+  throw new UsageError('BAD_KIND', `'${kind}' is not a kind`, 'use store-cards or team-members');
+}
+
+/**
+ * --baseline FILE and --no-baseline share commander's attribute (the last one given wins), but they
+ * mean different things: the file to compare with, and the consent to upload without one. Both are
+ * kept, so `--baseline old.csv --no-baseline` still compares with old.csv.
+ */
+function baselineFlags(cmd: Command): { baseline?: string; noBaseline: boolean } {
+  return { baseline: givenBaseline.get(cmd), noBaseline: acknowledged.has(cmd) };
+}
+const givenBaseline = new WeakMap<Command, string>();
+const acknowledged = new WeakSet<Command>();
 
 function uploadExamples(kind: 'store-cards' | 'team-members'): string {
   const file = kind === 'store-cards' ? 'stores.csv' : 'staff.csv';
@@ -89,6 +113,84 @@ ${EXIT_CODES}
 Documentation: README.md and docs/ in the package.`);
   uploadCommand(program, 'store-cards', 'upload the complete set of store cards', run, io);
   uploadCommand(program, 'team-members', 'upload the complete set of team members', run, io);
+  const sendingOptions = (cmd: Command) =>
+    cmd
+      .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+      .option('--json', 'write one JSON report to stdout')
+      .option('--base-url <url>', 'service address (default: $UPLOAD_BASE_URL)')
+      .option('--token-env <name>', 'environment variable holding the token', DEFAULTS.tokenEnv)
+      .option('--token-file <path>', 'read the token from a file (- for standard input)')
+      .option('--retries <n>', 'retries after a passing failure', String(DEFAULTS.retries))
+      .option('--timeout <seconds>', 'time to wait for the answer to one attempt', String(DEFAULTS.timeoutSeconds))
+      .option('--state <dir|url>', 'the state store (default: $UPLOAD_STATE, else the XDG state directory)')
+      .option('--state-dir <dir>', 'the older name of --state')
+      .option('--keep <n>', 'keep the snapshots of this many confirmed uploads', String(DEFAULTS.keep))
+      .option('--detailed-exitcode', 'exit 8 instead of 0 when the upload changes something')
+      .option('--no-color', 'no colour in the output')
+      .option('-q, --quiet', 'print only warnings, errors and the outcome');
+  program
+    .command('history <kind>')
+    .summary('list the recorded uploads of store-cards or team-members, newest first')
+    .description('The uploads the state store recorded for one service address and kind, newest first, with what each changed and the failed attempts between them.')
+    .option('--base-url <url>', 'service address (default: $UPLOAD_BASE_URL)')
+    .option('--state <dir|url>', 'the state store (default: $UPLOAD_STATE, else the XDG state directory)')
+    .option('--state-dir <dir>', 'the older name of --state')
+    .option('--limit <n>', 'show at most this many uploads', '20')
+    .option('--json', 'write the history as JSON to stdout')
+    .addHelpText('after', `
+Examples:
+  $ upload history team-members --base-url https://scheduling.example.com
+  $ upload history store-cards --limit 5 --json`)
+    .action(async (kind: string, flags: Record<string, unknown>) => {
+      const { historyAction } = await import('./history.js');
+      run(historyAction(checkKind(kind), flags, io));
+    });
+  sendingOptions(
+    program
+      .command('restore <kind>')
+      .summary('upload an earlier recorded set again (default: the one before the latest)')
+      .description('Send an earlier generation of the store again, through the same diff, guards, confirmation and record as any upload. It becomes a new generation that says what it restored. A nightly job will send its own file again on its next run: pause it first.')
+      .option('--generation <n>', 'the upload to restore (see upload history); default: the one before the latest')
+      .option('--dry-run', 'show what the restore would change, send nothing')
+      .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the latest upload', DEFAULTS.maxRemovals)
+      .option('--allow-empty', 'allow restoring a set with no records at all'),
+  )
+    .addHelpText('after', `
+Examples:
+  $ upload restore team-members --dry-run                 what going back one upload would change
+  $ upload restore team-members --generation 41 --yes`)
+    .action(async (kind: string, flags: Record<string, unknown>) => {
+      const { restoreAction } = await import('./upload.js');
+      run(restoreAction(checkKind(kind), flags, io));
+    });
+  sendingOptions(
+    program
+      .command('apply <plan>')
+      .summary('send exactly a plan saved by --dry-run --plan-out, if the service has not moved since')
+      .description('Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent).'),
+  )
+    .addHelpText('after', `
+Examples:
+  $ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json
+  $ upload apply reviewed.plan.json --yes`)
+    .action(async (plan: string, flags: Record<string, unknown>) => {
+      const { applyAction } = await import('./upload.js');
+      run(applyAction(plan, flags, io));
+    });
+  program
+    .command('state')
+    .summary('copy the state (every upload recorded, with history) to another store')
+    .description('Copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.')
+    .requiredOption('--to <dir|url>', 'the store to copy into')
+    .option('--from <dir|url>', 'the store to copy from (default: $UPLOAD_STATE, else the XDG state directory)')
+    .addHelpText('after', `
+Examples:
+  $ upload state --to postgres://uploader@db.example.com/scheduling
+  $ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload`)
+    .action(async (flags: Record<string, unknown>) => {
+      const { stateAction } = await import('./state.js');
+      run(stateAction(flags, io));
+    });
   program
     .command('sandbox')
     .summary('run the reference service on loopback')
@@ -175,8 +277,13 @@ export async function finish(result: CommandResult, io: ProcessIo): Promise<numb
       if (settled.error.hint) say.notice(`  → ${settled.error.hint}`);
     }
   }
+  // --detailed-exitcode: a success that changes (or would change) something says so with 8.
+  if (result.detailedExitcode && report && exitCode === EXIT.ok && (report.outcome === 'uploaded' || report.outcome === 'dry-run') && report.unchanged !== true) {
+    exitCode = report.exitCode = EXIT.changes;
+  }
   // redact() is the last line of defence: no code path puts the token in a report.
-  if (result.json && report) io.stdout.write(`${redact(JSON.stringify(report, null, 2))}\n`);
+  const json = result.failure === undefined && result.data !== undefined ? result.data : report;
+  if (result.json && json) io.stdout.write(`${redact(JSON.stringify(json, null, 2))}\n`);
   return exitCode;
 }
 

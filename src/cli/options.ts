@@ -2,20 +2,22 @@
 // order a person fixes them: where to send, with which token, how to confirm, then the input's flags.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
-import { parseMaxRemovals } from '../guard/limit.js';
+import { parseMaxRemovals, type RemovalLimit } from '../guard/limit.js';
 import { loadMapping } from '../map/mapping-file.js';
-import { DEFAULTS, type UploadOptions } from '../options.js';
+import { DEFAULTS, type Identity, type UploadOptions } from '../options.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
 import type { InputFormat } from '../read/types.js';
-import { resolveStateDir } from '../record/state.js';
+import { currentUser } from '../record/whoami.js';
+import { hostname } from 'node:os';
+import { isStoreUrl, resolveStateDir } from '../record/state.js';
 import { checkWritable as checkErrorsCsvWritable } from '../report/errors-csv.js';
 import { checkWritable } from '../report/private-file.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
 import type { ProcessIo } from './io.js';
 
-function count(flag: string, value: unknown, min: number): number {
+export function count(flag: string, value: unknown, min: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || String(value).trim() === '') {
     throw new UsageError('BAD_FLAG', `${flag} '${String(value)}' must be a whole number of at least ${min}`, `e.g. ${flag} ${Math.max(min, 3)}`);
@@ -33,27 +35,62 @@ function seconds(flag: string, value: unknown): number {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<UploadOptions> {
+/** What sending needs: where, with which token, how to confirm, how hard to try. */
+export interface Sending {
+  readonly retries: number;
+  readonly timeoutSeconds: number;
+  readonly baseUrl: URL | undefined;
+  readonly token: UploadOptions['token'];
+  readonly tokenEnv: string;
+  readonly confirm: UploadOptions['confirm'];
+}
+
+/**
+ * The address, token and confirmation, checked in the order a person fixes them. A dry run sends
+ * nothing, so it needs none of them, but those it is given are checked. `stdin` names what else
+ * reads standard input (the records), which then cannot carry the token or answer a question.
+ */
+export async function parseSending(
+  flags: Record<string, unknown>,
+  io: ProcessIo,
+  how: { dryRun: boolean; stdin?: string | undefined; url?: 'always' | 'when-sending' | 'optional' },
+): Promise<Sending> {
+  const { dryRun, stdin } = how;
   const retries = count('--retries', flags.retries ?? DEFAULTS.retries, 0);
   const timeoutSeconds = seconds('--timeout', flags.timeout ?? DEFAULTS.timeoutSeconds);
-  const dryRun = flags.dryRun === true;
   const baseUrlFlag = text(flags.baseUrl);
   const tokenEnv = text(flags.tokenEnv) ?? DEFAULTS.tokenEnv;
   const tokenFile = text(flags.tokenFile);
-
-  // A dry run sends nothing, so it needs no address, token or confirmation; those it is given are checked.
-  const wantsUrl = !dryRun || baseUrlFlag !== undefined || io.env.UPLOAD_BASE_URL;
+  const url = how.url ?? 'when-sending';
+  const given = baseUrlFlag !== undefined || Boolean(io.env.UPLOAD_BASE_URL);
+  const wantsUrl = url === 'always' || given || (url === 'when-sending' && !dryRun);
   const baseUrl = wantsUrl ? resolveBaseUrl(baseUrlFlag, io.env) : undefined;
-  if (file === '-' && tokenFile === '-') {
-    throw new UsageError('STDIN_TWICE', 'the records and the token cannot both come from standard input', 'put the token in UPLOAD_TOKEN or a --token-file');
+  if (stdin !== undefined && tokenFile === '-') {
+    throw new UsageError('STDIN_TWICE', `the ${stdin} and the token cannot both come from standard input`, 'put the token in UPLOAD_TOKEN or a --token-file');
   }
   const tokenConfigured = tokenFile !== undefined || io.env[tokenEnv] !== undefined;
   const token = !dryRun || tokenConfigured ? await resolveToken({ tokenEnv, tokenFile }, io.env, io.stdin) : undefined;
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const confirm = flags.yes === true ? 'yes' : interactive && file !== '-' ? 'prompt' : 'impossible';
+  const confirm = flags.yes === true ? 'yes' : interactive && stdin === undefined ? 'prompt' : 'impossible';
   if (!dryRun && confirm === 'impossible') {
     throw new UsageError('NO_CONFIRMATION', 'this upload replaces every record on the service and there is no terminal to confirm it', 'review it with --dry-run, then pass --yes');
   }
+  return { retries, timeoutSeconds, baseUrl, token, tokenEnv, confirm };
+}
+
+/** Where the state lives, how much of it to keep, and how this run is named in it. */
+export function parseState(flags: Record<string, unknown>, io: ProcessIo): { state: string; keep: number; identity: Identity } {
+  return { state: stateSpec(text(flags.state), text(flags.stateDir), io.env), keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1), identity: identity(io.env) };
+}
+
+export function parseGuards(flags: Record<string, unknown>): { maxRemovals: RemovalLimit; allowEmpty: boolean } {
+  return { maxRemovals: parseMaxRemovals(text(flags.maxRemovals) ?? DEFAULTS.maxRemovals), allowEmpty: flags.allowEmpty === true };
+}
+
+export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<UploadOptions> {
+  const dryRun = flags.dryRun === true;
+  const sending = await parseSending(flags, io, { dryRun, stdin: file === '-' ? 'records' : undefined });
+  const { baseUrl } = sending;
 
   const errorsCsv = text(flags.errorsCsv);
   if (errorsCsv !== undefined) await checkErrorsCsvWritable(errorsCsv);
@@ -61,14 +98,20 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
   if (payloadOut !== undefined) await checkWritable(payloadOut, '--payload-out');
   const diffOut = text(flags.diffOut);
   if (diffOut !== undefined) await checkWritable(diffOut, '--diff-out');
+  const planOut = text(flags.planOut);
+  if (planOut !== undefined) {
+    if (!dryRun) throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
+    if (!baseUrl) throw new UsageError('NO_BASE_URL', '--plan-out needs the service address: a plan is made against what that service last confirmed', 'pass --base-url https://… or set UPLOAD_BASE_URL');
+    await checkWritable(planOut, '--plan-out');
+  }
   const encoding = text(flags.encoding);
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(String(flags.delimiter));
   const mapping = loadMapping(text(flags.map), kind);
-  const maxRemovals = parseMaxRemovals(text(flags.maxRemovals) ?? DEFAULTS.maxRemovals);
-  const stateDir = resolveStateDir(text(flags.stateDir), io.env);
+  const guards = parseGuards(flags);
+  const state = parseState(flags, io);
   const storeCards = text(flags.storeCards);
-  if (storeCards === '-' && (file === '-' || tokenFile === '-')) {
+  if (storeCards === '-' && (file === '-' || text(flags.tokenFile) === '-')) {
     throw new UsageError('STDIN_TWICE', '--store-cards - cannot share standard input with the records or the token', 'give --store-cards a file');
   }
 
@@ -77,23 +120,34 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
     file,
     source: displayName(file),
     dryRun,
-    confirm,
-    baseUrl,
-    token,
-    tokenEnv,
+    ...sending,
     mapping,
     format: text(flags.format) as InputFormat | undefined,
     delimiter,
     encoding,
     baseline: text(flags.baseline),
+    noBaseline: flags.noBaseline === true,
     storeCards,
-    maxRemovals,
-    allowEmpty: flags.allowEmpty === true,
-    retries,
-    timeoutSeconds,
+    ...guards,
     errorsCsv,
     payloadOut,
     diffOut,
-    stateDir,
+    planOut,
+    ...state,
   };
+}
+
+/** --state, or its older name --state-dir, or UPLOAD_STATE, or the XDG directory. */
+function stateSpec(state: string | undefined, stateDir: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (state !== undefined && stateDir !== undefined && state !== stateDir) {
+    throw new UsageError('BAD_FLAG', `--state '${state}' and --state-dir '${stateDir}' name two different stores`, 'give one of them (--state-dir is the older name of --state)');
+  }
+  const spec = state ?? stateDir ?? (env.UPLOAD_STATE || undefined);
+  if (spec !== undefined && isStoreUrl(spec)) return spec;
+  return resolveStateDir(spec, env);
+}
+
+/** How this run is named in the history: UPLOAD_USER and UPLOAD_HOST override the OS's names. */
+function identity(env: NodeJS.ProcessEnv): { user: string; host: string } {
+  return { user: env.UPLOAD_USER || currentUser(), host: env.UPLOAD_HOST || hostname() };
 }

@@ -7,9 +7,13 @@ export interface CommandResult {
   readonly report?: UploadReport;
   /** Why the command did not succeed (a typed error, or a bug). */
   readonly failure?: unknown;
-  /** The exit code of a command that succeeded without a report (the sandbox, a template). */
+  /** The exit code of a command that succeeded without a report (the sandbox, a template, history). */
   readonly exitCode?: number;
+  /** What --json prints for a command whose result is not a run's report (history). */
+  readonly data?: unknown;
   /** Where the final error lines go (the upload's terminal output); stderr otherwise. */
   readonly ui?: { readonly style: Style; notice(line: string): void };
   readonly json?: boolean;
+  /** --detailed-exitcode: exit 8 for a successful run that changes something. */
+  readonly detailedExitcode?: boolean;
 }

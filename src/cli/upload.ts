@@ -1,37 +1,64 @@
-// `upload store-cards|team-members <file>`: flags → options → the engine → its report. Failures come
-// back with the report; the entry point (./main.ts) turns them into an outcome and an exit code.
+// The commands that may send — `upload store-cards|team-members <file>`, `restore`, `apply` — share one
+// frame: a terminal UI, Ctrl-C as an orderly stop, flags → options → the engine → its report. Failures
+// come back with the report; the entry point (./main.ts) turns them into an outcome and an exit code.
 import type { Kind } from '../contract/kinds.js';
 import { Interrupted } from '../errors.js';
 import { displayName } from '../read/index.js';
 import { confirmQuestion } from '../report/human.js';
 import { renderEvent } from '../report/render.js';
 import { emptyReport } from '../report/types.js';
-import { runUpload } from '../upload.js';
+import type { RunContext, RunResult } from '../upload.js';
 import type { ProcessIo } from './io.js';
+import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
-import { parseUploadOptions } from './options.js';
 import { terminalUi } from './terminal.js';
 
-export async function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+async function frame(flags: Record<string, unknown>, io: ProcessIo, blank: () => ReturnType<typeof emptyReport>, run: (ctx: RunContext) => Promise<RunResult>): Promise<CommandResult> {
   const json = flags.json === true;
+  const detailedExitcode = flags.detailedExitcode === true;
   const interrupt = onInterrupt();
   const ui = await terminalUi({ color: flags.color !== false, quiet: flags.quiet === true || json, stderr: io.stderr, stdin: io.stdin, env: io.env, signal: interrupt.signal });
   try {
-    const options = await parseUploadOptions(kind, file, flags, io);
-    const { report, failure } = await runUpload(options, {
+    const { report, failure } = await run({
       env: io.env,
       stdin: io.stdin,
       signal: interrupt.signal,
       emit: (event) => renderEvent(ui, event),
       confirm: (request) => ui.confirm(confirmQuestion(request)),
     });
-    return { report, failure, ui, json };
+    return { report, failure, ui, json, detailedExitcode };
   } catch (failure) {
-    return { report: emptyReport(kind, displayName(file), flags.dryRun === true), failure, ui, json };
+    return { report: blank(), failure, ui, json };
   } finally {
     ui.done();
     interrupt.dispose();
   }
+}
+
+export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+  return frame(flags, io, () => emptyReport(kind, displayName(file), flags.dryRun === true), async (ctx) => {
+    const { runUpload } = await import('../upload.js');
+    return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
+  });
+}
+
+export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+  const dryRun = flags.dryRun === true;
+  return frame(flags, io, () => emptyReport(kind, null, dryRun), async (ctx) => {
+    const sending = await parseSending(flags, io, { dryRun, url: 'always' });
+    const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
+    const { runRestore } = await import('../restore.js');
+    return runRestore({ kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
+  });
+}
+
+export function applyAction(plan: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+  return frame(flags, io, () => emptyReport(null, plan, false), async (ctx) => {
+    // The plan names its service; an address given as well must be the same one.
+    const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
+    const { runApply } = await import('../apply.js');
+    return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io) }, ctx);
+  });
 }
 
 /**

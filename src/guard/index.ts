@@ -16,6 +16,10 @@ export interface GuardInput {
   readonly diff: Diff;
   readonly limit: RemovalLimit;
   readonly allowEmpty: boolean;
+  /** --no-baseline: the user accepts that the removal guard cannot protect an upload with no baseline. */
+  readonly acknowledgeNoBaseline: boolean;
+  /** Why there is no baseline, when there is none. */
+  readonly noBaselineWhy?: string | undefined;
   /** What this run has of what sending needs (a dry run may have none of it). */
   readonly has: { readonly token: boolean; readonly tokenEnv: string; readonly baseUrl: boolean; readonly confirmation: boolean };
 }
@@ -45,6 +49,16 @@ export function judge(input: GuardInput): Verdict {
   }
   const { diff } = input;
   if (diff.baseline === 'none' || diff.removed === null || diff.baselineCount === null) {
+    // Without an address there is no store to look in: a dry run says so and leaves the verdict to a real run.
+    if (input.has.baseUrl && !input.acknowledgeNoBaseline) {
+      return verdict(
+        new GuardRefusal(
+          'NO_BASELINE',
+          `there is no baseline to compare with (${input.noBaselineWhy ?? 'no earlier upload is recorded'}), so the removal guard cannot protect this upload: it would replace whatever the service holds with ${input.count.toLocaleString('en-US')} ${noun}${input.count === 1 ? '' : 's'}`,
+          'pass --baseline FILE (e.g. the export that was last uploaded) to compare with it, or --no-baseline if you know nothing on the service must be kept',
+        ),
+      );
+    }
     notes.push(`No baseline, so the removal guard (--max-removals) cannot apply: nothing is known about what the service holds now`);
     return verdict();
   }

@@ -7,7 +7,12 @@ import type { Kind } from '../contract/kinds.js';
 
 export const APP = 'scheduling-upload';
 
-/** --state-dir, else $XDG_STATE_HOME/scheduling-upload, else ~/.local/state/scheduling-upload. */
+/** A PostgreSQL URL rather than a directory. */
+export function isStoreUrl(spec: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(spec);
+}
+
+/** --state DIR, else $XDG_STATE_HOME/scheduling-upload, else ~/.local/state/scheduling-upload. */
 export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   if (flag !== undefined && flag !== '') return resolve(flag);
   // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.

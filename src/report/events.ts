@@ -4,11 +4,12 @@ import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
-import type { LockOwner } from '../record/lock.js';
 import type { SendEvent } from '../send/index.js';
+import type { BaselineReport } from './types.js';
 
 export type RunEvent =
-  | { readonly type: 'lock-recovered'; readonly owner: LockOwner }
+  | { readonly type: 'lock-recovered'; readonly owner: { readonly user: string; readonly host: string; readonly pid: number; readonly since: string } }
+  | { readonly type: 'notice'; readonly message: string }
   | { readonly type: 'reading'; readonly source: string; readonly records: number | null }
   | { readonly type: 'read'; readonly source: string }
   | { readonly type: 'warning'; readonly message: string }
@@ -22,7 +23,8 @@ export type RunEvent =
       readonly warnings: number;
     }
   | { readonly type: 'preview'; readonly mapping: readonly FieldSource[]; readonly first: readonly string[]; readonly total: number }
-  | { readonly type: 'diff'; readonly diff: Diff; readonly noBaselineWhy: string | undefined }
+  | { readonly type: 'diff'; readonly kind: Kind; readonly diff: Diff; readonly against: BaselineReport; readonly noBaselineWhy: string | undefined }
+  | { readonly type: 'recorded'; readonly generation: number; readonly store: string }
   | { readonly type: 'guard-notes'; readonly notes: readonly string[] }
   | { readonly type: 'dry-run'; readonly kind: Kind; readonly count: number; readonly needs: readonly string[] }
   | { readonly type: 'sending'; readonly kind: Kind; readonly count: number; readonly origin: string }
@@ -37,4 +39,5 @@ export interface ConfirmRequest {
   /** The normalised base URL. */
   readonly where: string;
   readonly diff: Diff;
+  readonly against: BaselineReport;
 }

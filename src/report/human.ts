@@ -4,6 +4,7 @@ import type { Diff } from '../diff/index.js';
 import type { OpenPeriod } from '../contract/schemas.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
+import type { BaselineReport } from './types.js';
 import { formatPeriod, formatPeriodChange } from './hours.js';
 
 export interface Style {
@@ -105,9 +106,20 @@ export function formatDiffCounts(diff: Diff): string {
   return `+${n(diff.added)} −${n(diff.removed)} ~${n(diff.changed)} =${n(diff.unchanged)}`;
 }
 
-export function formatDiff(diff: Diff, style: Style = PLAIN): string[] {
+/** "upload #41 of 2026-11-20 21:03 UTC by cron@sync-01, 50,000 team members" */
+export function describeBaseline(b: BaselineReport, kind: Kind): string {
+  const noun = KINDS[kind].noun;
+  if (b.source === 'none') return 'nothing (no baseline)';
+  const records = b.records === null ? '' : `, ${plural(b.records, noun)}`;
+  if (b.source === 'file') return `the baseline file${records}`;
+  const when = b.uploadedAt ? ` of ${b.uploadedAt.slice(0, 16).replace('T', ' ')} UTC` : '';
+  return `upload #${b.generation}${when} by ${b.user}@${b.host}${records}`;
+}
+
+export function formatDiff(diff: Diff, style: Style = PLAIN, against?: { baseline: BaselineReport; kind: Kind }): string[] {
   if (diff.baseline === 'none') return [`Changes: ${formatDiffCounts(diff)}`];
-  const lines = [`Changes against the ${diff.baseline === 'file' ? 'baseline file' : 'last upload'}: ${formatDiffCounts(diff)} (added, removed, changed, unchanged)`];
+  const what = against ? describeBaseline(against.baseline, against.kind) : diff.baseline === 'file' ? 'the baseline file' : 'the last upload';
+  const lines = [`Changes against ${what}: ${formatDiffCounts(diff)} (added, removed, changed, unchanged)`];
   const { added, removed, changed } = diff.examples;
   const more = (shown: number, total: number | null) => ((total ?? 0) > shown ? `, … ${(total ?? 0) - shown} more` : '');
   if (added.length) lines.push(style.green(`  added: ${added.join(', ')}${more(added.length, diff.added)}`));
@@ -120,11 +132,12 @@ export function formatDiff(diff: Diff, style: Style = PLAIN): string[] {
   return lines;
 }
 
-/** "Replace all team members at https://… with these 1,234 team members: +12 −3 ~5 =1,214. Upload?" */
-export function confirmQuestion(request: { kind: Kind; count: number; where: string; diff: Diff }): string {
+/** "Replace all team members at https://… with these 1,234 team members: +12 −3 ~5 =1,214 against upload #41 …. Upload?" */
+export function confirmQuestion(request: { kind: Kind; count: number; where: string; diff: Diff; against?: BaselineReport }): string {
   const { noun } = KINDS[request.kind];
   const { count } = request;
-  return `Replace all ${noun}s at ${request.where} with ${count === 1 ? 'this' : 'these'} ${plural(count, noun)}: ${formatDiffCounts(request.diff)}. Upload?`;
+  const against = request.against && request.against.source !== 'none' ? ` against ${describeBaseline(request.against, request.kind)}` : '';
+  return `Replace all ${noun}s at ${request.where} with ${count === 1 ? 'this' : 'these'} ${plural(count, noun)}: ${formatDiffCounts(request.diff)}${against}. Upload?`;
 }
 
 /** One field's change in words; opening hours as weekday times, only the days that differ. */

@@ -23,6 +23,12 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
     case 'warning':
       ui.notice(style.yellow(event.message));
       return;
+    case 'notice':
+      ui.info(event.message);
+      return;
+    case 'recorded':
+      ui.info(`Recorded as upload #${event.generation} in ${event.store}`);
+      return;
     case 'planned':
       for (const line of formatIssues(event.source, event.issues, style)) ui.notice(line);
       if (event.errors === 0) ui.info(`${event.source}: ${plural(event.rows, 'record')} valid${event.warnings ? `, ${plural(event.warnings, 'warning')}` : ''}`);
@@ -38,7 +44,7 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       }
       return;
     case 'diff':
-      for (const line of formatDiff(event.diff, style)) ui.info(line);
+      for (const line of formatDiff(event.diff, style, { baseline: event.against, kind: event.kind })) ui.info(line);
       if (event.noBaselineWhy) ui.info(`  ${event.noBaselineWhy}`);
       return;
     case 'guard-notes':

@@ -14,6 +14,19 @@ export interface DiffReport {
   readonly examples: Diff['examples'];
 }
 
+/** What the diff compared with: the last confirmed upload (a generation of the store), a file, or nothing. */
+export interface BaselineReport {
+  readonly source: Diff['baseline'];
+  readonly generation: number | null;
+  readonly uploadedAt: string | null;
+  readonly user: string | null;
+  readonly host: string | null;
+  readonly records: number | null;
+  readonly sha256: string | null;
+}
+
+export const NO_BASELINE: BaselineReport = { source: 'none', generation: null, uploadedAt: null, user: null, host: null, records: null, sha256: null };
+
 export interface UploadReport {
   kind: Kind | null;
   source: string | null;
@@ -25,7 +38,13 @@ export interface UploadReport {
   issues: Issue[];
   /** Which column fed which wire field: `[{"field": "employeeID", "columns": ["Personnel Number"]}]`. */
   mapping: readonly FieldSource[];
+  /** The baseline with its provenance; `diff.baseline` keeps the plain source name. */
+  baseline: BaselineReport;
   diff: DiffReport | null;
+  /** True when a successful run changed nothing on the service (every record unchanged, nothing removed). */
+  unchanged: boolean | null;
+  /** The generation a confirmed upload became in the state store. */
+  generation: number | null;
   response: { status: number; message: string } | null;
   /** Why the run stopped, when it did not succeed: a stable code, the message and what to do. */
   error: { code: string; message: string; hint: string | null } | null;
@@ -37,5 +56,5 @@ export function diffReport(diff: Diff): DiffReport {
 }
 
 export function emptyReport(kind: Kind | null, source: string | null, dryRun: boolean): UploadReport {
-  return { kind, source, dryRun, outcome: 'usage-error', exitCode: 2, records: 0, issues: [], mapping: [], diff: null, response: null, error: null };
+  return { kind, source, dryRun, outcome: 'usage-error', exitCode: 2, records: 0, issues: [], mapping: [], baseline: NO_BASELINE, diff: null, unchanged: null, generation: null, response: null, error: null };
 }

@@ -1,0 +1,24 @@
+// `upload history <kind>`: the store's record of uploads to one address, for people or (--json) scripts.
+import type { Kind } from '../contract/kinds.js';
+import { resolveBaseUrl } from '../send/config.js';
+import type { ProcessIo } from './io.js';
+import { count, parseState } from './options.js';
+import type { CommandResult } from './result.js';
+
+export async function historyAction(kind: Kind, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+  const json = flags.json === true;
+  try {
+    const baseUrl = resolveBaseUrl(typeof flags.baseUrl === 'string' ? flags.baseUrl : undefined, io.env);
+    const limit = count('--limit', flags.limit ?? 20, 1);
+    const { state } = parseState(flags, io);
+    const { history } = await import('../history.js');
+    const report = await history(state, baseUrl, kind, limit, { env: io.env, stdin: io.stdin, emit: () => {}, confirm: () => Promise.resolve(false) });
+    if (json) return { exitCode: 0, data: report, json };
+    const { formatHistory } = await import('../report/history.js');
+    io.stdout.write(`${formatHistory(report).join('\n')}\n`);
+    return { exitCode: 0 };
+  } catch (failure) {
+    const { emptyReport } = await import('../report/types.js');
+    return { failure, json, report: emptyReport(kind, null, false) };
+  }
+}

@@ -1,0 +1,73 @@
+// `upload history <kind>`: the generations of the store for a base URL and kind, newest first, each
+// with what changed against the one before it, and the failed attempts made against it.
+import { KINDS, type Kind } from './contract/kinds.js';
+import { diffRecords } from './diff/index.js';
+import { generationRecords, type State } from './load.js';
+import type { RunContext } from './run.js';
+import type { AuditEntry, Generation } from './state/types.js';
+import { openState } from './upload.js';
+
+export interface HistoryEntry extends Generation {
+  /** Against the generation before it, when both snapshots are still kept; null otherwise. */
+  readonly added: number | null;
+  readonly removed: number | null;
+  readonly changed: number | null;
+  /** Attempts that failed after this generation was the latest (newest first). */
+  readonly failed: readonly FailedAttempt[];
+}
+
+export interface FailedAttempt {
+  readonly time: string;
+  readonly user: string;
+  readonly host: string;
+  readonly source: string;
+  readonly records: number;
+  readonly outcome: string;
+  readonly error: string | null;
+  readonly status: number | null;
+}
+
+export interface HistoryReport {
+  readonly kind: Kind;
+  readonly baseUrl: string;
+  readonly store: string;
+  readonly generations: readonly HistoryEntry[];
+  /** Failed attempts before the first recorded generation. */
+  readonly failedBefore: readonly FailedAttempt[];
+}
+
+export async function history(spec: string, baseUrl: URL, kind: Kind, limit: number, ctx: RunContext): Promise<HistoryReport> {
+  const state = await openState(spec, baseUrl, kind, ctx);
+  try {
+    const generations = await state.store.generations(state.key, limit + 1);
+    const attempts = (await state.store.attempts(state.key)).filter((a) => a.outcome !== 'uploaded');
+    const failedAfter = (gen: number) => attempts.filter((a) => a.baseGeneration === gen).map(failed);
+    const entries: HistoryEntry[] = [];
+    for (const [i, g] of generations.slice(0, limit).entries()) {
+      const previous = generations[i + 1];
+      entries.push({ ...g, ...(await changes(state, g, previous)), failed: failedAfter(g.generation) });
+    }
+    return { kind, baseUrl: state.key.baseUrl, store: state.store.label, generations: entries, failedBefore: generations.length <= limit ? failedAfter(0) : [] };
+  } finally {
+    await state.store.close();
+  }
+}
+
+function failed(a: AuditEntry): FailedAttempt {
+  return { time: a.time, user: a.user, host: a.host, source: a.source, records: a.count, outcome: a.outcome, error: a.error, status: a.status };
+}
+
+/** +added −removed ~changed against the generation before; unknown when either snapshot was pruned. */
+async function changes(state: State, g: Generation, previous: Generation | undefined): Promise<{ added: number | null; removed: number | null; changed: number | null }> {
+  const unknown = { added: null, removed: null, changed: null };
+  try {
+    const after = await generationRecords(state, g);
+    const before = previous ? await generationRecords(state, previous) : new Map<string, string>();
+    const diff = diffRecords(before, 'snapshot', [...after.keys()], [...after.values()]);
+    return { added: diff.added, removed: diff.removed, changed: diff.changed };
+  } catch {
+    return unknown;
+  }
+}
+
+export const noun = (kind: Kind) => `${KINDS[kind].noun}s`;

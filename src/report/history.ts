@@ -1,0 +1,26 @@
+// `upload history` for a person: one line per upload, newest first, failed attempts under the upload
+// they were compared with.
+import { KINDS } from '../contract/kinds.js';
+import type { FailedAttempt, HistoryReport } from '../history.js';
+import { plural } from './human.js';
+
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const n = (x: number | null) => (x === null ? '?' : x.toLocaleString('en-US'));
+
+function failedLine(a: FailedAttempt): string {
+  return `      ✗ ${when(a.time)}  ${a.user}@${a.host}  ${a.source}  ${plural(a.records, 'record')}: ${a.outcome}${a.error ? ` (${a.error}${a.status ? `, HTTP ${a.status}` : ''})` : ''}`;
+}
+
+export function formatHistory(h: HistoryReport): string[] {
+  const noun = `${KINDS[h.kind].noun}s`;
+  if (!h.generations.length && !h.failedBefore.length) return [`No upload of ${noun} to ${h.baseUrl} is recorded in ${h.store}.`];
+  const lines = [`Uploads of ${noun} to ${h.baseUrl}, newest first (state: ${h.store}):`];
+  for (const g of h.generations) {
+    const changes = g.added === null ? 'changes unknown (snapshot not kept)' : `+${n(g.added)} −${n(g.removed)} ~${n(g.changed)}`;
+    const origin = g.restoredFrom !== null ? `  restored #${g.restoredFrom}` : g.plan !== null ? `  plan ${g.plan}` : '';
+    lines.push(`  #${g.generation}  ${when(g.uploadedAt)}  ${g.user}@${g.host}  ${g.source}  ${plural(g.records, 'record')}  ${changes}${origin}`);
+    for (const a of g.failed) lines.push(failedLine(a));
+  }
+  for (const a of h.failedBefore) lines.push(failedLine(a));
+  return lines;
+}
