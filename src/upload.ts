@@ -9,7 +9,7 @@ import { loadBaseline, loadKnownParents, type State } from './load.js';
 import { writePlan } from './plan-file.js';
 import type { UploadOptions } from './options.js';
 import { buildPlan, type Plan } from './plan.js';
-import { normaliseBaseUrl } from './record/state.js';
+import { normaliseBaseUrl } from './state/paths.js';
 import { diffCsvLines } from './report/diff-csv.js';
 import { RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
 import { invalidSummary } from './report/human.js';

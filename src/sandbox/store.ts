@@ -4,7 +4,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { jsonArrayFile } from '../read/json.js';
-import { writeFileAtomic } from '../record/atomic.js';
+import { writeFileAtomic } from '../state/atomic.js';
 import { jsonArrayChunks } from '../contract/json-array.js';
 
 const FILES: Record<Kind, string> = { 'store-cards': 'storeCards.json', 'team-members': 'teamMembers.json' };

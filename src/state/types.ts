@@ -1,4 +1,6 @@
-// PLACEHOLDER (lead): the interface the state helper builds; replaced by theirs at merge.
+// The state store: everything the tool remembers per (base URL, kind) — the current generation, the
+// snapshots of the last N confirmed uploads, their provenance, the audit log and the lock — behind one
+// interface with two backends, a directory (./dir.ts) and PostgreSQL (./postgres.ts).
 import type { Kind } from '../contract/kinds.js';
 
 export interface StateKey {
@@ -50,19 +52,47 @@ export interface Holder {
 
 export interface Lease {
   readonly holder: Holder;
+  /** The holder of a lock this one took over (its lease expired, or its process died on this host). */
   readonly recovered?: (Holder & { since: string }) | undefined;
+  /** Whether the lock is still this run's (a lease can lapse during a long suspend). */
+  stillHeld(): Promise<boolean>;
   release(): Promise<void>;
 }
 
+/** A generation as listed: with whether its snapshot is still kept (--keep prunes old ones). */
+export interface ListedGeneration extends Generation {
+  readonly kept: boolean;
+}
+
 export interface StateStore {
+  /** What to call the store in messages: the directory, or the URL without its password. */
   readonly label: string;
+  /** Things worth telling the user on opening (tables created, an old state directory migrated). */
   readonly notices: readonly string[];
+  /** Takes the lock for a key, or refuses with LOCK_HELD naming who holds it. */
   lock(key: StateKey, holder: Holder): Promise<Lease>;
+  /** The latest generation, or undefined when nothing was uploaded yet. */
   head(key: StateKey): Promise<Generation | undefined>;
-  generations(key: StateKey, limit?: number): Promise<Generation[]>;
+  /** Every generation recorded, newest first (pruned ones too, with kept: false). */
+  generations(key: StateKey, limit?: number): Promise<ListedGeneration[]>;
+  /** The exact bytes of a kept generation, checked against its sha256 (SNAPSHOT_CORRUPT otherwise). */
   readSnapshot(key: StateKey, generation: number): Promise<Buffer>;
-  commit(key: StateKey, expected: number, body: Buffer | Iterable<Uint8Array | string>, meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation>;
+  /**
+   * Records a confirmed upload as generation expected + 1, under the lock, only if the latest is still
+   * `expected` (0: none); otherwise STATE_MOVED and nothing changes. Keeps the newest `keep` snapshots.
+   */
+  commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation>;
   audit(key: StateKey, entry: AuditEntry): Promise<void>;
+  /** The audit log, newest first. */
   attempts(key: StateKey, limit?: number): Promise<AuditEntry[]>;
+  /** Every key with anything recorded (for copying a store). */
+  keys(): Promise<StateKey[]>;
   close(): Promise<void>;
+}
+
+/** Options a backend takes; the lease timings are the directory's (tests make them short). */
+export interface StoreOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly leaseMs?: number;
+  readonly heartbeatMs?: number;
 }

@@ -36,7 +36,7 @@ const CASES: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
 async function upload(kind: Kind, file: string, args: readonly string[] = [], input?: string | Buffer) {
   const sb = await sandbox();
   try {
-    const run = await runCli([kind, file, '--yes', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES, input });
+    const run = await runCli([kind, file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES, input });
     return { run, stored: await sb.stored(PATHS[kind]) };
   } finally {
     await sb.stop();

@@ -28,7 +28,7 @@ async function heldService() {
   const t = tempDir();
   const stateDir = join(t.dir, 'state');
   const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };
-  const args = (file: string, ...more: string[]) => ['team-members', file, '--yes', '--json', '--state-dir', stateDir, ...more];
+  const args = (file: string, ...more: string[]) => ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', stateDir, ...more];
   const lock = statePaths(stateDir, new URL(server.url), 'team-members').lock;
   return { server, held, t, env, args, lock, stateDir };
 }
@@ -100,7 +100,7 @@ describe('the lock', () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     mkdirSync(dirname(lock), { recursive: true });
     writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), user: 'cron', since: '2024-05-01T02:00:00.000Z' }));
-    const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 2)), '--yes', '--state-dir', stateDir], { env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url } });
+    const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 2)), '--yes', '--no-baseline', '--state-dir', stateDir], { env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url } });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Recovered a stale lock left by process ${dead} of cron on ${hostname()} (since 2024-05-01T02:00:00.000Z)`);
     expect(existsSync(lock)).toBe(false);

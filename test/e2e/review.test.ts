@@ -57,7 +57,7 @@ describe('changes in opening hours', () => {
     const map = join(sb.dir, 'map.json');
     writeFileSync(map, MAP);
     writeFileSync(file, STORES);
-    expect((await runCli(['store-cards', file, '--yes', '--map', map, '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['store-cards', file, '--yes', '--no-baseline', '--map', map, '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     writeFileSync(file, STORES.replace('10:00-16:00,closed', '10:00-18:00,12:00-16:00').replace('=', '=').replace('hamburg@', '=hamburg@'));
     const diffOut = join(sb.dir, 'diff.csv');
     const r = await runCli(['store-cards', file, '--dry-run', '--map', map, '--diff-out', diffOut, '--state-dir', sb.stateDir], { env: sb.env });
@@ -78,7 +78,7 @@ describe('changes in opening hours', () => {
 describe('--diff-out', () => {
   it('lists every added, removed and changed record, not only five examples', async () => {
     sb = await sandbox();
-    expect((await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 20)), '--yes', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 20)), '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     const diffOut = join(sb.dir, 'diff.csv');
     const next = writeMembers(sb.dir, 'b.csv', [...range(3, 20), ...range(21, 28)], range(10, 17));
     const r = await runCli(['team-members', next, '--dry-run', '--max-removals', '2', '--diff-out', diffOut, '--state-dir', sb.stateDir], { env: sb.env });
@@ -103,7 +103,7 @@ describe('--payload-out', () => {
     expect(r.code).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     const body = readFileSync(out);
-    expect((await runCli(['team-members', file, '--yes', '--json', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     const audit = JSON.parse(readFileSync(join(sb.stateDir, 'audit.jsonl'), 'utf8').trim()) as { sha256: string; bytes: number };
     expect(audit).toMatchObject({ sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length });
     expect(await sb.stored('/integrations/teamMembers')).toEqual(JSON.parse(body.toString('utf8')));

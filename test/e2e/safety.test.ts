@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 function upload(s: TestSandbox, file: string, ...flags: string[]) {
-  return runCli(['team-members', file, '--yes', '--json', '--state-dir', s.stateDir, ...flags], { env: s.env });
+  return runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', s.stateDir, ...flags], { env: s.env });
 }
 const snapshotOf = (s: TestSandbox, url = s.url) => statePaths(s.stateDir, new URL(url), 'team-members').snapshot;
 const auditOf = (s: TestSandbox) => readFileSync(join(s.stateDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
@@ -144,7 +144,7 @@ describe('flags and baselines', () => {
 
   it("checks team members' parentKeys against the store cards last uploaded to the same address", async () => {
     sb = await sandbox();
-    expect((await runCli(['store-cards', fixture('store-cards.csv'), '--yes', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['store-cards', fixture('store-cards.csv'), '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     const t = tempDir();
     const file = t.write('tm.csv', 'employeeID,email,name,roleCode,parentKey\nE1,a@example.com,A,,STORE-001\nE2,b@example.com,B,,STORE-404\n');
     const r = await runCli(['team-members', file, '--dry-run', '--json', '--state-dir', sb.stateDir], { env: sb.env });
@@ -160,7 +160,7 @@ describe('a failed upload', () => {
     const snapshot = readFileSync(snapshotOf(sb));
     const next = writeMembers(sb.dir, 'b.csv', range(1, 11));
 
-    let r = await runCli(['team-members', next, '--yes', '--json', '--state-dir', sb.stateDir], { env: { ...sb.env, UPLOAD_TOKEN: 'wrong-token' } });
+    let r = await runCli(['team-members', next, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: { ...sb.env, UPLOAD_TOKEN: 'wrong-token' } });
     expect(r.code).toBe(5);
     expect(readFileSync(snapshotOf(sb))).toEqual(snapshot);
 
@@ -188,7 +188,7 @@ describe('the audit log', () => {
     const stateDir = join(t.dir, 'state');
     const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };
     const file = writeMembers(t.dir, 'a.csv', range(1, 500));
-    const r = await runCli(['team-members', file, '--yes', '--json', '--state-dir', stateDir], { env });
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', stateDir], { env });
     expect(r.code).toBe(0);
 
     const [line, ...more] = readFileSync(join(stateDir, 'audit.jsonl'), 'utf8').trim().split('\n');

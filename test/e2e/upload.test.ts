@@ -27,7 +27,7 @@ function noToken(r: CliResult): void {
 
 describe('a successful upload', () => {
   it('sends a store-card CSV in the exact wire shape', async () => {
-    const r = await upload(['store-cards', fixture('store-cards.csv'), '--yes']);
+    const r = await upload(['store-cards', fixture('store-cards.csv'), '--yes', '--no-baseline']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('3 store card(s) uploaded');
     expect(await s.stored(CARDS)).toEqual(expected('store-cards.expected.json'));
@@ -35,7 +35,7 @@ describe('a successful upload', () => {
   });
 
   it.each(['team-members.csv', 'team-members.json', 'team-members.ndjson'])('sends team members from %s in the exact wire shape', async (file) => {
-    const r = await upload(['team-members', fixture(file), '--yes', '--json']);
+    const r = await upload(['team-members', fixture(file), '--yes', '--no-baseline', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({
       kind: 'team-members',
@@ -52,7 +52,7 @@ describe('a successful upload', () => {
   });
 
   it('reads a CSV piped to standard input', async () => {
-    const r = await runCli(['team-members', '-', '--yes', '--state-dir', s.stateDir], { env: s.env, input: readFileSync(fixture('team-members.csv')) });
+    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--state-dir', s.stateDir], { env: s.env, input: readFileSync(fixture('team-members.csv')) });
     expect(r.code, r.stderr).toBe(0);
     expect(await s.stored(MEMBERS)).toEqual(expected('team-members.expected.json'));
   });
@@ -60,7 +60,7 @@ describe('a successful upload', () => {
   it('reads the token from a file', async () => {
     const { tempDir } = await import('../helpers/tmp.js');
     const tokenFile = tempDir().write('token', `${TOKEN}\n`);
-    const r = await upload(['team-members', fixture('team-members.csv'), '--yes', '--token-file', tokenFile], { UPLOAD_TOKEN: undefined });
+    const r = await upload(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--token-file', tokenFile], { UPLOAD_TOKEN: undefined });
     expect(r.code, r.stderr).toBe(0);
     noToken(r);
   });
@@ -68,7 +68,7 @@ describe('a successful upload', () => {
 
 describe('nothing is sent when', () => {
   it('the file has errors: exit 3, every error on its line', async () => {
-    const r = await upload(['team-members', fixture('team-members-invalid.csv'), '--yes', '--json']);
+    const r = await upload(['team-members', fixture('team-members-invalid.csv'), '--yes', '--no-baseline', '--json']);
     expect(r.code).toBe(3);
     const report = r.json();
     expect(report.outcome).toBe('invalid');
@@ -118,7 +118,7 @@ describe('nothing is sent when', () => {
     const r = await upload(['team-members', fixture('team-members.csv'), '--json']);
     expect(r.code).toBe(2);
     expect(r.json()).toMatchObject({ outcome: 'usage-error', error: { code: 'NO_CONFIRMATION' } });
-    expect(r.stderr).toContain('--yes');
+    expect(r.stderr).toContain('--yes', '--no-baseline');
     expect(await s.stored(MEMBERS)).toEqual([]);
   });
 
@@ -128,20 +128,20 @@ describe('nothing is sent when', () => {
     ['plain http to a remote host', {}, ['--base-url', 'http://scheduling.example.com'], 'INSECURE_BASE_URL'],
     ['a bad --retries', {}, ['--retries', 'many'], 'BAD_FLAG'],
   ])('%s: exit 2', async (_, env, flags, code) => {
-    const r = await upload(['team-members', fixture('team-members.csv'), '--yes', '--json', ...flags], env);
+    const r = await upload(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', ...flags], env);
     expect(r.code).toBe(2);
     expect(r.json()).toMatchObject({ outcome: 'usage-error', exitCode: 2, error: { code } });
     expect(await s.stored(MEMBERS)).toEqual([]);
   });
 
   it('the file holds no records: refused with exit 4 unless --allow-empty', async () => {
-    const r = await runCli(['team-members', '-', '--yes', '--json', '--state-dir', s.stateDir], { env: s.env, input: 'employeeID,email,name\r\n' });
+    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--json', '--state-dir', s.stateDir], { env: s.env, input: 'employeeID,email,name\r\n' });
     expect(r.code).toBe(4);
     expect(r.json()).toMatchObject({ outcome: 'refused', error: { code: 'EMPTY_UPLOAD' } });
   });
 
   it('the file does not exist: exit 3 naming it', async () => {
-    const r = await upload(['team-members', 'no-such-file.csv', '--yes', '--json']);
+    const r = await upload(['team-members', 'no-such-file.csv', '--yes', '--no-baseline', '--json']);
     expect(r.code).toBe(3);
     expect(r.json().error.message).toContain('no-such-file.csv');
   });
@@ -150,10 +150,10 @@ describe('nothing is sent when', () => {
 describe('a damaged store-card snapshot', () => {
   it('costs team members only the parentKey check, with a warning; the upload goes on', async () => {
     const { statePaths } = await import('../../src/record/state.js');
-    expect((await upload(['store-cards', fixture('store-cards.csv'), '--yes'])).code).toBe(0);
+    expect((await upload(['store-cards', fixture('store-cards.csv'), '--yes', '--no-baseline'])).code).toBe(0);
     const snapshot = statePaths(s.stateDir, new URL(s.url), 'store-cards').snapshot;
     writeFileSync(snapshot, '[{"nodeKey": "S1", "email": ');
-    const r = await upload(['team-members', fixture('team-members.csv'), '--yes']);
+    const r = await upload(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/store-card snapshot .* is damaged, so parentKeys are not checked against it/);
     expect(await s.stored(MEMBERS)).toEqual(expected('team-members.expected.json'));
@@ -162,7 +162,7 @@ describe('a damaged store-card snapshot', () => {
 
 describe('the service says no', () => {
   it('a wrong token: exit 5, naming where the token came from but never the token', async () => {
-    const r = await upload(['team-members', fixture('team-members.csv'), '--yes', '--json'], { UPLOAD_TOKEN: 'wrong-token-123' });
+    const r = await upload(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json'], { UPLOAD_TOKEN: 'wrong-token-123' });
     expect(r.code).toBe(5);
     const report = r.json();
     expect(report).toMatchObject({ outcome: 'rejected', exitCode: 5, response: { status: 401 }, error: { code: 'UNAUTHORIZED' } });

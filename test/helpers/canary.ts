@@ -38,7 +38,7 @@ export interface Upload extends CliResult {
 export async function upload(base: string, args: readonly string[] = [], options: CliOptions = {}): Promise<Upload> {
   const stateDir = tempDir().dir;
   const started = Date.now();
-  const result = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--json', '--state-dir', stateDir, '--base-url', base, ...args], {
+  const result = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state-dir', stateDir, '--base-url', base, ...args], {
     ...options,
     env: { UPLOAD_TOKEN: CANARY, ...FAST_RETRIES, ...options.env },
   });

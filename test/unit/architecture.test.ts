@@ -44,7 +44,7 @@ function cycles(graph: Map<string, string[]>): string[] {
   return found;
 }
 
-const STAGES = ['read', 'map', 'validate', 'diff', 'guard', 'send', 'record', 'contract'];
+const STAGES = ['read', 'map', 'validate', 'diff', 'guard', 'send', 'state', 'contract'];
 /** What sits above the stages: the orchestrator, the loaders, the CLI and the presentation. */
 const ABOVE = /^(plan|upload|run|load|options)\.ts$|^(cli|report)\//;
 

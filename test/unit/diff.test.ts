@@ -1,11 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodePayload } from '../../src/contract/json-array.js';
 import { diffRecords, fieldChanges, noBaseline } from '../../src/diff/index.js';
 import { loadBaseline } from '../../src/load.js';
-import { readSnapshot, writeSnapshot } from '../../src/record/snapshot.js';
+import { DirectoryStore } from '../../src/state/dir.js';
 import { formatDiff, formatDiffCounts } from '../../src/report/human.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -49,47 +46,6 @@ describe('diffRecords', () => {
   });
 });
 
-describe('the snapshot', () => {
-  it('is written byte for byte as sent and read back as canonical JSON by key', async () => {
-    const { dir } = tempDir();
-    const path = join(dir, 'snapshots', 'site.team-members.json');
-    await writeSnapshot(path, encodePayload([tm('E1'), tm('E2')]).chunks);
-    expect(await readSnapshot(path, 'team-members')).toEqual(new Map([['E1', tm('E1')], ['E2', tm('E2')]]));
-    // Whitespace does not matter: a pretty-printed copy reads the same.
-    writeFileSync(path, JSON.stringify([JSON.parse(tm('E1'))], null, 2));
-    expect(await readSnapshot(path, 'team-members')).toEqual(new Map([['E1', tm('E1')]]));
-  });
-
-  it('clears temp files a killed writer left behind', async () => {
-    const t = tempDir();
-    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
-    t.write(`.snap.json.${dead}.0a1b2c3d.tmp`, '[{"employeeID":"E1"');
-    const other = t.write('.other.json.1.0a1b2c3d.tmp', 'not ours');
-    await writeSnapshot(join(t.dir, 'snap.json'), encodePayload([tm('E1')]).chunks);
-    expect(readdirSync(t.dir).sort()).toEqual([basename(other), 'snap.json']);
-  });
-
-  it('is undefined when there is none', async () => {
-    expect(await readSnapshot(join(tempDir().dir, 'nope.json'), 'team-members')).toBeUndefined();
-  });
-
-  it.each([
-    ['truncated', `[${tm('E1')},{"employeeID":"E2"`, /damaged.*not closed/],
-    ['not an array', '{"employeeID":"E1"}', /damaged/],
-    ['a record without its key', '[{"nodeKey":"S1"}]', /damaged.*no employeeID/],
-    ['a key twice', `[${tm('E1')},${tm('E1')}]`, /damaged.*'E1' appears twice/],
-    ['empty', '', /damaged.*empty/],
-  ])('is a clear error when %s', async (_, text, message) => {
-    const t = tempDir();
-    const path = t.write('snap.json', text);
-    const err = await readSnapshot(path, 'team-members').catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'SNAPSHOT_CORRUPT', exitCode: 4 });
-    expect((err as Error).message).toMatch(message);
-    expect((err as Error).message).toContain(path);
-    expect((err as { hint: string }).hint).toContain('--baseline FILE');
-  });
-});
-
 describe('loadBaseline', () => {
   it('reads --baseline in any input format through the same stages as the upload', async () => {
     const t = tempDir();
@@ -107,9 +63,10 @@ describe('loadBaseline', () => {
 
   it('says plainly why there is no baseline', async () => {
     expect((await loadBaseline({ kind: 'store-cards', input: 'x.csv', mapping: {} })).why).toMatch(/no base URL/);
-    const snapshot = join(tempDir().dir, 'none.json');
-    const none = await loadBaseline({ kind: 'store-cards', input: 'x.csv', mapping: {}, snapshot });
+    const store = await DirectoryStore.open(join(tempDir().dir, 'state'));
+    const none = await loadBaseline({ kind: 'store-cards', input: 'x.csv', mapping: {}, state: { store, key: { baseUrl: 'https://s.example.com', kind: 'store-cards' } } });
     expect(none.baseline).toBeUndefined();
-    expect(none.why).toContain(snapshot);
+    expect(none.against.source).toBe('none');
+    expect(none.why).toBe(`no upload of store cards to https://s.example.com is recorded in ${store.label}`);
   });
 });

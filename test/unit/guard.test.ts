@@ -50,7 +50,7 @@ const diffKeeping = (baseline: number, kept: number) => {
 };
 const has = { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true };
 const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
-  judge({ kind: 'team-members', source: 'staff.csv', count: 1, diff: noBaseline(1), limit: parseMaxRemovals(DEFAULTS.maxRemovals), allowEmpty: false, has, ...over });
+  judge({ kind: 'team-members', source: 'staff.csv', count: 1, diff: noBaseline(1), limit: parseMaxRemovals(DEFAULTS.maxRemovals), allowEmpty: false, acknowledgeNoBaseline: true, has, ...over });
 /** The notes of an upload the guards let through; the refusal of one they stop, thrown. */
 const guard = (over: Partial<Parameters<typeof judge>[0]>) => {
   const v = verdict(over);
@@ -71,6 +71,16 @@ describe('judge', () => {
   it('refuses an empty upload unless --allow-empty', () => {
     expect(() => guard({ count: 0 })).toThrow(expect.objectContaining({ code: 'EMPTY_UPLOAD', hint: expect.stringContaining('--allow-empty') }));
     expect(guard({ count: 0, allowEmpty: true }).join('\n')).toContain('deletes every team member');
+  });
+
+  it('refuses an upload with no baseline unless --no-baseline acknowledges it', () => {
+    expect(() => guard({ acknowledgeNoBaseline: false, noBaselineWhy: 'nothing recorded in /state' })).toThrow(
+      expect.objectContaining({ code: 'NO_BASELINE', exitCode: 4, message: expect.stringContaining('nothing recorded in /state'), hint: expect.stringMatching(/--baseline FILE.*--no-baseline/) }),
+    );
+    // Without an address there is no store to look in: a dry run leaves the verdict to the real run.
+    expect(verdict({ acknowledgeNoBaseline: false, has: { ...has, baseUrl: false } }).refusal).toBeUndefined();
+    // Where a baseline exists the flag changes nothing: every guard applies.
+    expect(() => guard({ count: 26, diff: diffKeeping(30, 26), acknowledgeNoBaseline: true })).toThrow(expect.objectContaining({ code: 'TOO_MANY_REMOVALS' }));
   });
 
   it('says that without a baseline the removal guard cannot apply', () => {

@@ -8,14 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const LOCK = pathToFileURL(join(ROOT, 'dist/record/lock.js')).href;
+const LOCK = pathToFileURL(join(ROOT, 'dist/state/lease.js')).href;
 
 /** A child that tries the lock and, if it gets it, holds it for `holdMs`; prints its interval. */
 function contender(path: string, holdMs: number): Promise<{ start: number; end: number } | null> {
   const script = `
-    import { acquireLock } from ${JSON.stringify(LOCK)};
+    import { takeLease } from ${JSON.stringify(LOCK)};
     try {
-      const lock = await acquireLock(${JSON.stringify(path)}, 'test');
+      const lock = await takeLease(${JSON.stringify(path)}, { user: 'u', host: 'h', pid: process.pid, what: 'test' }, { leaseMs: 60000, heartbeatMs: 15000 });
       const start = Date.now();
       await new Promise((r) => setTimeout(r, ${holdMs}));
       const end = Date.now();
@@ -39,7 +39,8 @@ describe('stale lock recovery under contention', () => {
     for (let trial = 0; trial < 6; trial++) {
       const path = join(tempDir().dir, 'kind.lock');
       // A lock left by a process that is long gone on this host.
-      writeFileSync(path, `${JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), user: 'x', since: '2020-01-01T00:00:00.000Z' })}\n`);
+      const machine = (await import('node:os')).hostname();
+      writeFileSync(path, `${JSON.stringify({ pid: 2 ** 22 + 12345, host: machine, machine, user: 'x', what: 'x', id: 'old', since: '2020-01-01T00:00:00.000Z', expiresAt: new Date(Date.now() + 60_000).toISOString() })}\n`);
       const held = (await Promise.all(Array.from({ length: 5 }, () => contender(path, 250)))).filter((h) => h !== null);
       expect(held.length).toBeGreaterThanOrEqual(1);
       held.sort((a, b) => a.start - b.start);

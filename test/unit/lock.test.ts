@@ -1,9 +1,12 @@
+// The directory store's lease: who holds it, a dead holder on this host taken over at once, a holder
+// on another host only once its lease expired, renewal on a heartbeat.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { acquireLock } from '../../src/record/lock.js';
+import { takeLease, type LeaseTimes } from '../../src/state/lease.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** The pid of a process that has certainly ended. */
@@ -11,70 +14,84 @@ function deadPid(): number {
   return spawnSync(process.execPath, ['-e', '']).pid!;
 }
 
-const lockIn = () => join(tempDir().dir, 'locks', 'site.team-members.lock');
+const lockIn = () => join(tempDir().dir, 'stores', 'site.team-members', 'lock');
+const me = { user: 'hr', host: 'laptop-7', pid: process.pid, what: 'team members to https://s' };
+const LONG: LeaseTimes = { leaseMs: 60_000, heartbeatMs: 15_000 };
+const lease = (path: string, times = LONG, who = me) => takeLease(path, who, times);
+const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+const stale = (over: object) => JSON.stringify({ user: 'cron', what: 'x', id: 'old', since: '2020-01-01T00:00:00.000Z', ...over });
 
-describe('acquireLock', () => {
-  it('holds the lock until released, naming who holds it', async () => {
+describe('the lease', () => {
+  it('is held until released, naming who holds it and until when', async () => {
     const path = lockIn();
-    const lock = await acquireLock(path, 'team members to https://s');
-    const owner = JSON.parse(readFileSync(path, 'utf8'));
-    expect(owner).toMatchObject({ pid: process.pid, host: hostname() });
-    expect(new Date(owner.since).getTime()).toBeGreaterThan(Date.now() - 60_000);
-    const second = await acquireLock(path, 'team members to https://s').catch((e: unknown) => e);
+    const held = await lease(path);
+    const file = JSON.parse(readFileSync(path, 'utf8'));
+    expect(file).toMatchObject({ pid: process.pid, host: 'laptop-7', user: 'hr', machine: hostname() });
+    expect(Date.parse(file.expiresAt)).toBeGreaterThan(Date.now() + 50_000);
+    const second = await lease(path).catch((e: unknown) => e);
     expect(second).toMatchObject({ code: 'LOCK_HELD', exitCode: 4 });
-    expect((second as Error).message).toContain(`process ${process.pid}`);
-    expect((second as Error).message).toContain(`since ${owner.since}`);
-    await lock.release();
+    expect((second as Error).message).toContain(`process ${process.pid} of hr on laptop-7, since ${file.since}`);
+    expect(await held.stillHeld()).toBe(true);
+    await held.release();
     expect(existsSync(path)).toBe(false);
-    await (await acquireLock(path, 'x')).release();
+    expect(await held.stillHeld()).toBe(false);
   });
 
-  it('recovers a lock whose process is dead on this host', async () => {
+  it('takes over at once a lock whose process died on this machine, even before it expires', async () => {
     const path = lockIn();
-    const stale = { pid: deadPid(), host: hostname(), user: 'cron', since: '2020-01-01T00:00:00.000Z' };
-    await (await acquireLock(path, 'x')).release();
-    writeFileSync(path, JSON.stringify(stale));
-    const lock = await acquireLock(path, 'x');
-    expect(lock.recovered).toEqual(stale);
-    expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
-    await lock.release();
+    await (await lease(path)).release();
+    writeFileSync(path, stale({ pid: deadPid(), host: 'cron-box', machine: hostname(), expiresAt: later(60_000) }));
+    const held = await lease(path);
+    expect(held.recovered).toMatchObject({ user: 'cron', host: 'cron-box' });
+    await held.release();
   });
 
-  it('does not touch a lock held from another host, and says how to clear it', async () => {
+  it('leaves a lock from another host alone until its lease expires, then takes it over', async () => {
     const path = lockIn();
-    await (await acquireLock(path, 'x')).release();
-    writeFileSync(path, JSON.stringify({ pid: deadPid(), host: 'batch-02.example.com', user: 'cron', since: '2020-01-01T00:00:00.000Z' }));
-    const err = await acquireLock(path, 'x').catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'LOCK_HELD', hint: expect.stringContaining(`if no upload is running on batch-02.example.com, delete ${path}`) });
+    await (await lease(path)).release();
+    writeFileSync(path, stale({ pid: deadPid(), host: 'sync-01', machine: 'sync-01', expiresAt: later(60_000) }));
+    const err = await lease(path).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'LOCK_HELD', hint: expect.stringContaining('once its lease expires') });
+    writeFileSync(path, stale({ pid: deadPid(), host: 'sync-01', machine: 'sync-01', expiresAt: later(-1) }));
+    const held = await lease(path);
+    expect(held.recovered).toMatchObject({ host: 'sync-01' });
+    await held.release();
+  });
+
+  it('is renewed by its heartbeat, so a live holder never expires', async () => {
+    const path = lockIn();
+    const held = await lease(path, { leaseMs: 300, heartbeatMs: 50 });
+    await sleep(700);
+    const other = { ...me, host: 'sync-01', pid: deadPid() };
+    await expect(lease(path, LONG, other)).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    expect(Date.parse(JSON.parse(readFileSync(path, 'utf8')).expiresAt)).toBeGreaterThan(Date.now());
+    await held.release();
   });
 
   it('treats an unreadable lock as being written unless it is old', async () => {
     const path = lockIn();
-    await (await acquireLock(path, 'x')).release();
+    await (await lease(path)).release();
     writeFileSync(path, '');
-    await expect(acquireLock(path, 'x')).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    await expect(lease(path)).rejects.toMatchObject({ code: 'LOCK_HELD' });
     const old = new Date(Date.now() - 60_000);
     utimesSync(path, old, old);
-    const lock = await acquireLock(path, 'x');
-    expect(lock.recovered).toBeDefined();
-    await lock.release();
+    await (await lease(path)).release();
   });
 
   it('does not remove a lock that is no longer its own', async () => {
     const path = lockIn();
-    const lock = await acquireLock(path, 'x');
-    const other = JSON.stringify({ pid: 1, host: 'elsewhere', user: 'u', since: 'now' });
+    const held = await lease(path);
+    const other = stale({ pid: 1, host: 'elsewhere', machine: 'elsewhere', expiresAt: later(60_000) });
     writeFileSync(path, other);
-    await lock.release();
+    expect(await held.stillHeld()).toBe(false);
+    await held.release();
     expect(readFileSync(path, 'utf8')).toBe(other);
   });
-});
 
-describe('an unusable state directory', () => {
-  it('is a usage error naming the lock file and --state-dir', async () => {
+  it('in an unusable state directory is a usage error naming the lock file and --state', async () => {
     const t = tempDir();
     const file = t.write('not-a-dir', 'x');
-    const err = await acquireLock(join(file, 'locks', 'a.lock'), 'x').catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'STATE_DIR_UNUSABLE', exitCode: 2, hint: expect.stringContaining('--state-dir') });
+    const err = await lease(join(file, 'stores', 'a', 'lock')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'STATE_UNUSABLE', exitCode: 2, hint: expect.stringContaining('--state') });
   });
 });

@@ -1,0 +1,217 @@
+// The directory store: local, or a folder on a shared drive. Per (base URL, kind) a folder holds
+//   key.json               which base URL and kind this is
+//   generations/<n>.json   the provenance of each confirmed upload (kept for ever)
+//   snapshots/<n>.json     the exact bytes of the newest --keep uploads (0600)
+//   head.json              {"generation": n}: written last, the commit point
+//   audit.jsonl            one line per attempt that reached the service
+//   lock                   the lease (./lease.ts)
+// Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
+// new one. A commit checks under the lease that the head is still the generation the plan expected.
+import { createHash } from 'node:crypto';
+import { chmod, lstat, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GuardRefusal, UsageError } from '../errors.js';
+import { writeFileAtomic } from './atomic.js';
+import { siteName } from './paths.js';
+import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
+import { migrateLegacy } from './legacy.js';
+import type { AuditEntry, Generation, Holder, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+
+export class DirectoryStore implements StateStore {
+  readonly notices: string[] = [];
+  private readonly leases = new Map<string, Lease>();
+
+  private constructor(
+    readonly label: string,
+    private readonly root: string,
+    private readonly times: LeaseTimes,
+  ) {}
+
+  static async open(root: string, times: Partial<LeaseTimes> = {}): Promise<DirectoryStore> {
+    const store = new DirectoryStore(root, root, { ...LEASE_DEFAULTS, ...times });
+    await store.checkRoot();
+    return store;
+  }
+
+  /**
+   * A state directory holds names and emails: it is made 0700. An existing one that others can read is
+   * tightened when it is ours, and named in a notice otherwise. A symlinked state directory is followed
+   * (a shared drive is often mounted that way), but the files inside are never followed as symlinks.
+   */
+  private async checkRoot(): Promise<void> {
+    const info = await stat(this.root).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+    if (!info) return;
+    if (!info.isDirectory()) throw new UsageError('STATE_UNUSABLE', `the state ${this.root} is not a directory`, 'give --state a directory (or a postgres:// URL)');
+    if ((info.mode & 0o077) === 0) return;
+    if (typeof process.getuid === 'function' && info.uid === process.getuid()) {
+      await chmod(this.root, 0o700);
+      this.notices.push(`The state directory ${this.root} could be read by others; it is now 0700 (it holds names and emails).`);
+    } else {
+      this.notices.push(`Warning: the state directory ${this.root} can be read by others and is not yours to tighten; it holds names and emails.`);
+    }
+  }
+
+  private dir(key: StateKey): string {
+    return join(this.root, 'stores', `${siteName(new URL(key.baseUrl))}.${key.kind}`);
+  }
+
+  private async ensure(key: StateKey): Promise<string> {
+    const dir = this.dir(key);
+    for (const sub of ['generations', 'snapshots']) await mkdir(join(dir, sub), { recursive: true, mode: 0o700 });
+    const keyFile = join(dir, 'key.json');
+    if (!(await exists(keyFile))) await writeFileAtomic(keyFile, [`${JSON.stringify(key)}\n`]);
+    return dir;
+  }
+
+  async lock(key: StateKey, holder: Holder): Promise<Lease> {
+    const dir = await this.ensure(key);
+    const lease = await takeLease(join(dir, 'lock'), holder, this.times);
+    const id = JSON.stringify(key);
+    this.leases.set(id, lease);
+    return {
+      ...lease,
+      release: async () => {
+        this.leases.delete(id);
+        await lease.release();
+      },
+    };
+  }
+
+  async head(key: StateKey): Promise<Generation | undefined> {
+    const dir = this.dir(key);
+    const head = await readJson<{ generation: number }>(join(dir, 'head.json'));
+    if (!head) {
+      const migrated = await migrateLegacy(this.root, key, (generation, body, facts) => this.write(key, generation, body, facts));
+      if (migrated) this.notices.push(`Moved the last upload recorded by an earlier version (${migrated.source}) into the history as upload #1.`);
+      return migrated;
+    }
+    const meta = await readJson<Generation>(join(dir, 'generations', `${head.generation}.json`));
+    if (!meta) throw corrupt(this, key, head.generation, 'its record is missing');
+    return meta;
+  }
+
+  async generations(key: StateKey, limit = Number.MAX_SAFE_INTEGER): Promise<ListedGeneration[]> {
+    const head = await this.head(key);
+    if (!head) return [];
+    const dir = this.dir(key);
+    const out: ListedGeneration[] = [];
+    for (let n = head.generation; n >= 1 && out.length < limit; n--) {
+      const meta = await readJson<Generation>(join(dir, 'generations', `${n}.json`));
+      if (meta) out.push({ ...meta, kept: await exists(join(dir, 'snapshots', `${n}.json`)) });
+    }
+    return out;
+  }
+
+  async readSnapshot(key: StateKey, generation: number): Promise<Buffer> {
+    const dir = this.dir(key);
+    const meta = await readJson<Generation>(join(dir, 'generations', `${generation}.json`));
+    if (!meta) throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
+    const body = await readFile(join(dir, 'snapshots', `${generation}.json`)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') throw new UsageError('BAD_GENERATION', `the snapshot of upload #${generation} is no longer kept in ${this.label} (only the newest --keep are)`, 'pick a newer one (see upload history); --keep N keeps more in future');
+      throw err;
+    });
+    if (body.length !== meta.bytes || createHash('sha256').update(body).digest('hex') !== meta.sha256) throw corrupt(this, key, generation, 'its bytes do not match their sha256');
+    return body;
+  }
+
+  async commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation> {
+    const lease = this.leases.get(JSON.stringify(key));
+    if (!lease || !(await lease.stillHeld())) throw new GuardRefusal('LOCK_HELD', `the lock on ${key.kind} to ${key.baseUrl} in ${this.label} was lost before the upload could be recorded`, 'check what the service holds, then run again');
+    const now = (await this.head(key))?.generation ?? 0;
+    if (now !== expected) throw new GuardRefusal('STATE_MOVED', `the state of ${key.kind} to ${key.baseUrl} moved from upload #${expected} to #${now} in ${this.label}`, 'run again');
+    const generation = { ...meta, generation: expected + 1 };
+    await this.write(key, generation, body, null);
+    await this.prune(key, generation.generation, keep);
+    return generation;
+  }
+
+  /** Snapshot, then provenance, then the head: until the head moves, the new generation does not exist. */
+  private async write(key: StateKey, generation: Generation, body: readonly Uint8Array[], audit: readonly AuditEntry[] | null): Promise<void> {
+    const dir = await this.ensure(key);
+    await writeFileAtomic(join(dir, 'snapshots', `${generation.generation}.json`), body);
+    await writeFileAtomic(join(dir, 'generations', `${generation.generation}.json`), [`${JSON.stringify(generation)}\n`]);
+    // The earlier version's audit lines arrive whole, once: two runs migrating at once write the same file.
+    if (audit && !(await exists(join(dir, 'audit.jsonl')))) await writeFileAtomic(join(dir, 'audit.jsonl'), audit.map((a) => `${JSON.stringify(a)}\n`));
+    await writeFileAtomic(join(dir, 'head.json'), [`${JSON.stringify({ generation: generation.generation })}\n`]);
+  }
+
+  private async prune(key: StateKey, latest: number, keep: number): Promise<void> {
+    const dir = join(this.dir(key), 'snapshots');
+    for (const name of await readdir(dir)) {
+      const n = Number(name.replace(/\.json$/, ''));
+      if (Number.isInteger(n) && n <= latest - keep) await rm(join(dir, name), { force: true });
+    }
+  }
+
+  /** One line in one write in append mode, so concurrent writers never interleave a line. */
+  async audit(key: StateKey, entry: AuditEntry): Promise<void> {
+    const dir = await this.ensure(key);
+    const file = await open(join(dir, 'audit.jsonl'), 'a', 0o600);
+    try {
+      await file.write(`${JSON.stringify(entry)}\n`);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+  }
+
+  async attempts(key: StateKey, limit = Number.MAX_SAFE_INTEGER): Promise<AuditEntry[]> {
+    const text = await readFile(join(this.dir(key), 'audit.jsonl'), 'utf8').catch(() => '');
+    const lines = text.split('\n').filter(Boolean);
+    const out: AuditEntry[] = [];
+    for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
+      try {
+        out.push(JSON.parse(lines[i]!) as AuditEntry);
+      } catch {
+        /* a line cut by a crash is skipped; the rest of the log stands */
+      }
+    }
+    return out;
+  }
+
+  async keys(): Promise<StateKey[]> {
+    const stores = join(this.root, 'stores');
+    const names = await readdir(stores).catch(() => [] as string[]);
+    const keys: StateKey[] = [];
+    for (const name of names) {
+      const key = await readJson<StateKey>(join(stores, name, 'key.json'));
+      if (key) keys.push(key);
+    }
+    return keys;
+  }
+
+  async close(): Promise<void> {
+    for (const lease of this.leases.values()) await lease.release();
+    this.leases.clear();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function readJson<T>(path: string): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new GuardRefusal('SNAPSHOT_CORRUPT', `${path} is damaged (not JSON)`, 'restore it from a backup, or move the state directory aside and start again with --baseline FILE');
+  }
+}
+
+function corrupt(store: StateStore, key: StateKey, generation: number, why: string): GuardRefusal {
+  return new GuardRefusal(
+    'SNAPSHOT_CORRUPT',
+    `upload #${generation} of ${key.kind} to ${key.baseUrl} in ${store.label} is damaged (${why}), so the changes and removals cannot be worked out`,
+    'pass --baseline FILE (an export that matches what the service holds) to compare with it instead',
+  );
+}

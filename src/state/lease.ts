@@ -1,0 +1,210 @@
+// The directory store's lock: a lease that works between hosts sharing a folder. The lock file names
+// its holder (user, host, pid, what) and when the lease expires; the holder renews it on a heartbeat.
+// Another run takes it over only once it has expired — or at once when its process has died on this
+// same host. The file is created whole (link() from a temp file), so it is never seen half-written.
+import { randomBytes } from 'node:crypto';
+import { readFileSync, unlinkSync } from 'node:fs';
+import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { onExit } from 'signal-exit';
+import { GuardRefusal, UsageError } from '../errors.js';
+import { isAlive } from './whoami.js';
+import type { Holder, Lease } from './types.js';
+
+interface LeaseFile extends Holder {
+  /** Tells this lease from a later one of the same holder. */
+  readonly id: string;
+  /** The OS's host name (`host` may be a label from UPLOAD_HOST): a pid is checked only on its machine. */
+  readonly machine: string;
+  /** ISO times. */
+  readonly since: string;
+  readonly expiresAt: string;
+}
+
+export interface LeaseTimes {
+  /** How long a lease lasts without a heartbeat. */
+  readonly leaseMs: number;
+  /** How often the holder renews it. */
+  readonly heartbeatMs: number;
+}
+
+export const LEASE_DEFAULTS: LeaseTimes = { leaseMs: 60_000, heartbeatMs: 15_000 };
+
+/** A lock file younger than this with unreadable content is being written right now, not stale. */
+const WRITING_GRACE_MS = 10_000;
+
+export async function takeLease(path: string, holder: Holder, times: LeaseTimes): Promise<Lease> {
+  try {
+    return await acquire(path, holder, times);
+  } catch (err) {
+    if (err instanceof GuardRefusal) throw err;
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new UsageError('STATE_UNUSABLE', `cannot take the lock ${path}: ${code}`, 'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)');
+  }
+}
+
+async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise<Lease> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const now = new Date();
+  const me: LeaseFile = { ...holder, id: randomBytes(8).toString('hex'), machine: hostname(), since: now.toISOString(), expiresAt: new Date(now.getTime() + times.leaseMs).toISOString() };
+  let recovered: LeaseFile | undefined;
+  for (let attempt = 0; attempt < 40; attempt++) {
+    if (await tryCreate(path, me)) return holding(path, me, times, recovered);
+    const held = await readHolder(path);
+    if (held === 'gone') continue;
+    if (!(await isStale(path, held))) throw lockHeld(path, holder.what, held);
+    const result = await recover(path, held);
+    if (result === 'recovered' && held !== 'unreadable') recovered = held;
+    else if (result === 'busy') await delay(20 + Math.random() * 40);
+  }
+  const held = await readHolder(path);
+  throw lockHeld(path, holder.what, held === 'gone' ? 'unreadable' : held);
+}
+
+async function tryCreate(path: string, me: LeaseFile): Promise<boolean> {
+  const temp = await writeTemp(path, me);
+  try {
+    await link(temp, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+async function writeTemp(path: string, content: LeaseFile): Promise<string> {
+  const temp = `${path}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const file = await open(temp, 'wx', 0o600);
+  try {
+    await file.writeFile(text(content));
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  return temp;
+}
+
+/**
+ * Removes a stale lock. Recoveries run one at a time, under a short-lived second lock, and check again
+ * under it that the lock is still the stale one that was read: without that, one recoverer could remove
+ * the fresh lock another had just taken, and two runs would hold it at once.
+ */
+async function recover(path: string, held: LeaseFile | 'unreadable'): Promise<'recovered' | 'busy' | 'changed'> {
+  const guard = `${path}.recover`;
+  try {
+    await (await open(guard, 'wx', 0o600)).close();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // A recoverer that died leaves its guard behind; it is stale after the grace period.
+    const info = await stat(guard).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > WRITING_GRACE_MS) await rm(guard, { force: true });
+    return 'busy';
+  }
+  try {
+    const now = await readHolder(path);
+    const same = held === 'unreadable' ? now === 'unreadable' : now !== 'gone' && now !== 'unreadable' && now.id === held.id && now.expiresAt === held.expiresAt;
+    if (!same) return 'changed';
+    await rm(path, { force: true });
+    return 'recovered';
+  } finally {
+    await rm(guard, { force: true });
+  }
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readHolder(path: string): Promise<LeaseFile | 'unreadable' | 'gone'> {
+  let content: string;
+  try {
+    content = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    throw err;
+  }
+  try {
+    const o = JSON.parse(content) as Partial<LeaseFile>;
+    if (typeof o.pid === 'number' && typeof o.host === 'string' && typeof o.expiresAt === 'string' && typeof o.id === 'string') {
+      return { pid: o.pid, host: o.host, machine: String(o.machine ?? o.host), user: String(o.user ?? 'unknown'), what: String(o.what ?? ''), id: o.id, since: String(o.since ?? ''), expiresAt: o.expiresAt };
+    }
+  } catch {
+    /* fall through */
+  }
+  return 'unreadable';
+}
+
+/** Expired, or held by a process that has died on this host (a pid means nothing on another host). */
+async function isStale(path: string, held: LeaseFile | 'unreadable'): Promise<boolean> {
+  if (held === 'unreadable') {
+    const info = await stat(path).catch(() => undefined);
+    return info !== undefined && Date.now() - info.mtimeMs > WRITING_GRACE_MS;
+  }
+  if (Date.parse(held.expiresAt) < Date.now()) return true;
+  return held.machine === hostname() && !isAlive(held.pid);
+}
+
+const text = (content: LeaseFile) => `${JSON.stringify(content)}\n`;
+
+function lockHeld(path: string, what: string, held: LeaseFile | 'unreadable'): GuardRefusal {
+  if (held === 'unreadable') {
+    return new GuardRefusal('LOCK_HELD', `another upload of ${what} is starting right now (lock file ${path})`, 'wait for it to finish, then run again');
+  }
+  return new GuardRefusal(
+    'LOCK_HELD',
+    `another upload of ${what} is in progress: process ${held.pid} of ${held.user} on ${held.host}, since ${held.since} (lock file ${path})`,
+    `wait for it to finish, then run again; a lock whose holder died is taken over once its lease expires (${held.expiresAt})`,
+  );
+}
+
+/**
+ * Holds the lease until release(), renewing it on a heartbeat. A signal during the locked section
+ * (Ctrl-C, a cron timeout's SIGTERM) would otherwise end the process without running `finally`:
+ * signal-exit removes the lock when the process is about to die of a signal or exits. A SIGKILL leaves
+ * it behind, and the next run takes it over once it expires (at once on this host: the pid is dead).
+ */
+function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: LeaseFile | undefined): Lease {
+  let released = false;
+  let current = me;
+  const mine = () => {
+    try {
+      return readFileSync(path, 'utf8') === text(current);
+    } catch {
+      return false;
+    }
+  };
+  const heartbeat = setInterval(() => {
+    void (async () => {
+      if (released || !mine()) return;
+      const renewed = { ...current, expiresAt: new Date(Date.now() + times.leaseMs).toISOString() };
+      const temp = await writeTemp(path, renewed);
+      await rename(temp, path);
+      current = renewed;
+    })().catch(() => {
+      /* the next beat tries again; a lease that lapses is only taken over after it expires */
+    });
+  }, times.heartbeatMs);
+  heartbeat.unref();
+  const removeIfMine = () => {
+    if (released) return;
+    released = true;
+    clearInterval(heartbeat);
+    try {
+      // Only our own lock: a lease we lost (after a long suspend) belongs to another run now.
+      if (mine()) unlinkSync(path);
+    } catch {
+      /* the next run takes over a lock left behind */
+    }
+  };
+  const detach = onExit(removeIfMine);
+  return {
+    holder: me,
+    recovered: recovered && { user: recovered.user, host: recovered.host, pid: recovered.pid, what: recovered.what, since: recovered.since },
+    stillHeld: async () => !released && mine(),
+    release: async () => {
+      detach();
+      removeIfMine();
+    },
+  };
+}

@@ -1,0 +1,198 @@
+// One behaviour suite for both state-store backends: a directory and a real PostgreSQL server.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { encodePayload } from '../../src/contract/json-array.js';
+import { DirectoryStore } from '../../src/state/dir.js';
+import { copyState, openStore } from '../../src/state/index.js';
+import { siteName } from '../../src/state/paths.js';
+import type { AuditEntry, Generation, StateKey, StateStore } from '../../src/state/types.js';
+import { ROOT } from '../helpers/cli.js';
+import { freshDatabase } from '../helpers/postgres.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const KEY: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'team-members' };
+const member = (id: string) => JSON.stringify({ employeeID: id, email: `${id}@example.com`, name: `N ${id}`, roleCode: null, parentKey: null });
+const body = (...ids: string[]) => encodePayload(ids.map(member));
+const holder = (host: string) => ({ user: 'hr', host, pid: process.pid, what: 'team members to https://scheduling.example.com' });
+
+function meta(payload: ReturnType<typeof body>, source = 'staff.csv'): Omit<Generation, 'generation'> {
+  return { uploadedAt: new Date().toISOString(), user: 'hr', host: 'laptop-7', toolVersion: '0.2.0', source, records: payload.records, bytes: payload.bytes, sha256: payload.sha256, restoredFrom: null, plan: null };
+}
+
+function attempt(over: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    time: new Date().toISOString(), user: 'cron', host: 'sync-01', pid: 1, kind: 'team-members', baseUrl: KEY.baseUrl, source: 's.csv', count: 1, bytes: 10, sha256: 'x'.repeat(64),
+    baseGeneration: 0, diff: { baseline: 'none', added: null, removed: null, changed: null, unchanged: null }, outcome: 'unreachable', status: null, error: 'UNREACHABLE', generation: null, ...over,
+  };
+}
+
+const backends = {
+  directory: async () => join(tempDir().dir, 'state'),
+  postgres: () => freshDatabase(),
+};
+
+const open: StateStore[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+async function store(spec: string): Promise<StateStore> {
+  const s = await openStore(spec, { env: {} });
+  open.push(s);
+  return s;
+}
+
+/** Commits under the lock, as a run does. */
+async function upload(s: StateStore, expected: number, payload: ReturnType<typeof body>, keep = 10): Promise<Generation> {
+  const lease = await s.lock(KEY, holder('laptop-7'));
+  try {
+    return await s.commit(KEY, expected, payload.chunks, meta(payload), keep);
+  } finally {
+    await lease.release();
+  }
+}
+
+describe.each(Object.entries(backends))('the %s store', (name, make) => {
+  it('records confirmed uploads as generations, and gives back their exact bytes', async () => {
+    const s = await store(await make());
+    expect(await s.head(KEY)).toBeUndefined();
+    const first = body('E1', 'E2');
+    const g1 = await upload(s, 0, first);
+    expect(g1).toMatchObject({ generation: 1, records: 2, sha256: first.sha256, user: 'hr', host: 'laptop-7', source: 'staff.csv' });
+    const g2 = await upload(s, 1, body('E1'));
+    expect((await s.head(KEY))?.generation).toBe(2);
+    expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(first.chunks));
+    expect((await s.generations(KEY)).map((g) => [g.generation, g.kept])).toEqual([[2, true], [1, true]]);
+    expect(await s.keys()).toEqual([KEY]);
+    void g2;
+  });
+
+  it('refuses a write against a generation that moved, and changes nothing', async () => {
+    const s = await store(await make());
+    await upload(s, 0, body('E1'));
+    await expect(upload(s, 0, body('E9'))).rejects.toMatchObject({ code: 'STATE_MOVED', exitCode: 4 });
+    expect((await s.head(KEY))?.generation).toBe(1);
+    expect((await s.generations(KEY)).length).toBe(1);
+    expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(body('E1').chunks));
+  });
+
+  it('never records without the lock', async () => {
+    const s = await store(await make());
+    const p = body('E1');
+    await expect(s.commit(KEY, 0, p.chunks, meta(p), 10)).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    expect(await s.head(KEY)).toBeUndefined();
+  });
+
+  it('keeps the newest --keep snapshots, and the provenance of every upload', async () => {
+    const s = await store(await make());
+    for (let n = 0; n < 4; n++) await upload(s, n, body(`E${n}`), 2);
+    expect((await s.generations(KEY)).map((g) => [g.generation, g.kept])).toEqual([[4, true], [3, true], [2, false], [1, false]]);
+    await expect(s.readSnapshot(KEY, 1)).rejects.toMatchObject({ code: 'BAD_GENERATION', message: expect.stringContaining('no longer kept') });
+  });
+
+  it('keeps the audit log, newest first', async () => {
+    const s = await store(await make());
+    await s.audit(KEY, attempt({ source: 'a.csv' }));
+    await s.audit(KEY, attempt({ source: 'b.csv', outcome: 'uploaded', error: null, generation: 1 }));
+    expect((await s.attempts(KEY)).map((a) => a.source)).toEqual(['b.csv', 'a.csv']);
+    expect(await s.attempts({ ...KEY, kind: 'store-cards' })).toEqual([]);
+  });
+
+  it('lets one of two hosts hold the lock, and names the holder to the other', async () => {
+    const spec = await make();
+    const laptop = await store(spec);
+    const server = await store(spec);
+    const held = await laptop.lock(KEY, holder('laptop-7'));
+    const err = await server.lock(KEY, { ...holder('sync-01'), user: 'cron' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'LOCK_HELD', exitCode: 4, message: expect.stringContaining('of hr on laptop-7') });
+    // Another kind is another lock.
+    await (await server.lock({ ...KEY, kind: 'store-cards' }, holder('sync-01'))).release();
+    await held.release();
+    await (await server.lock(KEY, holder('sync-01'))).release();
+  });
+
+  it('lets the lock go when its holder is killed with SIGKILL', async () => {
+    const spec = await make();
+    const child = spawn(process.execPath, ['--input-type=module', '-e', `
+      import { openStore } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/state/index.js')).href)};
+      const store = await openStore(${JSON.stringify(spec)}, { env: {} });
+      await store.lock(${JSON.stringify(KEY)}, { user: 'cron', host: 'sync-01', pid: process.pid, what: 'x' });
+      console.log('locked');
+      setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (b: Buffer) => b.toString().includes('locked') && resolve());
+      child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
+    });
+    const s = await store(spec);
+    await expect(s.lock(KEY, holder('laptop-7'))).rejects.toMatchObject({ code: 'LOCK_HELD', message: expect.stringContaining('of cron on sync-01') });
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+    // PostgreSQL ends the dead session's lock; the directory's lease names a pid that is gone on this machine.
+    let lease;
+    for (let i = 0; i < 50 && !lease; i++) lease = await s.lock(KEY, holder('laptop-7')).catch(() => new Promise((r) => setTimeout(r, 100)).then(() => undefined));
+    expect(lease, name).toBeDefined();
+    await lease!.release();
+  });
+
+  it('detects a snapshot whose bytes no longer match their sha256', async () => {
+    const spec = await make();
+    const s = await store(spec);
+    await upload(s, 0, body('E1', 'E2'));
+    if (name === 'directory') {
+      const file = join(spec, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`, 'snapshots', '1.json');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('E2', 'E3'));
+    } else {
+      const c = new pg.Client({ connectionString: spec });
+      await c.connect();
+      await c.query(`UPDATE upload_generations SET snapshot = convert_to(replace(convert_from(snapshot, 'UTF8'), 'E2', 'E3'), 'UTF8')`);
+      await c.end();
+    }
+    await expect(s.readSnapshot(KEY, 1)).rejects.toMatchObject({ code: 'SNAPSHOT_CORRUPT', exitCode: 4 });
+  });
+
+  it('can be copied into another store with its history', async () => {
+    const s = await store(await make());
+    for (let n = 0; n < 3; n++) await upload(s, n, body(`E${n}`), 2);
+    await s.audit(KEY, attempt());
+    const target = await store(name === 'directory' ? await freshDatabase() : join(tempDir().dir, 'copy'));
+    expect(await copyState(s, target)).toEqual({ keys: 1, generations: 3, attempts: 1 });
+    expect((await target.generations(KEY)).map((g) => [g.generation, g.kept, g.sha256])).toEqual((await s.generations(KEY)).map((g) => [g.generation, g.kept, g.sha256]));
+    expect(await target.readSnapshot(KEY, 3)).toEqual(await s.readSnapshot(KEY, 3));
+    expect(await target.attempts(KEY)).toEqual(await s.attempts(KEY));
+    await expect(copyState(s, target)).rejects.toMatchObject({ code: 'STATE_UNUSABLE' });
+  });
+});
+
+describe('the directory store', () => {
+  it('keeps a state directory of the earlier version working: its snapshot becomes upload #1', async () => {
+    const root = join(tempDir().dir, 'state');
+    const site = siteName(new URL(KEY.baseUrl));
+    mkdirSync(join(root, 'snapshots'), { recursive: true });
+    const old = body('E1', 'E2');
+    writeFileSync(join(root, 'snapshots', `${site}.team-members.json`), Buffer.concat(old.chunks));
+    const line = { time: '2026-11-01T21:03:00.000Z', user: 'cron', host: 'sync-01', pid: 7, kind: 'team-members', baseUrl: KEY.baseUrl, source: 'nightly.csv', count: 2, bytes: old.bytes, sha256: old.sha256, diff: { baseline: 'none', added: null, removed: null, changed: null, unchanged: null }, outcome: 'uploaded', status: 200, error: null, snapshot: 'x' };
+    writeFileSync(join(root, 'audit.jsonl'), `${JSON.stringify({ ...line, outcome: 'unreachable', sha256: 'y' })}\n${JSON.stringify(line)}\n`);
+    const s = await store(root);
+    expect(await s.head(KEY)).toMatchObject({ generation: 1, user: 'cron', host: 'sync-01', source: 'nightly.csv', uploadedAt: line.time, records: 2, sha256: old.sha256 });
+    expect(s.notices.join()).toContain('upload #1');
+    expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(old.chunks));
+    expect((await s.attempts(KEY)).map((a) => a.outcome)).toEqual(['uploaded', 'unreachable']);
+    expect((await upload(s, 1, body('E1'))).generation).toBe(2);
+  });
+
+  it('tightens a state directory others could read (it holds names and emails)', async () => {
+    const root = join(tempDir().dir, 'state');
+    mkdirSync(root, { mode: 0o755 });
+    chmodSync(root, 0o755);
+    const s = await DirectoryStore.open(root);
+    expect(statSync(root).mode & 0o777).toBe(0o700);
+    expect(s.notices.join()).toContain('0700');
+    await upload(s, 0, body('E1'));
+    const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
+    expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o777).toBe(0o600);
+    await s.close();
+  });
+});
