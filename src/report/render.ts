@@ -10,7 +10,7 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
   switch (event.type) {
     case 'lock-recovered': {
       const r = event.owner;
-      ui.notice(style.yellow(`Recovered a stale lock left by process ${r.pid} of ${r.user} on ${r.host} (since ${r.since}), which is no longer running.`));
+      ui.notice(style.yellow(`Recovered a stale lock left by process ${r.pid} of ${r.user} on ${r.host} (since ${r.since}), which is no longer running or whose lease expired.`));
       return;
     }
     case 'reading':

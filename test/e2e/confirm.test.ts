@@ -5,11 +5,11 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settle, type ProcessIo } from '../../src/cli/main.js';
 import { parseUploadOptions } from '../../src/cli/options.js';
-import { statePaths } from '../../src/record/state.js';
 import { confirmQuestion } from '../../src/report/human.js';
 import type { ConfirmRequest } from '../../src/report/events.js';
 import type { UploadReport } from '../../src/report/types.js';
 import { runUpload } from '../../src/upload.js';
+import { auditLines, latestSnapshot, lockOf } from '../helpers/state.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -34,7 +34,7 @@ function person(answer: boolean): Person {
 async function upload(file: string, who: Person): Promise<UploadReport> {
   const env = sb!.env;
   const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {} } as unknown as ProcessIo;
-  const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', stateDir: sb!.stateDir }, io);
+  const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', stateDir: sb!.stateDir, noBaseline: true }, io);
   const { report, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, confirm: (request) => who.confirm(request) });
   if (failure !== undefined) Object.assign(report, settle(failure));
   return report;
@@ -49,8 +49,8 @@ describe('confirmation on a terminal', () => {
     expect(ui.questions).toEqual([`Replace all team members at ${sb.url} with these 1,234 team members: no baseline to compare with. Upload?`]);
     expect(report).toMatchObject({ outcome: 'refused', exitCode: 4, error: { code: 'DECLINED' } });
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
-    expect(existsSync(statePaths(sb.stateDir, new URL(sb.url), 'team-members').snapshot)).toBe(false);
-    expect(existsSync(`${sb.stateDir}/audit.jsonl`)).toBe(false);
+    expect(latestSnapshot(sb.stateDir, sb.url)).toBeUndefined();
+    expect(auditLines(sb.stateDir, sb.url)).toEqual([]);
   });
 
   it('"yes" uploads, and the next question shows the change', async () => {
@@ -58,7 +58,7 @@ describe('confirmation on a terminal', () => {
     const ui = person(true);
     expect((await upload(writeMembers(sb.dir, 'a.csv', range(1, 20)), ui)).outcome).toBe('uploaded');
     expect((await upload(writeMembers(sb.dir, 'b.csv', range(2, 22), [5]), ui)).outcome).toBe('uploaded');
-    expect(ui.questions[1]).toBe(`Replace all team members at ${sb.url} with these 21 team members: +2 −1 ~1 =18. Upload?`);
+    expect(ui.questions[1]).toMatch(new RegExp(`^Replace all team members at ${sb.url} with these 21 team members: \\+2 −1 ~1 =18 against upload #1 of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC by .+@.+, 20 team members\\. Upload\\?$`));
     expect(await sb.stored('/integrations/teamMembers')).toHaveLength(21);
   });
   it('Ctrl-C at the question is an interruption (130), and the lock is released', async () => {
@@ -69,7 +69,7 @@ describe('confirmation on a terminal', () => {
     };
     const report = await upload(writeMembers(sb.dir, 'a.csv', range(1, 3)), ui);
     expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 130 });
-    expect(existsSync(statePaths(sb.stateDir, new URL(sb.url), 'team-members').lock)).toBe(false);
+    expect(existsSync(lockOf(sb.stateDir, sb.url))).toBe(false);
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // The send stage against scripted loopback servers: every fault ends in its documented outcome and
 // exit code, within the configured time, with the same bytes on every attempt and no token anywhere.
+import { auditLines } from '../helpers/state.js';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -206,7 +207,7 @@ describe.concurrent('what the report keeps of an answer', () => {
     const run = await upload(server.url, ['--retries', '1']);
     expect(run.code).toBe(6);
     expect(run.json()).toMatchObject({ outcome: 'unreachable', response: { status: 503, message: 'down for maintenance' } });
-    const audit = readFileSync(join(run.stateDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const audit = auditLines(run.stateDir, server.url);
     expect(audit).toMatchObject([{ outcome: 'unreachable', status: 503 }]);
   });
 

@@ -5,7 +5,7 @@ import { fixture, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const t = tempDir();
-const dry = (kind: string, file: string, ...flags: string[]) => runCli([kind, file, '--dry-run', '--json', ...flags]);
+const dry = (kind: string, file: string, ...flags: string[]) => runCli([kind, file, '--dry-run', '--no-baseline', '--json', ...flags]);
 const codes = (report: { issues: { severity: string; code: string }[] }) => report.issues.filter((i) => i.severity === 'error').map((i) => i.code);
 
 describe.concurrent('input edge cases', () => {
@@ -67,7 +67,7 @@ describe.concurrent('input edge cases', () => {
   });
 
   it('JSON piped in without --format is named as JSON read as CSV', async () => {
-    const r = await runCli(['team-members', '-', '--dry-run', '--json'], { input: '[{"employeeID": "E1", "email": "a@example.com", "name": "A"}]' });
+    const r = await runCli(['team-members', '-', '--dry-run', '--no-baseline', '--json'], { input: '[{"employeeID": "E1", "email": "a@example.com", "name": "A"}]' });
     expect(r.code).toBe(3);
     expect(r.json().error).toMatchObject({ code: 'LOOKS_LIKE_JSON', hint: expect.stringContaining('--format json') });
   });

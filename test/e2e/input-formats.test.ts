@@ -79,11 +79,11 @@ describe.concurrent('standard input and --format', () => {
     const t = tempDir();
     // The header has more commas than pipes, so detection alone would choose the comma.
     const file = t.write('pipes.csv', 'employeeID|email|name|Notes, a, b, c\nE1|a@example.com|Smith, Ann|x\n');
-    const r = await runCli(['team-members', file, '--dry-run', '--json', '--delimiter', 'pipe'], { cwd: FIXTURES });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--delimiter', 'pipe'], { cwd: FIXTURES });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().records).toBe(1);
     expect(r.json().issues.map((i: { code: string; column: string }) => [i.code, i.column])).toEqual([['UNKNOWN_COLUMN', 'Notes, a, b, c']]);
-    const bad = await runCli(['team-members', file, '--dry-run', '--json', '--delimiter', 'x'], { cwd: FIXTURES });
+    const bad = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--delimiter', 'x'], { cwd: FIXTURES });
     expect(bad.code).toBe(2);
     expect(bad.json().error.code).toBe('BAD_DELIMITER');
   });
@@ -113,7 +113,7 @@ describe.concurrent('the template', () => {
 });
 
 describe.concurrent('files that cannot be read are refused, naming the line (exit 3)', () => {
-  const dry = (file: string, args: string[] = []) => runCli(['team-members', file, '--dry-run', '--json', ...args], { cwd: FIXTURES });
+  const dry = (file: string, args: string[] = []) => runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', ...args], { cwd: FIXTURES });
 
   it('Windows-1252 without --encoding: says so and suggests the flag', async () => {
     const r = await dry('team-members-windows-1252.csv');
@@ -132,7 +132,7 @@ describe.concurrent('files that cannot be read are refused, naming the line (exi
   it('a forbidden column name (the other read failures are unit-tested in read.test.ts)', async () => {
     const t = tempDir();
     t.write('h.csv', 'employeeID,email,name,__proto__\nE1,a@example.com,A,x\n');
-    const r = await runCli(['team-members', 'h.csv', '--dry-run', '--json'], { cwd: t.dir });
+    const r = await runCli(['team-members', 'h.csv', '--dry-run', '--no-baseline', '--json'], { cwd: t.dir });
     expect(r.code, r.stderr).toBe(3);
     expect(r.json()).toMatchObject({ outcome: 'invalid', error: { code: 'FORBIDDEN_KEY', message: "h.csv:1: column name '__proto__' is not allowed" } });
   });

@@ -1,11 +1,11 @@
 // One run at a time: a second run is refused while the first is sending; a lock left behind by a
 // killed run is recovered; a terminated run removes its lock.
+import { auditLines, lockOf } from '../helpers/state.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { statePaths } from '../../src/record/state.js';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { TOKEN } from '../helpers/sandbox.js';
@@ -29,7 +29,7 @@ async function heldService() {
   const stateDir = join(t.dir, 'state');
   const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };
   const args = (file: string, ...more: string[]) => ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', stateDir, ...more];
-  const lock = statePaths(stateDir, new URL(server.url), 'team-members').lock;
+  const lock = lockOf(stateDir, server.url);
   return { server, held, t, env, args, lock, stateDir };
 }
 
@@ -55,7 +55,7 @@ describe('the lock', () => {
     expect(second.json()).toMatchObject({ outcome: 'refused', error: { code: 'LOCK_HELD' } });
     expect(second.json().error.message).toContain(`process ${first.child.pid} of ${owner.user} on ${hostname()}, since ${owner.since}`);
     // A dry run changes nothing, so it takes no lock and is not refused.
-    const dry = await runCli([...args(writeMembers(t.dir, 'c.csv', range(1, 5))), '--dry-run'], { env });
+    const dry = await runCli([...args(writeMembers(t.dir, 'c.csv', range(1, 5))), '--dry-run', '--no-baseline'], { env });
     expect(dry.code).toBe(0);
 
     held.open();
@@ -88,18 +88,17 @@ describe('the lock', () => {
     expect(next.stderr).toMatch(new RegExp(`Recovered a stale lock left by process ${killed.child.pid} .* no longer running`));
     expect(existsSync(lock)).toBe(false);
     // The killed run never confirmed anything: the snapshot and the audit log hold only the second run.
-    const audit = readFileSync(join(stateDir, 'audit.jsonl'), 'utf8').trim().split('\n');
-    expect(audit.map((l) => JSON.parse(l).count)).toEqual([6]);
+    expect(auditLines(stateDir, server.url).map((l) => l.count)).toEqual([6]);
   });
 
   it('recovers a lock file naming a process that is dead on this host', async () => {
     server = await programmableServer();
     const t = tempDir();
     const stateDir = join(t.dir, 'state');
-    const lock = statePaths(stateDir, new URL(server.url), 'team-members').lock;
+    const lock = lockOf(stateDir, server.url);
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     mkdirSync(dirname(lock), { recursive: true });
-    writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), user: 'cron', since: '2024-05-01T02:00:00.000Z' }));
+    writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), machine: hostname(), user: 'cron', what: 'x', id: 'old', since: '2024-05-01T02:00:00.000Z', expiresAt: new Date(Date.now() + 60_000).toISOString() }));
     const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 2)), '--yes', '--no-baseline', '--state-dir', stateDir], { env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url } });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Recovered a stale lock left by process ${dead} of cron on ${hostname()} (since 2024-05-01T02:00:00.000Z)`);

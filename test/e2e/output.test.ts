@@ -16,7 +16,7 @@ describe.concurrent('--json writes exactly one document on every outcome', () =>
     ['a bad --timeout value', ['team-members', file, '--timeout', '0'], 2, 'usage-error', 'BAD_FLAG'],
     ['an unknown option', ['team-members', file, '--frobnicate'], 2, 'usage-error', 'BAD_USAGE'],
     ['a missing argument', ['team-members'], 2, 'usage-error', 'BAD_USAGE'],
-    ['a missing file', ['team-members', '/nonexistent/staff.csv', '--dry-run'], 3, 'invalid', null],
+    ['a missing file', ['team-members', '/nonexistent/staff.csv', '--dry-run', '--no-baseline'], 3, 'invalid', null],
     ['no confirmation possible', ['team-members', file, '--base-url', 'http://127.0.0.1:9'], 2, 'usage-error', 'NO_CONFIRMATION'],
   ];
   it.each(cases)('%s', async (_name, args, exit, outcome, code) => {

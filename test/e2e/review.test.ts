@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { membersCsv, range, writeMembers } from '../helpers/members.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { auditLines } from '../helpers/state.js';
 
 let sb: TestSandbox | undefined;
 afterEach(async () => {
@@ -28,7 +29,7 @@ describe('a dry run shows what will be sent', () => {
     const map = join(sb.dir, 'map.json');
     writeFileSync(file, STORES);
     writeFileSync(map, MAP);
-    const r = await runCli(['store-cards', file, '--dry-run', '--map', map, '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--map', map, '--state-dir', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('nodeKey ← Filiale');
     expect(r.stderr).toContain('storeConceptCode ← Konzept');
@@ -39,7 +40,7 @@ describe('a dry run shows what will be sent', () => {
 
   it('reports the mapping in --json as data', async () => {
     sb = await sandbox();
-    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--dry-run', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
     expect(r.json().mapping).toEqual([
       { field: 'employeeID', columns: ['employeeID'] },
       { field: 'email', columns: ['email'] },
@@ -60,7 +61,7 @@ describe('changes in opening hours', () => {
     expect((await runCli(['store-cards', file, '--yes', '--no-baseline', '--map', map, '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     writeFileSync(file, STORES.replace('10:00-16:00,closed', '10:00-18:00,12:00-16:00').replace('=', '=').replace('hamburg@', '=hamburg@'));
     const diffOut = join(sb.dir, 'diff.csv');
-    const r = await runCli(['store-cards', file, '--dry-run', '--map', map, '--diff-out', diffOut, '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--map', map, '--diff-out', diffOut, '--state-dir', sb.stateDir], { env: sb.env });
     expect(r.stderr).toContain('changed DE-001: hours Sat 10:00–16:00 → 10:00–18:00; Sun closed → 12:00–16:00');
     const csv = readFileSync(diffOut, 'utf8');
     expect(csv.split('\r\n')).toEqual([
@@ -81,7 +82,7 @@ describe('--diff-out', () => {
     expect((await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 20)), '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     const diffOut = join(sb.dir, 'diff.csv');
     const next = writeMembers(sb.dir, 'b.csv', [...range(3, 20), ...range(21, 28)], range(10, 17));
-    const r = await runCli(['team-members', next, '--dry-run', '--max-removals', '2', '--diff-out', diffOut, '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', next, '--dry-run', '--no-baseline', '--max-removals', '2', '--diff-out', diffOut, '--state-dir', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(0);
     const rows = readFileSync(diffOut, 'utf8').trim().split('\r\n').slice(1);
     expect(rows.filter((l) => l.startsWith('added,'))).toHaveLength(8);
@@ -99,19 +100,19 @@ describe('--payload-out', () => {
     sb = await sandbox();
     const file = writeMembers(sb.dir, 'a.csv', range(1, 50));
     const out = join(sb.dir, 'body.json');
-    const r = await runCli(['team-members', file, '--dry-run', '--payload-out', out, '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--payload-out', out, '--state-dir', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     const body = readFileSync(out);
     expect((await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
-    const audit = JSON.parse(readFileSync(join(sb.stateDir, 'audit.jsonl'), 'utf8').trim()) as { sha256: string; bytes: number };
+    const [audit] = auditLines(sb.stateDir, sb.url);
     expect(audit).toMatchObject({ sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length });
     expect(await sb.stored('/integrations/teamMembers')).toEqual(JSON.parse(body.toString('utf8')));
   });
 
   it('names the flag when the path cannot be written (exit 2, before reading)', async () => {
     sb = await sandbox();
-    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 2)), '--dry-run', '--json', '--payload-out', join(sb.dir, 'no/such/dir/x.json')], { env: sb.env });
+    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 2)), '--dry-run', '--no-baseline', '--json', '--payload-out', join(sb.dir, 'no/such/dir/x.json')], { env: sb.env });
     expect(r.code).toBe(2);
     expect(r.json().error).toMatchObject({ code: 'OUTPUT_UNWRITABLE', message: expect.stringContaining('--payload-out') });
   });
@@ -125,7 +126,7 @@ describe('repeated warnings', () => {
     const members = join(sb.dir, 'm.csv');
     let n = 0;
     writeFileSync(members, membersCsv(range(1, 12)).replace(/STORE-001/g, () => `DE-00${n++ % 3}`));
-    const r = await runCli(['team-members', members, '--dry-run', '--store-cards', stores], { env: sb.env });
+    const r = await runCli(['team-members', members, '--dry-run', '--no-baseline', '--store-cards', stores], { env: sb.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`12 warnings:\n  12 rows point at 3 unknown stores: 'DE-000', 'DE-001', 'DE-002' (${members}:2, 3, 4, …); each matches no store card's nodeKey`);
     expect(r.stderr).not.toMatch(/m\.csv:5 parentKey/);

@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { statePaths } from '../../src/record/state.js';
 import { runCli, fixture } from '../helpers/cli.js';
 import { id, range, writeMembers } from '../helpers/members.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { programmableServer, type ProgrammableServer } from '../helpers/programmable-server.js';
+import { auditLines, keyDir, latestSnapshot, lockOf } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const TEAM = '/integrations/teamMembers';
@@ -22,8 +22,8 @@ afterEach(async () => {
 function upload(s: TestSandbox, file: string, ...flags: string[]) {
   return runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', s.stateDir, ...flags], { env: s.env });
 }
-const snapshotOf = (s: TestSandbox, url = s.url) => statePaths(s.stateDir, new URL(url), 'team-members').snapshot;
-const auditOf = (s: TestSandbox) => readFileSync(join(s.stateDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+const snapshotOf = (s: TestSandbox, url = s.url) => latestSnapshot(s.stateDir, url)!;
+const auditOf = (s: TestSandbox) => auditLines(s.stateDir, s.url);
 
 describe('a sequence of uploads that grows and shrinks the set', () => {
   it('diffs against the last upload and holds removals to 10 % unless given the exact count or a share', async () => {
@@ -48,7 +48,7 @@ describe('a sequence of uploads that grows and shrinks the set', () => {
     // 3 of 23 is 13 %: refused, in the dry run as in the real run, and nothing is sent or recorded.
     const snapshot = readFileSync(snapshotOf(sb));
     const shrunk = writeMembers(files, 'd.csv', range(1, 20));
-    const dry = await runCli(['team-members', shrunk, '--dry-run', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const dry = await runCli(['team-members', shrunk, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
     r = await upload(sb, shrunk);
     for (const run of [dry, r]) {
       expect(run.code).toBe(4);
@@ -115,18 +115,18 @@ describe('flags and baselines', () => {
     const t = tempDir();
     const old = t.write('old.json', JSON.stringify(range(1, 10).map((n) => ({ employeeID: id(n), email: `m${n}@example.com`, name: `Member ${n}`, roleCode: '3', parentKey: 'STORE-001' }))));
     const now = writeMembers(t.dir, 'now.csv', [...range(1, 9), 11]);
-    let r = await runCli(['team-members', now, '--dry-run', '--json', '--baseline', old]);
+    let r = await runCli(['team-members', now, '--dry-run', '--no-baseline', '--json', '--baseline', old]);
     expect(r.code).toBe(0);
     expect(r.json().diff).toMatchObject({ baseline: 'file', added: 1, removed: 1, changed: 0, unchanged: 9 });
-    r = await runCli(['team-members', writeMembers(t.dir, 'less.csv', range(1, 8)), '--dry-run', '--baseline', old]);
+    r = await runCli(['team-members', writeMembers(t.dir, 'less.csv', range(1, 8)), '--dry-run', '--no-baseline', '--baseline', old]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain('Changes against the baseline file: +0 −2 ~0 =8');
+    expect(r.stderr).toContain('Changes against the baseline file, 10 team members: +0 −2 ~0 =8');
     expect(r.stderr).toContain('--max-removals 2');
   });
 
   it('says plainly that there is no baseline, and that the removal guard cannot apply', async () => {
     const t = tempDir();
-    const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 3)), '--dry-run']);
+    const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 3)), '--dry-run', '--no-baseline']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Changes: no baseline to compare with');
     expect(r.stderr).toContain('the removal guard (--max-removals) cannot apply');
@@ -139,7 +139,7 @@ describe('flags and baselines', () => {
     const r = await upload(sb, writeMembers(sb.dir, 'b.csv', range(1, 3)));
     expect(r.code).toBe(4);
     expect(r.json().error).toMatchObject({ code: 'SNAPSHOT_CORRUPT', hint: expect.stringContaining('--baseline FILE') });
-    expect(r.json().error.message).toContain(snapshotOf(sb));
+    expect(r.json().error.message).toMatch(/upload #1 of team-members to .* is damaged \(its bytes do not match their sha256\)/);
   });
 
   it("checks team members' parentKeys against the store cards last uploaded to the same address", async () => {
@@ -147,7 +147,7 @@ describe('flags and baselines', () => {
     expect((await runCli(['store-cards', fixture('store-cards.csv'), '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     const t = tempDir();
     const file = t.write('tm.csv', 'employeeID,email,name,roleCode,parentKey\nE1,a@example.com,A,,STORE-001\nE2,b@example.com,B,,STORE-404\n');
-    const r = await runCli(['team-members', file, '--dry-run', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(0);
     expect(r.json().issues).toEqual([expect.objectContaining({ code: 'UNKNOWN_PARENT', line: 3, value: 'STORE-404' })]);
   });
@@ -171,13 +171,13 @@ describe('a failed upload', () => {
     expect(readFileSync(snapshotOf(sb, url))).toEqual(snapshot);
 
     const lines = auditOf(sb);
-    expect(lines.map((l) => [l.outcome, l.status, l.snapshot === null])).toEqual([
-      ['uploaded', 200, false],
-      ['rejected', 401, true],
-      [expect.stringMatching(/^(unreachable|unknown)$/), null, true],
+    expect(lines.map((l) => [l.outcome, l.status, l.generation])).toEqual([
+      ['uploaded', 200, 1],
+      ['rejected', 401, null],
+      [expect.stringMatching(/^(unreachable|unknown)$/), null, null],
     ]);
     expect(lines[1]).toMatchObject({ count: 11, error: 'UNAUTHORIZED', diff: { baseline: 'snapshot', added: 1, removed: 0 } });
-    expect(readdirSync(join(sb.stateDir, 'locks'))).toEqual([]);
+    expect(existsSync(lockOf(sb.stateDir, sb.url))).toBe(false);
   });
 });
 
@@ -191,9 +191,8 @@ describe('the audit log', () => {
     const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', stateDir], { env });
     expect(r.code).toBe(0);
 
-    const [line, ...more] = readFileSync(join(stateDir, 'audit.jsonl'), 'utf8').trim().split('\n');
+    const [entry, ...more] = auditLines(stateDir, server.url);
     expect(more).toEqual([]);
-    const entry = JSON.parse(line!) as Record<string, any>;
     const body = server.received[0]!.body;
     expect(entry).toEqual({
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -206,17 +205,18 @@ describe('the audit log', () => {
       count: 500,
       bytes: body.length,
       sha256: createHash('sha256').update(body).digest('hex'),
+      baseGeneration: 0,
       diff: { baseline: 'none', added: null, removed: null, changed: null, unchanged: null },
       outcome: 'uploaded',
       status: 200,
       error: null,
-      snapshot: expect.stringMatching(/^snapshots\/127\.0\.0\.1_\d+-[0-9a-f]{12}\.team-members\.json$/),
+      generation: 1,
     });
     // The snapshot holds the very bytes that were sent.
-    expect(readFileSync(join(stateDir, entry.snapshot))).toEqual(body);
-    for (const name of ['audit.jsonl', entry.snapshot]) expect(readFileSync(join(stateDir, name), 'utf8')).not.toContain(TOKEN);
+    const snapshot = latestSnapshot(stateDir, server.url)!;
+    expect(readFileSync(snapshot)).toEqual(body);
+    for (const name of [join(keyDir(stateDir, server.url), 'audit.jsonl'), snapshot]) expect(readFileSync(name, 'utf8')).not.toContain(TOKEN);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
-    expect(existsSync(join(stateDir, 'locks'))).toBe(true);
-    expect(readdirSync(join(stateDir, 'locks'))).toEqual([]);
+    expect(existsSync(lockOf(stateDir, server.url))).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/tmp.js';
 
 const FIXTURES = dirname(fixture('store-cards.csv'));
 const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-const dry = (args: string[], cwd = FIXTURES) => runCli([...args, '--dry-run', '--json'], { cwd });
+const dry = (args: string[], cwd = FIXTURES) => runCli([...args, '--dry-run', '--no-baseline', '--json'], { cwd });
 
 describe.concurrent('a file full of mistakes', () => {
   it.each([
@@ -36,7 +36,7 @@ describe.concurrent('a file full of mistakes', () => {
 
   it('the human report groups errors and warnings as file:line column: message, and ends with counts and what to do', async () => {
     const out = tempDir();
-    const r = await runCli(['team-members', 'team-members-mistakes.csv', '--dry-run', '--store-cards', 'store-cards.csv', '--errors-csv', join(out.dir, 'rejected.csv')], { cwd: FIXTURES });
+    const r = await runCli(['team-members', 'team-members-mistakes.csv', '--dry-run', '--no-baseline', '--store-cards', 'store-cards.csv', '--errors-csv', join(out.dir, 'rejected.csv')], { cwd: FIXTURES });
     expect(r.code).toBe(3);
     const lines = r.stderr.trimEnd().split('\n');
     const errors = lines.indexOf('7 errors:');
