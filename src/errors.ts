@@ -76,6 +76,11 @@ export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Er
   }
 }
 
+/** Narrows to UploadError with its codes (instanceof on the generic class would give UploadError<any>). */
+export function isUploadError(err: unknown): err is UploadError {
+  return err instanceof UploadError;
+}
+
 /** A bad flag, a missing token or base URL, plain http to a remote host, no way to confirm. */
 export class UsageError extends UploadError<CodesOf<'usage'>> {
   readonly exitCode = EXIT.usage;

@@ -87,7 +87,9 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
           first ??= plan;
           for (const found of plan.issues) {
             const id = `${found.code}\u0000${found.column}`;
-            if (!reported.has(id)) validator.add(found), reported.add(id);
+            if (reported.has(id)) continue;
+            validator.add(found);
+            reported.add(id);
           }
         }
         last = plan;

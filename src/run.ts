@@ -6,7 +6,7 @@
 import type { Payload } from './contract/json-array.js';
 import { KINDS, type Kind } from './contract/kinds.js';
 import type { Diff } from './diff/index.js';
-import { GuardRefusal, Interrupted, UploadError, type Outcome } from './errors.js';
+import { GuardRefusal, Interrupted, isUploadError, UploadError, type Outcome } from './errors.js';
 import type { Identity, UploadOptions } from './options.js';
 import type { ConfirmRequest, RunEvent } from './report/events.js';
 import { describeBaseline } from './report/human.js';
@@ -87,7 +87,7 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
       }));
     } catch (err) {
       // Every attempt that reached the service is audited with its outcome; only success moves the state.
-      if (err instanceof UploadError) {
+      if (isUploadError(err)) {
         ctx.emit({ type: 'sent' });
         await audit(job, ctx, { outcome: err.outcome, status: err.response?.status ?? null, error: err.code, generation: null });
       }

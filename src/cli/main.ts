@@ -3,7 +3,7 @@
 // and no reader.
 import { Command, CommanderError, Option } from 'commander';
 import type { Kind } from '../contract/kinds.js';
-import { EXIT, UploadError, UsageError, type Outcome } from '../errors.js';
+import { EXIT, isUploadError, UploadError, UsageError, type Outcome } from '../errors.js';
 import { DEFAULTS } from '../options.js';
 import type { UploadReport } from '../report/types.js';
 import { toolVersion } from '../version.js';
@@ -241,7 +241,7 @@ Examples:
 
 /** How a failure ends a run: the outcome, the exit code and the error the report carries. */
 export function settle(failure: unknown): { outcome: Outcome; exitCode: number; error: NonNullable<UploadReport['error']>; internal: boolean } {
-  if (failure instanceof UploadError) {
+  if (isUploadError(failure)) {
     return { outcome: failure.outcome, exitCode: failure.exitCode, error: { code: failure.code, message: failure.message, hint: failure.hint ?? null }, internal: false };
   }
   if (failure instanceof CommanderError) {

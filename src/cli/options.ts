@@ -106,7 +106,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
   }
   const encoding = text(flags.encoding);
   checkEncoding(encoding);
-  const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(String(flags.delimiter));
+  const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(text(flags.delimiter) ?? '');
   const mapping = loadMapping(text(flags.map), kind);
   const guards = parseGuards(flags);
   const state = parseState(flags, io);

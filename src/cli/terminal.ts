@@ -35,9 +35,9 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
   let lastPlain = 0;
   const write = (line: string) => {
     const spinning = spinner?.isSpinning;
-    if (spinning) spinner!.clear();
+    if (spinning) spinner.clear();
     options.stderr.write(`${redact(line)}\n`);
-    if (spinning) spinner!.render();
+    if (spinning) spinner.render();
   };
   return {
     style,

@@ -36,7 +36,7 @@ export function hoursFromJson(value: unknown): { period: Record<string, DayHours
   let object = value;
   if (typeof value === 'string') {
     try {
-      object = JSON.parse(value);
+      object = JSON.parse(value) as typeof object;
     } catch {
       return { problems: [{ day: undefined, message: `'${value}' is not a JSON object such as ${EXAMPLE}` }] };
     }

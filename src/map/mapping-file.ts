@@ -21,7 +21,7 @@ export function loadMapping(path: string | undefined, kind: Kind): Mapping {
     throw new UsageError('BAD_MAPPING', `--map ${path}: must be a JSON object of wire field to column name`, 'e.g. {"employeeID": "Personalnummer", "name": "Mitarbeiter"}');
   }
   const fields: readonly string[] = FIELDS[kind];
-  const mapping: Record<string, string> = Object.create(null);
+  const mapping = Object.create(null) as Record<string, string>;
   for (const [field, column] of Object.entries(value)) {
     if (FORBIDDEN_KEYS.has(field) || !fields.includes(field)) {
       throw new UsageError('BAD_MAPPING', `--map ${path}: '${field}' is not a ${kind} field`, `the fields are: ${fields.join(', ')}`);

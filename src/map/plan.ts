@@ -53,7 +53,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   const issues: Issue[] = [];
   const best = new Map<string, { index: number; rank: number }>();
   const unknown: number[] = [];
-  const days: (DayColumns | undefined)[] = new Array(7).fill(undefined);
+  const days = new Array<DayColumns | undefined>(7).fill(undefined);
   let hoursJson: number | undefined;
   const at = (index: number) => ({ line: options.line, column: columns[index] ?? '' });
 

@@ -105,7 +105,7 @@ export class CsvParser {
     const n = s.length;
     const max = this.maxChars;
     let i = 0;
-    let start = 0; // where the record being parsed starts
+    let start: number; // where the record being parsed starts
     let line = this.line;
     records: for (;;) {
       start = i;

@@ -11,7 +11,8 @@ const HEADER = ['change', 'key', 'label', 'field', 'before', 'after'];
 /** A person's name or a store's email: what makes a key recognisable. */
 function label(kind: Kind, json: string): string {
   const record = JSON.parse(json) as Record<string, unknown>;
-  return String((kind === 'team-members' ? record.name : record.email) ?? '');
+  const value = kind === 'team-members' ? record.name : record.email;
+  return typeof value === 'string' ? value : '';
 }
 
 type Day = { since: number; to: number } | undefined;
@@ -19,7 +20,7 @@ type Day = { since: number; to: number } | undefined;
 function value(field: string, v: unknown): string {
   if (field.startsWith('opentToGuestsPeriod.')) return formatDay(v as Day);
   if (v === null || v === undefined) return '';
-  if (field === 'opentToGuestsPeriod') return formatPeriod(v as Record<string, Day>);
+  if (field === 'opentToGuestsPeriod') return formatPeriod(v);
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 

@@ -36,7 +36,7 @@ export function checkAnswer(
   const said = serviceMessage(text);
   const quoted = said ? `: "${clip(said, 300)}"` : '';
   if (status >= 300 && status < 400) {
-    const location = headers.location;
+    const location = [headers.location].flat()[0];
     throw new ServiceRejected('REDIRECT', `the service answered ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed, so nothing was sent there`, 'use the final address as --base-url if it is right', status, said);
   }
   if (status === 401 || status === 403) {

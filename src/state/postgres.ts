@@ -217,7 +217,7 @@ function toGeneration(r: Row): Generation {
     bytes: Number(r.bytes),
     sha256: String(r.sha256),
     restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
-    plan: r.plan === null ? null : String(r.plan),
+    plan: typeof r.plan === 'string' ? r.plan : null,
   };
 }
 

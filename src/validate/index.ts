@@ -83,7 +83,7 @@ export class Validator {
     if (this.accepts(candidate)) data = candidate;
     else {
       const result = this.schema.safeParse(candidate);
-      if (result.success) data = result.data as Record<string, unknown>;
+      if (result.success) data = result.data;
       else {
         for (const zi of result.error.issues) {
           const field = String(zi.path[0] ?? '');

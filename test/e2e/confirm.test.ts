@@ -79,7 +79,7 @@ describe('without a terminal', () => {
     sb = await sandbox();
     const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--json', '--state-dir', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(2);
-    expect(r.json().error).toMatchObject({ code: 'NO_CONFIRMATION', hint: expect.stringContaining('--yes', '--no-baseline') });
+    expect(r.json().error).toMatchObject({ code: 'NO_CONFIRMATION', hint: expect.stringContaining('--yes') });
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
   });
 });

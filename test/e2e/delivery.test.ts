@@ -2,8 +2,6 @@
 // exit code, within the configured time, with the same bytes on every attempt and no token anywhere.
 import { auditLines } from '../helpers/state.js';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANARY, upload } from '../helpers/canary.js';
 import { serversForFile } from '../helpers/scripted-server.js';

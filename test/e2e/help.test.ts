@@ -17,7 +17,7 @@ describe('--help', () => {
     const { code, out } = await help([kind, '--help']);
     expect(code).toBe(0);
     expect(out).toContain(`$ upload ${kind} `);
-    expect(out).toContain('--dry-run', '--no-baseline');
+    expect(out).toContain('--dry-run');
     expect(out).toMatch(/Exit codes:[\s\S]*4 refused by a safety guard/);
   });
 

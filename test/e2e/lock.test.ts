@@ -96,7 +96,7 @@ describe('the lock', () => {
     const t = tempDir();
     const stateDir = join(t.dir, 'state');
     const lock = lockOf(stateDir, server.url);
-    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
     mkdirSync(dirname(lock), { recursive: true });
     writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), machine: hostname(), user: 'cron', what: 'x', id: 'old', since: '2024-05-01T02:00:00.000Z', expiresAt: new Date(Date.now() + 60_000).toISOString() }));
     const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 2)), '--yes', '--no-baseline', '--state-dir', stateDir], { env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url } });

@@ -1,6 +1,6 @@
 // The safety stages end to end: the real CLI against the real sandbox, with a state directory per test.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, fixture } from '../helpers/cli.js';

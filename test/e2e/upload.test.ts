@@ -118,7 +118,7 @@ describe('nothing is sent when', () => {
     const r = await upload(['team-members', fixture('team-members.csv'), '--json']);
     expect(r.code).toBe(2);
     expect(r.json()).toMatchObject({ outcome: 'usage-error', error: { code: 'NO_CONFIRMATION' } });
-    expect(r.stderr).toContain('--yes', '--no-baseline');
+    expect(r.stderr).toContain('--yes');
     expect(await s.stored(MEMBERS)).toEqual([]);
   });
 

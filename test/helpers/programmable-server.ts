@@ -38,14 +38,14 @@ export async function programmableServer(script: Script = success): Promise<Prog
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (b: Buffer) => chunks.push(b));
-    req.on('end', async () => {
+    req.on('end', () => void (async () => {
       const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
       received.push(r);
       waiting.shift()?.(r);
       const answer = await script(r, received.length - 1);
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(answer.body);
-    });
+    })());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

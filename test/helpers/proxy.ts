@@ -27,7 +27,7 @@ export async function recordingProxy(): Promise<RecordingProxy> {
   server.on('connect', (req, client: Socket, head: Buffer) => {
     seen.push(`CONNECT ${req.url}`);
     const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host!, () => {
+    const upstream = connect(Number(port), host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
       upstream.pipe(client);

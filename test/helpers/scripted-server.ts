@@ -2,7 +2,7 @@
 // a delay, a reset connection, or no answer at all), and which records every request it receives:
 // method, path, headers, body bytes and arrival time. No mocks: the CLI talks to it over TCP.
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
@@ -71,7 +71,7 @@ export async function scriptedServer(steps: readonly Step[], tls?: { key: string
   };
 }
 
-function reply(res: import('node:http').ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
+function reply(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
   const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(text);

@@ -16,9 +16,9 @@ export function startCli(args: readonly string[], env: Record<string, string>): 
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  child.stdout!.on('data', (b: Buffer) => out.push(b));
-  child.stderr!.on('data', (b: Buffer) => err.push(b));
-  child.stdin!.end();
+  child.stdout.on('data', (b: Buffer) => out.push(b));
+  child.stderr.on('data', (b: Buffer) => err.push(b));
+  child.stdin.end();
   const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
     child.on('close', (code, signal) => {

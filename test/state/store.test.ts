@@ -131,8 +131,8 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('close', resolve));
     // PostgreSQL ends the dead session's lock; the directory's lease names a pid that is gone on this machine.
-    let lease;
-    for (let i = 0; i < 50 && !lease; i++) lease = await s.lock(KEY, holder('laptop-7')).catch(() => new Promise((r) => setTimeout(r, 100)).then(() => undefined));
+    let lease: Awaited<ReturnType<StateStore['lock']>> | undefined;
+    for (let i = 0; i < 50 && !lease; i++) lease = await s.lock(KEY, holder('laptop-7')).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
     expect(lease, name).toBeDefined();
     await lease!.release();
   });

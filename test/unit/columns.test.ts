@@ -30,8 +30,8 @@ describe('the alias table', () => {
     },
   } as const;
   for (const [kind, fields] of Object.entries(TABLE)) {
-    for (const [field, names] of Object.entries(fields)) {
-      it.each(names.flatMap((n) => [n, n.toUpperCase(), n.replaceAll(' ', '_')]))(`${kind}: %j means ${field}`, (name) => {
+    for (const [field, names] of Object.entries(fields) as [string, readonly string[]][]) {
+      it.each(names.flatMap((n) => [n, n.toUpperCase(), n.replaceAll(' ', '_')]))(`${kind}: %j means ${field}`, (name: string) => {
         expect(matchColumn(kind as 'store-cards', name, {})?.field).toBe(field);
       });
     }

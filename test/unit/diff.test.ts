@@ -35,7 +35,7 @@ describe('diffRecords', () => {
     expect(lines[0]).toBe('Changes against the last upload: +3 −2 ~1 =1 (added, removed, changed, unchanged)');
     expect(lines).toContain('  removed: E3, E4');
     expect(lines).toContain('  changed E2: name "Name E2" → "Renamed"');
-    expect(formatDiff(noBaseline(3))).toEqual(['Changes: no baseline to compare with']);
+    expect(formatDiff(noBaseline())).toEqual(['Changes: no baseline to compare with']);
   });
 
   it('reports field changes both ways, a missing field as null', () => {

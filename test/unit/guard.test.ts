@@ -50,7 +50,7 @@ const diffKeeping = (baseline: number, kept: number) => {
 };
 const has = { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true };
 const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
-  judge({ kind: 'team-members', source: 'staff.csv', count: 1, diff: noBaseline(1), limit: parseMaxRemovals(DEFAULTS.maxRemovals), allowEmpty: false, acknowledgeNoBaseline: true, has, ...over });
+  judge({ kind: 'team-members', source: 'staff.csv', count: 1, diff: noBaseline(), limit: parseMaxRemovals(DEFAULTS.maxRemovals), allowEmpty: false, acknowledgeNoBaseline: true, has, ...over });
 /** The notes of an upload the guards let through; the refusal of one they stop, thrown. */
 const guard = (over: Partial<Parameters<typeof judge>[0]>) => {
   const v = verdict(over);
@@ -120,6 +120,6 @@ describe('confirmQuestion', () => {
   it('names the kind, the address, the count and the change', () => {
     const diff = diffRecords(base(3), 'snapshot', ['E0', 'E1', 'E9'], ['{"employeeID":"E0"}', '{"employeeID":"E1","name":"x"}', '{"employeeID":"E9"}']);
     expect(confirmQuestion({ kind: 'team-members', count: 1234, where: 'https://s.example.com', diff })).toBe('Replace all team members at https://s.example.com with these 1,234 team members: +1 −1 ~1 =1. Upload?');
-    expect(confirmQuestion({ kind: 'store-cards', count: 1, where: 'https://s', diff: noBaseline(1) })).toBe('Replace all store cards at https://s with this 1 store card: no baseline to compare with. Upload?');
+    expect(confirmQuestion({ kind: 'store-cards', count: 1, where: 'https://s', diff: noBaseline() })).toBe('Replace all store cards at https://s with this 1 store card: no baseline to compare with. Upload?');
   });
 });

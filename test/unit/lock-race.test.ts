@@ -28,7 +28,7 @@ function contender(path: string, holdMs: number): Promise<{ start: number; end: 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (b: Buffer) => (out += b));
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`contender exited ${code}`))));
   });

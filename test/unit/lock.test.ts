@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/tmp.js';
 
 /** The pid of a process that has certainly ended. */
 function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', '']).pid!;
+  return spawnSync(process.execPath, ['-e', '']).pid;
 }
 
 const lockIn = () => join(tempDir().dir, 'stores', 'site.team-members', 'lock');
