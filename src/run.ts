@@ -11,6 +11,7 @@ import type { Identity, UploadOptions } from './options.js';
 import type { ConfirmRequest, RunEvent } from './report/events.js';
 import { describeBaseline } from './report/human.js';
 import type { BaselineReport } from './report/types.js';
+import type { Tuning } from './send/backoff.js';
 import type { ServiceAnswer } from './send/index.js';
 import type { Token } from './send/config.js';
 import type { AuditEntry, Generation, StateKey, StateStore } from './state/types.js';
@@ -24,6 +25,8 @@ export interface RunContext {
   readonly emit: (event: RunEvent) => void;
   /** Asks the person at the terminal; resolves false on anything but yes. */
   readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
+  /** Tighter send timings (tests); undefined in real use. */
+  readonly tuning?: Tuning | undefined;
 }
 
 /** What a real run sends, where, and what it was judged against. */
@@ -82,6 +85,7 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
         retries: job.retries,
         timeoutSeconds: job.timeoutSeconds,
         env: ctx.env,
+        tuning: ctx.tuning,
         signal: ctx.signal,
         onEvent: (event) => ctx.emit({ type: 'send', event, origin }),
       }));

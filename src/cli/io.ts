@@ -1,10 +1,13 @@
 // The process as the commands see it: passed in, so tests can run `main(argv, io)` in-process.
+import type { Tuning } from '../send/backoff.js';
 export interface ProcessIo {
   readonly argv0?: string;
   readonly stdin: NodeJS.ReadStream;
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WriteStream;
   readonly env: NodeJS.ProcessEnv;
+  /** Tighter send timings, for tests that run `main(argv, io)` in-process; never set by the bin. */
+  readonly tuning?: Tuning;
 }
 
 export const processIo = (): ProcessIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });

@@ -23,6 +23,7 @@ async function frame(flags: Record<string, unknown>, io: ProcessIo, blank: () =>
       env: io.env,
       stdin: io.stdin,
       signal: interrupt.signal,
+      tuning: io.tuning,
       emit: (event) => renderEvent(ui, event),
       confirm: (request) => ui.confirm(confirmQuestion(request)),
     });

@@ -23,24 +23,19 @@ export interface RetryPolicy {
 
 export const DEFAULTS = { baseMs: 1_000, capMs: 30_000, retryAfterCapMs: 120_000, connectMs: 10_000 } as const;
 
-/**
- * The policy for a run. The UPLOAD_BACKOFF_BASE_MS, UPLOAD_BACKOFF_CAP_MS and
- * UPLOAD_CONNECT_TIMEOUT_MS variables exist so the tests can run retries in milliseconds; they are
- * deliberately not documented for users.
- */
-export function retryPolicy(retries: number, timeoutSeconds: number, env: NodeJS.ProcessEnv): RetryPolicy {
-  const ms = (name: string, fallback: number) => {
-    const n = Number(env[name]);
-    return env[name] !== undefined && Number.isFinite(n) && n >= 0 ? n : fallback;
-  };
+/** Timings a caller may tighten (the tests run retries in milliseconds); never read from the environment. */
+export type Tuning = Partial<Pick<RetryPolicy, 'baseMs' | 'capMs' | 'connectMs'>>;
+
+/** The policy for a run: --retries and --timeout, with the built-in timings unless tuned. */
+export function retryPolicy(retries: number, timeoutSeconds: number, tuning: Tuning = {}): RetryPolicy {
   // At least 1 ms: 0 would switch undici's timeouts off instead of making them tight.
   const answerMs = Math.max(1, Math.round(timeoutSeconds * 1000));
   return {
     attempts: retries + 1,
-    baseMs: ms('UPLOAD_BACKOFF_BASE_MS', DEFAULTS.baseMs),
-    capMs: ms('UPLOAD_BACKOFF_CAP_MS', DEFAULTS.capMs),
+    baseMs: tuning.baseMs ?? DEFAULTS.baseMs,
+    capMs: tuning.capMs ?? DEFAULTS.capMs,
     retryAfterCapMs: DEFAULTS.retryAfterCapMs,
-    connectMs: Math.min(ms('UPLOAD_CONNECT_TIMEOUT_MS', DEFAULTS.connectMs), answerMs),
+    connectMs: Math.min(tuning.connectMs ?? DEFAULTS.connectMs, answerMs),
     answerMs,
   };
 }

@@ -6,7 +6,7 @@ import type { KindInfo } from '../contract/kinds.js';
 import { Interrupted, ServiceRejected, ServiceUnreachable } from '../errors.js';
 import { checkAnswer, serviceMessage, type ServiceAnswer } from './answer.js';
 import { attempt } from './attempt.js';
-import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolicy, type RetryPolicy } from './backoff.js';
+import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolicy, type RetryPolicy, type Tuning } from './backoff.js';
 import type { Payload } from '../contract/json-array.js';
 import { endpoint, type Token } from './config.js';
 import { sleep } from './sleep.js';
@@ -27,6 +27,7 @@ export interface SendRequest {
   readonly retries: number;
   readonly timeoutSeconds: number;
   readonly env: NodeJS.ProcessEnv;
+  readonly tuning?: Tuning | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly onEvent?: ((event: SendEvent) => void) | undefined;
 }
@@ -37,13 +38,13 @@ export interface SendResult {
 }
 
 export async function send(req: SendRequest): Promise<SendResult> {
-  const policy = retryPolicy(req.retries, req.timeoutSeconds, req.env);
+  const policy = retryPolicy(req.retries, req.timeoutSeconds, req.tuning);
   const signal = req.signal ?? new AbortController().signal;
   signal.throwIfAborted();
   const url = endpoint(req.baseUrl, req.info.path);
   const total = req.payload.bytes;
   const emit = req.onEvent ?? (() => {});
-  const dispatcher = makeDispatcher(policy);
+  const dispatcher = makeDispatcher(policy, req.env);
   const tried: string[] = [];
   let maybeApplied = false;
   try {
@@ -103,11 +104,21 @@ export async function send(req: SendRequest): Promise<SendResult> {
   }
 }
 
-function makeDispatcher(policy: RetryPolicy): EnvHttpProxyAgent {
-  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment. The connect timeout must be given to
-  // each connector: the proxy's, the tunnelled TLS one and the direct one.
+function makeDispatcher(policy: RetryPolicy, env: NodeJS.ProcessEnv): EnvHttpProxyAgent {
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the run's environment (given, not read from the process).
+  // The connect timeout must be given to each connector: the proxy's, the tunnelled TLS one and the direct one.
   const connect = { timeout: policy.connectMs };
-  return new EnvHttpProxyAgent({ connect, proxyTls: connect, requestTls: connect, headersTimeout: policy.answerMs, bodyTimeout: policy.answerMs });
+  const proxy = (...names: string[]) => names.map((n) => env[n]).find(Boolean);
+  return new EnvHttpProxyAgent({
+    httpProxy: proxy('http_proxy', 'HTTP_PROXY'),
+    httpsProxy: proxy('https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'),
+    noProxy: proxy('no_proxy', 'NO_PROXY') ?? '',
+    connect,
+    proxyTls: connect,
+    requestTls: connect,
+    headersTimeout: policy.answerMs,
+    bodyTimeout: policy.answerMs,
+  });
 }
 
 /** Which proxy variable would carry a request to `url`, for hints (never its value: it may hold a password). */

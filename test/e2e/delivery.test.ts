@@ -158,7 +158,7 @@ describe.concurrent('timeouts and outcomes', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     track({ close: () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), silent.close(() => resolve()))) });
     const port = (silent.address() as AddressInfo).port;
-    const run = await upload(`https://127.0.0.1:${port}`, ['--retries', '1'], { env: { UPLOAD_CONNECT_TIMEOUT_MS: '300' } });
+    const run = await upload(`https://127.0.0.1:${port}`, ['--retries', '1'], { tuning: { connectMs: 300 } });
     expect(run.code).toBe(6);
     expect(run.json()).toMatchObject({ outcome: 'unreachable' });
     // Far below two attempts of the default 10 s connect timeout, however busy the machine is.

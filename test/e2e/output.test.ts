@@ -1,13 +1,13 @@
 // Output fit for people and for cron: one JSON document on stdout whatever happens, no colour off a
 // terminal, plain progress lines unless --quiet, and Ctrl-C ending as `interrupted` with its report.
 import { describe, expect, it } from 'vitest';
-import { CANARY, expectNoCanary, FAST_RETRIES, upload } from '../helpers/canary.js';
+import { CANARY, expectNoCanary, upload } from '../helpers/canary.js';
 import { fixture, runCli } from '../helpers/cli.js';
 import { serversForFile } from '../helpers/scripted-server.js';
 import { startCli, until } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const { serve, deadUrl } = serversForFile();
+const { serve } = serversForFile();
 
 describe.concurrent('--json writes exactly one document on every outcome', () => {
   const file = fixture('team-members.csv');
@@ -34,7 +34,7 @@ describe.concurrent('human output off a terminal', () => {
   it('no colour even without NO_COLOR, and plain progress lines and retry warnings', async () => {
     const server = await serve({ status: 503 }, { ok: true });
     const state = tempDir().dir;
-    const cli = startCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--base-url', server.url, '--state-dir', state], { UPLOAD_TOKEN: CANARY, FORCE_COLOR: '1', ...FAST_RETRIES });
+    const cli = startCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--base-url', server.url, '--state-dir', state], { UPLOAD_TOKEN: CANARY, FORCE_COLOR: '1' });
     const run = await cli.done;
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
@@ -72,8 +72,10 @@ describe('Ctrl-C', () => {
     expectNoCanary([run.stdout, run.stderr]);
   });
 
-  it('while waiting to retry, with nothing delivered: interrupted, nothing was changed', async () => {
-    const cli = startCli(args(await deadUrl()), { UPLOAD_TOKEN: CANARY, NO_COLOR: '1', UPLOAD_BACKOFF_BASE_MS: '60000', UPLOAD_BACKOFF_CAP_MS: '60000' });
+  it('while waiting to retry, with nothing applied: interrupted, nothing was changed', async () => {
+    // A 503 asking to come back in a minute: the run waits, and Ctrl-C ends the wait at once.
+    const server = await serve({ status: 503, headers: { 'retry-after': '60' } });
+    const cli = startCli(args(server.url), { UPLOAD_TOKEN: CANARY, NO_COLOR: '1' });
     await until(() => /trying again/.test(cli.stderr()));
     const started = Date.now();
     cli.child.kill('SIGINT');

@@ -42,7 +42,8 @@ describe.concurrent('TLS and private certificate authorities', () => {
 
   it('NODE_EXTRA_CA_CERTS makes a private CA trusted', async () => {
     const server = track(await scriptedServer([{ ok: true }], tls));
-    const run = await upload(server.url, [], { env: { NODE_EXTRA_CA_CERTS: fixture('tls/ca.pem') } });
+    // Node reads the file when a process starts: this run needs a process of its own.
+    const run = await upload(server.url, [], { env: { NODE_EXTRA_CA_CERTS: fixture('tls/ca.pem') }, spawn: true });
     expect(run.code).toBe(0);
     expect(server.requests).toHaveLength(1);
   });

@@ -8,8 +8,8 @@ import { tempDir } from './tmp.js';
 
 export const CANARY = 'canary-Tk9vQ2xZ-never-shown';
 
-/** Retries in milliseconds instead of seconds, so fault scenarios stay fast. */
-export const FAST_RETRIES = { UPLOAD_BACKOFF_BASE_MS: '10', UPLOAD_BACKOFF_CAP_MS: '40' };
+/** Retries in milliseconds instead of seconds, so fault scenarios stay fast (passed in, in-process). */
+export const FAST_RETRIES = { baseMs: 10, capMs: 40 };
 
 function filesUnder(dir: string): string[] {
   let entries: string[];
@@ -40,7 +40,8 @@ export async function upload(base: string, args: readonly string[] = [], options
   const started = Date.now();
   const result = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state-dir', stateDir, '--base-url', base, ...args], {
     ...options,
-    env: { UPLOAD_TOKEN: CANARY, ...FAST_RETRIES, ...options.env },
+    tuning: { ...FAST_RETRIES, ...options.tuning },
+    env: { UPLOAD_TOKEN: CANARY, ...options.env },
   });
   const ms = Date.now() - started;
   expectNoCanary([result.stdout, result.stderr], [stateDir]);

@@ -1,6 +1,12 @@
-// Runs the real CLI, `node bin/upload.js …`, as a user or a cron job would.
+// Runs the CLI as a user or a cron job would: in-process through `main(argv, io)` — the same entry
+// point the bin shim calls — against real servers, with its own stdin, stdout, stderr and environment.
+// A run that needs a process of its own (another working directory; signals, TTYs and the bin shim
+// are in ./spawn.ts) is spawned as `node bin/upload.js …`.
 import { spawn } from 'node:child_process';
+import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { main, type ProcessIo } from '../../src/cli/main.js';
+import type { Tuning } from '../../src/send/backoff.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/upload.js', import.meta.url));
@@ -18,18 +24,46 @@ export interface CliResult {
 export interface CliOptions {
   readonly env?: Record<string, string | undefined>;
   readonly input?: string | Buffer;
+  /** Another working directory: the run gets a process of its own. */
   readonly cwd?: string;
+  /** A process of its own for what only a new process reads (NODE_EXTRA_CA_CERTS, at start-up). */
+  readonly spawn?: boolean;
   readonly timeoutMs?: number;
+  /** Tighter retry and connect timings, passed to the in-process run. */
+  readonly tuning?: Tuning;
 }
 
-export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+/** A clean environment: nothing from the developer's shell leaks into a test. */
+function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  // A clean environment: nothing from the developer's shell leaks into a test.
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) if (process.env[k]) env[k] = process.env[k]!;
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) if (process.env[k]) env[k] = process.env[k];
   env.NO_COLOR = '1';
-  for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+const result = (code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string): CliResult => ({ code, signal, stdout, stderr, json: () => JSON.parse(stdout) });
+
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return options.cwd === undefined && !options.spawn ? runInProcess(args, options) : runSpawned(args, options);
+}
+
+async function runInProcess(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (b: Buffer) => out.push(b));
+  stderr.on('data', (b: Buffer) => err.push(b));
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const io = { stdin, stdout, stderr, env: cleanEnv(options.env), ...(options.tuning ? { tuning: options.tuning } : {}) } as unknown as ProcessIo;
+  const code = await main(args, io);
+  return result(code, null, Buffer.concat(out).toString('utf8'), Buffer.concat(err).toString('utf8'));
+}
+
+function runSpawned(args: readonly string[], options: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -38,14 +72,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const stdout = Buffer.concat(out).toString('utf8');
-      resolve({
-        code,
-        signal,
-        stdout,
-        stderr: Buffer.concat(err).toString('utf8'),
-        json: () => JSON.parse(stdout),
-      });
+      resolve(result(code, signal, Buffer.concat(out).toString('utf8'), Buffer.concat(err).toString('utf8')));
     });
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
