@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { TOKEN } from '../helpers/sandbox.js';
-import { gate, programmableServer, success, type ProgrammableServer } from '../helpers/programmable-server.js';
+import { gate, scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
-let server: ProgrammableServer | undefined;
+let server: ScriptedServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -21,9 +21,9 @@ afterEach(async () => {
 /** A service that holds its answer to the first upload until the test opens the gate. */
 async function heldService() {
   const held = gate();
-  server = await programmableServer(async (req, i) => {
+  server = await scriptedServer(async (_req, i) => {
     if (i === 0) await held.promise;
-    return success(req);
+    return { ok: true };
   });
   const t = tempDir();
   const stateDir = join(t.dir, 'state');
@@ -60,7 +60,7 @@ describe('the lock', () => {
 
     held.open();
     expect((await first.exited).code).toBe(0);
-    expect(server.received).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -92,7 +92,7 @@ describe('the lock', () => {
   });
 
   it('recovers a lock file naming a process that is dead on this host', async () => {
-    server = await programmableServer();
+    server = await scriptedServer([{ ok: true }]);
     const t = tempDir();
     const stateDir = join(t.dir, 'state');
     const lock = lockOf(stateDir, server.url);

@@ -6,13 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, fixture } from '../helpers/cli.js';
 import { id, range, writeMembers } from '../helpers/members.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
-import { programmableServer, type ProgrammableServer } from '../helpers/programmable-server.js';
+import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { auditLines, keyDir, latestSnapshot, lockOf } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const TEAM = '/integrations/teamMembers';
 let sb: TestSandbox | undefined;
-let server: ProgrammableServer | undefined;
+let server: ScriptedServer | undefined;
 afterEach(async () => {
   await sb?.stop();
   await server?.close();
@@ -183,7 +183,7 @@ describe('a failed upload', () => {
 
 describe('the audit log', () => {
   it('has one line per upload with the sha256 of the bytes the service received, and never the token', async () => {
-    server = await programmableServer();
+    server = await scriptedServer([{ ok: true }]);
     const t = tempDir();
     const stateDir = join(t.dir, 'state');
     const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };
@@ -193,7 +193,7 @@ describe('the audit log', () => {
 
     const [entry, ...more] = auditLines(stateDir, server.url);
     expect(more).toEqual([]);
-    const body = server.received[0]!.body;
+    const body = server.requests[0]!.body;
     expect(entry).toEqual({
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       user: expect.any(String),

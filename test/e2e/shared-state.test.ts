@@ -7,13 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { freshDatabase } from '../helpers/postgres.js';
-import { programmableServer, success, type ProgrammableServer } from '../helpers/programmable-server.js';
+import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const TEAM = '/integrations/teamMembers';
 let sb: TestSandbox | undefined;
-let server: ProgrammableServer | undefined;
+let server: ScriptedServer | undefined;
 afterEach(async () => {
   await sb?.stop();
   await server?.close();
@@ -77,9 +77,9 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
   it('two hosts at once: one uploads, the other is refused naming who holds the lock', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    server = await programmableServer(async (req) => {
+    server = await scriptedServer(async () => {
       await held;
-      return success(req);
+      return { ok: true };
     });
     const state = await make();
     const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };
@@ -91,7 +91,7 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
     expect(second.json().error).toMatchObject({ code: 'LOCK_HELD', message: expect.stringContaining('of hr on laptop-7') });
     release();
     expect((await first).code).toBe(0);
-    expect(server.received).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('history lists every upload with its changes and the failed attempts between them', async () => {

@@ -31,21 +31,33 @@ export interface ScriptedServer {
   readonly url: string;
   readonly port: number;
   readonly requests: Received[];
+  /** Resolves when the next request has arrived whole (before it is answered). */
+  nextRequest(): Promise<Received>;
   close(): Promise<void>;
 }
 
-/** Answers request i with steps[i]; after the script runs out, the last step repeats. With tls, https. */
-export async function scriptedServer(steps: readonly Step[], tls?: { key: string; cert: string }): Promise<ScriptedServer> {
+/** A script: the steps in order, or a function choosing each answer (it may wait for the test's signal). */
+export type Script = readonly Step[] | ((req: Received, index: number) => Step | Promise<Step>);
+
+/**
+ * Answers request i with steps[i] (after the script runs out, the last step repeats), or with what the
+ * script function returns for it. With tls, https.
+ */
+export async function scriptedServer(script: Script, tls?: { key: string; cert: string }): Promise<ScriptedServer> {
   const requests: Received[] = [];
+  const waiting: ((r: Received) => void)[] = [];
   const started = Date.now();
+  const stepFor = (r: Received, i: number) => (typeof script === 'function' ? script(r, i) : script[Math.min(i, script.length - 1)]!);
   const listener: RequestListener = (req, res) => {
     const at = Date.now() - started;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', () => void (async () => {
       const body = Buffer.concat(chunks);
-      const step = steps[Math.min(requests.length, steps.length - 1)]!;
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, sha256: createHash('sha256').update(body).digest('hex'), at });
+      const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, sha256: createHash('sha256').update(body).digest('hex'), at };
+      requests.push(received);
+      waiting.shift()?.(received);
+      const step = await stepFor(received, requests.length - 1);
       if ('hang' in step) return;
       if ('reset' in step) return void req.socket.destroy();
       const answer = () => {
@@ -54,7 +66,7 @@ export async function scriptedServer(steps: readonly Step[], tls?: { key: string
       };
       if (step.delayMs) setTimeout(answer, step.delayMs);
       else answer();
-    });
+    })());
   };
   const server: Server = tls ? createTlsServer(tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,6 +75,7 @@ export async function scriptedServer(steps: readonly Step[], tls?: { key: string
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests,
+    nextRequest: () => new Promise((resolve) => waiting.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -106,4 +119,11 @@ export function serversForFile(): {
       return server.url;
     },
   };
+}
+
+/** A promise the test opens when it is ready: a script can hold an answer until then. */
+export function gate(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
 }
