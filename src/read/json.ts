@@ -94,23 +94,53 @@ function tooLarge(source: string, line: number): never {
   throw new InputError('RECORD_TOO_LARGE', `${source}:${line}: a record is larger than 1 MiB`, 'no real record is this large: check the file');
 }
 
-/** Rejects keys that could reach prototype machinery, at any depth. Cheap when none is present. */
+/** Deeper than any real record: past this, a value is refused before anything walks it. */
+export const MAX_DEPTH = 32;
+
+/** Whether a JSON text nests objects and arrays deeper than `limit` (strings skipped), without parsing it. */
+export function tooDeep(text: string, limit = MAX_DEPTH): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Skip the string, escapes included.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > limit) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/**
+ * Rejects keys that could reach prototype machinery, at any depth, as JSON.parse decoded them — so an
+ * escaped `"\u005f_proto__"` is caught too. Cheap when no such word and no escape is in the text.
+ */
 function checkKeys(source: string, line: number, text: string, value: unknown): void {
-  if (!text.includes('__proto__') && !text.includes('constructor') && !text.includes('prototype')) return;
-  const walk = (v: unknown): void => {
-    if (v === null || typeof v !== 'object') return;
+  if (!text.includes('__proto__') && !text.includes('constructor') && !text.includes('prototype') && !text.includes('\\u')) return;
+  // Iterative: the depth was bounded before parsing, but a walk should not lean on that.
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
     for (const key of Object.keys(v)) {
       if (FORBIDDEN_KEYS.has(key)) {
         throw new InputError('FORBIDDEN_KEY', `${source}:${line}: key '${key}' is not allowed`, 'remove that key from the record');
       }
-      walk((v as Record<string, unknown>)[key]);
+      stack.push((v as Record<string, unknown>)[key]);
     }
-  };
-  walk(value);
+  }
 }
 
 /** Parses one element's text into a plain object, naming the line when it is not one. */
 export function parseObject(source: string, line: number, text: string): Record<string, unknown> {
+  if (tooDeep(text)) {
+    throw new InputError('JSON_TOO_DEEP', `${source}:${line}: the record nests objects or arrays more than ${MAX_DEPTH} levels deep`, 'no real record is nested this deep: check how the file was made');
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
