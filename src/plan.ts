@@ -1,11 +1,12 @@
 // Plan, then execute: read → map → validate → diff, as data. A dry run and a real run build the same
 // plan; only a real run goes on to send it.
 import type { Kind } from './contract/kinds.js';
+import type { Mapping } from './map/mapping-file.js';
 import { diffRecords, noBaseline, type Diff } from './diff/index.js';
 import { issue, type Issue } from './issues.js';
 import { compilePlan, type ColumnPlan } from './map/plan.js';
 import { mapRecord } from './map/record.js';
-import { formatFor, readRecordBatches, type RawRecord, type ReadOptions } from './read/index.js';
+import { formatFor, hasHeaderRow, readRecordBatches, type RawRecord, type ReadOptions } from './read/index.js';
 import { Validator } from './validate/index.js';
 
 export interface Baseline {
@@ -17,7 +18,7 @@ export interface PlanInput {
   readonly kind: Kind;
   readonly path: string;
   readonly read: ReadOptions;
-  readonly mapping: Readonly<Record<string, string>>;
+  readonly mapping: Mapping;
   readonly knownParents?: ReadonlySet<string> | undefined;
   readonly knownParentsFrom?: string | undefined;
   readonly baseline?: Baseline | undefined;
@@ -53,7 +54,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   const reported = new Set<string>();
   let last: ColumnPlan | undefined;
   let rows = 0;
-  const perRecordColumns = formatFor(input.path, input.read.format) !== 'csv';
+  const perRecordColumns = !hasHeaderRow(formatFor(input.path, input.read.format));
 
   let header: readonly string[] | undefined;
   const read: ReadOptions = { ...input.read, onHeader: (columns) => (header = columns) };

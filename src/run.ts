@@ -35,6 +35,9 @@ export interface UploadOptions {
   readonly format?: InputFormat | undefined;
   readonly delimiter?: string | undefined;
   readonly encoding?: string | undefined;
+  readonly ignoreColumns?: readonly string[] | undefined;
+  readonly timeFormat?: string | undefined;
+  readonly sheet?: string | undefined;
   readonly baseline?: string | undefined;
   readonly storeCards?: string | undefined;
   readonly maxRemovals?: string | undefined;
@@ -102,7 +105,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
   if (options.errorsCsv !== undefined) await checkWritable(options.errorsCsv);
   checkEncoding(options.encoding);
   const delimiter = options.delimiter === undefined ? undefined : parseDelimiterFlag(options.delimiter);
-  const mapping = loadMapping(options.map, options.kind);
+  const mapping = loadMapping(options.map, options.kind, { ignoreColumns: options.ignoreColumns, timeFormat: options.timeFormat });
   const limit = parseMaxRemovals(options.maxRemovals);
   const state = baseUrl ? statePaths(resolveStateDir(options.stateDir, ctx.env), baseUrl, options.kind) : undefined;
   const where = baseUrl ? normaliseBaseUrl(baseUrl) : undefined;
@@ -131,7 +134,7 @@ async function execute(options: UploadOptions, ctx: RunContext, report: UploadRe
     const plan = await buildPlan({
       kind: options.kind,
       path: options.file,
-      read: { source, format: options.format, delimiter, encoding: options.encoding, onDelimiter: (d) => (csvDelimiter = d) },
+      read: { source, format: options.format, delimiter, encoding: options.encoding, sheet: options.sheet, onDelimiter: (d) => (csvDelimiter = d) },
       mapping,
       baseline,
       ...parents,

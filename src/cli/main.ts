@@ -24,8 +24,11 @@ function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', s
     .option('--base-url <url>', 'service address (default: $UPLOAD_BASE_URL)')
     .option('--token-env <name>', 'environment variable holding the token', 'UPLOAD_TOKEN')
     .option('--token-file <path>', 'read the token from a file (- for standard input)')
-    .option('--map <file>', 'JSON mapping of wire field to column name')
-    .addOption(new Option('--format <format>', 'input format (default: from the file extension)').choices(['csv', 'json', 'ndjson']))
+    .option('--map <file|json>', 'mapping of wire field to column(s), a JSON file or inline JSON starting with {')
+    .option('--ignore-column <name>', 'leave this column out (repeatable)', (v: string, all: string[] = []) => [...all, v])
+    .addOption(new Option('--time-format <format>', 'how the file writes 8.30: clock (08:30) or decimal (8.3 hours)').choices(['clock', 'decimal']))
+    .addOption(new Option('--format <format>', 'input format (default: from the file extension)').choices(['csv', 'json', 'ndjson', 'xlsx']))
+    .option('--sheet <name|n>', 'workbook sheet to read, by name or 1-based number (default: the first)')
     .option('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: detected)')
     .option('--encoding <label>', 'text encoding, e.g. windows-1252 (default: UTF-8, or the BOM)')
     .option('--baseline <file>', 'compare against this file instead of the last upload');

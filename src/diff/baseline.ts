@@ -1,5 +1,6 @@
 // What the plan is compared with: --baseline FILE when given, else the snapshot of the last confirmed
 // upload to the same base URL and kind, else nothing (and the reason, said plainly).
+import type { Mapping } from '../map/mapping-file.js';
 import type { Kind } from '../contract/kinds.js';
 import { InputError, UsageError } from '../errors.js';
 import { buildPlan, type Baseline } from '../plan.js';
@@ -12,7 +13,7 @@ export interface BaselineRequest {
   /** The input file: the baseline cannot also come from standard input when this does. */
   readonly input: string;
   readonly encoding?: string | undefined;
-  readonly mapping: Readonly<Record<string, string>>;
+  readonly mapping: Mapping;
   readonly stdin?: NodeJS.ReadableStream;
   /** The snapshot for this base URL and kind; undefined when no base URL is known. */
   readonly snapshot?: string | undefined;
@@ -43,7 +44,7 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Map
   if (file === '-' && req.input === '-') {
     throw new UsageError('STDIN_TWICE', 'the records and the baseline cannot both come from standard input', 'give the baseline as a file: --baseline FILE');
   }
-  const read = (mapping: Readonly<Record<string, string>>) =>
+  const read = (mapping: Mapping) =>
     buildPlan({ kind: req.kind, path: file, read: { source: file === '-' ? 'stdin' : file, encoding: req.encoding }, mapping, stdin: req.stdin }).catch((err: unknown) => {
       // The file named by a flag is named with the flag, so the user knows which of two files it is.
       if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint);

@@ -29,12 +29,22 @@ function cellText(value: unknown): string {
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : asText(value);
 }
 
+/** Combined columns: the non-empty parts, trimmed, joined with one space. */
+function joined(parts: readonly number[], raw: RawRecord): string {
+  let out = '';
+  for (const i of parts) {
+    const part = cellText(raw.cells[i]).trim();
+    if (part) out = out ? `${out} ${part}` : part;
+  }
+  return out;
+}
+
 export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const candidate: Record<string, unknown> = {};
   const { scalars } = plan;
   for (let k = 0; k < scalars.length; k++) {
     const field = scalars[k]!;
-    candidate[field.field] = scalar(field, field.index < 0 ? undefined : raw.cells[field.index]);
+    candidate[field.field] = scalar(field, field.parts ? joined(field.parts, raw) : field.index < 0 ? undefined : raw.cells[field.index]);
   }
   if (plan.kind !== 'store-cards') return { candidate, issues: undefined };
 
@@ -65,7 +75,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
     let index: number;
     if (columns.layout === 'range') {
       index = columns.index;
-      result = parseRange(cellText(raw.cells[index]));
+      result = parseRange(cellText(raw.cells[index]), plan.timeFormat);
     } else {
       const since = cellText(raw.cells[columns.since!]);
       const to = cellText(raw.cells[columns.to!]);
@@ -76,8 +86,8 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
       else if (sinceClosed || toClosed) {
         result = { error: sinceClosed ? `a closing time '${to.trim()}' but no opening time; give both, or leave both empty for a closed day` : `an opening time '${since.trim()}' but no closing time; give both, or leave both empty for a closed day` };
       } else {
-        result = dayHours(since, to);
-        if (typeof result === 'object' && 'error' in result) index = parseTime(since) === undefined ? columns.since! : columns.to!;
+        result = dayHours(since, to, plan.timeFormat);
+        if (typeof result === 'object' && 'error' in result) index = typeof parseTime(since, false, plan.timeFormat) === 'number' ? columns.to! : columns.since!;
       }
     }
     if (result === 'closed') return;

@@ -1,6 +1,6 @@
 // What the read stage hands to the map stage: one source record, as data.
 
-export type InputFormat = 'csv' | 'json' | 'ndjson';
+export type InputFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
 
 export interface RawRecord {
   /** Physical line where the record starts, 1-based (a CSV header is line 1). */
@@ -20,6 +20,8 @@ export interface ReadOptions {
   readonly format?: InputFormat | undefined;
   readonly delimiter?: string | undefined;
   readonly encoding?: string | undefined;
+  /** Workbooks only: the sheet to read, by name or 1-based number (default: the first). */
+  readonly sheet?: string | undefined;
   /** Told the CSV delimiter in use (given or detected), so output meant for Excel can match it. */
   readonly onDelimiter?: ((delimiter: string) => void) | undefined;
   /** Told the CSV header as soon as it is read, so a file with a header and no records is known as such. */
