@@ -107,7 +107,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   const days: (DayColumns | undefined)[] = new Array(7).fill(undefined);
   const resolved = resolveDays(dayColumns);
   if ('ambiguous' in resolved) {
-    issues.push(issue('error', 'AMBIGUOUS_WEEKDAY', `weekday columns can be read in more than one language: ${resolved.ambiguous}; name the days with --map (e.g. {"ignore": [...]}) or rename the columns to full day names such as Monday or Montag`, at(dayColumns[0]!.index)));
+    issues.push(issue('error', 'AMBIGUOUS_WEEKDAY', `weekday columns can be read in more than one language: ${resolved.ambiguous}; rename the columns to full day names (Dienstag, dinsdag, dimanche…), or leave one out with --ignore-column`, at(dayColumns[0]!.index)));
   } else {
     for (const c of dayColumns) {
       const day = resolved.days.get(c.index)!;
@@ -144,8 +144,13 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     const column = columns[index]!;
     const weekday = kind === 'store-cards' ? nearWeekday(column) : undefined;
     const hint = weekday ?? suggest(column, known);
-    const fix = `map it with --map (e.g. {"email": "${column}"}), rename it, or leave it out with --ignore-column '${column}' or {"ignore": ["${column}"]} in the mapping`;
-    if (hint) issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; ${fix}`, at(index)));
+    const leaveOut = `or leave it out with --ignore-column '${column}' (or "ignore": ["${column}"] in the --map mapping)`;
+    if (weekday) {
+      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like the weekday '${weekday}' but is not used, so that day would be sent as closed; rename it to the day's name, ${leaveOut}`, at(index)));
+    } else if (hint) {
+      const field = matchColumn(kind, hint)?.field ?? hint;
+      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; map it with --map '{"${field}": "${column}"}', rename it, ${leaveOut}`, { ...at(index), field }));
+    }
     else issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${column}' is not used`, at(index)));
   }
 

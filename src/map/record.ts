@@ -29,6 +29,17 @@ function cellText(value: unknown): string {
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : asText(value);
 }
 
+/** The last record lacks a line break: complete, or the export stopped mid-row? Only the user can tell. */
+function cutShort(plan: ColumnPlan, raw: RawRecord): Issue {
+  let index = raw.cells.length - 1;
+  while (index > 0 && cellText(raw.cells[index]).trim() === '') index--;
+  return issue('warning', 'NO_FINAL_LINE_BREAK', `the last record has no line break after it: was the file cut short? Check that its last value '${cellText(raw.cells[index]).trim()}' is complete`, {
+    line: raw.line,
+    column: plan.columns[index] ?? null,
+    value: raw.cells[index],
+  });
+}
+
 /** Combined columns: the non-empty parts, trimmed, joined with one space. */
 function joined(parts: readonly number[], raw: RawRecord): string {
   let out = '';
@@ -46,9 +57,10 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
     const field = scalars[k]!;
     candidate[field.field] = scalar(field, field.parts ? joined(field.parts, raw) : field.index < 0 ? undefined : raw.cells[field.index]);
   }
-  if (plan.kind !== 'store-cards') return { candidate, issues: undefined };
-
   let issues: Issue[] | undefined;
+  if (raw.unterminated) (issues ??= []).push(cutShort(plan, raw));
+  if (plan.kind !== 'store-cards') return { candidate, issues };
+
   const problem = (day: number | undefined, index: number, value: unknown, message: string): void => {
     (issues ??= []).push(
       issue('error', 'INVALID_HOURS', day === undefined ? message : `${DAY_NAMES[day]}: ${message}`, {

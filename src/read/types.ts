@@ -12,6 +12,8 @@ export interface RawRecord {
   readonly columns: readonly string[];
   /** Values aligned with `columns`: strings from CSV, any JSON value from JSON. */
   readonly cells: readonly unknown[];
+  /** CSV: the file's last record, with no line break after it (was the file cut short?). */
+  readonly unterminated?: boolean;
 }
 
 export interface ReadOptions {
