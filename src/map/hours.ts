@@ -13,18 +13,21 @@ export type TimeFormat = 'clock' | 'decimal';
 export const AMBIGUOUS = 'ambiguous';
 
 export function parseTime(text: string, pastMidnight = false, format?: TimeFormat): number | undefined | typeof AMBIGUOUS {
-  // 9 | 9.5 | 9,5 | 9:30 | 09:30, then an optional AM/PM marker: 9 AM, 9:30pm, 9:30 p.m.
-  const m = /^(\d{1,2})(?:([:.,])(\d{1,2}))?(?:\s*([ap])\.?\s*m?\.?)?$/i.exec(text.trim());
+  // 9 | 9.5 | 9,5 | 9:30 | 09:30 | 09:30:00, then an optional AM/PM marker: 9 AM, 9:30pm, 9:30 p.m.
+  // Spreadsheets display times with seconds (09:30:00 AM); seconds other than :00 are not a time we send.
+  const m = /^(\d{1,2})(?:([:.,])(\d{1,2})(?::(\d{2}))?)?(?:\s*([ap])\.?\s*m?\.?)?$/i.exec(text.trim());
   if (!m) return undefined;
-  const [, h, sep, frac, ampm] = m;
+  const [, h, sep, frac, seconds, ampm] = m;
+  if (seconds !== undefined && (sep !== ':' || seconds !== '00')) return undefined;
   let hours = Number(h);
   let minutes = 0;
   if (frac !== undefined) {
     if (sep === ':') {
       if (frac.length !== 2) return undefined;
       minutes = Number(frac);
-    } else if (frac.length === 2 && format !== 'decimal') {
+    } else if (frac.length === 2 && format !== 'decimal' && Number(frac) < 60) {
       // 08,30 is 08:30 to many Europeans and 8.3 hours to a spreadsheet: only the user can say which.
+      // (21,75 can only be hours: no clock has 75 minutes.)
       if (format !== 'clock') return AMBIGUOUS;
       minutes = Number(frac);
     } else {
