@@ -25,9 +25,9 @@ export function parseTime(text: string, pastMidnight = false, format?: TimeForma
     if (sep === ':') {
       if (frac.length !== 2) return undefined;
       minutes = Number(frac);
-    } else if (frac.length === 2 && format !== 'decimal' && Number(frac) < 60) {
+    } else if (frac.length === 2 && (format === 'clock' || (format === undefined && Number(frac) < 60))) {
       // 08,30 is 08:30 to many Europeans and 8.3 hours to a spreadsheet: only the user can say which.
-      // (21,75 can only be hours: no clock has 75 minutes.)
+      // (Undeclared, 21,75 can only be hours: no clock has 75 minutes.)
       if (format !== 'clock') return AMBIGUOUS;
       minutes = Number(frac);
     } else {

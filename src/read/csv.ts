@@ -40,19 +40,19 @@ function isBlank(cells: readonly string[]): boolean {
   return true;
 }
 
-function checkHeader(source: string, header: readonly string[]): string[] {
+function checkHeader(source: string, line: number, header: readonly string[]): string[] {
   const columns = header.map((h) => h.trim());
   const seen = new Map<string, number>();
   columns.forEach((name, i) => {
     if (FORBIDDEN_KEYS.has(name)) {
-      throw new InputError('FORBIDDEN_KEY', `${source}:1: column name '${name}' is not allowed`, 'rename the column');
+      throw new InputError('FORBIDDEN_KEY', `${source}:${line}: column name '${name}' is not allowed`, 'rename the column');
     }
     if (name === '') return;
     const first = seen.get(name);
     if (first !== undefined) {
       throw new InputError(
         'DUPLICATE_COLUMN',
-        `${source}:1: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
+        `${source}:${line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
         'rename or delete one of them',
       );
     }
@@ -85,6 +85,27 @@ async function* withDelimiter(
     const sep = SEP_LINE.exec(line);
     return { delimiter: delimiter ?? (sep ? sep[1]! : detectDelimiter(line)), sepLine: sep !== null };
   };
+  if (detected) {
+    // --delimiter given: the first line is still looked at, for Excel's `sep=` line to skip.
+    let first = true;
+    for await (const chunk of text) {
+      if (first) {
+        head += typeof chunk === 'string' ? chunk : chunk.join('');
+        const line = firstLine(head);
+        if (!line.complete && head.length < MAX_RECORD_CHARS) continue;
+        yield decide(line.line);
+        yield head;
+        first = false;
+        continue;
+      }
+      yield chunk;
+    }
+    if (first) {
+      yield decide(firstLine(head).line);
+      if (head) yield head;
+    }
+    return;
+  }
   for await (const chunk of text) {
     if (!detected) {
       only = head === '' ? chunk : undefined;
@@ -142,7 +163,7 @@ export async function* readCsvBatches(
           skipSepLine = false;
           continue;
         }
-        columns = checkHeader(source, cells);
+        columns = checkHeader(source, line, cells);
         onHeader?.(columns);
       } else if (!isBlank(cells)) out.push({ line, columns, cells });
     }
