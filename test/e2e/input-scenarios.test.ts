@@ -76,6 +76,7 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
   it.each([
     { kind: 'store-cards' as Kind, file: 'store-cards-hours-ranges-workbook.xlsx', wire: 'store-cards-hours-ranges.wire.json', args: [] },
     { kind: 'store-cards' as Kind, file: 'store-cards-hours-ranges-workbook.ods', wire: 'store-cards-hours-ranges.wire.json', args: [] },
+    { kind: 'store-cards' as Kind, file: 'store-cards-hours-ranges-workbook.xls', wire: 'store-cards-hours-ranges.wire.json', args: [] },
     // Times stored as numbers, displayed as 09:30:00 AM.
     { kind: 'store-cards' as Kind, file: 'store-cards-hours-pairs-workbook.xlsx', wire: 'store-cards-hours-pairs.wire.json', args: [] },
     // The ID column kept as text: 00042 stays 00042.
@@ -99,6 +100,12 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
     const byName = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', 'store-cards-hours-ranges-workbo'], { cwd: FIXTURES });
     expect(byName.code, byName.stderr).toBe(0);
     expect(byName.json().records).toBe(2);
+  });
+
+  it('a workbook on standard input is read with --format xlsx', async () => {
+    const r = await runCli(['store-cards', '-', '--dry-run', '--json', '--format', 'xlsx'], { cwd: FIXTURES, input: readFileSync(join(FIXTURES, 'store-cards-hours-ranges-workbook.xlsx')) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ source: 'stdin', records: 2, issues: [] });
   });
 
   it('a workbook read as CSV says it is a workbook, not "not UTF-8"', async () => {
