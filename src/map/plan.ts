@@ -148,8 +148,10 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     if (weekday) {
       issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like the weekday '${weekday}' but is not used, so that day would be sent as closed; rename it to the day's name, ${leaveOut}`, at(index)));
     } else if (hint) {
-      const field = matchColumn(kind, hint)?.field ?? hint;
-      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; map it with --map '{"${field}": "${column}"}', rename it, ${leaveOut}`, { ...at(index), field }));
+      const field = matchColumn(kind, hint)?.field;
+      // A near miss of an hours column (`mon_sinec`) has no field to map it to: rename it.
+      const fix = field ? `map it with --map '{"${field}": "${column}"}', rename it, ${leaveOut}` : `rename it to '${hint}', ${leaveOut}`;
+      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; ${fix}`, { ...at(index), field: field ?? null }));
     }
     else issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${column}' is not used`, at(index)));
   }
