@@ -88,7 +88,7 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Map
       throw err;
     });
   let plan = await read(req.mapping);
-  if (Object.keys(req.mapping).length > 0 && plan.issues.some((i) => i.code === 'MAPPED_COLUMN_MISSING')) plan = await read({});
+  if (Object.keys(req.mapping.fields ?? {}).length > 0 && plan.issues.some((i) => i.code === 'MAPPED_COLUMN_MISSING')) plan = await read({ ...req.mapping, fields: {} });
   const first = plan.issues.find((i) => i.severity === 'error');
   if (first) {
     throw new InputError(

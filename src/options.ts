@@ -33,6 +33,8 @@ export interface UploadOptions {
   readonly format: InputFormat | undefined;
   readonly delimiter: string | undefined;
   readonly encoding: string | undefined;
+  /** --sheet: a workbook's sheet, by name or 1-based number. */
+  readonly sheet: string | undefined;
   readonly baseline: string | undefined;
   /** --no-baseline: the user knows the removal guard cannot protect an upload with no baseline. */
   readonly noBaseline: boolean;

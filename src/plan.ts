@@ -8,7 +8,7 @@ import { describeMapping, type FieldSource } from './map/describe.js';
 import type { Mapping } from './map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from './map/plan.js';
 import { mapRecord } from './map/record.js';
-import { openRecords, type RawRecord, type ReadOptions } from './read/index.js';
+import { hasHeaderRow, openRecords, type RawRecord, type ReadOptions } from './read/index.js';
 import { Validator } from './validate/index.js';
 
 export interface Baseline {
@@ -73,7 +73,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   let rows = 0;
 
   const source = openRecords(input.path, input.read, input.stdin);
-  const perRecordColumns = source.info.format !== 'csv';
+  const perRecordColumns = !hasHeaderRow(source.info.format);
   records: for await (const batch of source.batches) {
     for (const raw of batch) {
       let plan = last?.columns === raw.columns ? last : undefined;

@@ -112,7 +112,7 @@ async function prepare(
   const plan = await buildPlan({
     kind,
     path: options.file,
-    read: { source, format: options.format, delimiter: options.delimiter, encoding: options.encoding },
+    read: { source, format: options.format, delimiter: options.delimiter, encoding: options.encoding, sheet: options.sheet },
     mapping: options.mapping,
     baseline,
     knownParents: parents.knownParents,

@@ -107,7 +107,8 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
   const encoding = text(flags.encoding);
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(text(flags.delimiter) ?? '');
-  const mapping = loadMapping(text(flags.map), kind);
+  const ignoreColumns = Array.isArray(flags.ignoreColumn) ? (flags.ignoreColumn as string[]) : undefined;
+  const mapping = loadMapping(text(flags.map), kind, { ignoreColumns, timeFormat: text(flags.timeFormat) });
   const guards = parseGuards(flags);
   const state = parseState(flags, io);
   const storeCards = text(flags.storeCards);
@@ -125,6 +126,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
     format: text(flags.format) as InputFormat | undefined,
     delimiter,
     encoding,
+    sheet: text(flags.sheet),
     baseline: text(flags.baseline),
     noBaseline: flags.noBaseline === true,
     storeCards,

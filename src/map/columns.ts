@@ -7,18 +7,30 @@ export function normalise(name: string): string {
   return name.toLowerCase().replace(/[\s_\-.]+/g, '');
 }
 
-/** Aliases per wire field, most specific first (the earlier alias wins when two columns match). */
+/**
+ * Aliases per wire field, as vendors' exports name them (SAP, Workday, BambooHR, Personio, ADP,
+ * SuccessFactors). Only names that can mean one field: "cost center" or "department" could be a
+ * store or not, so they are left to the mapping file. Two columns that both match a field are an
+ * error (AMBIGUOUS_COLUMN), never a choice made here.
+ */
 export const ALIASES: Readonly<Record<Kind, Readonly<Record<string, readonly string[]>>>> = {
   'team-members': {
-    employeeID: ['employee id', 'employee number', 'emp id', 'staff id', 'person id', 'id'],
-    email: ['e-mail', 'mail', 'email address', 'work email'],
-    name: ['full name', 'employee name', 'display name'],
+    employeeID: [
+      'employee id', 'employee number', 'employee no', 'emp id', 'emp no', 'staff id', 'staff number', 'person id', 'id',
+      'personnel number', 'personnel no', 'personnel id', 'personalnummer', 'personal nr', 'pers nr', 'associate id',
+      'user id', 'worker id', 'employee code',
+    ],
+    email: ['e-mail', 'mail', 'email address', 'e-mail address', 'work email', 'business email', 'e-mail-adresse'],
+    name: ['full name', 'employee name', 'display name', 'worker name'],
     roleCode: ['role', 'role code', 'job code', 'position code'],
-    parentKey: ['parent key', 'store', 'store key', 'node key', 'node', 'location', 'location key'],
+    parentKey: [
+      'parent key', 'store', 'store id', 'store key', 'store no', 'store number', 'node key', 'node', 'location',
+      'location key', 'location id', 'filialnummer', 'filial nr',
+    ],
   },
   'store-cards': {
-    nodeKey: ['node key', 'store key', 'store id', 'store', 'location key', 'key'],
-    email: ['e-mail', 'mail', 'contact email', 'store email'],
+    nodeKey: ['node key', 'store key', 'store id', 'store', 'store no', 'store number', 'location key', 'location id', 'key', 'filialnummer', 'filial nr'],
+    email: ['e-mail', 'mail', 'contact email', 'store email', 'email address', 'e-mail address'],
     storeConceptCode: ['concept', 'concept code', 'store concept', 'store concept code'],
   },
 };
@@ -30,22 +42,18 @@ export function scalarFields(kind: Kind): readonly string[] {
 
 export interface FieldMatch {
   readonly field: string;
-  /** 0: named by the mapping file; 1: the wire name; 2+: an alias (lower is more specific). */
+  /** 1: the wire name; 2: an alias. (A column the mapping names is placed before any matching.) */
   readonly rank: number;
 }
 
-/** What a column can mean for a kind, before competing columns are weighed against each other. */
-export function matchColumn(kind: Kind, column: string, mapping: Readonly<Record<string, string>>): FieldMatch | undefined {
+/** What a column can mean for a kind by its name alone (the mapping file is weighed in map/plan.ts). */
+export function matchColumn(kind: Kind, column: string): FieldMatch | undefined {
   const n = normalise(column);
-  // The mapping names a column as written; a difference in case or spacing is forgiven.
-  for (const [field, source] of Object.entries(mapping)) if (source === column) return { field, rank: 0 };
-  for (const [field, source] of Object.entries(mapping)) if (normalise(source) === n) return { field, rank: 0 };
   for (const field of scalarFields(kind)) {
     if (normalise(field) === n) return { field, rank: 1 };
   }
   for (const [field, aliases] of Object.entries(ALIASES[kind])) {
-    const i = aliases.findIndex((a) => normalise(a) === n);
-    if (i !== -1) return { field, rank: 2 + i };
+    if (aliases.some((a) => normalise(a) === n)) return { field, rank: 2 };
   }
   return undefined;
 }

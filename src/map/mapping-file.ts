@@ -1,35 +1,90 @@
-// `--map mapping.json`: {"employeeID": "Personalnummer", "name": "Mitarbeiter"} — wire field to column.
+// `--map mapping.json` or inline `--map '{"employeeID": "Personalnummer"}'`: wire field to the column
+// (or columns, joined with a space) that feeds it, plus the columns to leave out on purpose.
+//   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock"}
+// `ignore` and `timeFormat` are not wire fields of either kind, so they cannot be read as one.
 import { readFileSync } from 'node:fs';
 import type { Kind } from '../contract/kinds.js';
 import { FIELDS } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
 import { FORBIDDEN_KEYS } from '../read/types.js';
+import type { TimeFormat } from './hours.js';
 
-/** Wire field → the source column that feeds it. */
-export type Mapping = Readonly<Record<string, string>>;
+export interface Mapping {
+  /** Wire field → the columns that feed it, as written in the mapping (one, or several to join). */
+  readonly fields?: Readonly<Record<string, readonly string[]>>;
+  /** Columns to leave out without a word, even when they look like a field or a weekday. */
+  readonly ignore?: readonly string[];
+  /** How the file writes `8.30`: as 08:30 (clock) or as 8.3 hours (decimal); unset, it is an error. */
+  readonly timeFormat?: TimeFormat | undefined;
+}
 
-export function loadMapping(path: string | undefined, kind: Kind): Mapping {
-  if (path === undefined) return {};
-  let value: unknown;
+export const TIME_FORMATS: readonly TimeFormat[] = ['clock', 'decimal'];
+
+export interface MappingFlags {
+  readonly ignoreColumns?: readonly string[] | undefined;
+  readonly timeFormat?: string | undefined;
+}
+
+function bad(where: string, message: string, hint: string): UsageError {
+  return new UsageError('BAD_MAPPING', `${where}: ${message}`, hint);
+}
+
+function columnList(where: string, key: string, value: unknown): string[] {
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as unknown[]) : undefined;
+  if (!list || list.length === 0 || list.some((c) => typeof c !== 'string' || c.trim() === '')) {
+    throw bad(where, `the column for ${key} must be a column name or a list of them`, `e.g. {"${key}": "My column"} or {"name": ["First Name", "Last Name"]}`);
+  }
+  return (list as string[]).map((c) => c.trim());
+}
+
+function parseSource(source: string): { where: string; value: unknown } {
+  // Inline JSON starts with `{`; a file name never does in practice, and `./{x}.json` still works.
+  const inline = source.trimStart().startsWith('{');
+  const where = inline ? '--map (inline JSON)' : `--map ${source}`;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    return { where, value: JSON.parse(inline ? source : readFileSync(source, 'utf8')) };
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new UsageError('BAD_MAPPING', `--map ${path}: ${why}`, 'give a JSON object such as {"employeeID": "Personalnummer"}');
+    throw bad(where, why, 'give a JSON object such as {"employeeID": "Personalnummer"}, inline or in a file');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UsageError('BAD_MAPPING', `--map ${path}: must be a JSON object of wire field to column name`, 'e.g. {"employeeID": "Personalnummer", "name": "Mitarbeiter"}');
-  }
-  const fields: readonly string[] = FIELDS[kind];
-  const mapping = Object.create(null) as Record<string, string>;
-  for (const [field, column] of Object.entries(value)) {
-    if (FORBIDDEN_KEYS.has(field) || !fields.includes(field)) {
-      throw new UsageError('BAD_MAPPING', `--map ${path}: '${field}' is not a ${kind} field`, `the fields are: ${fields.join(', ')}`);
+}
+
+export function loadMapping(source: string | undefined, kind: Kind, flags: MappingFlags = {}): Mapping {
+  const fieldsOut = Object.create(null) as Record<string, readonly string[]>;
+  const ignore: string[] = [...(flags.ignoreColumns ?? [])];
+  let timeFormat: TimeFormat | undefined;
+  if (source !== undefined) {
+    const { where, value } = parseSource(source);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw bad(where, 'must be a JSON object of wire field to column name', 'e.g. {"employeeID": "Personalnummer", "name": ["Vorname", "Nachname"], "ignore": ["Filiale"]}');
     }
-    if (typeof column !== 'string' || column.trim() === '') {
-      throw new UsageError('BAD_MAPPING', `--map ${path}: the column for ${field} must be a column name`, `e.g. {"${field}": "My column"}`);
+    const fields: readonly string[] = FIELDS[kind];
+    for (const [key, column] of Object.entries(value)) {
+      if (key === 'ignore') ignore.push(...columnList(where, key, column));
+      else if (key === 'timeFormat') timeFormat = checkTimeFormat(where, column);
+      else if (FORBIDDEN_KEYS.has(key) || !fields.includes(key)) {
+        throw bad(where, `'${key}' is not a ${kind} field`, `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock or decimal`);
+      } else fieldsOut[key] = columnList(where, key, column);
     }
-    mapping[field] = column.trim();
   }
-  return mapping;
+  if (flags.timeFormat !== undefined) {
+    const flag = checkTimeFormat('--time-format', flags.timeFormat);
+    if (timeFormat !== undefined && timeFormat !== flag) {
+      throw bad('--time-format', `'${flag}' contradicts the mapping's "timeFormat": "${timeFormat}"`, 'keep one of them');
+    }
+    timeFormat = flag;
+  }
+  // A column both fed to a field and ignored is two answers to one question.
+  for (const [field, columns] of Object.entries(fieldsOut)) {
+    const both = columns.find((c) => ignore.includes(c));
+    if (both) throw bad('--map', `column '${both}' is both mapped to ${field} and ignored`, 'keep one of them');
+  }
+  return { fields: fieldsOut, ignore, timeFormat };
+}
+
+function checkTimeFormat(where: string, value: unknown): TimeFormat {
+  if (!TIME_FORMATS.includes(value as TimeFormat)) {
+    throw bad(where, `time format ${JSON.stringify(value)} is not clock or decimal`, 'clock: 8.30 is 08:30; decimal: 8.30 is 8.3 hours (08:18)');
+  }
+  return value as TimeFormat;
 }

@@ -3,8 +3,9 @@ import type { Kind } from '../contract/kinds.js';
 import { FIELDS, NULLABLE, REQUIRED } from '../contract/schemas.js';
 import { issue, type Issue } from '../issues.js';
 import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
-import { DAY_NAMES } from './hours.js';
-import { HOURS_COLUMN_EXAMPLES, hoursColumn, type DayColumns } from './layout.js';
+import { DAY_NAMES, type TimeFormat } from './hours.js';
+import { HOURS_COLUMN_EXAMPLES, hoursColumn, nearWeekday, resolveDays, type DayColumn, type DayColumns, type HoursRole } from './layout.js';
+import type { Mapping } from './mapping-file.js';
 
 export interface ColumnPlan {
   readonly kind: Kind;
@@ -24,6 +25,8 @@ export interface ColumnPlan {
   readonly fatal: boolean;
   /** Columns whose header cell is empty (Excel's trailing delimiter): a value there is misplaced. */
   readonly unnamed: readonly number[];
+  /** How `8.30` is read (see --time-format); unset, two digits after a dot or comma are an error. */
+  readonly timeFormat: TimeFormat | undefined;
 }
 
 export interface FedField {
@@ -39,10 +42,12 @@ export interface ScalarField {
   readonly nullable: boolean;
   /** Sent as a number when it reads as one (storeConceptCode). */
   readonly numeric: boolean;
+  /** Several columns joined with one space, empty ones skipped ("name": ["First Name", "Last Name"]). */
+  readonly parts?: readonly number[];
 }
 
 export interface PlanOptions {
-  readonly mapping: Readonly<Record<string, string>>;
+  readonly mapping: Mapping;
   /** Line the header problems are reported on (1 for CSV; the first record's line for JSON). */
   readonly line: number;
   /** JSON records carry their own keys: a missing field is a per-record problem there. */
@@ -51,46 +56,75 @@ export interface PlanOptions {
 
 export function compilePlan(kind: Kind, columns: readonly string[], options: PlanOptions): ColumnPlan {
   const issues: Issue[] = [];
-  const best = new Map<string, { index: number; rank: number }>();
+  const mapped = new Map<string, number[]>();
+  const byName = new Map<string, number[]>();
   const unknown: number[] = [];
-  const days = new Array<DayColumns | undefined>(7).fill(undefined);
+  const dayColumns: (DayColumn & { role: HoursRole })[] = [];
   let hoursJson: number | undefined;
   const at = (index: number) => ({ line: options.line, column: columns[index] ?? '' });
+  const fieldsOf = options.mapping.fields ?? {};
+  const ignored = new Set((options.mapping.ignore ?? []).map(normalise));
+
+  // The mapping first: a column it names is the user's answer, whatever else its name could mean.
+  const taken = new Set<number>();
+  for (const [field, sources] of Object.entries(fieldsOf)) {
+    const indices = sources.map((source) => indexOf(columns, source)).filter((i) => i !== -1);
+    if (indices.length === sources.length) {
+      if (field === 'opentToGuestsPeriod') hoursJson = indices[0];
+      else mapped.set(field, indices);
+      for (const i of indices) taken.add(i);
+    }
+  }
 
   columns.forEach((column, index) => {
-    if (column === '') return;
-    const match = matchColumn(kind, column, options.mapping);
-    if (match?.field === 'opentToGuestsPeriod') return void (hoursJson = index);
-    if (match) {
-      const held = best.get(match.field);
-      if (!held || match.rank < held.rank) best.set(match.field, { index, rank: match.rank });
-      else if (held.rank === match.rank) {
-        issues.push(issue('error', 'AMBIGUOUS_COLUMN', `columns '${columns[held.index]}' and '${column}' both mean ${match.field}; name the one to use with --map '{"${match.field}": "…"}'`, { ...at(index), field: match.field }));
-      }
-      return;
-    }
+    if (column === '' || taken.has(index) || ignored.has(normalise(column))) return;
+    const match = matchColumn(kind, column);
+    if (match) return void byName.set(match.field, [...(byName.get(match.field) ?? []), index]);
     const hours = kind === 'store-cards' ? hoursColumn(column) : undefined;
     if (!hours) return void unknown.push(index);
-    if (hours.role === 'json') return void (hoursJson = index);
-    const held = days[hours.day];
-    const taken =
-      held === undefined ? undefined
-      : held.layout === 'range' ? held.index
-      : hours.role === 'range' ? (held.since ?? held.to)
-      : held[hours.role];
-    if (taken !== undefined) {
-      // Two columns for one day would leave the day to whichever comes last: never silently.
-      return void issues.push(issue('error', 'HOURS_TWICE', `${DAY_NAMES[hours.day]} is given by both '${columns[taken]}' and '${column}'; keep one of them`, at(index)));
+    if (hours.role === 'json') {
+      if (hoursJson !== undefined) return void issues.push(issue('error', 'HOURS_TWICE', `opening hours are given both in '${columns[hoursJson]}' and '${column}'; keep one, or list the other under "ignore" in --map`, at(index)));
+      return void (hoursJson = index);
     }
-    if (hours.role === 'range') days[hours.day] = { layout: 'range', index };
-    else days[hours.day] = { ...(held?.layout === 'pair' ? held : { layout: 'pair' as const }), [hours.role]: index };
+    dayColumns.push({ index, column, readings: hours.readings, role: hours.role });
   });
 
-  // Columns that lost to a better match for the same field are not silently dropped.
-  for (const [index, column] of columns.entries()) {
-    const match = column === '' ? undefined : matchColumn(kind, column, options.mapping);
-    if (match && match.field !== 'opentToGuestsPeriod' && best.get(match.field)?.index !== index && !issues.some((i) => i.column === column)) {
-      issues.push(issue('warning', 'COLUMN_IGNORED', `column '${column}' is ignored: '${columns[best.get(match.field)!.index]}' already gives ${match.field}`, { ...at(index), field: match.field }));
+  // Columns that match one field by name: the mapping settles it, or the user must.
+  const fields = new Map<string, number>();
+  const parts = new Map<string, readonly number[]>();
+  for (const [field, indices] of mapped) {
+    fields.set(field, indices[0]!);
+    parts.set(field, indices);
+  }
+  for (const [field, indices] of byName) {
+    if (mapped.has(field)) {
+      for (const i of indices) issues.push(issue('warning', 'COLUMN_IGNORED', `column '${columns[i]}' is not used: the mapping takes ${field} from ${fieldsOf[field]!.map((c) => `'${c}'`).join(' + ')}`, { ...at(i), field }));
+    } else if (indices.length > 1) {
+      const names = indices.map((i) => `'${columns[i]}'`).join(' and ');
+      issues.push(issue('error', 'AMBIGUOUS_COLUMN', `columns ${names} both mean ${field}; say which with --map '{"${field}": "${columns[indices[0]!]}", "ignore": ["${columns[indices[1]!]}"]}' (or the other way round)`, { ...at(indices[1]!), field }));
+    } else fields.set(field, indices[0]!);
+  }
+
+  const days = new Array<DayColumns | undefined>(7).fill(undefined);
+  const resolved = resolveDays(dayColumns);
+  if ('ambiguous' in resolved) {
+    issues.push(issue('error', 'AMBIGUOUS_WEEKDAY', `weekday columns can be read in more than one language: ${resolved.ambiguous}; rename the columns to full day names (Dienstag, dinsdag, dimanche…), or leave one out with --ignore-column`, at(dayColumns[0]!.index)));
+  } else {
+    for (const c of dayColumns) {
+      const day = resolved.days.get(c.index)!;
+      const held = days[day];
+      const other =
+        held === undefined ? undefined
+        : held.layout === 'range' ? held.index
+        : c.role === 'range' ? (held.since ?? held.to)
+        : held[c.role];
+      if (other !== undefined) {
+        // Two columns for one day would leave the day to whichever comes last: never silently.
+        issues.push(issue('error', 'HOURS_TWICE', `${DAY_NAMES[day]} is given by both '${columns[other]}' and '${c.column}'; keep one of them`, at(c.index)));
+        continue;
+      }
+      if (c.role === 'range') days[day] = { layout: 'range', index: c.index };
+      else days[day] = { ...(held?.layout === 'pair' ? held : { layout: 'pair' as const }), [c.role]: c.index };
     }
   }
 
@@ -104,19 +138,39 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     }
   });
 
+  // A column that looks like a field or a weekday but is placed nowhere would be data dropped
+  // without a word (a misspelt `Wednsday` sends Wednesday as closed): an error, not a warning.
   const known = knownColumns(kind);
   for (const index of unknown) {
-    const hint = suggest(columns[index]!, known);
-    issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${columns[index]}' is not used${hint ? ` (did you mean '${hint}'?)` : ''}`, at(index)));
+    const column = columns[index]!;
+    const weekday = kind === 'store-cards' ? nearWeekday(column) : undefined;
+    const hint = weekday ?? suggest(column, known);
+    const leaveOut = `or leave it out with --ignore-column '${column}' (or "ignore": ["${column}"] in the --map mapping)`;
+    if (weekday) {
+      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like the weekday '${weekday}' but is not used, so that day would be sent as closed; rename it to the day's name, ${leaveOut}`, at(index)));
+    } else if (hint) {
+      const field = matchColumn(kind, hint)?.field;
+      // A near miss of an hours column (`mon_sinec`) has no field to map it to: rename it.
+      const fix = field ? `map it with --map '{"${field}": "${column}"}', rename it, ${leaveOut}` : `rename it to '${hint}', ${leaveOut}`;
+      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; ${fix}`, { ...at(index), field: field ?? null }));
+    }
+    else issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${column}' is not used`, at(index)));
   }
 
-  for (const [field, source] of Object.entries(options.mapping)) {
-    if (!columns.some((c) => c === source || normalise(c) === normalise(source)) && !options.perRecordColumns) {
-      issues.push(issue('error', 'MAPPED_COLUMN_MISSING', `the mapping names column '${source}' for ${field}, but the file has no such column; columns found: ${columns.filter(Boolean).join(', ')}`, { line: options.line, field }));
+  for (const [field, sources] of Object.entries(fieldsOf)) {
+    for (const source of sources) {
+      if (indexOf(columns, source) === -1 && !options.perRecordColumns) {
+        issues.push(issue('error', 'MAPPED_COLUMN_MISSING', `the mapping names column '${source}' for ${field}, but the file has no such column; columns found: ${columns.filter(Boolean).join(', ')}`, { line: options.line, field }));
+      }
+    }
+  }
+  if (!options.perRecordColumns) {
+    for (const name of options.mapping.ignore ?? []) {
+      if (indexOf(columns, name) === -1) issues.push(issue('warning', 'IGNORED_COLUMN_MISSING', `column '${name}' is listed to ignore, but the file has no such column`, { line: options.line }));
     }
   }
 
-  const missing = REQUIRED[kind].filter((f) => !best.has(f));
+  const missing = REQUIRED[kind].filter((f) => !fields.has(f) && !byName.has(f));
   let fatal = issues.some((i) => i.severity === 'error');
   if (missing.length && !options.perRecordColumns) {
     fatal = true;
@@ -126,13 +180,21 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     issues.push(issue('error', 'MISSING_COLUMN', `required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found; columns found: ${named.join(', ') || '(none)'}; ${fix}`, { line: options.line, field: missing.join(',') }));
   }
 
-  const fields = new Map([...best].map(([field, { index }]) => [field, index]));
   const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]! }));
   const scalars = FIELDS[kind]
     .filter((field) => field !== 'opentToGuestsPeriod')
-    .map((field) => ({ field, index: fields.get(field) ?? -1, nullable: NULLABLE.has(field), numeric: field === 'storeConceptCode' }));
+    .map((field) => {
+      const joined = parts.get(field);
+      return { field, index: fields.get(field) ?? -1, nullable: NULLABLE.has(field), numeric: field === 'storeConceptCode', ...(joined && joined.length > 1 ? { parts: joined } : {}) };
+    });
   const unnamed = columns.flatMap((name, index) => (name === '' ? [index] : []));
-  return { kind, columns, fields, fed, scalars, hoursJson, days, issues, fatal, unnamed };
+  return { kind, columns, fields, fed, scalars, hoursJson, days, issues, fatal, unnamed, timeFormat: options.mapping.timeFormat };
+}
+
+/** The column a mapping names, as written or differing only in case and spacing; -1 if none. */
+function indexOf(columns: readonly string[], source: string): number {
+  const exact = columns.indexOf(source);
+  return exact !== -1 ? exact : columns.findIndex((c) => c !== '' && normalise(c) === normalise(source));
 }
 
 /** Every column name a kind understands, for "did you mean" suggestions. */

@@ -29,16 +29,38 @@ function cellText(value: unknown): string {
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : asText(value);
 }
 
+/** The last record lacks a line break: complete, or the export stopped mid-row? Only the user can tell. */
+function cutShort(plan: ColumnPlan, raw: RawRecord): Issue {
+  let index = raw.cells.length - 1;
+  while (index > 0 && cellText(raw.cells[index]).trim() === '') index--;
+  return issue('warning', 'NO_FINAL_LINE_BREAK', `the last record has no line break after it: was the file cut short? Check that its last value '${cellText(raw.cells[index]).trim()}' is complete`, {
+    line: raw.line,
+    column: plan.columns[index] ?? null,
+    value: raw.cells[index],
+  });
+}
+
+/** Combined columns: the non-empty parts, trimmed, joined with one space. */
+function joined(parts: readonly number[], raw: RawRecord): string {
+  let out = '';
+  for (const i of parts) {
+    const part = cellText(raw.cells[i]).trim();
+    if (part) out = out ? `${out} ${part}` : part;
+  }
+  return out;
+}
+
 export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const candidate: Record<string, unknown> = {};
   const { scalars } = plan;
   for (let k = 0; k < scalars.length; k++) {
     const field = scalars[k]!;
-    candidate[field.field] = scalar(field, field.index < 0 ? undefined : raw.cells[field.index]);
+    candidate[field.field] = scalar(field, field.parts ? joined(field.parts, raw) : field.index < 0 ? undefined : raw.cells[field.index]);
   }
-  if (plan.kind !== 'store-cards') return { candidate, issues: undefined };
-
   let issues: Issue[] | undefined;
+  if (raw.unterminated) (issues ??= []).push(cutShort(plan, raw));
+  if (plan.kind !== 'store-cards') return { candidate, issues };
+
   const problem = (day: number | undefined, index: number, value: unknown, message: string): void => {
     (issues ??= []).push(
       issue('error', 'INVALID_HOURS', day === undefined ? message : `${DAY_NAMES[day]}: ${message}`, {
@@ -65,7 +87,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
     let index: number;
     if (columns.layout === 'range') {
       index = columns.index;
-      result = parseRange(cellText(raw.cells[index]));
+      result = parseRange(cellText(raw.cells[index]), plan.timeFormat);
     } else {
       const since = cellText(raw.cells[columns.since!]);
       const to = cellText(raw.cells[columns.to!]);
@@ -76,8 +98,8 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
       else if (sinceClosed || toClosed) {
         result = { error: sinceClosed ? `a closing time '${to.trim()}' but no opening time; give both, or leave both empty for a closed day` : `an opening time '${since.trim()}' but no closing time; give both, or leave both empty for a closed day` };
       } else {
-        result = dayHours(since, to);
-        if (typeof result === 'object' && 'error' in result) index = parseTime(since) === undefined ? columns.since! : columns.to!;
+        result = dayHours(since, to, plan.timeFormat);
+        if (typeof result === 'object' && 'error' in result) index = typeof parseTime(since, false, plan.timeFormat) === 'number' ? columns.to! : columns.since!;
       }
     }
     if (result === 'closed') return;

@@ -40,19 +40,19 @@ function isBlank(cells: readonly string[]): boolean {
   return true;
 }
 
-function checkHeader(source: string, header: readonly string[]): string[] {
+function checkHeader(source: string, line: number, header: readonly string[]): string[] {
   const columns = header.map((h) => h.trim());
   const seen = new Map<string, number>();
   columns.forEach((name, i) => {
     if (FORBIDDEN_KEYS.has(name)) {
-      throw new InputError('FORBIDDEN_KEY', `${source}:1: column name '${name}' is not allowed`, 'rename the column');
+      throw new InputError('FORBIDDEN_KEY', `${source}:${line}: column name '${name}' is not allowed`, 'rename the column');
     }
     if (name === '') return;
     const first = seen.get(name);
     if (first !== undefined) {
       throw new InputError(
         'DUPLICATE_COLUMN',
-        `${source}:1: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
+        `${source}:${line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
         'rename or delete one of them',
       );
     }
@@ -64,21 +64,55 @@ function checkHeader(source: string, header: readonly string[]): string[] {
 /** Decoded text: a string, or consecutive strings (./latin1-runs.ts). */
 export type TextPart = string | readonly string[];
 
+/** Excel's first line `sep=;` names the delimiter (and is not the header). */
+const SEP_LINE = /^sep=([,;\t|])$/i;
+
+/** Blank lines before the header are skipped (as blank lines anywhere are), for detection too. */
+function firstLine(head: string): { line: string; complete: boolean } {
+  const rest = head.replace(/^(?:[ \t]*(?:\r\n|\r|\n))+/, '');
+  const eol = rest.search(/[\r\n]/);
+  return eol === -1 ? { line: rest, complete: false } : { line: rest.slice(0, eol), complete: true };
+}
+
 async function* withDelimiter(
   text: AsyncIterable<TextPart>,
   delimiter: string | undefined,
-): AsyncGenerator<TextPart | { delimiter: string }> {
+): AsyncGenerator<TextPart | { delimiter: string; sepLine: boolean }> {
   let head = '';
   let only: TextPart | undefined; // the first chunk, while it is all of head: passed on as it came
   let detected = delimiter !== undefined;
-  if (detected) yield { delimiter: delimiter! };
+  const decide = (line: string) => {
+    const sep = SEP_LINE.exec(line);
+    return { delimiter: delimiter ?? (sep ? sep[1]! : detectDelimiter(line)), sepLine: sep !== null };
+  };
+  if (detected) {
+    // --delimiter given: the first line is still looked at, for Excel's `sep=` line to skip.
+    let first = true;
+    for await (const chunk of text) {
+      if (first) {
+        head += typeof chunk === 'string' ? chunk : chunk.join('');
+        const line = firstLine(head);
+        if (!line.complete && head.length < MAX_RECORD_CHARS) continue;
+        yield decide(line.line);
+        yield head;
+        first = false;
+        continue;
+      }
+      yield chunk;
+    }
+    if (first) {
+      yield decide(firstLine(head).line);
+      if (head) yield head;
+    }
+    return;
+  }
   for await (const chunk of text) {
     if (!detected) {
       only = head === '' ? chunk : undefined;
       head += typeof chunk === 'string' ? chunk : chunk.join('');
-      const eol = head.search(/[\r\n]/);
-      if (eol === -1 && head.length < MAX_RECORD_CHARS) continue;
-      yield { delimiter: detectDelimiter(eol === -1 ? head : head.slice(0, eol)) };
+      const first = firstLine(head);
+      if (!first.complete && head.length < MAX_RECORD_CHARS) continue;
+      yield decide(first.line);
       detected = true;
       yield only ?? head;
       head = '';
@@ -87,9 +121,22 @@ async function* withDelimiter(
     yield chunk;
   }
   if (!detected) {
-    yield { delimiter: detectDelimiter(head.split(/[\r\n]/, 1)[0] ?? '') };
+    yield decide(firstLine(head).line);
     if (head) yield head;
   }
+}
+
+/**
+ * Whether text starts like JSON (`[{`, `[]`, `{"`), once enough of it has come to tell: undefined
+ * while only white space, `[` or `{` has been seen (stdin may bring one character at a time).
+ */
+function looksLikeJson(start: string): boolean | undefined {
+  const t = start.trimStart();
+  if (t === '') return undefined;
+  if (t[0] !== '[' && t[0] !== '{') return false;
+  const rest = t.slice(1).trimStart();
+  if (rest === '') return undefined;
+  return t[0] === '[' ? rest[0] === '{' || rest[0] === ']' : rest[0] === '"';
 }
 
 /** The records of a CSV text, a batch per decoded chunk (an `await` per record costs more than the record). */
@@ -103,35 +150,56 @@ export async function* readCsvBatches(
   const first = await input.next();
   if (first.done || typeof first.value === 'string' || !('delimiter' in first.value)) return;
   info.delimiter = first.value.delimiter;
+  let skipSepLine = first.value.sepLine;
   const parser = new CsvParser(first.value.delimiter, MAX_RECORD_CHARS);
   let columns: string[] | undefined;
   const records = (parsed: ParsedRecord[], out: RawRecord[] = []): RawRecord[] => {
     for (const { line, cells } of parsed) {
       if (!columns) {
-        columns = checkHeader(source, cells);
+        // Blank lines before the header are skipped like blank lines anywhere; so is `sep=;`.
+        if (isBlank(cells)) continue;
+        if (skipSepLine) {
+          skipSepLine = false;
+          continue;
+        }
+        columns = checkHeader(source, line, cells);
         info.header = columns;
       } else if (!isBlank(cells)) out.push({ line, columns, cells });
     }
     return out;
   };
-  let start = true;
+  // JSON read as CSV (stdin has no extension to go by) would fail on its quotes, far from the cause:
+  // text is held back until its start tells whether it is JSON, however it was cut into chunks.
+  let held: string | undefined = '';
+  let lastChar = '';
+  const feed = (chunk: TextPart): RawRecord[] => {
+    const batch: RawRecord[] = [];
+    for (const part of typeof chunk === 'string' ? [chunk] : chunk) {
+      if (part) lastChar = part[part.length - 1]!;
+      records(parser.push(part), batch);
+    }
+    return batch;
+  };
   try {
     for await (const chunk of input) {
       if (typeof chunk !== 'string' && !Array.isArray(chunk)) continue;
-      // JSON read as CSV (stdin has no extension to go by) would fail on its quotes, far from the cause.
-      if (start && /^\s*(?:\[\s*[{\]]|\{\s*")/.test(typeof chunk === 'string' ? chunk : chunk.join(''))) {
-        throw new InputError('LOOKS_LIKE_JSON', `${source}:1: this looks like JSON, but it is being read as CSV`, 'pass --format json (an array) or --format ndjson (one object per line)');
+      let part: TextPart = chunk as TextPart;
+      if (held !== undefined) {
+        held += typeof part === 'string' ? part : part.join('');
+        const json = looksLikeJson(held);
+        if (json === undefined && held.length < 4096) continue;
+        if (json) throw new InputError('LOOKS_LIKE_JSON', `${source}:1: this looks like JSON, but it is being read as CSV`, 'pass --format json (an array) or --format ndjson (one object per line)');
+        part = held;
+        held = undefined;
       }
-      start = false;
-      let batch: RawRecord[];
-      if (typeof chunk === 'string') batch = records(parser.push(chunk));
-      else {
-        batch = [];
-        for (const part of chunk as readonly string[]) records(parser.push(part), batch);
-      }
+      const batch = feed(part);
       if (batch.length) yield batch;
     }
-    const batch = records(parser.end());
+    const batch = held ? feed(held) : [];
+    records(parser.end(), batch);
+    // A last record with no line break after it may be a file cut short mid-row (`DE-` for `DE-042`).
+    const last = batch[batch.length - 1];
+    if (last && lastChar !== '\n' && lastChar !== '\r') batch[batch.length - 1] = { ...last, unterminated: true };
     if (batch.length) yield batch;
   } catch (err) {
     if (err instanceof CsvSyntaxError) throw csvError(source, err);

@@ -20,7 +20,8 @@ export function checkEncoding(label: string | undefined): void {
 function makeDecoder(label: string): TextDecoder {
   try {
     const decoder = new TextDecoder(label);
-    return decoder.encoding === 'utf-8' ? new TextDecoder(label, { fatal: true }) : decoder;
+    // UTF-16 too: an odd final byte or an unpaired surrogate is a damaged file, not a U+FFFD to send.
+    return decoder.encoding === 'utf-8' || decoder.encoding.startsWith('utf-16') ? new TextDecoder(label, { fatal: true }) : decoder;
   } catch {
     throw new UsageError(
       'UNKNOWN_ENCODING',
@@ -30,10 +31,17 @@ function makeDecoder(label: string): TextDecoder {
   }
 }
 
+/** Line breaks in bytes: CRLF, LF, and a lone CR (old Mac files) each end one line. */
 function countNewlines(bytes: Uint8Array, end = bytes.length): number {
   let n = 0;
   for (let i = bytes.indexOf(10); i !== -1 && i < end; i = bytes.indexOf(10, i + 1)) n++;
+  for (let i = bytes.indexOf(13); i !== -1 && i < end; i = bytes.indexOf(13, i + 1)) if (bytes[i + 1] !== 10 && i + 1 < bytes.length) n++;
+  // A CR that ends the bytes is counted when what follows is known (see decodeParts).
   return n;
+}
+
+function textLineBreaks(text: string, end = text.length): number {
+  return (text.slice(0, end).match(/\r\n|\r|\n/g) ?? []).length;
 }
 
 /** The bytes of an unfinished UTF-8 character at the end of `bytes` (a copy; empty when none). */
@@ -108,13 +116,27 @@ async function* decodeParts(
   let pending: Uint8Array = new Uint8Array(0);
   let newlinesBefore = 0; // only to name the line of a bad byte
   let bytesBefore = 0;
+  let endsInCr = false; // the last chunk ended in CR: a line break unless this one starts with LF
+  let textLines = 0; // line breaks decoded so far, for UTF-16 (whose bytes cannot be counted as text)
+  let lenient: TextDecoder | undefined; // UTF-16: the same stream decoded with U+FFFD, to find the damage
 
   // The start of a character the last chunk ended in the middle of: the decoder holds it, and the
   // search for a bad byte must too, or the rest of that character would look like one.
   let carry: Uint8Array = new Uint8Array(0);
   const badByte = (input: Uint8Array): InputError => {
     const offset = Math.max(0, firstInvalidUtf8(Buffer.concat([carry, input])) - carry.length);
-    return notUtf8(source, 1 + newlinesBefore + countNewlines(input, offset), bytesBefore + offset);
+    const crBreak = endsInCr && input[0] !== 10 ? 1 : 0;
+    return notUtf8(source, 1 + newlinesBefore + crBreak + countNewlines(input, offset), bytesBefore + offset);
+  };
+  const badUtf16 = (input: Uint8Array, stream: boolean): InputError => {
+    const text = lenient!.decode(input, { stream });
+    const at = text.indexOf('\ufffd');
+    const line = 1 + textLines + textLineBreaks(text, at === -1 ? text.length : at);
+    return new InputError(
+      'NOT_UTF16',
+      `${source}:${line}: the file is UTF-16 (it starts with a byte order mark) but is damaged here: ${at === -1 || !stream ? 'it ends in the middle of a character' : 'half of a character pair is missing'}`,
+      'the file was probably cut short or edited as bytes: export it again',
+    );
   };
   const decode = (input: Uint8Array, stream: boolean): readonly string[] => {
     if (split && decoder!.encoding === 'utf-8') return utf8Runs(input, stream);
@@ -122,7 +144,11 @@ async function* decodeParts(
     try {
       text = decoder!.decode(input, { stream });
     } catch {
-      throw badByte(input);
+      throw lenient ? badUtf16(input, stream) : badByte(input);
+    }
+    if (lenient) {
+      lenient.decode(input, { stream });
+      textLines += textLineBreaks(text);
     }
     carry = incompleteTail(input);
     return [text];
@@ -157,15 +183,18 @@ async function* decodeParts(
       pending = new Uint8Array(0);
       const label = sniffBom(input) ?? encoding ?? 'utf-8';
       decoder = makeDecoder(label);
+      if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
     }
     const parts = decode(input, true);
-    newlinesBefore += countNewlines(input);
+    newlinesBefore += countNewlines(input) + (endsInCr && input[0] !== 10 ? 1 : 0);
+    endsInCr = input[input.length - 1] === 13;
     bytesBefore += input.length;
     if (parts[0]) yield parts;
   }
   if (!decoder) {
     const label = sniffBom(pending) ?? encoding ?? 'utf-8';
     decoder = makeDecoder(label);
+    if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
   }
   const parts = decode(pending, false);
   if (parts[0]) yield parts;

@@ -1,6 +1,6 @@
 // What the read stage hands to the map stage: one source record, as data.
 
-export type InputFormat = 'csv' | 'json' | 'ndjson';
+export type InputFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
 
 export interface RawRecord {
   /** Physical line where the record starts, 1-based (a CSV header is line 1). */
@@ -12,6 +12,8 @@ export interface RawRecord {
   readonly columns: readonly string[];
   /** Values aligned with `columns`: strings from CSV, any JSON value from JSON. */
   readonly cells: readonly unknown[];
+  /** CSV: the file's last record, with no line break after it (was the file cut short?). */
+  readonly unterminated?: boolean;
 }
 
 export interface ReadOptions {
@@ -20,6 +22,8 @@ export interface ReadOptions {
   readonly format?: InputFormat | undefined;
   readonly delimiter?: string | undefined;
   readonly encoding?: string | undefined;
+  /** Workbooks only: the sheet to read, by name or 1-based number (default: the first). */
+  readonly sheet?: string | undefined;
 }
 
 /** What reading found out about the file as a whole; complete once its records have all been read. */
@@ -27,7 +31,7 @@ export interface ReadInfo {
   format: InputFormat;
   /** The CSV delimiter in use (given or detected), so output meant for Excel can match it. */
   delimiter: string | null;
-  /** The CSV header, so a file with a header and no records is known as such. */
+  /** The header row (CSV, workbook), so a file with a header and no records is known as such. */
   header: readonly string[] | null;
 }
 

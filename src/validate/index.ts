@@ -76,7 +76,7 @@ export class Validator {
   check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): { key: string; json: string } | undefined {
     const before = this.errors;
     if (mapped.issues) for (const i of mapped.issues) this.add(i);
-    const candidate = mapped.issues ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
+    const candidate = mapped.issues?.some((i) => i.severity === 'error') ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
 
     // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
     let data: Record<string, unknown> | undefined;

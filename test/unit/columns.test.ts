@@ -4,8 +4,8 @@ import { distance, matchColumn, normalise, suggest } from '../../src/map/columns
 import { dayIndex, hoursColumn } from '../../src/map/layout.js';
 import { compilePlan } from '../../src/map/plan.js';
 
-const plan = (kind: 'store-cards' | 'team-members', columns: string[], mapping: Record<string, string> = {}) =>
-  compilePlan(kind, columns, { mapping, line: 1, perRecordColumns: false });
+const plan = (kind: 'store-cards' | 'team-members', columns: string[], fields: Record<string, string | string[]> = {}, ignore: string[] = []) =>
+  compilePlan(kind, columns, { mapping: { fields: Object.fromEntries(Object.entries(fields).map(([f, c]) => [f, typeof c === 'string' ? [c] : c])), ignore }, line: 1, perRecordColumns: false });
 
 describe('normalise', () => {
   it.each(['Employee ID', 'employee_id', 'EmployeeId', 'employeeID', ' employee-id ', 'Employee.ID'])('%j is employeeid', (name) => {
@@ -32,16 +32,29 @@ describe('the alias table', () => {
   for (const [kind, fields] of Object.entries(TABLE)) {
     for (const [field, names] of Object.entries(fields) as [string, readonly string[]][]) {
       it.each(names.flatMap((n) => [n, n.toUpperCase(), n.replaceAll(' ', '_')]))(`${kind}: %j means ${field}`, (name: string) => {
-        expect(matchColumn(kind as 'store-cards', name, {})?.field).toBe(field);
+        expect(matchColumn(kind as 'store-cards', name)?.field).toBe(field);
       });
     }
   }
 
   it('--map wins over an alias, and forgives case and spacing', () => {
-    expect(matchColumn('team-members', 'Personalnummer', { employeeID: 'Personalnummer' })).toEqual({ field: 'employeeID', rank: 0 });
-    expect(matchColumn('team-members', 'PERSONAL NUMMER', { employeeID: 'personal_nummer' })).toEqual({ field: 'employeeID', rank: 0 });
+    expect(plan('team-members', ['PERSONAL NUMMER', 'email', 'name'], { employeeID: 'personal_nummer' }).fields.get('employeeID')).toBe(0);
     const p = plan('team-members', ['ID', 'Nr', 'email', 'name'], { employeeID: 'Nr' });
     expect(p.fields.get('employeeID')).toBe(1);
+    // The alias it beat is reported, not silently dropped.
+    expect(p.issues.map((i) => [i.severity, i.code, i.column])).toEqual([['warning', 'COLUMN_IGNORED', 'ID']]);
+  });
+
+  it('vendor aliases (issue 12)', () => {
+    for (const name of ['Personnel Number', 'Personalnummer', 'Associate ID', 'User ID', 'Worker ID']) expect(matchColumn('team-members', name)?.field).toBe('employeeID');
+    for (const name of ['Store No.', 'Store Number', 'Filialnummer', 'Location ID']) expect(matchColumn('team-members', name)?.field).toBe('parentKey');
+    for (const name of ['Cost Center', 'Department', 'Filiale']) expect(matchColumn('team-members', name)).toBeUndefined();
+  });
+
+  it('a list of columns is joined; --ignore leaves a column out without a word', () => {
+    const p = plan('team-members', ['employeeID', 'email', 'First Name', 'Last Name', 'Emial'], { name: ['First Name', 'Last Name'] }, ['emial']);
+    expect(p.issues).toEqual([]);
+    expect(p.scalars.find((s) => s.field === 'name')).toMatchObject({ index: 2, parts: [2, 3] });
   });
 
   it('--map can name the JSON hours column', () => {
@@ -49,13 +62,13 @@ describe('the alias table', () => {
     expect([p.hoursJson, p.issues]).toEqual([2, []]);
   });
 
-  it('two columns of equal rank for one field are ambiguous', () => {
+  it('any two columns that mean one field are ambiguous, naming both, whatever their names', () => {
     const p = plan('team-members', ['employeeID', 'email', 'name', 'Mail', 'E-mail'], {});
-    expect(p.issues.map((i) => [i.code, i.column])).toEqual([
-      ['AMBIGUOUS_COLUMN', 'E-mail'],
-      ['COLUMN_IGNORED', 'Mail'],
-    ]);
+    expect(p.issues.map((i) => [i.code, i.column])).toEqual([['AMBIGUOUS_COLUMN', 'Mail']]);
+    expect(p.issues[0]!.message).toContain("columns 'email' and 'Mail' and 'E-mail' both mean email");
     expect(p.fatal).toBe(true);
+    expect(plan('team-members', ['employeeID', 'Email', 'Work Email', 'name']).issues.map((i) => i.code)).toEqual(['AMBIGUOUS_COLUMN']);
+    expect(plan('team-members', ['employeeID', 'Email', 'Work Email', 'name'], { email: 'Work Email' }).fields.get('email')).toBe(2);
   });
 });
 
@@ -65,7 +78,9 @@ describe('opening-hours columns', () => {
     ['tue opens', 2, 'since'], ['tue closes', 2, 'to'], ['Wed From', 3, 'since'], ['wed to', 3, 'to'],
     ['4_since', 4, 'since'], ['TH-TO', 4, 'to'], ['fri', 5, 'range'], ['Saturday', 6, 'range'], ['6', 6, 'range'], ['su hours', 0, 'range'],
   ])('%j is day %d, %s', (name, day, role) => {
-    expect(hoursColumn(name)).toEqual({ role, day });
+    const found = hoursColumn(name);
+    expect(found?.role).toBe(role);
+    expect(found && 'readings' in found ? found.readings.get('en') : undefined).toBe(day);
   });
 
   it.each(['opentToGuestsPeriod', 'openToGuestsPeriod', 'Hours', 'Opening Hours'])('%j is the JSON column', (name) => {
@@ -98,12 +113,19 @@ describe('did you mean', () => {
     ['Emial', 'team-members', 'email'],
     ['Employe ID', 'team-members', 'employeeID'],
     ['Thursdy', 'store-cards', 'thursday'],
+    ['Wednsday', 'store-cards', 'wednesday'],
+    ['Donerstag', 'store-cards', 'donnerstag'],
     ['mon_sinec', 'store-cards', 'mon_since'],
-    ['Department', 'team-members', undefined],
-  ] as const)('%j → %s: %s', (column, kind, hint) => {
+  ] as const)('%j looks like %s: an error, not a warning', (column, kind, hint) => {
     const p = plan(kind, kind === 'store-cards' ? ['nodeKey', 'email', column] : ['employeeID', 'email', 'name', column]);
-    const unknown = p.issues.find((i) => i.code === 'UNKNOWN_COLUMN')!;
-    expect(unknown.message).toBe(`column '${column}' is not used${hint ? ` (did you mean '${hint}'?)` : ''}`);
+    expect(p.issues.map((i) => [i.severity, i.code, i.column])).toEqual([['error', 'UNPLACED_COLUMN', column]]);
+    expect(p.issues[0]!.message).toContain(`'${hint}'`);
+    expect(p.issues[0]!.message).toContain(`--ignore-column '${column}'`);
     expect(suggest(column, ['email'])).toBe(hint === 'email' ? 'email' : undefined);
+  });
+
+  it('a column like nothing known stays a warning', () => {
+    const p = plan('team-members', ['employeeID', 'email', 'name', 'Department']);
+    expect(p.issues.map((i) => [i.severity, i.code, i.message])).toEqual([['warning', 'UNKNOWN_COLUMN', "column 'Department' is not used"]]);
   });
 });

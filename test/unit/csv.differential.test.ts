@@ -18,7 +18,11 @@ const DELIMITERS = [',', ';', '\t', '|'] as const;
 /** The reader as it was built on csv-parse (same options, same line numbering, same header checks). */
 function oracle(text: string, delimiterFlag: string | undefined): Outcome {
   if (text === '') return { records: [] };
-  const delimiter = delimiterFlag ?? detectDelimiter(text.split(/[\r\n]/, 1)[0] ?? '');
+  // Issue 12: blank lines before the header are skipped, detection included, and Excel's `sep=;` line
+  // names the delimiter and is not the header.
+  const firstLine = text.replace(/^(?:[ \t]*(?:\r\n|\r|\n))+/, '').split(/[\r\n]/, 1)[0] ?? '';
+  const sep = /^sep=([,;\t|])$/i.exec(firstLine);
+  const delimiter = delimiterFlag ?? (sep ? sep[1]! : detectDelimiter(firstLine));
   const parsed: { line: number; cells: string[] }[] = [];
   let nextLine = 1;
   let failure: string | undefined;
@@ -43,13 +47,16 @@ function oracle(text: string, delimiterFlag: string | undefined): Outcome {
         : `CSV_SYNTAX t:${nextLine}: a quoted field is not closed or is followed by other characters`;
     expect(err.code).toMatch(/QUOTE|MAX_RECORD_SIZE/); // the only errors of this dialect
   }
-  const [header, ...rows] = parsed;
+  const blank = (r: { cells: string[] }) => r.cells.every((c) => c.trim() === '');
+  let start = parsed.findIndex((r) => !blank(r));
+  if (start !== -1 && sep) start = parsed.findIndex((r, i) => i > start && !blank(r));
+  const [header, ...rows] = start === -1 ? [] : parsed.slice(start);
   if (header) {
     const columns = header.cells.map((h) => h.trim());
     for (const [i, name] of columns.entries()) {
-      if (FORBIDDEN_KEYS.has(name)) return { error: `FORBIDDEN_KEY t:1: column name '${name}' is not allowed` };
+      if (FORBIDDEN_KEYS.has(name)) return { error: `FORBIDDEN_KEY t:${header.line}: column name '${name}' is not allowed` };
       const first = columns.indexOf(name);
-      if (name !== '' && first < i) return { error: `DUPLICATE_COLUMN t:1: column '${name}' appears twice (columns ${first + 1} and ${i + 1})` };
+      if (name !== '' && first < i) return { error: `DUPLICATE_COLUMN t:${header.line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})` };
     }
   }
   if (failure) return { error: failure };

@@ -53,7 +53,7 @@ describe('loadBaseline', () => {
     const { baseline } = await loadBaseline({ kind: 'team-members', file: csv, input: 'new.csv', mapping: {} });
     expect(baseline).toEqual({ source: 'file', records: new Map([['E1', tm('E1')]]) });
     const ndjson = t.write('old.ndjson', `${tm('E2')}\n`);
-    expect((await loadBaseline({ kind: 'team-members', file: ndjson, input: 'new.csv', mapping: { name: 'Mitarbeiter' } })).baseline?.records).toEqual(new Map([['E2', tm('E2')]]));
+    expect((await loadBaseline({ kind: 'team-members', file: ndjson, input: 'new.csv', mapping: { fields: { name: ['Mitarbeiter'] } } })).baseline?.records).toEqual(new Map([['E2', tm('E2')]]));
   });
 
   it('refuses a --baseline file with errors, naming the first', async () => {

@@ -118,7 +118,8 @@ describe('hours, property: formatted hours parse back to the same numbers', () =
         (since, length, sinceFormat, toFormat, dash) => {
           const to = Math.min(30, since + length / 4);
           const text = `${FORMATS[sinceFormat]!(since)}${dash}${FORMATS[toFormat]!(to)}`;
-          expect(parseRange(text), text).toEqual({ since, to });
+          // Decimal formats write quarters as .25 and .75; .25 could be a clock's :25, so say which.
+          expect(parseRange(text, 'decimal'), text).toEqual({ since, to });
         },
       ),
       { numRuns: 1000 },
@@ -132,5 +133,36 @@ describe('a range whose ends are the same time', () => {
   });
   it('6-30 in the wire\'s own terms is around the clock', () => {
     expect(parseRange('6-30')).toEqual({ since: 6, to: 30 });
+  });
+});
+
+describe('issue 12: times other countries write', () => {
+  it('two digits after a dot or comma are ambiguous unless the format is declared', () => {
+    expect(parseRange('08,30-21,30')).toEqual({ error: expect.stringContaining("opening time '08,30' could be 08:30 or 8.3 hours") });
+    expect(parseRange('08.30-21.30', 'clock')).toEqual({ since: 8.5, to: 21.5 });
+    expect(parseRange('08.30-21.30', 'decimal')).toEqual({ since: 8.3, to: 21.3 });
+    // One digit is decimal hours, and 75 minutes is no clock time, so neither is ambiguous.
+    expect(parseRange('9,5-21,75')).toEqual({ since: 9.5, to: 21.75 });
+    expect(parseTime('21.60', false, 'clock')).toBeUndefined();
+  });
+
+  it('spreadsheets show seconds: only :00 is accepted', () => {
+    expect(parseTime('09:30:00 AM')).toBe(9.5);
+    expect(parseTime('21:30:00')).toBe(21.5);
+    expect(parseTime('09:30:15')).toBeUndefined();
+  });
+
+  it.each(['geschlossen', 'Ruhetag', 'gesloten', 'fermé', 'Fermée', 'cerrado', 'chiuso', 'zu'])('%j is closed', (text) => {
+    expect(parseRange(text)).toBe('closed');
+  });
+
+  it.each(['24h', '24 h', '24/7', 'rund um die Uhr', '24 uur', '24h/24', '24 ore'])('%j asks for 6-30', (text) => {
+    expect(parseRange(text)).toEqual({ error: expect.stringContaining('write 6-30') });
+  });
+
+  it('ranges with words of other languages', () => {
+    expect(parseRange('9 bis 18')).toEqual({ since: 9, to: 18 });
+    expect(parseRange('9 tot 18')).toEqual({ since: 9, to: 18 });
+    expect(dayHours('8,30', '21,30', 'clock')).toEqual({ since: 8.5, to: 21.5 });
   });
 });

@@ -1,0 +1,138 @@
+// Real-world exports that used to upload wrong data with exit 0 (issue 12), each a fixture named by
+// its scenario: through `node bin/upload.js` to a real sandbox, which must store exactly the
+// fixture's wire JSON, or the run must stop with exactly the fixture's issues.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, runCli } from '../helpers/cli.js';
+import { sandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const FIXTURES = dirname(fixture('store-cards.csv'));
+const PATHS = { 'store-cards': '/integrations/storeCards', 'team-members': '/integrations/teamMembers' } as const;
+type Kind = keyof typeof PATHS;
+
+const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+
+async function upload(kind: Kind, file: string, args: readonly string[] = []) {
+  const sb = await sandbox();
+  try {
+    const run = await runCli([kind, file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES });
+    return { run, stored: await sb.stored(PATHS[kind]) };
+  } finally {
+    await sb.stop();
+  }
+}
+
+const UPLOADS: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
+  { kind: 'store-cards', file: 'store-cards-dutch-day-columns.csv', wire: 'store-cards-dutch-day-columns.wire.json' },
+  { kind: 'store-cards', file: 'store-cards-german-day-columns.csv', wire: 'store-cards-german-day-columns.wire.json' },
+  { kind: 'store-cards', file: 'store-cards-french-day-columns.csv', wire: 'store-cards-french-day-columns.wire.json' },
+  { kind: 'store-cards', file: 'store-cards-italian-day-columns.csv', wire: 'store-cards-italian-day-columns.wire.json' },
+  { kind: 'store-cards', file: 'store-cards-comma-times.csv', wire: 'store-cards-comma-times.clock.wire.json', args: ['--time-format', 'clock'] },
+  { kind: 'team-members', file: 'team-members-store-and-store-id.csv', wire: 'team-members-store-and-store-id.wire.json', args: ['--map', 'team-members-store-and-store-id.map.json'] },
+  { kind: 'team-members', file: 'team-members-store-and-store-id.csv', wire: 'team-members-store-and-store-id.wire.json', args: ['--map', '{"parentKey": "Store ID"}', '--ignore-column', 'Store'] },
+  { kind: 'team-members', file: 'team-members-first-last-name.csv', wire: 'team-members-first-last-name.wire.json', args: ['--map', 'team-members-first-last-name.map.json'] },
+  { kind: 'team-members', file: 'team-members-blank-lines-sep.csv', wire: 'team-members-blank-lines-sep.wire.json' },
+];
+
+describe.concurrent('each scenario uploads exactly its wire JSON', () => {
+  it.each(UPLOADS)('$file $args', async ({ kind, file, args, wire }) => {
+    const { run: r, stored } = await upload(kind, file, args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().issues).toEqual([]);
+    expect(stored).toEqual(json(wire));
+  });
+});
+
+const REFUSALS: { kind: Kind; file: string; issues: string }[] = [
+  { kind: 'store-cards', file: 'store-cards-misspelt-weekday.csv', issues: 'store-cards-misspelt-weekday.issues.json' },
+  { kind: 'store-cards', file: 'store-cards-comma-times.csv', issues: 'store-cards-comma-times.issues.json' },
+  { kind: 'store-cards', file: 'store-cards-around-the-clock.csv', issues: 'store-cards-around-the-clock.issues.json' },
+  { kind: 'store-cards', file: 'store-cards-ambiguous-weekday.csv', issues: 'store-cards-ambiguous-weekday.issues.json' },
+  { kind: 'team-members', file: 'team-members-email-and-work-email.csv', issues: 'team-members-email-and-work-email.issues.json' },
+  { kind: 'team-members', file: 'team-members-store-and-store-id.csv', issues: 'team-members-store-and-store-id.issues.json' },
+];
+
+describe.concurrent('each ambiguous scenario stops with exit 3 and its issues, sending nothing', () => {
+  it.each(REFUSALS)('$file', async ({ kind, file, issues }) => {
+    const { run: r, stored } = await upload(kind, file);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.json().issues).toEqual(json(issues));
+    expect(stored).toEqual([]);
+  });
+});
+
+describe.concurrent('a file cut mid-row', () => {
+  it('uploads with a warning that names the last record', async () => {
+    const { run: r, stored } = await upload('team-members', 'team-members-cut-off.csv');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().issues).toEqual(json('team-members-cut-off.issues.json'));
+    expect(stored).toEqual(json('team-members-cut-off.wire.json'));
+  });
+});
+
+describe.concurrent('workbooks made by LibreOffice upload the same payload as their CSV twins', () => {
+  it.each([
+    { kind: 'store-cards', file: 'store-cards-hours-ranges-workbook.xlsx', wire: 'store-cards-hours-ranges.wire.json', args: [] },
+    { kind: 'store-cards', file: 'store-cards-hours-ranges-workbook.ods', wire: 'store-cards-hours-ranges.wire.json', args: [] },
+    { kind: 'store-cards', file: 'store-cards-hours-ranges-workbook.xls', wire: 'store-cards-hours-ranges.wire.json', args: [] },
+    // Times stored as numbers, displayed as 09:30:00 AM.
+    { kind: 'store-cards', file: 'store-cards-hours-pairs-workbook.xlsx', wire: 'store-cards-hours-pairs.wire.json', args: [] },
+    // The ID column kept as text: 00042 stays 00042.
+    { kind: 'team-members', file: 'team-members-first-last-name-workbook.xlsx', wire: 'team-members-first-last-name.wire.json', args: ['--map', 'team-members-first-last-name.map.json'] },
+  ])('$file', async ({ kind, file, wire, args }) => {
+    const { run: r, stored } = await upload(kind as Kind, file, args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().issues).toEqual([]);
+    expect(stored).toEqual(json(wire));
+  });
+
+  it('--sheet picks a sheet by number or name; an unknown one is a usage error naming the sheets', async () => {
+    const ok = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', '1'], { cwd: FIXTURES });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json().records).toBe(2);
+    const bad = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', 'Stores'], { cwd: FIXTURES });
+    expect(bad.code).toBe(2);
+    expect(bad.json().error.code).toBe('SHEET_NOT_FOUND');
+    // A sheet name is at most 31 characters: LibreOffice cut the file name to fit.
+    expect(bad.json().error.message).toContain("its sheets are 'store-cards-hours-ranges-workbo'");
+    const byName = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', 'store-cards-hours-ranges-workbo'], { cwd: FIXTURES });
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(byName.json().records).toBe(2);
+  });
+
+  it('a workbook on standard input is read with --format xlsx', async () => {
+    const r = await runCli(['store-cards', '-', '--dry-run', '--json', '--format', 'xlsx'], { cwd: FIXTURES, input: readFileSync(join(FIXTURES, 'store-cards-hours-ranges-workbook.xlsx')) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ source: 'stdin', records: 2, issues: [] });
+  });
+
+  it('a workbook read as CSV says it is a workbook, not "not UTF-8"', async () => {
+    const r = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--format', 'csv'], { cwd: FIXTURES });
+    expect(r.code).toBe(3);
+    expect(r.json().error.code).toBe('LOOKS_LIKE_WORKBOOK');
+    expect(r.json().error.hint).toContain('--format xlsx');
+  });
+
+  it('a zip that unpacks to more than the limit is refused before it is unpacked', async () => {
+    // A hand-made central directory declaring one 600 MiB entry: what a zip bomb looks like from outside.
+    const t = tempDir();
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt32LE(600 * 1024 * 1024, 24);
+    central.writeUInt16LE(name.length, 28);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(46 + name.length, 12);
+    end.writeUInt32LE(30 + name.length, 16);
+    const file = t.write('bomb.xlsx', Buffer.concat([local, name, central, name, end]));
+    const r = await runCli(['store-cards', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(r.json().error.code).toBe('WORKBOOK_TOO_LARGE');
+  });
+});

@@ -1,0 +1,48 @@
+// `--map`: a file or inline JSON; columns, lists of columns, "ignore" and "timeFormat".
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { loadMapping } from '../../src/map/mapping-file.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const code = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (err) {
+    if (err instanceof UsageError) return err.code;
+    throw err;
+  }
+  throw new Error('expected a usage error');
+};
+
+describe('loadMapping', () => {
+  it('reads inline JSON and a file alike', () => {
+    const inline = '{"name": ["First Name", " Last Name "], "employeeID": "Nr", "ignore": ["Store"], "timeFormat": "clock"}';
+    const file = tempDir().write('map.json', inline);
+    const expected = { fields: { name: ['First Name', 'Last Name'], employeeID: ['Nr'] }, ignore: ['Store'], timeFormat: 'clock' };
+    expect(loadMapping(inline, 'team-members')).toEqual(expected);
+    expect(loadMapping(file, 'team-members')).toEqual(expected);
+  });
+
+  it('flags add to the mapping: --ignore-column adds up, --time-format must agree', () => {
+    expect(loadMapping('{"ignore": ["A"]}', 'team-members', { ignoreColumns: ['B'], timeFormat: 'decimal' })).toMatchObject({ ignore: ['B', 'A'], timeFormat: 'decimal' });
+    expect(code(() => loadMapping('{"timeFormat": "clock"}', 'store-cards', { timeFormat: 'decimal' }))).toBe('BAD_MAPPING');
+    expect(loadMapping(undefined, 'store-cards')).toEqual({ fields: {}, ignore: [], timeFormat: undefined });
+  });
+
+  it.each([
+    ['not JSON', '{"name": '],
+    ['not an object', '{"name": 1}'],
+    ['an unknown field', '{"nodeKey": "Store"}'],
+    ['an empty list', '{"name": []}'],
+    ['a list with a non-name', '{"name": ["A", 2]}'],
+    ['a bad time format', '{"timeFormat": "hhmm"}'],
+    ['a column both mapped and ignored', '{"email": "Mail", "ignore": ["Mail"]}'],
+    ['a forbidden key', '{"__proto__": "x"}'],
+  ])('%s is BAD_MAPPING', (_why, json) => {
+    expect(code(() => loadMapping(json, 'team-members'))).toBe('BAD_MAPPING');
+  });
+
+  it('a missing file names the flag', () => {
+    expect(() => loadMapping('nope.json', 'team-members')).toThrow(/--map nope\.json: no such file/);
+  });
+});

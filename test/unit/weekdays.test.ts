@@ -1,0 +1,60 @@
+// Weekday columns in six languages, read for the header as a whole (issue 12).
+import { describe, expect, it } from 'vitest';
+import { compilePlan } from '../../src/map/plan.js';
+import { fold } from '../../src/map/weekdays.js';
+
+const days = (columns: string[]) => {
+  const p = compilePlan('store-cards', ['nodeKey', 'email', ...columns], { mapping: {}, line: 1, perRecordColumns: false });
+  const out: Record<string, number> = {};
+  p.days.forEach((d, day) => {
+    if (d?.layout === 'range') out[p.columns[d.index]!] = day;
+  });
+  return { days: out, codes: p.issues.map((i) => i.code) };
+};
+
+describe('a header in one language', () => {
+  it.each([
+    ['en', ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']],
+    ['de', ['Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa', 'So']],
+    ['de, dots', ['Mo.', 'Di.', 'Mi.', 'Do.', 'Fr.', 'Sa.', 'So.']],
+    ['de, full', ['Montag', 'Dienstag', 'Mittwoch', 'Donnerstag', 'Freitag', 'Samstag', 'Sonntag']],
+    ['nl', ['ma', 'di', 'wo', 'do', 'vr', 'za', 'zo']],
+    ['nl, full', ['maandag', 'dinsdag', 'woensdag', 'donderdag', 'vrijdag', 'zaterdag', 'zondag']],
+    ['fr', ['lun.', 'mar.', 'mer.', 'jeu.', 'ven.', 'sam.', 'dim.']],
+    ['fr, two letters', ['lu', 'ma', 'me', 'je', 've', 'sa', 'di']],
+    ['es', ['lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado', 'domingo']],
+    ['es, short', ['Lun', 'Mar', 'Mié', 'Jue', 'Vie', 'Sáb', 'Dom']],
+    ['it', ['lunedì', 'martedì', 'mercoledì', 'giovedì', 'venerdì', 'sabato', 'domenica']],
+    ['it, no accents', ['lunedi', 'martedi', 'mercoledi', 'giovedi', 'venerdi', 'sabato', 'domenica']],
+  ])('%s: Monday to Sunday', (_language, columns) => {
+    const { days: found, codes } = days(columns);
+    expect(codes).toEqual([]);
+    expect(columns.map((c) => found[c])).toEqual([1, 2, 3, 4, 5, 6, 0]);
+  });
+});
+
+describe('the same short name in two languages', () => {
+  it('`ma` is Monday among Dutch days and Tuesday among French ones', () => {
+    expect(days(['ma', 'wo']).days).toEqual({ ma: 1, wo: 3 });
+    expect(days(['ma', 'je']).days).toEqual({ ma: 2, je: 4 });
+  });
+
+  it('`do` is Thursday among German days and Sunday among Spanish ones', () => {
+    expect(days(['Mo', 'Do', 'So']).days).toEqual({ Mo: 1, Do: 4, So: 0 });
+    expect(days(['lu', 'ju', 'do']).days).toEqual({ lu: 1, ju: 4, do: 0 });
+  });
+
+  it('a header that fits two languages that disagree is an error, never a guess', () => {
+    expect(days(['Di']).codes).toEqual(['AMBIGUOUS_WEEKDAY']);
+    expect(days(['ma', 'di']).codes).toEqual(['AMBIGUOUS_WEEKDAY']); // nl Mon/Tue or fr Tue/Sun
+  });
+
+  it('where every language that knows a name agrees, a lone column is fine', () => {
+    expect(days(['Mar']).days).toEqual({ Mar: 2 });
+    expect(days(['Sa']).days).toEqual({ Sa: 6 });
+  });
+});
+
+it('fold drops accents, case, spaces and dots', () => {
+  expect(['Mié.', 'MERCREDI', 'lunedì', 'Sáb'].map(fold)).toEqual(['mie', 'mercredi', 'lunedi', 'sab']);
+});
