@@ -54,7 +54,9 @@ function display(cell: Cell | undefined): string {
     return String(cell.v);
   }
   if (cell.t === 'e') return cell.w ?? '#ERROR';
-  return cell.w ?? (cell.v instanceof Date ? cell.v.toISOString() : String(cell.v));
+  const v = cell.v;
+  if (cell.w !== undefined) return cell.w;
+  return v instanceof Date ? v.toISOString() : typeof v === 'number' || typeof v === 'boolean' ? String(v) : typeof v === 'string' ? v : '';
 }
 
 export async function* readWorkbook(bytes: Buffer, source: string, sheet: string | undefined): AsyncGenerator<RawRecord[]> {
