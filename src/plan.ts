@@ -26,6 +26,8 @@ export interface PlanInput {
   readonly knownParentsFrom?: string | undefined;
   readonly baseline?: Baseline | undefined;
   readonly stdin?: NodeJS.ReadableStream;
+  /** How many issues to keep in full (the rest are counted). */
+  readonly maxIssues?: number | undefined;
   /** Keep each rejected record with its issues (for --errors-csv). */
   readonly keepRejected?: boolean;
   /** Called now and then with the number of records read, for progress displays. */
@@ -46,7 +48,10 @@ export interface Plan {
   /** Key and canonical wire JSON of each valid record, in file order. */
   readonly keys: string[];
   readonly bodies: string[];
+  /** The first issues found (validate/index.ts MAX_ISSUES); all of them are counted in issueCounts. */
   readonly issues: Issue[];
+  readonly issueCounts: Readonly<Record<string, number>>;
+  readonly issuesTruncated: boolean;
   readonly errors: number;
   readonly warnings: number;
   readonly diff: Diff;
@@ -62,7 +67,7 @@ export interface Plan {
 
 export async function buildPlan(input: PlanInput): Promise<Plan> {
   const { kind } = input;
-  const validator = new Validator(kind, { knownParents: input.knownParents, knownParentsFrom: input.knownParentsFrom });
+  const validator = new Validator(kind, { knownParents: input.knownParents, knownParentsFrom: input.knownParentsFrom, maxIssues: input.maxIssues });
   const keys: string[] = [];
   const bodies: string[] = [];
   const rejected: RejectedRecord[] = [];
@@ -98,13 +103,12 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       rows++;
       if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
       const errorsBefore = validator.errors;
-      const issuesBefore = validator.issues.length;
       const ok = validator.check(raw, plan, mapRecord(plan, raw));
       if (ok) {
         keys.push(ok.key);
         bodies.push(ok.json);
       } else if (input.keepRejected && validator.errors > errorsBefore) {
-        rejected.push({ raw, issues: validator.issues.slice(issuesBefore) });
+        rejected.push({ raw, issues: validator.rowIssues });
       }
     }
   }
@@ -132,6 +136,8 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     keys,
     bodies,
     issues: validator.issues,
+    issueCounts: validator.counts,
+    issuesTruncated: validator.truncated,
     errors: validator.errors,
     warnings: validator.warnings,
     diff,

@@ -11,7 +11,7 @@ import type { UploadOptions } from './options.js';
 import { buildPlan, type Plan } from './plan.js';
 import { normaliseBaseUrl } from './state/paths.js';
 import { diffCsvLines } from './report/diff-csv.js';
-import { RejectedRows, writeErrorsCsv } from './report/errors-csv.js';
+import { errorsCsvLines, writeErrorsCsv } from './report/errors-csv.js';
 import { invalidSummary } from './report/human.js';
 import { writePrivateFile } from './report/private-file.js';
 import { diffReport, emptyReport, type BaselineReport, type UploadReport } from './report/types.js';
@@ -127,13 +127,12 @@ async function prepare(
   ctx.emit({ type: 'read', source });
   report.records = plan.rows;
   report.issues = plan.issues;
+  report.issueCounts = plan.issueCounts;
+  report.issuesTruncated = plan.issuesTruncated;
   report.diff = diffReport(plan.diff);
-  ctx.emit({ type: 'planned', source, issues: plan.issues, rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings });
+  ctx.emit({ type: 'planned', source, issues: plan.issues, truncated: plan.issuesTruncated, rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings });
   if (options.errorsCsv !== undefined) {
-    const rows = new RejectedRows();
-    if (plan.header) rows.columns(plan.header);
-    for (const r of plan.rejected) rows.add(r.raw, r.issues);
-    await writeErrorsCsv(options.errorsCsv, rows.toCsv(plan.delimiter ?? ',', plan.issues.filter((i) => i.severity === 'error')));
+    await writeErrorsCsv(options.errorsCsv, errorsCsvLines(plan.header, plan.rejected, plan.delimiter ?? ',', plan.issues.filter((i) => i.severity === 'error')));
   }
   if (plan.errors > 0) {
     const { message, hint } = invalidSummary(source, { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings }, options.errorsCsv);

@@ -93,7 +93,20 @@ Exit codes:
   5 rejected by the service          6 unreachable, or outcome unknown after retries
   7 the answer does not confirm the upload                 130 interrupted`;
 
+/**
+ * `upload … --json | head -c1`: the reader went away. What was left to say has nowhere to go; the run's
+ * own outcome stands (an upload that succeeded is not turned into a crash with a stack).
+ */
+function quietOnBrokenPipe(stream: NodeJS.WritableStream): void {
+  if (typeof stream.on !== 'function' || stream.listenerCount('error') > 0) return;
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
 export async function main(argv: readonly string[], io: ProcessIo = processIo()): Promise<number> {
+  quietOnBrokenPipe(io.stdout);
+  quietOnBrokenPipe(io.stderr);
   let pending: Promise<CommandResult> | undefined;
   const run = (result: Promise<CommandResult>) => {
     pending = result;
@@ -202,6 +215,7 @@ Examples:
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'keep the uploaded sets in this directory (default: in memory)')
     .option('--max-body <bytes>', 'largest request body accepted (default: 1073741824, 1 GiB)')
+    .option('--allow-remote', 'allow a --host other machines can reach (the sandbox is a loopback rehearsal service)')
     .addHelpText('after', `
 Examples:
   $ SANDBOX_TOKEN=dev-token upload sandbox --port 0 --data-dir ./sandbox-data

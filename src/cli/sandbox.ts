@@ -1,5 +1,6 @@
 // `upload sandbox`: the reference service until SIGINT or SIGTERM.
 import { UsageError } from '../errors.js';
+import { isLoopback } from '../send/config.js';
 import { DEFAULT_MAX_BODY, startSandbox } from '../sandbox/server.js';
 import type { ProcessIo } from './io.js';
 import type { CommandResult } from './result.js';
@@ -12,8 +13,13 @@ export async function sandboxAction(flags: Record<string, string | undefined>, i
     !token ? new UsageError('NO_SANDBOX_TOKEN', 'SANDBOX_TOKEN is not set', 'set SANDBOX_TOKEN to the token clients must send, e.g. SANDBOX_TOKEN=dev-token upload sandbox')
     : !Number.isInteger(port) || port < 0 || port > 65535 ? new UsageError('BAD_FLAG', `--port '${flags.port}' is not a port number`, 'use 0 to 65535 (0 picks a free port)')
     : !Number.isInteger(maxBody) || maxBody < 1 ? new UsageError('BAD_FLAG', `--max-body '${flags.maxBody}' is not a number of bytes`, 'e.g. --max-body 1073741824')
+    : !isLoopback(flags.host ?? '127.0.0.1') && flags.allowRemote === undefined
+      ? new UsageError('SANDBOX_NOT_LOOPBACK', `--host ${flags.host} would let other machines reach the sandbox, a rehearsal service with one shared bearer token and no TLS`, 'keep the default 127.0.0.1; if other machines must reach it, pass --allow-remote as well')
     : undefined;
   if (problem) return { failure: problem };
+  if (!isLoopback(flags.host ?? '127.0.0.1')) {
+    io.stderr.write(`WARNING: the sandbox listens on ${flags.host}, reachable from other machines, over plain http with one shared token. Use it only on a network you trust.\n`);
+  }
   let sandbox;
   try {
     sandbox = await startSandbox({ token: token!, host: flags.host, port, dataDir: flags.dataDir, maxBody, log: (line) => io.stderr.write(`${line}\n`) });

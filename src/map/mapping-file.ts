@@ -2,10 +2,10 @@
 // (or columns, joined with a space) that feeds it, plus the columns to leave out on purpose.
 //   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock"}
 // `ignore` and `timeFormat` are not wire fields of either kind, so they cannot be read as one.
-import { readFileSync } from 'node:fs';
 import type { Kind } from '../contract/kinds.js';
 import { FIELDS } from '../contract/schemas.js';
 import { UsageError } from '../errors.js';
+import { readSmallFile } from '../read/small-file.js';
 import { FORBIDDEN_KEYS } from '../read/types.js';
 import type { TimeFormat } from './hours.js';
 
@@ -37,13 +37,17 @@ function columnList(where: string, key: string, value: unknown): string[] {
   return (list as string[]).map((c) => c.trim());
 }
 
+/** No mapping is anywhere near this large; a bigger file is the wrong file (or /dev/zero). */
+const MAX_MAPPING_BYTES = 1024 * 1024;
+
 function parseSource(source: string): { where: string; value: unknown } {
   // Inline JSON starts with `{`; a file name never does in practice, and `./{x}.json` still works.
   const inline = source.trimStart().startsWith('{');
   const where = inline ? '--map (inline JSON)' : `--map ${source}`;
   try {
-    return { where, value: JSON.parse(inline ? source : readFileSync(source, 'utf8')) };
+    return { where, value: JSON.parse(inline ? source : readSmallFile(source, '--map', MAX_MAPPING_BYTES).toString('utf8')) };
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
     throw bad(where, why, 'give a JSON object such as {"employeeID": "Personalnummer"}, inline or in a file');
   }

@@ -17,6 +17,8 @@ export type RunEvent =
       readonly type: 'planned';
       readonly source: string;
       readonly issues: readonly Issue[];
+      /** More issues were found than `issues` holds (errors and warnings count them all). */
+      readonly truncated: boolean;
       readonly rows: number;
       readonly valid: number;
       readonly errors: number;

@@ -6,8 +6,10 @@ import { access, open, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 
+type Code = 'OUTPUT_UNWRITABLE' | 'ERRORS_CSV_UNWRITABLE';
+
 /** Checked before the input is read, so a typo in the path does not cost a long validation first. */
-export async function checkWritable(path: string, flag: string): Promise<void> {
+export async function checkWritable(path: string, flag: string, code: Code = 'OUTPUT_UNWRITABLE'): Promise<void> {
   const existing = await stat(path).catch(() => undefined);
   const problem = existing?.isDirectory()
     ? 'it is a directory'
@@ -15,10 +17,10 @@ export async function checkWritable(path: string, flag: string): Promise<void> {
         () => undefined,
         (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? 'its directory does not exist' : 'permission denied'),
       );
-  if (problem) throw new UsageError('OUTPUT_UNWRITABLE', `${flag} ${path}: cannot write the file: ${problem}`, 'give a path in a directory you can write to');
+  if (problem) throw new UsageError(code, `${flag} ${path}: cannot write the file: ${problem}`, 'give a path in a directory you can write to');
 }
 
-export async function writePrivateFile(path: string, flag: string, chunks: Iterable<string | Uint8Array>): Promise<void> {
+export async function writePrivateFile(path: string, flag: string, chunks: Iterable<string | Uint8Array>, code: Code = 'OUTPUT_UNWRITABLE'): Promise<void> {
   try {
     const file = await open(path, 'w', 0o600);
     try {
@@ -29,6 +31,6 @@ export async function writePrivateFile(path: string, flag: string, chunks: Itera
       await file.close();
     }
   } catch (err) {
-    throw new UsageError('OUTPUT_UNWRITABLE', `${flag} ${path}: cannot write the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'give a path in a directory you can write to');
+    throw new UsageError(code, `${flag} ${path}: cannot write the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'give a path in a directory you can write to');
   }
 }

@@ -31,6 +31,9 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       return;
     case 'planned':
       for (const line of formatIssues(event.source, event.issues, style)) ui.notice(line);
+      if (event.truncated) {
+        ui.notice(style.dim(`  (${plural(event.errors, 'error')} and ${plural(event.warnings, 'warning')} in all; the first ${event.issues.length.toLocaleString('en-US')} are listed here and in --json, every rejected row is in --errors-csv)`));
+      }
       if (event.errors === 0) ui.info(`${event.source}: ${plural(event.rows, 'record')} valid${event.warnings ? `, ${plural(event.warnings, 'warning')}` : ''}`);
       return;
     case 'preview':

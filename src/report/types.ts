@@ -35,7 +35,12 @@ export interface UploadReport {
   exitCode: number;
   /** Records read from the file (valid or not). */
   records: number;
+  /** The first 1,000 issues in full (see issuesTruncated); every one is counted in issueCounts. */
   issues: Issue[];
+  /** How many issues of each code were found. */
+  issueCounts: Readonly<Record<string, number>>;
+  /** True when there were more issues than `issues` lists. */
+  issuesTruncated: boolean;
   /** Which column fed which wire field: `[{"field": "employeeID", "columns": ["Personnel Number"]}]`. */
   mapping: readonly FieldSource[];
   /** The baseline with its provenance; `diff.baseline` keeps the plain source name. */
@@ -56,5 +61,5 @@ export function diffReport(diff: Diff): DiffReport {
 }
 
 export function emptyReport(kind: Kind | null, source: string | null, dryRun: boolean): UploadReport {
-  return { kind, source, dryRun, outcome: 'usage-error', exitCode: 2, records: 0, issues: [], mapping: [], baseline: NO_BASELINE, diff: null, unchanged: null, generation: null, response: null, error: null };
+  return { kind, source, dryRun, outcome: 'usage-error', exitCode: 2, records: 0, issues: [], issueCounts: {}, issuesTruncated: false, mapping: [], baseline: NO_BASELINE, diff: null, unchanged: null, generation: null, response: null, error: null };
 }

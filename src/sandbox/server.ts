@@ -18,7 +18,13 @@ export interface SandboxOptions {
   readonly maxBody?: number;
   /** One line per request, for the operator. */
   readonly log?: (line: string) => void;
+  /** How long a client may take to send its headers, and its whole request (ms); tests make them short. */
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
 }
+
+/** Slow clients are closed: headers within 30 s, a whole request (1 GiB at loopback speed) within 10 minutes. */
+export const TIMEOUTS = { headersMs: 30_000, requestMs: 600_000, keepAliveMs: 5_000 } as const;
 
 export interface Sandbox {
   readonly url: string;
@@ -101,7 +107,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     return `${result.records.length} records stored`;
   };
 
-  const server: Server = createServer((req, res) => {
+  // A client that sends its headers or its body slowly (or never) is cut off instead of holding a socket.
+  // Node checks both timeouts on an interval, so the interval follows the shortest of them.
+  const headersTimeout = options.headersTimeoutMs ?? TIMEOUTS.headersMs;
+  const requestTimeout = options.requestTimeoutMs ?? TIMEOUTS.requestMs;
+  const limits = { headersTimeout, requestTimeout, keepAliveTimeout: TIMEOUTS.keepAliveMs, connectionsCheckingInterval: Math.min(1000, headersTimeout / 2) };
+  const server: Server = createServer(limits, (req, res) => {
     const started = Date.now();
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
     const info = kindForPath(path);
@@ -121,7 +132,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       done(`error: ${err instanceof UploadError ? err.code : (err as Error).message}`);
     });
   });
-  server.requestTimeout = 0; // large uploads may take long; the client bounds its own wait
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -1,10 +1,11 @@
 // The sandbox's stored sets: one array per kind, kept as each record's JSON and, with a data
 // directory, persisted atomically so a restart (or a crash) finds the last whole set.
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { jsonArrayFile } from '../read/json.js';
 import { writeFileAtomic } from '../state/atomic.js';
+import { isAlive } from '../state/whoami.js';
 import { jsonArrayChunks } from '../contract/json-array.js';
 
 const FILES: Record<Kind, string> = { 'store-cards': 'storeCards.json', 'team-members': 'teamMembers.json' };
@@ -18,12 +19,21 @@ export class SandboxStore {
   async load(): Promise<void> {
     if (!this.dataDir) return;
     await mkdir(this.dataDir, { recursive: true });
+    await this.removeOrphans(this.dataDir);
     for (const kind of Object.keys(KINDS) as Kind[]) {
       const path = join(this.dataDir, FILES[kind]);
       if (!(await stat(path).catch(() => undefined))) continue;
       const records: string[] = [];
       for await (const el of jsonArrayFile(path)) records.push(JSON.stringify(JSON.parse(el.text)));
       this.sets.set(kind, records);
+    }
+  }
+
+  /** Temp files of writes that were killed half-way (their process is gone): never a set, only litter. */
+  private async removeOrphans(dir: string): Promise<void> {
+    for (const name of await readdir(dir)) {
+      const m = /^\.(?:storeCards|teamMembers)\.json\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
+      if (m && !isAlive(Number(m[1]))) await rm(join(dir, name), { force: true });
     }
   }
 

@@ -32,6 +32,7 @@ export function checkAnswer(
   headers: Record<string, string | string[] | undefined>,
   text: string,
   sent: number,
+  truncated = false,
 ): ServiceAnswer {
   const said = serviceMessage(text);
   const quoted = said ? `: "${clip(said, 300)}"` : '';
@@ -47,6 +48,9 @@ export function checkAnswer(
   }
   if (status >= 500) {
     throw new ServiceUnreachable('SERVER_ERROR', `the service failed with ${status}${quoted}`, 'run again later; a full replacement is safe to repeat', 'unreachable', { status, message: said ?? '' });
+  }
+  if (truncated) {
+    throw new ServiceUnverified('ANSWER_MALFORMED', `the service answered ${status} with more than 1 MiB, which is not a {"message", "status"} answer, so the upload cannot be confirmed`, 'check on the service whether the records arrived; the snapshot was not updated', status, said);
   }
   let body: unknown;
   try {

@@ -4,7 +4,14 @@ import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 
 export type AttemptResult =
-  | { readonly kind: 'answer'; readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly text: string }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly headers: Record<string, string | string[] | undefined>;
+      readonly text: string;
+      /** The answer was longer than MAX_ANSWER_BYTES: `text` is its start. */
+      readonly truncated: boolean;
+    }
   | {
       readonly kind: 'failed';
       /** The whole body was handed to the connection: the service may have applied it. */
@@ -32,8 +39,15 @@ export interface AttemptInput {
 
 const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
 
+/** A success answer is a one-line JSON object; past 1 MiB an answer is not a real one, and is not read further. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
 export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   let delivered = false;
+  // --timeout bounds the whole answer — its headers and its body together — counted from when the body
+  // has been sent, so a service that drips or never ends its answer cannot hold the run (and the lock).
+  const answerDeadline = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
   function* tracked(): Generator<Buffer> {
     let bytes = 0;
     for (const chunk of input.chunks) {
@@ -43,6 +57,7 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
     }
     // Reached only when the connection asks for more after the last chunk: all of it was written.
     delivered = true;
+    timer = setTimeout(() => answerDeadline.abort(), input.answerMs);
     input.onSent();
   }
   try {
@@ -55,16 +70,36 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
       // The timer restarts with every write that has to wait, so it also catches a stalled send.
       headersTimeout: input.answerMs,
       bodyTimeout: input.answerMs,
-      signal: input.signal,
+      signal: AbortSignal.any([input.signal, answerDeadline.signal]),
       // One connection per attempt: a kept-alive socket the service has closed would blur the outcome.
       reset: true,
     });
-    const text = await answer.body.text();
-    return { kind: 'answer', status: answer.statusCode, headers: answer.headers, text };
+    const { text, truncated } = await readCapped(answer.body, MAX_ANSWER_BYTES);
+    return { kind: 'answer', status: answer.statusCode, headers: answer.headers, text, truncated };
   } catch (err) {
     if (input.signal.aborted) throw input.signal.reason;
+    if (answerDeadline.signal.aborted) {
+      return { kind: 'failed', delivered: true, retryable: true, code: 'ANSWER_TIMEOUT', describe: `the body was sent but no answer within ${input.answerMs / 1000} s` };
+    }
     return failure(err, delivered, input);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** The answer's first `max` bytes as text; the rest is not read (the connection is closed instead). */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      return { text: Buffer.concat(chunks).subarray(0, max).toString('utf8'), truncated: true };
+    }
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
 }
 
 function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick<AttemptInput, 'answerMs' | 'connectMs'>): AttemptResult {

@@ -1,6 +1,7 @@
 // Where to send and with which token, checked before any connection is made.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { readSmall } from '../read/small-file.js';
 import { keepSecret } from './secrets.js';
 
 export function isLoopback(hostname: string): boolean {
@@ -78,11 +79,18 @@ export interface TokenOptions {
 export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv, stdin: NodeJS.ReadableStream): Promise<Token> {
   if (options.tokenFile !== undefined) {
     const from = options.tokenFile === '-' ? 'standard input' : `the file ${options.tokenFile}`;
+    let bytes: Buffer;
+    try {
+      bytes = await readSmall(options.tokenFile, '--token-file', MAX_TOKEN_FILE, stdin);
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      throw new UsageError('TOKEN_FILE_UNREADABLE', `cannot read the token from ${from}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, 'check --token-file');
+    }
     let text: string;
     try {
-      text = options.tokenFile === '-' ? await readAll(stdin) : readFileSync(options.tokenFile, 'utf8');
-    } catch (err) {
-      throw new UsageError('TOKEN_FILE_UNREADABLE', `cannot read the token from ${from}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, 'check --token-file');
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new UsageError('BAD_TOKEN', `the token in ${from} is not valid UTF-8 text`, 'check --token-file: it must hold the token alone, as text');
     }
     return checkToken(text.replace(/\r?\n$/, ''), from, '--token-file');
   }
@@ -101,12 +109,21 @@ function checkToken(value: string, from: string, fix: string): Token {
   }
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(value)) throw new UsageError('BAD_TOKEN', `the access token from ${from} holds control characters`, `check ${fix}`);
-  keepSecret(value.trim());
-  return { value: value.trim(), from };
+  const token = value.trim();
+  // A bearer token travels in an HTTP header: visible ASCII only. Anything else would fail as a
+  // "network error" after the lock and the audit, or be sent mangled.
+  const bad = /[^\x21-\x7e]/.exec(token);
+  if (bad) {
+    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw new UsageError('BAD_TOKEN', `the access token from ${from} holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad.index + 1})`, `check ${fix}: a token is letters, digits and punctuation, without spaces`);
+  }
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new UsageError('BAD_TOKEN', `the access token from ${from} is ${token.length} characters long, too short to be a real credential`, `check ${fix}: access tokens are at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  keepSecret(token);
+  return { value: token, from };
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
+/** Shorter than this is no credential (and masking it in messages would garble ordinary words). */
+export const MIN_TOKEN_LENGTH = 8;
+const MAX_TOKEN_FILE = 64 * 1024;

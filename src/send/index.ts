@@ -74,7 +74,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
       let answered: { status: number; message: string } | undefined;
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
-          const answer = withEarlierAttempts(() => checkAnswer(req, result.status, result.headers, result.text, req.payload.records), maybeApplied);
+          const answer = withEarlierAttempts(() => checkAnswer(req, result.status, result.headers, result.text, req.payload.records, result.truncated), maybeApplied);
           return { answer, attempts: n };
         }
         const said = serviceMessage(result.text);

@@ -4,18 +4,28 @@
 
 const secrets = new Set<string>();
 
-/** Remembers a value that must never be shown. Very short values would mangle ordinary text. */
+/**
+ * Remembers a value that must never be shown. Tokens too short to be credentials are refused before
+ * they get here (send/config.ts), so masking one never garbles ordinary words.
+ */
 export function keepSecret(value: string): void {
-  if (value.length >= 4) secrets.add(value);
+  secrets.add(value);
 }
 
-/** The text with every kept secret, raw or JSON-escaped, replaced by ***. */
+/** Every form a secret may take in a message: raw, JSON-escaped, URL-encoded (a Location header, a query). */
+function forms(secret: string): string[] {
+  const all = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), encodeURI(secret)]);
+  try {
+    all.add(new URLSearchParams({ t: secret }).toString().slice(2));
+  } catch {
+    /* not encodable: the raw form is enough */
+  }
+  return [...all];
+}
+
+/** The text with every kept secret, in any of its forms, replaced by ***. */
 export function redact(text: string): string {
   let out = text;
-  for (const secret of secrets) {
-    out = out.split(secret).join('***');
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (escaped !== secret) out = out.split(escaped).join('***');
-  }
+  for (const secret of secrets) for (const form of forms(secret)) out = out.split(form).join('***');
   return out;
 }

@@ -42,10 +42,22 @@ export interface ValidatorOptions {
   /** Store-card keys a team member's parentKey should match (from the baseline or --store-cards). */
   readonly knownParents?: ReadonlySet<string> | undefined;
   readonly knownParentsFrom?: string | undefined;
+  /** How many issues to keep in full (default MAX_ISSUES). */
+  readonly maxIssues?: number | undefined;
 }
 
+/** Issues kept in full; past this only their counts (a file with 2M mistakes must not need 2M objects). */
+export const MAX_ISSUES = 1000;
+
 export class Validator {
+  /** The first MAX_ISSUES issues, in the order found. */
   readonly issues: Issue[] = [];
+  /** How many of each code were found, all of them. */
+  readonly counts: Record<string, number> = {};
+  /** More issues were found than are kept. */
+  truncated = false;
+  /** The issues of the record checked last, all of them (for --errors-csv), whatever the limit. */
+  rowIssues: Issue[] = [];
   errors = 0;
   warnings = 0;
   private readonly keys = new KeyIndex();
@@ -57,17 +69,23 @@ export class Validator {
   private readonly accepts;
   private readonly keyField;
 
+  private readonly maxIssues: number;
+
   constructor(
     readonly kind: Kind,
     private readonly options: ValidatorOptions = {},
   ) {
+    this.maxIssues = options.maxIssues ?? MAX_ISSUES;
     this.schema = SCHEMAS[kind];
     this.accepts = ACCEPTS[kind];
     this.keyField = KINDS[kind].keyField;
   }
 
   add(found: Issue): void {
-    this.issues.push(found);
+    if (this.issues.length < this.maxIssues) this.issues.push(found);
+    else this.truncated = true;
+    this.rowIssues.push(found);
+    this.counts[found.code] = (this.counts[found.code] ?? 0) + 1;
     if (found.severity === 'error') this.errors++;
     else this.warnings++;
   }
@@ -75,6 +93,7 @@ export class Validator {
   /** The record's wire JSON and key when it is valid; undefined (with issues added) when not. */
   check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): { key: string; json: string } | undefined {
     const before = this.errors;
+    this.rowIssues = [];
     if (mapped.issues) for (const i of mapped.issues) this.add(i);
     const candidate = mapped.issues?.some((i) => i.severity === 'error') ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
 
@@ -126,7 +145,11 @@ export class Validator {
       const sent = candidate[field];
       if (typeof sent !== 'string') continue;
       const value = raw.cells[index];
-      if (IDENTIFIERS.has(field) && mayBeNumber(sent) && SCIENTIFIC.test(sent)) {
+      // NUL and lone surrogates (text damaged by a bad conversion) are never what a person meant to send.
+      if (sent.includes('\0') || !sent.isWellFormed()) {
+        const what = sent.includes('\0') ? 'a NUL character (U+0000)' : 'a broken character (a lone UTF-16 surrogate: the text was damaged by a conversion)';
+        this.add(issue('error', 'INVALID_CHARACTER', `${field} holds ${what}; fix the cell, or export the file again`, { line: raw.line, column, field, value: JSON.stringify(sent) }));
+      } else if (IDENTIFIERS.has(field) && mayBeNumber(sent) && SCIENTIFIC.test(sent)) {
         this.add(issue('error', 'SCIENTIFIC_NOTATION', `${field} '${sent}' looks like a number a spreadsheet rewrote in scientific notation, which loses digits; format the column as Text in the spreadsheet and export again`, { line: raw.line, column, field, value }));
       } else if (typeof value === 'string' && (formulaLike(value) || formulaLike(sent))) {
         const first = formulaLike(value) ? value[0] : sent[0];
