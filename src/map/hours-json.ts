@@ -1,6 +1,7 @@
 // The JSON hours layout: one cell (or a JSON record's key) holding the object itself. The wire form
 // passes through as it is, so its bounds are checked by the contract; for hand-made files, weekday
 // names are accepted as keys and a day may hold a range as written ("09:00-22:00") or written times.
+import { MAX_DEPTH, tooDeep } from '../read/json.js';
 import { dayHours, isClosed, parseRange, type DayHours, type HoursResult } from './hours.js';
 import { dayIndex } from './layout.js';
 
@@ -35,6 +36,8 @@ export function hoursFromJson(value: unknown): { period: Record<string, DayHours
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { period: {} };
   let object = value;
   if (typeof value === 'string') {
+    // Walking (or quoting) a value nested without end would exhaust the stack: refused unread.
+    if (tooDeep(value)) return { problems: [{ day: undefined, message: `the opening hours nest objects or arrays more than ${MAX_DEPTH} levels deep; write them as ${EXAMPLE}` }] };
     try {
       object = JSON.parse(value) as typeof object;
     } catch {

@@ -15,7 +15,10 @@ export type Step =
   /** Read the whole body, then destroy the connection without an answer. */
   | { readonly reset: true }
   /** Read the whole body and never answer. */
-  | { readonly hang: true };
+  | { readonly hang: true }
+  /** 200 headers, then a body that never ends: one byte every `everyMs`, or as fast as the client reads. */
+  | { readonly drip: number }
+  | { readonly endless: true };
 
 export interface Received {
   readonly method: string;
@@ -59,6 +62,7 @@ export async function scriptedServer(script: Script, tls?: { key: string; cert: 
       waiting.shift()?.(received);
       const step = await stepFor(received, requests.length - 1);
       if ('hang' in step) return;
+      if ('drip' in step || 'endless' in step) return void endlessBody(res, 'drip' in step ? step.drip : 0);
       if ('reset' in step) return void req.socket.destroy();
       const answer = () => {
         if ('ok' in step) return reply(res, 200, {}, successFor(req.url ?? '', body));
@@ -82,6 +86,23 @@ export async function scriptedServer(script: Script, tls?: { key: string; cert: 
         server.close(() => resolve());
       }),
   };
+}
+
+/** An answer whose body never ends, until the client goes away. */
+function endlessBody(res: ServerResponse, everyMs: number): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"message": "');
+  if (everyMs > 0) {
+    const timer = setInterval(() => res.write('x'), everyMs);
+    res.on('close', () => clearInterval(timer));
+    return;
+  }
+  const chunk = Buffer.alloc(64 * 1024, 0x78);
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk));
+  };
+  res.on('drain', pump);
+  pump();
 }
 
 function reply(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
