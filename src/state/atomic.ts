@@ -4,10 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>): Promise<void> {
+export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>, mode = 0o600): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const file = await open(temp, 'wx', 0o600);
+  const file = await open(temp, 'wx', mode);
   try {
     for await (const chunk of chunks) {
       if (typeof chunk === 'string') await file.write(chunk);

@@ -21,6 +21,10 @@ export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
   private readonly leases = new Map<string, Lease>();
 
+  /** Files and folders are private (0600/0700), or readable by the group a shared state folder belongs to. */
+  private fileMode = 0o600;
+  private dirMode = 0o700;
+
   private constructor(
     readonly label: string,
     private readonly root: string,
@@ -34,20 +38,27 @@ export class DirectoryStore implements StateStore {
   }
 
   /**
-   * A state directory holds names and emails: it is made 0700. An existing one that others can read is
-   * tightened when it is ours, and named in a notice otherwise. A symlinked state directory is followed
-   * (a shared drive is often mounted that way), but the files inside are never followed as symlinks.
+   * A state directory holds names and emails. A new one is made 0700. One that a team shares through a
+   * group (say 2770, the HR staff and the cron user in one group) keeps its group: what the tool writes
+   * there is 0660/0770 so every member can read the baseline and take the lock. Access for everyone
+   * else is removed when the directory is ours, and named in a notice otherwise. A symlinked state
+   * directory is followed (a shared drive is often mounted that way), but the files inside are never
+   * written through a symlink.
    */
   private async checkRoot(): Promise<void> {
     const info = await stat(this.root).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
     if (!info) return;
     if (!info.isDirectory()) throw new UsageError('STATE_UNUSABLE', `the state ${this.root} is not a directory`, 'give --state a directory (or a postgres:// URL)');
-    if ((info.mode & 0o077) === 0) return;
+    if (info.mode & 0o070) {
+      this.fileMode = 0o660;
+      this.dirMode = 0o770;
+    }
+    if ((info.mode & 0o007) === 0) return;
     if (typeof process.getuid === 'function' && info.uid === process.getuid()) {
-      await chmod(this.root, 0o700);
-      this.notices.push(`The state directory ${this.root} could be read by others; it is now 0700 (it holds names and emails).`);
+      await chmod(this.root, info.mode & 0o7770);
+      this.notices.push(`The state directory ${this.root} could be read by everyone; access for others is now removed (it holds names and emails).`);
     } else {
-      this.notices.push(`Warning: the state directory ${this.root} can be read by others and is not yours to tighten; it holds names and emails.`);
+      this.notices.push(`Warning: the state directory ${this.root} can be read by everyone and is not yours to tighten (it holds names and emails): ask its owner to run chmod o-rwx on it.`);
     }
   }
 
@@ -57,15 +68,19 @@ export class DirectoryStore implements StateStore {
 
   private async ensure(key: StateKey): Promise<string> {
     const dir = this.dir(key);
-    for (const sub of ['generations', 'snapshots']) await mkdir(join(dir, sub), { recursive: true, mode: 0o700 });
+    for (const sub of ['generations', 'snapshots']) {
+      // The umask would take the group's write access away from a shared folder: the mode is set outright.
+      const made = await mkdir(join(dir, sub), { recursive: true, mode: this.dirMode });
+      if (made !== undefined && this.dirMode !== 0o700) for (const d of [dir, join(dir, sub)]) await chmod(d, this.dirMode);
+    }
     const keyFile = join(dir, 'key.json');
-    if (!(await exists(keyFile))) await writeFileAtomic(keyFile, [`${JSON.stringify(key)}\n`]);
+    if (!(await exists(keyFile))) await writeFileAtomic(keyFile, [`${JSON.stringify(key)}\n`], this.fileMode);
     return dir;
   }
 
   async lock(key: StateKey, holder: Holder): Promise<Lease> {
     const dir = await this.ensure(key);
-    const lease = await takeLease(join(dir, 'lock'), holder, this.times);
+    const lease = await takeLease(join(dir, 'lock'), holder, { ...this.times, fileMode: this.fileMode });
     const id = JSON.stringify(key);
     this.leases.set(id, lease);
     return {
@@ -128,11 +143,11 @@ export class DirectoryStore implements StateStore {
   /** Snapshot, then provenance, then the head: until the head moves, the new generation does not exist. */
   private async write(key: StateKey, generation: Generation, body: readonly Uint8Array[], audit: readonly AuditEntry[] | null): Promise<void> {
     const dir = await this.ensure(key);
-    await writeFileAtomic(join(dir, 'snapshots', `${generation.generation}.json`), body);
-    await writeFileAtomic(join(dir, 'generations', `${generation.generation}.json`), [`${JSON.stringify(generation)}\n`]);
+    await writeFileAtomic(join(dir, 'snapshots', `${generation.generation}.json`), body, this.fileMode);
+    await writeFileAtomic(join(dir, 'generations', `${generation.generation}.json`), [`${JSON.stringify(generation)}\n`], this.fileMode);
     // The earlier version's audit lines arrive whole, once: two runs migrating at once write the same file.
-    if (audit && !(await exists(join(dir, 'audit.jsonl')))) await writeFileAtomic(join(dir, 'audit.jsonl'), audit.map((a) => `${JSON.stringify(a)}\n`));
-    await writeFileAtomic(join(dir, 'head.json'), [`${JSON.stringify({ generation: generation.generation })}\n`]);
+    if (audit && !(await exists(join(dir, 'audit.jsonl')))) await writeFileAtomic(join(dir, 'audit.jsonl'), audit.map((a) => `${JSON.stringify(a)}\n`), this.fileMode);
+    await writeFileAtomic(join(dir, 'head.json'), [`${JSON.stringify({ generation: generation.generation })}\n`], this.fileMode);
   }
 
   private async prune(key: StateKey, latest: number, keep: number): Promise<void> {
@@ -146,7 +161,7 @@ export class DirectoryStore implements StateStore {
   /** One line in one write in append mode, so concurrent writers never interleave a line. */
   async audit(key: StateKey, entry: AuditEntry): Promise<void> {
     const dir = await this.ensure(key);
-    const file = await open(join(dir, 'audit.jsonl'), 'a', 0o600);
+    const file = await open(join(dir, 'audit.jsonl'), 'a', this.fileMode);
     try {
       await file.write(`${JSON.stringify(entry)}\n`);
       await file.sync();

@@ -23,6 +23,8 @@ interface LeaseFile extends Holder {
 }
 
 export interface LeaseTimes {
+  /** The lock file's mode: 0600, or 0660 in a state directory shared with a group. */
+  readonly fileMode?: number;
   /** How long a lease lasts without a heartbeat. */
   readonly leaseMs: number;
   /** How often the holder renews it. */
@@ -30,6 +32,9 @@ export interface LeaseTimes {
 }
 
 export const LEASE_DEFAULTS: LeaseTimes = { leaseMs: 60_000, heartbeatMs: 15_000 };
+
+/** The mode lock files are created with (set per store by takeLease). */
+let fileMode = 0o600;
 
 /** A lock file younger than this with unreadable content is being written right now, not stale. */
 const WRITING_GRACE_MS = 10_000;
@@ -46,6 +51,7 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
 
 async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise<Lease> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  fileMode = times.fileMode ?? 0o600;
   const now = new Date();
   const me: LeaseFile = { ...holder, id: randomBytes(8).toString('hex'), machine: hostname(), since: now.toISOString(), expiresAt: new Date(now.getTime() + times.leaseMs).toISOString() };
   let recovered: LeaseFile | undefined;
@@ -77,7 +83,7 @@ async function tryCreate(path: string, me: LeaseFile): Promise<boolean> {
 
 async function writeTemp(path: string, content: LeaseFile): Promise<string> {
   const temp = `${path}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const file = await open(temp, 'wx', 0o600);
+  const file = await open(temp, 'wx', fileMode);
   try {
     await file.writeFile(text(content));
     await file.sync();

@@ -183,16 +183,30 @@ describe('the directory store', () => {
     expect((await upload(s, 1, body('E1'))).generation).toBe(2);
   });
 
-  it('tightens a state directory others could read (it holds names and emails)', async () => {
+  it('takes access away from everyone else on a state directory they could read (it holds names and emails)', async () => {
     const root = join(tempDir().dir, 'state');
-    mkdirSync(root, { mode: 0o755 });
-    chmodSync(root, 0o755);
+    mkdirSync(root);
+    chmodSync(root, 0o705);
     const s = await DirectoryStore.open(root);
     expect(statSync(root).mode & 0o777).toBe(0o700);
-    expect(s.notices.join()).toContain('0700');
+    expect(s.notices.join()).toContain('access for others is now removed');
     await upload(s, 0, body('E1'));
     const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
     expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o777).toBe(0o600);
+    await s.close();
+  });
+
+  it('keeps a directory shared with a group usable by the whole group', async () => {
+    const root = join(tempDir().dir, 'state');
+    mkdirSync(root);
+    chmodSync(root, 0o770);
+    const s = await DirectoryStore.open(root);
+    await upload(s, 0, body('E1'));
+    const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
+    expect(statSync(join(dir, 'snapshots')).mode & 0o777).toBe(0o770);
+    expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o040).toBe(0o040);
+    expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o007).toBe(0);
+    expect(s.notices).toEqual([]);
     await s.close();
   });
 });
