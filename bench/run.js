@@ -3,7 +3,10 @@
 // the same JSON to the same sandbox, and start-up against a bare node. Prints a table and the targets
 // of issue 6, and writes bench/out/result.json (with --record, also bench/RESULTS.json).
 //
-//   node bench/run.js [--only 100k,1m,3m,stores,upload,help] [--repeat N] [--record]
+//   node bench/run.js [--only 100k,1m,3m,stores,upload,help,baseline,sink] [--repeat N] [--record]
+//
+// Issue 14's rows: the dry run with the snapshot baseline (the repeat upload), an upload to a sink (what
+// the client alone costs to send), and a 10-row dry run against node -e 0 (start-up).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,16 +24,16 @@ const SIZES = { '100k': 100_000, '1m': 1_000_000, '3m': 3_000_000 };
 const MAX_BODY = 2 * 1024 * 1024 * 1024;
 
 function options(argv) {
-  const o = { only: ['100k', '1m', '3m', 'stores', 'upload', 'help'], repeat: 1, record: false };
+  const o = { only: ['100k', '1m', '3m', 'stores', 'upload', 'help', 'baseline', 'sink'], repeat: 1, record: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--only' || argv[i] === '--sizes') o.only = argv[++i].toLowerCase().split(',');
     else if (argv[i] === '--repeat') o.repeat = Math.max(1, Number(argv[++i]) || 1);
     else if (argv[i] === '--record') o.record = true;
-    else throw new Error(`unknown option ${argv[i]}; use --only 100k,1m,3m,stores,upload,help  --repeat N  --record`);
+    else throw new Error(`unknown option ${argv[i]}; use --only 100k,1m,3m,stores,upload,help,baseline,sink  --repeat N  --record`);
   }
   // Naming only groups keeps every size; naming only sizes keeps every group.
   if (!o.only.some((x) => x in SIZES)) o.only.push('100k', '1m', '3m');
-  if (o.only.every((x) => x in SIZES)) o.only.push('stores', 'upload', 'help');
+  if (o.only.every((x) => x in SIZES)) o.only.push('stores', 'upload', 'help', 'baseline', 'sink');
   return o;
 }
 
@@ -100,7 +103,7 @@ async function uploadVersusCurl(size, file) {
   const cli = await measured(o.repeat, () =>
     once(async (sandbox) => {
       const env = { ...process.env, UPLOAD_TOKEN: sandbox.token, UPLOAD_BASE_URL: sandbox.url };
-      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--json', '--state-dir', join(scratch, 'state')], { env });
+      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', join(scratch, 'state')], { env });
       expectOutcome(r, 'uploaded', `upload of ${file}`);
       // The JSON body curl posts: exactly what the sandbox stored, fetched once and kept.
       if (!existsSync(body) || statSync(body).mtimeMs < statSync(file).mtimeMs) {
@@ -125,14 +128,86 @@ async function uploadVersusCurl(size, file) {
 async function startup(runs = 15) {
   const help = [];
   const bare = [];
+  const dry = [];
+  const ten = generated(OUT, 'team-members', 10, '10').path;
   for (let i = 0; i < runs; i++) {
     bare.push((await run(process.execPath, ['-e', '0'], { plain: true })).wallMs);
     const r = await run(process.execPath, [BIN, '--help'], { plain: true });
     if (r.code !== 0 || !r.stdout.includes('Usage: upload')) throw new Error(`upload --help failed: ${r.stderr}`);
     help.push(r.wallMs);
+    const d = await run(process.execPath, [BIN, 'team-members', ten, '--dry-run', '--quiet', '--state-dir', join(scratch, 'state')], { plain: true });
+    if (d.code !== 0) throw new Error(`10-row dry run failed: ${d.stderr}`);
+    dry.push(d.wallMs);
   }
   rows.push({ label: 'node -e 0', wallMs: median(bare), cpuMs: null, rssMB: null, note: `median of ${runs}` });
   rows.push({ label: 'upload --help', wallMs: median(help), cpuMs: null, rssMB: null, note: `median of ${runs}; ${(median(help) / median(bare)).toFixed(2)}× node -e 0` });
+  rows.push({ label: 'dry run, 10 team members', wallMs: median(dry), cpuMs: null, rssMB: null, note: `median of ${runs}; ${(median(dry) / median(bare)).toFixed(2)}× node -e 0` });
+}
+
+/**
+ * The repeat upload, the case every run after the first is: a dry run against a recorded baseline of
+ * the same records (the store holds the file's own body as its latest upload), next to the floor.
+ */
+async function dryRunWithBaseline(file, name) {
+  const state = join(scratch, `baseline-state-${name.replace(/\W+/g, '-')}`);
+  const body = join(scratch, 'baseline-body.json');
+  const baseUrl = 'http://127.0.0.1:9';
+  const made = await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--payload-out', body, '--state-dir', state]);
+  expectOutcome(made, 'dry-run', `payload of ${file}`);
+  const { openStore } = await import('../dist/state/index.js');
+  const { readFileSync } = await import('node:fs');
+  const { createHash } = await import('node:crypto');
+  const bytes = readFileSync(body);
+  const store = await openStore(state, { env: {} });
+  const key = { baseUrl, kind: 'team-members' };
+  const lease = await store.lock(key, { user: 'bench', host: 'bench', pid: process.pid, what: 'bench' });
+  const records = JSON.parse(made.stdout).records;
+  await store.commit(key, 0, [bytes], { uploadedAt: new Date().toISOString(), user: 'bench', host: 'bench', toolVersion: 'bench', source: file, records, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), restoredFrom: null, plan: null }, 10);
+  await lease.release();
+  await store.close();
+  const floor = [];
+  const ours = [];
+  for (let i = 0; i < o.repeat; i++) {
+    floor.push(await run(process.execPath, [FLOOR, file]));
+    const r = await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--base-url', baseUrl, '--state-dir', state]);
+    const report = expectOutcome(r, 'dry-run', `dry run of ${file} against its baseline`);
+    if (report.diff.unchanged !== records) throw new Error(`the baseline was not used: ${JSON.stringify(report.diff)}`);
+    ours.push(r);
+  }
+  const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
+  const f = mid(floor);
+  const d = mid(ours);
+  rows.push({ label: `dry run with the snapshot baseline, ${name}`, ...pick(d), note: `${(d.wallMs / f.wallMs).toFixed(2)}× floor (cpu ${(d.cpuMs / f.cpuMs).toFixed(2)}×)` });
+}
+
+/** What the client alone costs to send: an upload to a sink that reads the body and answers at once. */
+async function uploadToSink(file, name, records) {
+  const { createServer } = await import('node:http');
+  const sink = createServer((req, res) => {
+    req.on('data', () => {});
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: `${records} team member(s) uploaded`, status: 200 }));
+    });
+  });
+  await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${sink.address().port}`;
+  try {
+    const dry = [];
+    const up = [];
+    for (let i = 0; i < o.repeat; i++) {
+      dry.push(await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--state-dir', join(scratch, 'sink-dry')]));
+      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', join(scratch, `sink-${i}`)], { env: { ...process.env, UPLOAD_TOKEN: 'bench-token-123', UPLOAD_BASE_URL: url } });
+      expectOutcome(r, 'uploaded', `upload of ${file} to a sink`);
+      up.push(r);
+    }
+    const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
+    const d = mid(dry);
+    const u = mid(up);
+    rows.push({ label: `upload to a sink, ${name}`, ...pick(u), note: `${(u.wallMs / d.wallMs).toFixed(2)}× its dry run (cpu ${(u.cpuMs / d.cpuMs).toFixed(2)}×)` });
+  } finally {
+    await new Promise((resolve) => sink.close(resolve));
+  }
 }
 
 const loadBefore = loadavg();
@@ -145,6 +220,18 @@ try {
   for (const size of sizes) {
     log(`dry run, team members ${label(size)}…`);
     await dryRunVersusFloor('team-members', files[size], `team members ${label(size)}`);
+  }
+  if (o.only.includes('baseline')) {
+    for (const size of sizes.filter((s) => s !== '100k')) {
+      log(`dry run with a baseline, team members ${label(size)}…`);
+      await dryRunWithBaseline(files[size], `team members ${label(size)}`);
+    }
+  }
+  if (o.only.includes('sink')) {
+    for (const size of sizes.filter((s) => s !== '3m')) {
+      log(`upload to a sink, team members ${label(size)}…`);
+      await uploadToSink(files[size], `team members ${label(size)}`, SIZES[size]);
+    }
   }
   for (const [layout, file] of stores) {
     log(`dry run, store cards 100K (${layout})…`);

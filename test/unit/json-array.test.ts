@@ -51,7 +51,7 @@ describe('decodeCanonical', () => {
   const member = (id: string, name: string) => JSON.stringify({ employeeID: id, email: `${id}@example.com`, name, roleCode: null, parentKey: null });
 
   it('reads back by key exactly what encodePayload wrote, without parsing the records', () => {
-    const bodies = [member('E1', 'A'), member('E"2', 'quote "},{" brace'), member('E3', 'Zoë 🎉 \\ back')];
+    const bodies = [member('E1', 'A'), member('E"2', 'quote "},{" brace'), member('E3', 'Zoë 🎉 \\ back'), member('E4', 'a }{ b'), member('E\u0000\\5', 'escaped key')];
     const body = Buffer.concat(encodePayload(bodies).chunks);
     expect(decodeCanonical(body, 'employeeID')).toEqual(new Map(bodies.map((b) => [JSON.parse(b).employeeID, b])));
     expect(decodeCanonical(Buffer.from('[]'), 'employeeID')).toEqual(new Map());
