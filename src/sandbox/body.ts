@@ -65,7 +65,7 @@ export async function parseBody(req: IncomingMessage, kind: Kind, maxBody: numbe
           for (const zi of result.error.issues) fail(i, zi.path.join('.'), zi.message);
           continue;
         }
-        record = result.data as Record<string, unknown>;
+        record = result.data;
       }
       const key = record[keyField] as string;
       if (keys.has(key)) fail(i, keyField, `duplicate ${keyField} '${key}'`);
