@@ -12,7 +12,10 @@ export interface FieldSource {
 }
 
 export function describeMapping(plan: ColumnPlan): FieldSource[] {
-  const out: FieldSource[] = plan.fed.map(({ field, column }) => ({ field, columns: [column] }));
+  // In wire order; a field joined from several columns (First Name + Last Name) names them all.
+  const out: FieldSource[] = plan.scalars
+    .filter((s) => s.index >= 0)
+    .map(({ field, index, parts }) => ({ field, columns: (parts ?? [index]).map((i) => plan.columns[i]!) }));
   if (plan.hoursJson !== undefined) out.push({ field: 'opentToGuestsPeriod', columns: [plan.columns[plan.hoursJson]!], note: 'JSON object' });
   // Monday first, as people read a week; the wire's Sunday = "0" is the tool's business.
   for (const day of [1, 2, 3, 4, 5, 6, 0]) {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { fixture, runCli } from '../helpers/cli.js';
 import { membersCsv, range, writeMembers } from '../helpers/members.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { auditLines } from '../helpers/state.js';
@@ -48,6 +48,16 @@ describe('a dry run shows what will be sent', () => {
       { field: 'roleCode', columns: ['roleCode'] },
       { field: 'parentKey', columns: ['parentKey'] },
     ]);
+  });
+});
+
+describe('a field joined from several columns', () => {
+  it('names every column in the mapping shown before sending', async () => {
+    const r = await runCli(['team-members', fixture('team-members-first-last-name.csv'), '--dry-run', '--no-baseline', '--json', '--map', '{"name": ["First Name", "Last Name"]}']);
+    expect(r.code).toBe(0);
+    expect(r.json().mapping).toContainEqual({ field: 'name', columns: ['First Name', 'Last Name'] });
+    const human = await runCli(['team-members', fixture('team-members-first-last-name.csv'), '--dry-run', '--map', '{"name": ["First Name", "Last Name"]}']);
+    expect(human.stderr).toContain('name ← First Name + Last Name');
   });
 });
 
