@@ -12,7 +12,10 @@ for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (s
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 const where = (cf) => {
-  const url = cf.url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'npm:').replace(/.*\/dist\//, 'dist/');
+  const url = cf.url
+    .replace(/^file:\/\//, '')
+    .replace(/.*\/node_modules\//, 'npm:')
+    .replace(/.*\/dist\//, 'dist/');
   return url || '(native)';
 };
 const fns = new Map();

@@ -81,7 +81,11 @@ async function dryRunVersusFloor(kind, file, name) {
   const d = mid(ours);
   rows.push({ label: `csv-parse floor, ${name}`, ...pick(f) });
   rows.push({ label: `dry run, ${name}`, ...pick(d), note: `${(d.wallMs / f.wallMs).toFixed(2)}× floor (cpu ${(d.cpuMs / f.cpuMs).toFixed(2)}×)` });
-  rows.push(mlr ? { label: `mlr --icsv --ojson cat, ${name}`, ...pick(mid(miller)) } : { label: `mlr --icsv --ojson cat, ${name}`, wallMs: null, cpuMs: null, rssMB: null, note: 'Miller not installed' });
+  rows.push(
+    mlr
+      ? { label: `mlr --icsv --ojson cat, ${name}`, ...pick(mid(miller)) }
+      : { label: `mlr --icsv --ojson cat, ${name}`, wallMs: null, cpuMs: null, rssMB: null, note: 'Miller not installed' },
+  );
 }
 
 const pick = (r) => ({ wallMs: r.wallMs, cpuMs: r.cpuMs, rssMB: r.rssMB });
@@ -107,7 +111,9 @@ async function uploadVersusCurl(size, file) {
       expectOutcome(r, 'uploaded', `upload of ${file}`);
       // The JSON body curl posts: exactly what the sandbox stored, fetched once and kept.
       if (!existsSync(body) || statSync(body).mtimeMs < statSync(file).mtimeMs) {
-        const got = await run('curl', ['-sf', '-o', body, '-H', `@${sandbox.curlHeaders(join(scratch, 'h'))}`, `${sandbox.url}/integrations/teamMembers`], { plain: true });
+        const got = await run('curl', ['-sf', '-o', body, '-H', `@${sandbox.curlHeaders(join(scratch, 'h'))}`, `${sandbox.url}/integrations/teamMembers`], {
+          plain: true,
+        });
         if (got.code !== 0) throw new Error(`could not fetch the stored body (curl exit ${got.code})`);
       }
       return r;
@@ -116,13 +122,31 @@ async function uploadVersusCurl(size, file) {
   rows.push({ label: `upload ${name} (CLI)`, ...pick(cli), sandboxMB: cli.sandboxMB, note: `sandbox peak ${cli.sandboxMB} MB` });
   const curl = await measured(o.repeat, () =>
     once(async (sandbox) => {
-      const args = ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-X', 'POST', '-T', body, '-H', `@${sandbox.curlHeaders(join(scratch, 'h'))}`, `${sandbox.url}/integrations/teamMembers`];
+      const args = [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-X',
+        'POST',
+        '-T',
+        body,
+        '-H',
+        `@${sandbox.curlHeaders(join(scratch, 'h'))}`,
+        `${sandbox.url}/integrations/teamMembers`,
+      ];
       const r = await run('curl', args);
       if (r.stdout.trim() !== '200') throw new Error(`curl upload answered ${r.stdout}`);
       return r;
     }),
   );
-  rows.push({ label: `curl POST of the same JSON, ${name}`, ...pick(curl), sandboxMB: curl.sandboxMB, note: `sandbox peak ${curl.sandboxMB} MB; CLI ${(cli.wallMs / curl.wallMs).toFixed(2)}× curl` });
+  rows.push({
+    label: `curl POST of the same JSON, ${name}`,
+    ...pick(curl),
+    sandboxMB: curl.sandboxMB,
+    note: `sandbox peak ${curl.sandboxMB} MB; CLI ${(cli.wallMs / curl.wallMs).toFixed(2)}× curl`,
+  });
 }
 
 async function startup(runs = 15) {
@@ -140,8 +164,20 @@ async function startup(runs = 15) {
     dry.push(d.wallMs);
   }
   rows.push({ label: 'node -e 0', wallMs: median(bare), cpuMs: null, rssMB: null, note: `median of ${runs}` });
-  rows.push({ label: 'upload --help', wallMs: median(help), cpuMs: null, rssMB: null, note: `median of ${runs}; ${(median(help) / median(bare)).toFixed(2)}× node -e 0` });
-  rows.push({ label: 'dry run, 10 team members', wallMs: median(dry), cpuMs: null, rssMB: null, note: `median of ${runs}; ${(median(dry) / median(bare)).toFixed(2)}× node -e 0` });
+  rows.push({
+    label: 'upload --help',
+    wallMs: median(help),
+    cpuMs: null,
+    rssMB: null,
+    note: `median of ${runs}; ${(median(help) / median(bare)).toFixed(2)}× node -e 0`,
+  });
+  rows.push({
+    label: 'dry run, 10 team members',
+    wallMs: median(dry),
+    cpuMs: null,
+    rssMB: null,
+    note: `median of ${runs}; ${(median(dry) / median(bare)).toFixed(2)}× node -e 0`,
+  });
 }
 
 /**
@@ -162,7 +198,24 @@ async function dryRunWithBaseline(file, name) {
   const key = { baseUrl, kind: 'team-members' };
   const lease = await store.lock(key, { user: 'bench', host: 'bench', pid: process.pid, what: 'bench' });
   const records = JSON.parse(made.stdout).records;
-  await store.commit(key, 0, [bytes], { uploadedAt: new Date().toISOString(), user: 'bench', host: 'bench', toolVersion: 'bench', source: file, records, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), restoredFrom: null, plan: null }, 10);
+  await store.commit(
+    key,
+    0,
+    [bytes],
+    {
+      uploadedAt: new Date().toISOString(),
+      user: 'bench',
+      host: 'bench',
+      toolVersion: 'bench',
+      source: file,
+      records,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      restoredFrom: null,
+      plan: null,
+    },
+    10,
+  );
   await lease.release();
   await store.close();
   const floor = [];
@@ -177,7 +230,11 @@ async function dryRunWithBaseline(file, name) {
   const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
   const f = mid(floor);
   const d = mid(ours);
-  rows.push({ label: `dry run with the snapshot baseline, ${name}`, ...pick(d), note: `${(d.wallMs / f.wallMs).toFixed(2)}× floor (cpu ${(d.cpuMs / f.cpuMs).toFixed(2)}×)` });
+  rows.push({
+    label: `dry run with the snapshot baseline, ${name}`,
+    ...pick(d),
+    note: `${(d.wallMs / f.wallMs).toFixed(2)}× floor (cpu ${(d.cpuMs / f.cpuMs).toFixed(2)}×)`,
+  });
 }
 
 /** What the client alone costs to send: an upload to a sink that reads the body and answers at once. */
@@ -197,14 +254,20 @@ async function uploadToSink(file, name, records) {
     const up = [];
     for (let i = 0; i < o.repeat; i++) {
       dry.push(await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--state-dir', join(scratch, 'sink-dry')]));
-      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', join(scratch, `sink-${i}`)], { env: { ...process.env, UPLOAD_TOKEN: 'bench-token-123', UPLOAD_BASE_URL: url } });
+      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', join(scratch, `sink-${i}`)], {
+        env: { ...process.env, UPLOAD_TOKEN: 'bench-token-123', UPLOAD_BASE_URL: url },
+      });
       expectOutcome(r, 'uploaded', `upload of ${file} to a sink`);
       up.push(r);
     }
     const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
     const d = mid(dry);
     const u = mid(up);
-    rows.push({ label: `upload to a sink, ${name}`, ...pick(u), note: `${(u.wallMs / d.wallMs).toFixed(2)}× its dry run (cpu ${(u.cpuMs / d.cpuMs).toFixed(2)}×)` });
+    rows.push({
+      label: `upload to a sink, ${name}`,
+      ...pick(u),
+      note: `${(u.wallMs / d.wallMs).toFixed(2)}× its dry run (cpu ${(u.cpuMs / d.cpuMs).toFixed(2)}×)`,
+    });
   } finally {
     await new Promise((resolve) => sink.close(resolve));
   }
@@ -264,4 +327,6 @@ mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
 if (o.record) copyFileSync(join(OUT, 'result.json'), join(HERE, 'RESULTS.json'));
 console.log(`${table(rows)}\n\n${verdictText(targets)}\n`);
-console.log(`node ${result.node}, ${result.cpus}, load ${result.loadavg.before.join(' ')} → ${result.loadavg.after.join(' ')}; ${result.seconds} s; written to ${join(OUT, 'result.json')}`);
+console.log(
+  `node ${result.node}, ${result.cpus}, load ${result.loadavg.before.join(' ')} → ${result.loadavg.after.join(' ')}; ${result.seconds} s; written to ${join(OUT, 'result.json')}`,
+);

@@ -29,7 +29,11 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
     report.records = doc.body.records;
     const baseUrl = resolveBaseUrl(doc.baseUrl, {});
     if (options.baseUrl && options.baseUrl.href !== baseUrl.href) {
-      throw new UsageError('PLAN_BASE_URL', `the plan was made for ${doc.baseUrl}, but this run is given ${options.baseUrl.href.replace(/\/$/, '')}`, 'apply a plan to the service it was made for, or make a new plan for this one');
+      throw new UsageError(
+        'PLAN_BASE_URL',
+        `the plan was made for ${doc.baseUrl}, but this run is given ${options.baseUrl.href.replace(/\/$/, '')}`,
+        'apply a plan to the service it was made for, or make a new plan for this one',
+      );
     }
     const state = await openState(options.state, baseUrl, doc.kind, ctx);
     try {
@@ -43,13 +47,24 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
         );
       }
       const against: BaselineReport = head
-        ? { source: 'snapshot', generation: head.generation, uploadedAt: head.uploadedAt, user: head.user, host: head.host, records: head.records, sha256: head.sha256 }
+        ? {
+            source: 'snapshot',
+            generation: head.generation,
+            uploadedAt: head.uploadedAt,
+            user: head.user,
+            host: head.host,
+            records: head.records,
+            sha256: head.sha256,
+          }
         : { source: 'none', generation: null, uploadedAt: null, user: null, host: null, records: null, sha256: null };
       report.baseline = against;
       const diff = { baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null, examples: { added: [], removed: [], changed: [] } };
       report.diff = { ...doc.diff, baseline: doc.baseline, examples: diff.examples };
       report.unchanged = doc.diff.added === 0 && doc.diff.removed === 0 && doc.diff.changed === 0;
-      ctx.emit({ type: 'notice', message: `Plan ${options.plan}: ${doc.body.records} record(s) from ${doc.source}, made by ${doc.user}@${doc.host} at ${doc.createdAt}` });
+      ctx.emit({
+        type: 'notice',
+        message: `Plan ${options.plan}: ${doc.body.records} record(s) from ${doc.source}, made by ${doc.user}@${doc.host} at ${doc.createdAt}`,
+      });
       ctx.emit({ type: 'diff', kind: doc.kind, diff, against, noBaselineWhy: undefined });
       ctx.emit({ type: 'guard-notes', notes: doc.notes });
       const { answer, generation } = await execute(

@@ -21,7 +21,10 @@ try {
   say(`Sandbox running at ${sandbox.url} (data in ${join(work, 'service')})`);
   const env = { ...process.env, UPLOAD_TOKEN: token, UPLOAD_BASE_URL: sandbox.url };
   const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env };
-  for (const [kind, file] of [['store-cards', 'fixtures/store-cards.csv'], ['team-members', 'fixtures/team-members.csv']] as const) {
+  for (const [kind, file] of [
+    ['store-cards', 'fixtures/store-cards.csv'],
+    ['team-members', 'fixtures/team-members.csv'],
+  ] as const) {
     say(`$ upload ${kind} ${file} --yes`);
     const code = await main([kind, join(root, file), '--yes', '--no-baseline', '--state-dir', join(work, 'state')], io);
     if (code !== 0) failed++;

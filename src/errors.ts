@@ -2,17 +2,7 @@
 // report outcome. Only the entry point turns them into a process exit code.
 
 export type Outcome =
-  | 'uploaded'
-  | 'dry-run'
-  | 'invalid'
-  | 'refused'
-  | 'rejected'
-  | 'unreachable'
-  | 'unknown'
-  | 'unverified'
-  | 'usage-error'
-  | 'interrupted'
-  | 'internal-error';
+  'uploaded' | 'dry-run' | 'invalid' | 'refused' | 'rejected' | 'unreachable' | 'unknown' | 'unverified' | 'usage-error' | 'interrupted' | 'internal-error';
 
 export const EXIT = {
   ok: 0,
@@ -34,15 +24,61 @@ export const EXIT = {
  */
 export const ERROR_CODES = {
   usage: [
-    'BAD_USAGE', 'BAD_FLAG', 'BAD_KIND', 'BAD_BASE_URL', 'INSECURE_BASE_URL', 'NO_BASE_URL', 'BAD_CA_FILE',
-    'NO_TOKEN', 'EMPTY_TOKEN', 'MULTILINE_TOKEN', 'BAD_TOKEN', 'TOKEN_FILE_UNREADABLE', 'NO_CONFIRMATION',
-    'STDIN_TWICE', 'BAD_MAPPING', 'BAD_DELIMITER', 'DELIMITER_NOT_CSV', 'UNKNOWN_ENCODING', 'BAD_MAX_REMOVALS',
-    'FLAG_FILE_TOO_LARGE', 'SHEET_NOT_FOUND', 'SHEET_NOT_WORKBOOK', 'ENCODING_NOT_TEXT', 'ERRORS_CSV_UNWRITABLE', 'STATE_DIR_UNUSABLE', 'NO_SANDBOX_TOKEN', 'SANDBOX_CANNOT_LISTEN', 'SANDBOX_NOT_LOOPBACK', 'OUTPUT_UNWRITABLE', 'NO_HISTORY', 'BAD_GENERATION', 'PLAN_BASE_URL',
-    'STATE_UNREACHABLE', 'STATE_UNUSABLE',
+    'BAD_USAGE',
+    'BAD_FLAG',
+    'BAD_KIND',
+    'BAD_BASE_URL',
+    'INSECURE_BASE_URL',
+    'NO_BASE_URL',
+    'BAD_CA_FILE',
+    'NO_TOKEN',
+    'EMPTY_TOKEN',
+    'MULTILINE_TOKEN',
+    'BAD_TOKEN',
+    'TOKEN_FILE_UNREADABLE',
+    'NO_CONFIRMATION',
+    'STDIN_TWICE',
+    'BAD_MAPPING',
+    'BAD_DELIMITER',
+    'DELIMITER_NOT_CSV',
+    'UNKNOWN_ENCODING',
+    'BAD_MAX_REMOVALS',
+    'FLAG_FILE_TOO_LARGE',
+    'SHEET_NOT_FOUND',
+    'SHEET_NOT_WORKBOOK',
+    'ENCODING_NOT_TEXT',
+    'ERRORS_CSV_UNWRITABLE',
+    'STATE_DIR_UNUSABLE',
+    'NO_SANDBOX_TOKEN',
+    'SANDBOX_CANNOT_LISTEN',
+    'SANDBOX_NOT_LOOPBACK',
+    'OUTPUT_UNWRITABLE',
+    'NO_HISTORY',
+    'BAD_GENERATION',
+    'PLAN_BASE_URL',
+    'STATE_UNREACHABLE',
+    'STATE_UNUSABLE',
   ],
   invalid: [
-    'INVALID_RECORDS', 'CANNOT_READ', 'NOT_UTF8', 'NOT_UTF16', 'LOOKS_LIKE_WORKBOOK', 'WORKBOOK_TOO_LARGE', 'WORKBOOK_UNREADABLE', 'WORKBOOK_EMPTY', 'CSV_SYNTAX', 'RECORD_TOO_LARGE', 'DUPLICATE_COLUMN', 'FORBIDDEN_KEY',
-    'JSON_SYNTAX', 'JSON_TOO_DEEP', 'NOT_AN_OBJECT', 'LOOKS_LIKE_JSON', 'BASELINE_INVALID', 'STORE_CARDS_INVALID', 'PLAN_INVALID',
+    'INVALID_RECORDS',
+    'CANNOT_READ',
+    'NOT_UTF8',
+    'NOT_UTF16',
+    'LOOKS_LIKE_WORKBOOK',
+    'WORKBOOK_TOO_LARGE',
+    'WORKBOOK_UNREADABLE',
+    'WORKBOOK_EMPTY',
+    'CSV_SYNTAX',
+    'RECORD_TOO_LARGE',
+    'DUPLICATE_COLUMN',
+    'FORBIDDEN_KEY',
+    'JSON_SYNTAX',
+    'JSON_TOO_DEEP',
+    'NOT_AN_OBJECT',
+    'LOOKS_LIKE_JSON',
+    'BASELINE_INVALID',
+    'STORE_CARDS_INVALID',
+    'PLAN_INVALID',
   ],
   refused: ['EMPTY_UPLOAD', 'TOO_MANY_REMOVALS', 'NO_BASELINE', 'LOCK_HELD', 'DECLINED', 'SNAPSHOT_CORRUPT', 'STATE_MOVED', 'PLAN_STALE'],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],

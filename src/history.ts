@@ -47,7 +47,13 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
       const previous = generations[i + 1];
       entries.push({ ...g, ...(await changes(state, g, previous)), failed: failedAfter(g.generation) });
     }
-    return { kind, baseUrl: state.key.baseUrl, store: state.store.label, generations: entries, failedBefore: generations.length <= limit ? failedAfter(0) : [] };
+    return {
+      kind,
+      baseUrl: state.key.baseUrl,
+      store: state.store.label,
+      generations: entries,
+      failedBefore: generations.length <= limit ? failedAfter(0) : [],
+    };
   } finally {
     await state.store.close();
   }
@@ -58,7 +64,11 @@ function failed(a: AuditEntry): FailedAttempt {
 }
 
 /** +added −removed ~changed against the generation before; unknown when either snapshot was pruned. */
-async function changes(state: State, g: Generation, previous: Generation | undefined): Promise<{ added: number | null; removed: number | null; changed: number | null }> {
+async function changes(
+  state: State,
+  g: Generation,
+  previous: Generation | undefined,
+): Promise<{ added: number | null; removed: number | null; changed: number | null }> {
   const unknown = { added: null, removed: null, changed: null };
   try {
     const after = await generationRecords(state, g);

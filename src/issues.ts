@@ -6,15 +6,41 @@ export type Severity = 'error' | 'warning';
 /** Every issue code, listed with its severity in docs/report.md (a test keeps the two in step). */
 export const ISSUE_CODES = [
   // the file and its header
-  'EMPTY_FILE', 'NO_RECORDS', 'NO_FINAL_LINE_BREAK', 'MISSING_COLUMN', 'MAPPED_COLUMN_MISSING', 'AMBIGUOUS_COLUMN', 'COLUMN_IGNORED',
-  'IGNORED_COLUMN_MISSING', 'UNPLACED_COLUMN', 'UNKNOWN_COLUMN', 'CELL_WITHOUT_COLUMN', 'TOO_FEW_CELLS', 'TOO_MANY_CELLS',
+  'EMPTY_FILE',
+  'NO_RECORDS',
+  'NO_FINAL_LINE_BREAK',
+  'MISSING_COLUMN',
+  'MAPPED_COLUMN_MISSING',
+  'AMBIGUOUS_COLUMN',
+  'COLUMN_IGNORED',
+  'IGNORED_COLUMN_MISSING',
+  'UNPLACED_COLUMN',
+  'UNKNOWN_COLUMN',
+  'CELL_WITHOUT_COLUMN',
+  'TOO_FEW_CELLS',
+  'TOO_MANY_CELLS',
   // opening hours
-  'INVALID_HOURS', 'AMBIGUOUS_WEEKDAY', 'HOURS_PAIR_INCOMPLETE', 'HOURS_TWICE', 'HOURS_ORDER', 'HOURS_OUT_OF_RANGE',
+  'INVALID_HOURS',
+  'AMBIGUOUS_WEEKDAY',
+  'HOURS_PAIR_INCOMPLETE',
+  'HOURS_TWICE',
+  'HOURS_ORDER',
+  'HOURS_OUT_OF_RANGE',
   // values
-  'REQUIRED', 'INVALID_EMAIL', 'INVALID_VALUE', 'NOT_A_NUMBER', 'INEXACT_NUMBER', 'WRONG_TYPE', 'UNKNOWN_FIELD',
-  'SCIENTIFIC_NOTATION', 'FORMULA_LIKE', 'INVALID_CHARACTER',
+  'REQUIRED',
+  'INVALID_EMAIL',
+  'INVALID_VALUE',
+  'NOT_A_NUMBER',
+  'INEXACT_NUMBER',
+  'WRONG_TYPE',
+  'UNKNOWN_FIELD',
+  'SCIENTIFIC_NOTATION',
+  'FORMULA_LIKE',
+  'INVALID_CHARACTER',
   // across records
-  'DUPLICATE_KEY', 'DUPLICATE_EMAIL', 'UNKNOWN_PARENT',
+  'DUPLICATE_KEY',
+  'DUPLICATE_EMAIL',
+  'UNKNOWN_PARENT',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 
@@ -53,5 +79,5 @@ export function issue(
 
 /** A cell's value as the user wrote it: strings as they are, anything else as JSON. */
 export function asText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }

@@ -47,7 +47,11 @@ export async function loadBaseline(req: BaselineRequest): Promise<BaselineResult
     return { baseline: { source: 'file', records }, why: '', against: { ...NO_BASELINE, source: 'file', records: records.size } };
   }
   if (!req.state) {
-    return { baseline: undefined, why: 'no base URL was given, so there is no record of a last upload to compare with (give --base-url, or --baseline FILE)', against: NO_BASELINE };
+    return {
+      baseline: undefined,
+      why: 'no base URL was given, so there is no record of a last upload to compare with (give --base-url, or --baseline FILE)',
+      against: NO_BASELINE,
+    };
   }
   const { store, key } = req.state;
   if (!req.head) {
@@ -82,13 +86,20 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Map
     throw new UsageError('STDIN_TWICE', 'the records and the baseline cannot both come from standard input', 'give the baseline as a file: --baseline FILE');
   }
   const read = (mapping: Mapping) =>
-    buildPlan({ kind: req.kind, path: file, read: { source: displayName(file), encoding: req.encoding }, mapping, ...(req.stdin ? { stdin: req.stdin } : {}) }).catch((err: unknown) => {
+    buildPlan({
+      kind: req.kind,
+      path: file,
+      read: { source: displayName(file), encoding: req.encoding },
+      mapping,
+      ...(req.stdin ? { stdin: req.stdin } : {}),
+    }).catch((err: unknown) => {
       // The file named by a flag is named with the flag, so the user knows which of two files it is.
       if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint);
       throw err;
     });
   let plan = await read(req.mapping);
-  if (Object.keys(req.mapping.fields ?? {}).length > 0 && plan.issues.some((i) => i.code === 'MAPPED_COLUMN_MISSING')) plan = await read({ ...req.mapping, fields: {} });
+  if (Object.keys(req.mapping.fields ?? {}).length > 0 && plan.issues.some((i) => i.code === 'MAPPED_COLUMN_MISSING'))
+    plan = await read({ ...req.mapping, fields: {} });
   const first = plan.issues.find((i) => i.severity === 'error');
   if (first) {
     throw new InputError(
@@ -112,7 +123,12 @@ export interface KnownParents {
  * store-card upload, so what is checked against is exactly what `upload store-cards FILE` would send),
  * else from the store cards last uploaded to the same address, if any.
  */
-export async function loadKnownParents(req: { kind: Kind; storeCards?: string | undefined; state?: State | undefined; stdin?: NodeJS.ReadableStream }): Promise<KnownParents> {
+export async function loadKnownParents(req: {
+  kind: Kind;
+  storeCards?: string | undefined;
+  state?: State | undefined;
+  stdin?: NodeJS.ReadableStream;
+}): Promise<KnownParents> {
   if (req.kind !== 'team-members') return {};
   if (req.storeCards !== undefined) return { knownParents: await readStoreCardKeys(req.storeCards, req.stdin), knownParentsFrom: displayName(req.storeCards) };
   if (!req.state) return {};

@@ -12,7 +12,12 @@ import { toolVersion } from './version.js';
 
 export const PLAN_FORMAT = 'scheduling-upload-plan/1';
 
-const counts = z.strictObject({ added: z.number().nullable(), removed: z.number().nullable(), changed: z.number().nullable(), unchanged: z.number().nullable() });
+const counts = z.strictObject({
+  added: z.number().nullable(),
+  removed: z.number().nullable(),
+  changed: z.number().nullable(),
+  unchanged: z.number().nullable(),
+});
 
 const planDocument = z.strictObject({
   format: z.literal(PLAN_FORMAT),
@@ -55,7 +60,12 @@ function digestOf(doc: Omit<PlanDocument, 'digest'>): string {
 export async function writePlan(path: string, facts: Unsigned, payload: Payload): Promise<PlanDocument> {
   const bodyFile = `${basename(path)}.${payload.sha256.slice(0, 16)}.body.json`;
   await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks);
-  const unsigned = { format: PLAN_FORMAT, ...facts, toolVersion: await toolVersion(), body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records } } as const;
+  const unsigned = {
+    format: PLAN_FORMAT,
+    ...facts,
+    toolVersion: await toolVersion(),
+    body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records },
+  } as const;
   const doc: PlanDocument = { ...unsigned, digest: digestOf(unsigned) };
   await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`]);
   return doc;
@@ -79,7 +89,8 @@ export async function readPlan(path: string): Promise<{ doc: PlanDocument; body:
     return invalid('the plan is not valid JSON (was it cut short or edited?)');
   }
   const result = planDocument.safeParse(parsed);
-  if (!result.success) return invalid(`the plan is not a plan this tool wrote (${result.error.issues[0]?.path.join('.') || 'format'}: ${result.error.issues[0]?.message})`);
+  if (!result.success)
+    return invalid(`the plan is not a plan this tool wrote (${result.error.issues[0]?.path.join('.') || 'format'}: ${result.error.issues[0]?.message})`);
   const doc = result.data;
   const { digest, ...rest } = doc;
   if (digestOf(rest) !== digest) return invalid('the plan has been changed since it was written (its digest does not match)');
@@ -93,7 +104,9 @@ export async function readPlan(path: string): Promise<{ doc: PlanDocument; body:
   }
   const sha256 = createHash('sha256').update(body).digest('hex');
   if (body.length !== doc.body.bytes || sha256 !== doc.body.sha256) {
-    return invalid(`its body ${bodyPath} has changed since the plan was made (${body.length} bytes, sha256 ${sha256.slice(0, 12)}…; the plan says ${doc.body.bytes} bytes, ${doc.body.sha256.slice(0, 12)}…)`);
+    return invalid(
+      `its body ${bodyPath} has changed since the plan was made (${body.length} bytes, sha256 ${sha256.slice(0, 12)}…; the plan says ${doc.body.bytes} bytes, ${doc.body.sha256.slice(0, 12)}…)`,
+    );
   }
   return { doc, body };
 }

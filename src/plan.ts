@@ -125,7 +125,14 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       validator.add(issue('warning', 'NO_RECORDS', 'the file holds no records', { line: null }));
     } else {
       // Not even a header: what a failed export leaves behind. It must never read as "delete everything".
-      validator.add(issue('error', 'EMPTY_FILE', 'the file is empty (no header line, no records): was the export cut short? To upload no records on purpose, use a file with just the header line (or a JSON file holding []) and --allow-empty', { line: null }));
+      validator.add(
+        issue(
+          'error',
+          'EMPTY_FILE',
+          'the file is empty (no header line, no records): was the export cut short? To upload no records on purpose, use a file with just the header line (or a JSON file holding []) and --allow-empty',
+          { line: null },
+        ),
+      );
     }
   }
   const diff = input.baseline ? diffRecords(input.baseline.records, input.baseline.source, keys, bodies, validator.hasKey) : noBaseline();

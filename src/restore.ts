@@ -40,20 +40,41 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
     const { kind } = options;
     const noun = `${KINDS[kind].noun}s`;
     const head = await state.store.head(state.key);
-    if (!head) throw new UsageError('NO_HISTORY', `no upload of ${noun} to ${state.key.baseUrl} is recorded in ${state.store.label}, so there is nothing to restore`, 'check --base-url and --state; `upload history` lists what is recorded');
+    if (!head)
+      throw new UsageError(
+        'NO_HISTORY',
+        `no upload of ${noun} to ${state.key.baseUrl} is recorded in ${state.store.label}, so there is nothing to restore`,
+        'check --base-url and --state; `upload history` lists what is recorded',
+      );
     const target = await pick(state, head, options.generation);
     const source = `upload #${target.generation}`;
     report.source = source;
     const body = await state.store.readSnapshot(state.key, target.generation);
     const records = decodeCanonical(body, KINDS[kind].keyField);
-    if (!records) throw new UsageError('BAD_GENERATION', `upload #${target.generation} in ${state.store.label} is not a body this tool wrote`, 'pick another with --generation N');
-    const against: BaselineReport = { source: 'snapshot', generation: head.generation, uploadedAt: head.uploadedAt, user: head.user, host: head.host, records: head.records, sha256: head.sha256 };
+    if (!records)
+      throw new UsageError(
+        'BAD_GENERATION',
+        `upload #${target.generation} in ${state.store.label} is not a body this tool wrote`,
+        'pick another with --generation N',
+      );
+    const against: BaselineReport = {
+      source: 'snapshot',
+      generation: head.generation,
+      uploadedAt: head.uploadedAt,
+      user: head.user,
+      host: head.host,
+      records: head.records,
+      sha256: head.sha256,
+    };
     report.baseline = against;
     const diff = diffRecords(await generationRecords(state, head), 'snapshot', [...records.keys()], [...records.values()]);
     report.records = records.size;
     report.diff = diffReport(diff);
     report.unchanged = diff.added === 0 && diff.removed === 0 && diff.changed === 0;
-    ctx.emit({ type: 'notice', message: `Restoring ${describeBaseline({ ...against, generation: target.generation, uploadedAt: target.uploadedAt, user: target.user, host: target.host, records: target.records }, kind)}` });
+    ctx.emit({
+      type: 'notice',
+      message: `Restoring ${describeBaseline({ ...against, generation: target.generation, uploadedAt: target.uploadedAt, user: target.user, host: target.host, records: target.records }, kind)}`,
+    });
     ctx.emit({ type: 'diff', kind, diff, against, noBaselineWhy: undefined });
     const verdict = judge({
       kind,
@@ -75,7 +96,18 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
     }
     const payload: Payload = { records: records.size, chunks: [body], bytes: body.length, sha256: target.sha256 };
     const { answer, generation } = await execute(
-      { ...options, source, token: options.token!, store: state.store, key: state.key, expected: head.generation, against, payload, diff, restoredFrom: target.generation },
+      {
+        ...options,
+        source,
+        token: options.token!,
+        store: state.store,
+        key: state.key,
+        expected: head.generation,
+        against,
+        payload,
+        diff,
+        restoredFrom: target.generation,
+      },
       ctx,
     );
     report.response = { status: answer.status, message: answer.message };
@@ -94,12 +126,20 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
 async function pick(state: State, head: Generation, wanted: number | undefined): Promise<Generation> {
   const kept = await state.store.generations(state.key);
   if (wanted === head.generation) {
-    throw new UsageError('BAD_GENERATION', `upload #${wanted} is the latest already: restoring it would change nothing`, 'pick an earlier one with --generation N (see `upload history`)');
+    throw new UsageError(
+      'BAD_GENERATION',
+      `upload #${wanted} is the latest already: restoring it would change nothing`,
+      'pick an earlier one with --generation N (see `upload history`)',
+    );
   }
   const target = wanted === undefined ? kept.find((g) => g.generation < head.generation) : kept.find((g) => g.generation === wanted);
   if (!target) {
     const which = wanted === undefined ? 'no earlier upload' : `upload #${wanted} is not`;
-    throw new UsageError('BAD_GENERATION', `${which} among the snapshots kept in ${state.store.label} (${kept.map((g) => `#${g.generation}`).join(', ') || 'none'})`, 'pick one of them with --generation N; --keep N keeps more in future');
+    throw new UsageError(
+      'BAD_GENERATION',
+      `${which} among the snapshots kept in ${state.store.label} (${kept.map((g) => `#${g.generation}`).join(', ') || 'none'})`,
+      'pick one of them with --generation N; --keep N keeps more in future',
+    );
   }
   return target;
 }

@@ -119,7 +119,20 @@ async function confirm(job: Job, ctx: RunContext): Promise<void> {
 
 function moved(job: Job, now: Generation | undefined): GuardRefusal {
   const noun = `${KINDS[job.kind].noun}s`;
-  const latest = now ? describeBaseline({ source: 'snapshot', generation: now.generation, uploadedAt: now.uploadedAt, user: now.user, host: now.host, records: now.records, sha256: now.sha256 }, job.kind) : 'nothing (its history was removed)';
+  const latest = now
+    ? describeBaseline(
+        {
+          source: 'snapshot',
+          generation: now.generation,
+          uploadedAt: now.uploadedAt,
+          user: now.user,
+          host: now.host,
+          records: now.records,
+          sha256: now.sha256,
+        },
+        job.kind,
+      )
+    : 'nothing (its history was removed)';
   return new GuardRefusal(
     job.staleCode ?? 'STATE_MOVED',
     `the ${noun} at ${job.key.baseUrl} changed while this upload was being prepared: it was compared with ${job.expected ? `upload #${job.expected}` : 'no earlier upload'}, but the latest is now ${latest}; nothing was sent`,
@@ -157,7 +170,11 @@ async function record(job: Job, ctx: RunContext): Promise<number | null> {
   }
 }
 
-async function audit(job: Job, ctx: RunContext, result: { outcome: Outcome; status: number | null; error: string | null; generation: number | null }): Promise<void> {
+async function audit(
+  job: Job,
+  ctx: RunContext,
+  result: { outcome: Outcome; status: number | null; error: string | null; generation: number | null },
+): Promise<void> {
   const { diff, payload } = job;
   const entry: AuditEntry = {
     time: new Date().toISOString(),

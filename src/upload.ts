@@ -103,7 +103,16 @@ async function prepare(
 ): Promise<{ plan: Plan; payload: Payload | undefined; head: number }> {
   const { kind, source } = options;
   const head = state ? await state.store.head(state.key) : undefined;
-  const { baseline, why, against } = await loadBaseline({ kind, file: options.baseline, input: options.file, encoding: options.encoding, mapping: options.mapping, stdin: ctx.stdin, state, head });
+  const { baseline, why, against } = await loadBaseline({
+    kind,
+    file: options.baseline,
+    input: options.file,
+    encoding: options.encoding,
+    mapping: options.mapping,
+    stdin: ctx.stdin,
+    state,
+    head,
+  });
   report.baseline = against;
   const parents = await loadKnownParents({ kind, storeCards: options.storeCards, state, stdin: ctx.stdin });
   if (parents.warning) ctx.emit({ type: 'warning', message: parents.warning });
@@ -130,12 +139,33 @@ async function prepare(
   report.issueCounts = plan.issueCounts;
   report.issuesTruncated = plan.issuesTruncated;
   report.diff = diffReport(plan.diff);
-  ctx.emit({ type: 'planned', source, issues: plan.issues, truncated: plan.issuesTruncated, rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings });
+  ctx.emit({
+    type: 'planned',
+    source,
+    issues: plan.issues,
+    truncated: plan.issuesTruncated,
+    rows: plan.rows,
+    valid: plan.keys.length,
+    errors: plan.errors,
+    warnings: plan.warnings,
+  });
   if (options.errorsCsv !== undefined) {
-    await writeErrorsCsv(options.errorsCsv, errorsCsvLines(plan.header, plan.rejected, plan.delimiter ?? ',', plan.issues.filter((i) => i.severity === 'error')));
+    await writeErrorsCsv(
+      options.errorsCsv,
+      errorsCsvLines(
+        plan.header,
+        plan.rejected,
+        plan.delimiter ?? ',',
+        plan.issues.filter((i) => i.severity === 'error'),
+      ),
+    );
   }
   if (plan.errors > 0) {
-    const { message, hint } = invalidSummary(source, { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings }, options.errorsCsv);
+    const { message, hint } = invalidSummary(
+      source,
+      { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings },
+      options.errorsCsv,
+    );
     throw new InputError('INVALID_RECORDS', message, hint);
   }
   // Written once the records are valid, whatever the guards say: they are what a review needs most.
@@ -159,7 +189,12 @@ async function prepare(
     allowEmpty: options.allowEmpty,
     acknowledgeNoBaseline: options.noBaseline,
     noBaselineWhy: why,
-    has: { token: options.token !== undefined, tokenEnv: options.tokenEnv, baseUrl: options.baseUrl !== undefined, confirmation: options.confirm !== 'impossible' },
+    has: {
+      token: options.token !== undefined,
+      tokenEnv: options.tokenEnv,
+      baseUrl: options.baseUrl !== undefined,
+      confirmation: options.confirm !== 'impossible',
+    },
   });
   ctx.emit({ type: 'guard-notes', notes: verdict.notes });
   if (verdict.refusal) throw verdict.refusal;

@@ -19,14 +19,38 @@ function prng(seed) {
 
 // First and last names as an HR export holds them: mostly ASCII, some not; [written, for the email].
 const FIRST = [
-  ['Jane', 'jane'], ['John', 'john'], ['Maria', 'maria'], ['Ahmed', 'ahmed'], ['Wei', 'wei'], ['Olga', 'olga'],
-  ['Björn', 'björn'], ['Zoë', 'zoe'], ['José', 'josé'], ['François', 'francois'], ['Łukasz', 'lukasz'],
-  ['Søren', 'søren'], ['Anna Maria', 'annamaria'], ['Mary-Kate', 'mary-kate'], ['Siobhán', 'siobhan'], ['Kenji', 'kenji'],
+  ['Jane', 'jane'],
+  ['John', 'john'],
+  ['Maria', 'maria'],
+  ['Ahmed', 'ahmed'],
+  ['Wei', 'wei'],
+  ['Olga', 'olga'],
+  ['Björn', 'björn'],
+  ['Zoë', 'zoe'],
+  ['José', 'josé'],
+  ['François', 'francois'],
+  ['Łukasz', 'lukasz'],
+  ['Søren', 'søren'],
+  ['Anna Maria', 'annamaria'],
+  ['Mary-Kate', 'mary-kate'],
+  ['Siobhán', 'siobhan'],
+  ['Kenji', 'kenji'],
 ];
 const LAST = [
-  ['Doe', 'doe'], ['Smith', 'smith'], ['Garcia', 'garcia'], ['Müller', 'müller'], ['Østberg', 'ostberg'],
-  ['Nguyễn', 'nguyen'], ['O\'Brien', 'obrien'], ['van der Berg', 'vanderberg'], ['Kowalski', 'kowalski'],
-  ['Ek', 'ek'], ['Johansson', 'johansson'], ['Dubois', 'dubois'], ['Şahin', 'sahin'], ['Rossi', 'rossi'],
+  ['Doe', 'doe'],
+  ['Smith', 'smith'],
+  ['Garcia', 'garcia'],
+  ['Müller', 'müller'],
+  ['Østberg', 'ostberg'],
+  ['Nguyễn', 'nguyen'],
+  ["O'Brien", 'obrien'],
+  ['van der Berg', 'vanderberg'],
+  ['Kowalski', 'kowalski'],
+  ['Ek', 'ek'],
+  ['Johansson', 'johansson'],
+  ['Dubois', 'dubois'],
+  ['Şahin', 'sahin'],
+  ['Rossi', 'rossi'],
 ];
 const ROLES = ['1', '2', '3', '4', '7', '12', 'MGR', 'CASH', 'STOCK', ''];
 const DOMAINS = ['example.com', 'example.org', 'corp.example.net', 'exämple.se'];
@@ -97,9 +121,11 @@ export function generated(outDir, kind, rows, label) {
   const path = join(outDir, `${kind}-${label}.v${VERSION}.csv`);
   if (existsSync(path)) return { path, fresh: false };
   const rowAt =
-    kind === 'team-members' ? teamMemberRow
-    : kind === 'store-cards-pair' ? (i, rnd) => storeCardRow(i, rnd, 'pair')
-    : (i, rnd) => storeCardRow(i, rnd, 'range');
+    kind === 'team-members'
+      ? teamMemberRow
+      : kind === 'store-cards-pair'
+        ? (i, rnd) => storeCardRow(i, rnd, 'pair')
+        : (i, rnd) => storeCardRow(i, rnd, 'range');
   write(path, HEADERS[kind], rows, rowAt);
   return { path, fresh: true };
 }

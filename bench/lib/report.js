@@ -7,7 +7,11 @@ export function table(rows) {
   const head = ['case', 'wall s', 'cpu s', 'peak RSS MB', 'note'];
   const body = rows.map((r) => [r.label, s(r.wallMs), s(r.cpuMs), mb(r.rssMB), r.note ?? '']);
   const width = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 || i === 4 ? c.padEnd(width[i]) : c.padStart(width[i]))).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => (i === 0 || i === 4 ? c.padEnd(width[i]) : c.padStart(width[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(width.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 

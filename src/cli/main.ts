@@ -12,11 +12,19 @@ import type { CommandResult } from './result.js';
 
 export type { ProcessIo } from './io.js';
 
-function uploadCommand(program: Command, kind: 'store-cards' | 'team-members', summary: string, run: (result: Promise<CommandResult>) => void, io: ProcessIo): Command {
+function uploadCommand(
+  program: Command,
+  kind: 'store-cards' | 'team-members',
+  summary: string,
+  run: (result: Promise<CommandResult>) => void,
+  io: ProcessIo,
+): Command {
   const cmd = program
     .command(`${kind} <file>`)
     .summary(summary)
-    .description(`${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, or - for standard input. Every ${kind === 'store-cards' ? 'store card' : 'team member'} on the service is replaced by the file's records.`)
+    .description(
+      `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, or - for standard input. Every ${kind === 'store-cards' ? 'store card' : 'team member'} on the service is replaced by the file's records.`,
+    )
     .option('--dry-run', 'read, validate, diff and guard, but send nothing')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--json', 'write one JSON report to stdout')
@@ -118,7 +126,9 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
-  program.addHelpText('after', `
+  program.addHelpText(
+    'after',
+    `
 Examples:
   $ upload team-members staff.csv --dry-run      validate and show what would change
   $ upload store-cards stores.xlsx --yes         upload a workbook without a prompt
@@ -126,7 +136,8 @@ Examples:
   $ upload template team-members > staff.csv     a CSV with every column
 ${EXIT_CODES}
 
-Documentation: README.md and docs/ in the package.`);
+Documentation: README.md and docs/ in the package.`,
+  );
   uploadCommand(program, 'store-cards', 'upload the complete set of store cards', run, io);
   uploadCommand(program, 'team-members', 'upload the complete set of team members', run, io);
   const sendingOptions = (cmd: Command) =>
@@ -147,16 +158,21 @@ Documentation: README.md and docs/ in the package.`);
   program
     .command('history <kind>')
     .summary('list the recorded uploads of store-cards or team-members, newest first')
-    .description('The uploads the state store recorded for one service address and kind, newest first, with what each changed and the failed attempts between them.')
+    .description(
+      'The uploads the state store recorded for one service address and kind, newest first, with what each changed and the failed attempts between them.',
+    )
     .option('--base-url <url>', 'service address (default: $UPLOAD_BASE_URL)')
     .option('--state <dir|url>', 'the state store (default: $UPLOAD_STATE, else the XDG state directory)')
     .option('--state-dir <dir>', 'the older name of --state')
     .option('--limit <n>', 'show at most this many uploads', '20')
     .option('--json', 'write the history as JSON to stdout')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ upload history team-members --base-url https://scheduling.example.com
-  $ upload history store-cards --limit 5 --json`)
+  $ upload history store-cards --limit 5 --json`,
+    )
     .action(async (kind: string, flags: Record<string, unknown>) => {
       const { historyAction } = await import('./history.js');
       run(historyAction(checkKind(kind), flags, io));
@@ -165,16 +181,21 @@ Examples:
     program
       .command('restore <kind>')
       .summary('upload an earlier recorded set again (default: the one before the latest)')
-      .description('Send an earlier generation of the store again, through the same diff, guards, confirmation and record as any upload. It becomes a new generation that says what it restored. A nightly job will send its own file again on its next run: pause it first.')
+      .description(
+        'Send an earlier generation of the store again, through the same diff, guards, confirmation and record as any upload. It becomes a new generation that says what it restored. A nightly job will send its own file again on its next run: pause it first.',
+      )
       .option('--generation <n>', 'the upload to restore (see upload history); default: the one before the latest')
       .option('--dry-run', 'show what the restore would change, send nothing')
       .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the latest upload', DEFAULTS.maxRemovals)
       .option('--allow-empty', 'allow restoring a set with no records at all'),
   )
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ upload restore team-members --dry-run                 what going back one upload would change
-  $ upload restore team-members --generation 41 --yes`)
+  $ upload restore team-members --generation 41 --yes`,
+    )
     .action(async (kind: string, flags: Record<string, unknown>) => {
       const { restoreAction } = await import('./upload.js');
       run(restoreAction(checkKind(kind), flags, io));
@@ -183,12 +204,17 @@ Examples:
     program
       .command('apply <plan>')
       .summary('send exactly a plan saved by --dry-run --plan-out, if the service has not moved since')
-      .description('Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent).'),
+      .description(
+        'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent).',
+      ),
   )
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json
-  $ upload apply reviewed.plan.json --yes`)
+  $ upload apply reviewed.plan.json --yes`,
+    )
     .action(async (plan: string, flags: Record<string, unknown>) => {
       const { applyAction } = await import('./upload.js');
       run(applyAction(plan, flags, io));
@@ -196,13 +222,18 @@ Examples:
   program
     .command('state')
     .summary('copy the state (every upload recorded, with history) to another store')
-    .description('Copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.')
+    .description(
+      'Copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.',
+    )
     .requiredOption('--to <dir|url>', 'the store to copy into')
     .option('--from <dir|url>', 'the store to copy from (default: $UPLOAD_STATE, else the XDG state directory)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ upload state --to postgres://uploader@db.example.com/scheduling
-  $ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload`)
+  $ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload`,
+    )
     .action(async (flags: Record<string, unknown>) => {
       const { stateAction } = await import('./state.js');
       run(stateAction(flags, io));
@@ -216,10 +247,13 @@ Examples:
     .option('--data-dir <dir>', 'keep the uploaded sets in this directory (default: in memory)')
     .option('--max-body <bytes>', 'largest request body accepted (default: 1073741824, 1 GiB)')
     .option('--allow-remote', 'allow a --host other machines can reach (the sandbox is a loopback rehearsal service)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ SANDBOX_TOKEN=dev-token upload sandbox --port 0 --data-dir ./sandbox-data
-  $ UPLOAD_TOKEN=dev-token upload team-members staff.csv --base-url http://127.0.0.1:PORT --yes`)
+  $ UPLOAD_TOKEN=dev-token upload team-members staff.csv --base-url http://127.0.0.1:PORT --yes`,
+    )
     .action(async (flags: Record<string, string | undefined>) => {
       const { sandboxAction } = await import('./sandbox.js');
       run(sandboxAction(flags, io));
@@ -227,10 +261,13 @@ Examples:
   program
     .command('template <kind>')
     .summary('print a CSV template for store-cards or team-members')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ upload template store-cards > stores.csv
-  $ upload template team-members > staff.csv`)
+  $ upload template team-members > staff.csv`,
+    )
     .action(async (kind: string) => {
       const { templateAction } = await import('./template.js');
       run(templateAction(kind, io));
@@ -259,11 +296,21 @@ Examples:
 /** How a failure ends a run: the outcome, the exit code and the error the report carries. */
 export function settle(failure: unknown): { outcome: Outcome; exitCode: number; error: NonNullable<UploadReport['error']>; internal: boolean } {
   if (isUploadError(failure)) {
-    return { outcome: failure.outcome, exitCode: failure.exitCode, error: { code: failure.code, message: failure.message, hint: failure.hint ?? null }, internal: false };
+    return {
+      outcome: failure.outcome,
+      exitCode: failure.exitCode,
+      error: { code: failure.code, message: failure.message, hint: failure.hint ?? null },
+      internal: false,
+    };
   }
   if (failure instanceof CommanderError) {
     // commander has printed its own message already.
-    return { outcome: 'usage-error', exitCode: EXIT.usage, error: { code: 'BAD_USAGE', message: failure.message.replace(/^error: /, ''), hint: null }, internal: false };
+    return {
+      outcome: 'usage-error',
+      exitCode: EXIT.usage,
+      error: { code: 'BAD_USAGE', message: failure.message.replace(/^error: /, ''), hint: null },
+      internal: false,
+    };
   }
   const message = failure instanceof Error ? failure.message : String(failure);
   return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null }, internal: true };
@@ -295,7 +342,13 @@ export async function finish(result: CommandResult, io: ProcessIo): Promise<numb
     }
   }
   // --detailed-exitcode: a success that changes (or would change) something says so with 8.
-  if (result.detailedExitcode && report && exitCode === EXIT.ok && (report.outcome === 'uploaded' || report.outcome === 'dry-run') && report.unchanged !== true) {
+  if (
+    result.detailedExitcode &&
+    report &&
+    exitCode === EXIT.ok &&
+    (report.outcome === 'uploaded' || report.outcome === 'dry-run') &&
+    report.unchanged !== true
+  ) {
     exitCode = report.exitCode = EXIT.changes;
   }
   // redact() is the last line of defence: no code path puts the token in a report.

@@ -73,14 +73,22 @@ export async function parseSending(
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
   const confirm = flags.yes === true ? 'yes' : interactive && stdin === undefined ? 'prompt' : 'impossible';
   if (!dryRun && confirm === 'impossible') {
-    throw new UsageError('NO_CONFIRMATION', 'this upload replaces every record on the service and there is no terminal to confirm it', 'review it with --dry-run, then pass --yes');
+    throw new UsageError(
+      'NO_CONFIRMATION',
+      'this upload replaces every record on the service and there is no terminal to confirm it',
+      'review it with --dry-run, then pass --yes',
+    );
   }
   return { retries, timeoutSeconds, baseUrl, token, tokenEnv, confirm };
 }
 
 /** Where the state lives, how much of it to keep, and how this run is named in it. */
 export function parseState(flags: Record<string, unknown>, io: ProcessIo): { state: string; keep: number; identity: Identity } {
-  return { state: stateSpec(text(flags.state), text(flags.stateDir), io.env), keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1), identity: identity(io.env) };
+  return {
+    state: stateSpec(text(flags.state), text(flags.stateDir), io.env),
+    keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
+    identity: identity(io.env),
+  };
 }
 
 export function parseGuards(flags: Record<string, unknown>): { maxRemovals: RemovalLimit; allowEmpty: boolean } {
@@ -100,8 +108,14 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
   if (diffOut !== undefined) await checkWritable(diffOut, '--diff-out');
   const planOut = text(flags.planOut);
   if (planOut !== undefined) {
-    if (!dryRun) throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
-    if (!baseUrl) throw new UsageError('NO_BASE_URL', '--plan-out needs the service address: a plan is made against what that service last confirmed', 'pass --base-url https://… or set UPLOAD_BASE_URL');
+    if (!dryRun)
+      throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
+    if (!baseUrl)
+      throw new UsageError(
+        'NO_BASE_URL',
+        '--plan-out needs the service address: a plan is made against what that service last confirmed',
+        'pass --base-url https://… or set UPLOAD_BASE_URL',
+      );
     await checkWritable(planOut, '--plan-out');
   }
   const encoding = text(flags.encoding);
@@ -142,7 +156,11 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
 /** --state, or its older name --state-dir, or UPLOAD_STATE, or the XDG directory. */
 function stateSpec(state: string | undefined, stateDir: string | undefined, env: NodeJS.ProcessEnv): string {
   if (state !== undefined && stateDir !== undefined && state !== stateDir) {
-    throw new UsageError('BAD_FLAG', `--state '${state}' and --state-dir '${stateDir}' name two different stores`, 'give one of them (--state-dir is the older name of --state)');
+    throw new UsageError(
+      'BAD_FLAG',
+      `--state '${state}' and --state-dir '${stateDir}' name two different stores`,
+      'give one of them (--state-dir is the older name of --state)',
+    );
   }
   const spec = state ?? stateDir ?? (env.UPLOAD_STATE || undefined);
   if (spec !== undefined && isStoreUrl(spec)) return spec;

@@ -15,7 +15,9 @@ export async function stateAction(flags: Record<string, unknown>, io: ProcessIo)
       try {
         for (const notice of target.notices) io.stderr.write(`${notice}\n`);
         const copied = await copyState(source, target);
-        io.stderr.write(`Copied ${copied.keys} base URL and kind pair(s), ${copied.generations} upload(s) and ${copied.attempts} audit line(s) from ${source.label} to ${target.label}.\n`);
+        io.stderr.write(
+          `Copied ${copied.keys} base URL and kind pair(s), ${copied.generations} upload(s) and ${copied.attempts} audit line(s) from ${source.label} to ${target.label}.\n`,
+        );
         io.stderr.write(`Use it with --state (or UPLOAD_STATE) on every machine that uploads: ${target.label}\n`);
       } finally {
         await target.close();

@@ -13,11 +13,23 @@ import { count, parseGuards, parseSending, parseState, parseUploadOptions } from
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
 
-async function frame(flags: Record<string, unknown>, io: ProcessIo, blank: () => ReturnType<typeof emptyReport>, run: (ctx: RunContext) => Promise<RunResult>): Promise<CommandResult> {
+async function frame(
+  flags: Record<string, unknown>,
+  io: ProcessIo,
+  blank: () => ReturnType<typeof emptyReport>,
+  run: (ctx: RunContext) => Promise<RunResult>,
+): Promise<CommandResult> {
   const json = flags.json === true;
   const detailedExitcode = flags.detailedExitcode === true;
   const interrupt = onInterrupt();
-  const ui = await terminalUi({ color: flags.color !== false, quiet: flags.quiet === true || json, stderr: io.stderr, stdin: io.stdin, env: io.env, signal: interrupt.signal });
+  const ui = await terminalUi({
+    color: flags.color !== false,
+    quiet: flags.quiet === true || json,
+    stderr: io.stderr,
+    stdin: io.stdin,
+    env: io.env,
+    signal: interrupt.signal,
+  });
   try {
     const { report, failure } = await run({
       env: io.env,
@@ -37,29 +49,44 @@ async function frame(flags: Record<string, unknown>, io: ProcessIo, blank: () =>
 }
 
 export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
-  return frame(flags, io, () => emptyReport(kind, displayName(file), flags.dryRun === true), async (ctx) => {
-    const { runUpload } = await import('../upload.js');
-    return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
-  });
+  return frame(
+    flags,
+    io,
+    () => emptyReport(kind, displayName(file), flags.dryRun === true),
+    async (ctx) => {
+      const { runUpload } = await import('../upload.js');
+      return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
+    },
+  );
 }
 
 export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
   const dryRun = flags.dryRun === true;
-  return frame(flags, io, () => emptyReport(kind, null, dryRun), async (ctx) => {
-    const sending = await parseSending(flags, io, { dryRun, url: 'always' });
-    const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
-    const { runRestore } = await import('../restore.js');
-    return runRestore({ kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
-  });
+  return frame(
+    flags,
+    io,
+    () => emptyReport(kind, null, dryRun),
+    async (ctx) => {
+      const sending = await parseSending(flags, io, { dryRun, url: 'always' });
+      const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
+      const { runRestore } = await import('../restore.js');
+      return runRestore({ kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
+    },
+  );
 }
 
 export function applyAction(plan: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
-  return frame(flags, io, () => emptyReport(null, plan, false), async (ctx) => {
-    // The plan names its service; an address given as well must be the same one.
-    const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
-    const { runApply } = await import('../apply.js');
-    return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io) }, ctx);
-  });
+  return frame(
+    flags,
+    io,
+    () => emptyReport(null, plan, false),
+    async (ctx) => {
+      // The plan names its service; an address given as well must be the same one.
+      const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
+      const { runApply } = await import('../apply.js');
+      return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io) }, ctx);
+    },
+  );
 }
 
 /**
@@ -78,7 +105,9 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
       return;
     }
     const how = signal === 'SIGINT' ? 'Ctrl-C' : signal;
-    controller.abort(new Interrupted('INTERRUPTED', `interrupted (${how}) before the upload was sent; nothing was changed on the service`, 'run again when ready'));
+    controller.abort(
+      new Interrupted('INTERRUPTED', `interrupted (${how}) before the upload was sent; nothing was changed on the service`, 'run again when ready'),
+    );
   }
   signals.forEach((s) => process.on(s, handler));
   return { signal: controller.signal, dispose };

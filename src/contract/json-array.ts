@@ -77,7 +77,7 @@ export function decodeCanonical(body: Buffer, keyField: string): Map<string, str
     if (!text.startsWith(`[${open}`) || !text.endsWith('}]')) return undefined;
     const between = `},${open}`;
     let brace = text.indexOf('}{');
-    for (let start = 1; ; ) {
+    for (let start = 1; ;) {
       const next = text.indexOf(between, start);
       const end = next === -1 ? text.length - 1 : next + 1;
       const keyStart = start + open.length;

@@ -10,8 +10,7 @@ export const HOUR_BOUNDS = { since: { min: 6, max: 23 }, to: { min: 8, max: 30 }
 
 // A practical email check: something@domain.tld, letters of any script allowed (björn@exämple.se),
 // no spaces, no second @, no characters that cannot appear unquoted in an address.
-const EMAIL =
-  /^[^\s@"(),:;<>[\]\\]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:[\p{L}]{2,}|xn--[a-z0-9-]+)$/iu;
+const EMAIL = /^[^\s@"(),:;<>[\]\\]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:[\p{L}]{2,}|xn--[a-z0-9-]+)$/iu;
 
 export function isEmail(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value) && !value.includes('..');
@@ -58,9 +57,7 @@ export const teamMember = z.strictObject({
  * roleCode is taken and stored as a string.
  */
 export const teamMemberAccepted = teamMember.extend({
-  roleCode: z
-    .union([nonEmpty, z.number().finite().transform(String)])
-    .nullable(),
+  roleCode: z.union([nonEmpty, z.number().finite().transform(String)]).nullable(),
 });
 
 export type OpenPeriodDay = z.infer<typeof openPeriodDay>;

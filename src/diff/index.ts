@@ -34,7 +34,15 @@ export interface Diff {
 const EXAMPLES = 5;
 
 export function noBaseline(): Diff {
-  return { baseline: 'none', added: null, removed: null, changed: null, unchanged: null, baselineCount: null, examples: { added: [], removed: [], changed: [] } };
+  return {
+    baseline: 'none',
+    added: null,
+    removed: null,
+    changed: null,
+    unchanged: null,
+    baselineCount: null,
+    examples: { added: [], removed: [], changed: [] },
+  };
 }
 
 /**

@@ -43,7 +43,13 @@ export function judge(input: GuardInput): Verdict {
   const verdict = (refusal?: GuardRefusal): Verdict => ({ refusal, notes, needs });
   if (input.count === 0) {
     if (!input.allowEmpty) {
-      return verdict(new GuardRefusal('EMPTY_UPLOAD', `${input.source} holds no valid records; uploading it would delete every ${noun} on the service`, 'if that is really what you want, pass --allow-empty'));
+      return verdict(
+        new GuardRefusal(
+          'EMPTY_UPLOAD',
+          `${input.source} holds no valid records; uploading it would delete every ${noun} on the service`,
+          'if that is really what you want, pass --allow-empty',
+        ),
+      );
     }
     notes.push(`--allow-empty: this upload deletes every ${noun} on the service`);
   }
@@ -66,7 +72,8 @@ export function judge(input: GuardInput): Verdict {
   if (diff.removed > allowed) {
     const share = diff.baselineCount ? ` (${((100 * diff.removed) / diff.baselineCount).toFixed(1)} %)` : '';
     const keys = diff.examples.removed.join(', ') + (diff.removed > diff.examples.removed.length ? ', …' : '');
-    const what = input.limit.kind === 'percent' ? `${describeLimit(input.limit)} of ${diff.baselineCount.toLocaleString('en-US')}, that is ${allowed}` : `${allowed}`;
+    const what =
+      input.limit.kind === 'percent' ? `${describeLimit(input.limit)} of ${diff.baselineCount.toLocaleString('en-US')}, that is ${allowed}` : `${allowed}`;
     return verdict(
       new GuardRefusal(
         'TOO_MANY_REMOVALS',

@@ -7,7 +7,11 @@ export type RemovalLimit = { readonly kind: 'count'; readonly count: number } | 
 export function parseMaxRemovals(text: string): RemovalLimit {
   const value = text.trim();
   const bad = (): never => {
-    throw new UsageError('BAD_MAX_REMOVALS', `--max-removals '${text}' is not a whole number of records or a percentage from 0% to 100%`, 'give a whole number of records (--max-removals 37) or a share of the baseline from 0% to 100% (--max-removals 25%)');
+    throw new UsageError(
+      'BAD_MAX_REMOVALS',
+      `--max-removals '${text}' is not a whole number of records or a percentage from 0% to 100%`,
+      'give a whole number of records (--max-removals 37) or a share of the baseline from 0% to 100% (--max-removals 25%)',
+    );
   };
   const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(value);
   if (percent) {

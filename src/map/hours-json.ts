@@ -37,7 +37,10 @@ export function hoursFromJson(value: unknown): { period: Record<string, DayHours
   let object = value;
   if (typeof value === 'string') {
     // Walking (or quoting) a value nested without end would exhaust the stack: refused unread.
-    if (tooDeep(value)) return { problems: [{ day: undefined, message: `the opening hours nest objects or arrays more than ${MAX_DEPTH} levels deep; write them as ${EXAMPLE}` }] };
+    if (tooDeep(value))
+      return {
+        problems: [{ day: undefined, message: `the opening hours nest objects or arrays more than ${MAX_DEPTH} levels deep; write them as ${EXAMPLE}` }],
+      };
     try {
       object = JSON.parse(value) as typeof object;
     } catch {

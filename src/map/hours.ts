@@ -52,12 +52,34 @@ export type HoursResult = DayHours | 'closed' | { error: string };
 
 // "Closed" in the six languages of ./weekdays.ts, written without accents (fermé is compared as ferme).
 const CLOSED = new Set([
-  '', 'closed', 'close', '-', '–', 'x', 'none', 'no', 'off',
-  'geschlossen', 'zu', 'ruhetag', 'gesloten', 'dicht', 'ferme', 'fermee', 'cerrado', 'cerrada', 'chiuso', 'chiusa',
+  '',
+  'closed',
+  'close',
+  '-',
+  '–',
+  'x',
+  'none',
+  'no',
+  'off',
+  'geschlossen',
+  'zu',
+  'ruhetag',
+  'gesloten',
+  'dicht',
+  'ferme',
+  'fermee',
+  'cerrado',
+  'cerrada',
+  'chiuso',
+  'chiusa',
 ]);
 
 function folded(text: string): string {
-  return text.trim().normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .trim()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 export function isClosed(text: string): boolean {
@@ -65,7 +87,8 @@ export function isClosed(text: string): boolean {
 }
 
 // "Around the clock" has no wire form: the contract's widest day is 6-30 (06:00 to 06:00).
-const ALL_DAY = /^(?:24\s*(?:h|hrs?|hours?|std\.?|stunden|uur|ore)(?:\s*\/\s*24)?|24\s*\/\s*7|rund um die uhr|ganztagig|jour et nuit|dia y noche|non stop|nonstop|always open|open 24 hours)$/;
+const ALL_DAY =
+  /^(?:24\s*(?:h|hrs?|hours?|std\.?|stunden|uur|ore)(?:\s*\/\s*24)?|24\s*\/\s*7|rund um die uhr|ganztagig|jour et nuit|dia y noche|non stop|nonstop|always open|open 24 hours)$/;
 
 export function isAllDay(text: string): boolean {
   return ALL_DAY.test(folded(text));
@@ -88,7 +111,9 @@ export function dayHours(sinceText: string, toText: string, format?: TimeFormat)
   if (since === undefined || since === AMBIGUOUS) return { error: timeError('opening', sinceText, since) };
   if (to === undefined || to === AMBIGUOUS) return { error: timeError('closing', toText, to) };
   if (to === since) {
-    return { error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (the widest the service accepts), for a closed day leave it empty` };
+    return {
+      error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (the widest the service accepts), for a closed day leave it empty`,
+    };
   }
   return { since: round(since), to: round(to < since ? to + 24 : to) };
 }
@@ -96,7 +121,10 @@ export function dayHours(sinceText: string, toText: string, format?: TimeFormat)
 /** A range in one cell: `09:00-22:00`, `9-22`, `9:30 – 1:00`, `9 AM - 5 PM`, `closed` or empty. */
 export function parseRange(text: string, format?: TimeFormat): HoursResult {
   if (isClosed(text)) return 'closed';
-  if (isAllDay(text)) return { error: `'${text.trim()}' (open around the clock) has no exact form on the wire; write 6-30, the widest day the service accepts (06:00 to 06:00 next day)` };
+  if (isAllDay(text))
+    return {
+      error: `'${text.trim()}' (open around the clock) has no exact form on the wire; write 6-30, the widest day the service accepts (06:00 to 06:00 next day)`,
+    };
   const parts = text.split(/\s*[-–—]\s*|\s+(?:to|until|bis|tot|à|a|al|alle)\s+/i);
   if (parts.length !== 2) return { error: `'${text.trim()}' is not a range such as 09:00-22:00, 9-22 or closed` };
   const result = dayHours(parts[0]!, parts[1]!, format);

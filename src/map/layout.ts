@@ -7,7 +7,17 @@ import { FULL_NAMES, LANGUAGES, WEEKDAYS, fold, readings, type Language } from '
 const OPEN_WORDS = ['since', 'opens', 'open', 'opening', 'from', 'von', 'ab', 'van'];
 const CLOSE_WORDS = ['to', 'closes', 'close', 'closing', 'until', 'bis', 'tot'];
 // The wire name, its natural misspelling ("open to guests") and the plain words for it.
-const JSON_COLUMNS = new Set(['openttoguestsperiod', 'opentoguestsperiod', 'hours', 'openinghours', 'offnungszeiten', 'openingstijden', 'horaires', 'horario', 'orari']);
+const JSON_COLUMNS = new Set([
+  'openttoguestsperiod',
+  'opentoguestsperiod',
+  'hours',
+  'openinghours',
+  'offnungszeiten',
+  'openingstijden',
+  'horaires',
+  'horario',
+  'orari',
+]);
 
 /** Hours column names as people write them, for "did you mean" suggestions. */
 export const HOURS_COLUMN_EXAMPLES: readonly string[] = [
@@ -18,15 +28,11 @@ export const HOURS_COLUMN_EXAMPLES: readonly string[] = [
   ),
 ];
 
-export type DayColumns =
-  | { readonly layout: 'pair'; readonly since?: number; readonly to?: number }
-  | { readonly layout: 'range'; readonly index: number };
+export type DayColumns = { readonly layout: 'pair'; readonly since?: number; readonly to?: number } | { readonly layout: 'range'; readonly index: number };
 
 export type HoursRole = 'range' | 'since' | 'to';
 
-export type HoursColumn =
-  | { readonly role: 'json' }
-  | { readonly role: HoursRole; readonly readings: ReadonlyMap<Language, number> };
+export type HoursColumn = { readonly role: 'json' } | { readonly role: HoursRole; readonly readings: ReadonlyMap<Language, number> };
 
 /** The weekday a JSON key or name stands for (`Sunday`, `sun`, `0`, `Sonntag` → 0) when every language agrees. */
 export function dayIndex(name: string): number | undefined {

@@ -60,14 +60,22 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
   if (source !== undefined) {
     const { where, value } = parseSource(source);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw bad(where, 'must be a JSON object of wire field to column name', 'e.g. {"employeeID": "Personalnummer", "name": ["Vorname", "Nachname"], "ignore": ["Filiale"]}');
+      throw bad(
+        where,
+        'must be a JSON object of wire field to column name',
+        'e.g. {"employeeID": "Personalnummer", "name": ["Vorname", "Nachname"], "ignore": ["Filiale"]}',
+      );
     }
     const fields: readonly string[] = FIELDS[kind];
     for (const [key, column] of Object.entries(value)) {
       if (key === 'ignore') ignore.push(...columnList(where, key, column));
       else if (key === 'timeFormat') timeFormat = checkTimeFormat(where, column);
       else if (FORBIDDEN_KEYS.has(key) || !fields.includes(key)) {
-        throw bad(where, `'${key}' is not a ${kind} field`, `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock or decimal`);
+        throw bad(
+          where,
+          `'${key}' is not a ${kind} field`,
+          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock or decimal`,
+        );
       } else fieldsOut[key] = columnList(where, key, column);
     }
   }

@@ -83,7 +83,15 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     const hours = kind === 'store-cards' ? hoursColumn(column) : undefined;
     if (!hours) return void unknown.push(index);
     if (hours.role === 'json') {
-      if (hoursJson !== undefined) return void issues.push(issue('error', 'HOURS_TWICE', `opening hours are given both in '${columns[hoursJson]}' and '${column}'; keep one, or list the other under "ignore" in --map`, at(index)));
+      if (hoursJson !== undefined)
+        return void issues.push(
+          issue(
+            'error',
+            'HOURS_TWICE',
+            `opening hours are given both in '${columns[hoursJson]}' and '${column}'; keep one, or list the other under "ignore" in --map`,
+            at(index),
+          ),
+        );
       return void (hoursJson = index);
     }
     dayColumns.push({ index, column, readings: hours.readings, role: hours.role });
@@ -98,26 +106,44 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   }
   for (const [field, indices] of byName) {
     if (mapped.has(field)) {
-      for (const i of indices) issues.push(issue('warning', 'COLUMN_IGNORED', `column '${columns[i]}' is not used: the mapping takes ${field} from ${fieldsOf[field]!.map((c) => `'${c}'`).join(' + ')}`, { ...at(i), field }));
+      for (const i of indices)
+        issues.push(
+          issue(
+            'warning',
+            'COLUMN_IGNORED',
+            `column '${columns[i]}' is not used: the mapping takes ${field} from ${fieldsOf[field]!.map((c) => `'${c}'`).join(' + ')}`,
+            { ...at(i), field },
+          ),
+        );
     } else if (indices.length > 1) {
       const names = indices.map((i) => `'${columns[i]}'`).join(' and ');
-      issues.push(issue('error', 'AMBIGUOUS_COLUMN', `columns ${names} both mean ${field}; say which with --map '{"${field}": "${columns[indices[0]!]}", "ignore": ["${columns[indices[1]!]}"]}' (or the other way round)`, { ...at(indices[1]!), field }));
+      issues.push(
+        issue(
+          'error',
+          'AMBIGUOUS_COLUMN',
+          `columns ${names} both mean ${field}; say which with --map '{"${field}": "${columns[indices[0]!]}", "ignore": ["${columns[indices[1]!]}"]}' (or the other way round)`,
+          { ...at(indices[1]!), field },
+        ),
+      );
     } else fields.set(field, indices[0]!);
   }
 
   const days = new Array<DayColumns | undefined>(7).fill(undefined);
   const resolved = resolveDays(dayColumns);
   if ('ambiguous' in resolved) {
-    issues.push(issue('error', 'AMBIGUOUS_WEEKDAY', `weekday columns can be read in more than one language: ${resolved.ambiguous}; rename the columns to full day names (Dienstag, dinsdag, dimanche…), or leave one out with --ignore-column`, at(dayColumns[0]!.index)));
+    issues.push(
+      issue(
+        'error',
+        'AMBIGUOUS_WEEKDAY',
+        `weekday columns can be read in more than one language: ${resolved.ambiguous}; rename the columns to full day names (Dienstag, dinsdag, dimanche…), or leave one out with --ignore-column`,
+        at(dayColumns[0]!.index),
+      ),
+    );
   } else {
     for (const c of dayColumns) {
       const day = resolved.days.get(c.index)!;
       const held = days[day];
-      const other =
-        held === undefined ? undefined
-        : held.layout === 'range' ? held.index
-        : c.role === 'range' ? (held.since ?? held.to)
-        : held[c.role];
+      const other = held === undefined ? undefined : held.layout === 'range' ? held.index : c.role === 'range' ? (held.since ?? held.to) : held[c.role];
       if (other !== undefined) {
         // Two columns for one day would leave the day to whichever comes last: never silently.
         issues.push(issue('error', 'HOURS_TWICE', `${DAY_NAMES[day]} is given by both '${columns[other]}' and '${c.column}'; keep one of them`, at(c.index)));
@@ -129,12 +155,21 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   }
 
   if (hoursJson !== undefined && days.some(Boolean)) {
-    issues.push(issue('error', 'HOURS_TWICE', `opening hours are given both in '${columns[hoursJson]}' and in weekday columns; keep one layout`, at(hoursJson)));
+    issues.push(
+      issue('error', 'HOURS_TWICE', `opening hours are given both in '${columns[hoursJson]}' and in weekday columns; keep one layout`, at(hoursJson)),
+    );
   }
   days.forEach((d, day) => {
     if (d?.layout === 'pair' && (d.since === undefined || d.to === undefined)) {
       const has = columns[(d.since ?? d.to)!];
-      issues.push(issue('error', 'HOURS_PAIR_INCOMPLETE', `${DAY_NAMES[day]} has '${has}' but no ${d.since === undefined ? 'opening' : 'closing'} column; add it, or use one range column such as '${DAY_NAMES[day]!.slice(0, 3).toLowerCase()}' holding 09:00-22:00`, at(d.since ?? d.to!)));
+      issues.push(
+        issue(
+          'error',
+          'HOURS_PAIR_INCOMPLETE',
+          `${DAY_NAMES[day]} has '${has}' but no ${d.since === undefined ? 'opening' : 'closing'} column; add it, or use one range column such as '${DAY_NAMES[day]!.slice(0, 3).toLowerCase()}' holding 09:00-22:00`,
+          at(d.since ?? d.to!),
+        ),
+      );
     }
   });
 
@@ -147,26 +182,42 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     const hint = weekday ?? suggest(column, known);
     const leaveOut = `or leave it out with --ignore-column '${column}' (or "ignore": ["${column}"] in the --map mapping)`;
     if (weekday) {
-      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like the weekday '${weekday}' but is not used, so that day would be sent as closed; rename it to the day's name, ${leaveOut}`, at(index)));
+      issues.push(
+        issue(
+          'error',
+          'UNPLACED_COLUMN',
+          `column '${column}' looks like the weekday '${weekday}' but is not used, so that day would be sent as closed; rename it to the day's name, ${leaveOut}`,
+          at(index),
+        ),
+      );
     } else if (hint) {
       const field = matchColumn(kind, hint)?.field;
       // A near miss of an hours column (`mon_sinec`) has no field to map it to: rename it.
       const fix = field ? `map it with --map '{"${field}": "${column}"}', rename it, ${leaveOut}` : `rename it to '${hint}', ${leaveOut}`;
       issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; ${fix}`, { ...at(index), field: field ?? null }));
-    }
-    else issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${column}' is not used`, at(index)));
+    } else issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${column}' is not used`, at(index)));
   }
 
   for (const [field, sources] of Object.entries(fieldsOf)) {
     for (const source of sources) {
       if (indexOf(columns, source) === -1 && !options.perRecordColumns) {
-        issues.push(issue('error', 'MAPPED_COLUMN_MISSING', `the mapping names column '${source}' for ${field}, but the file has no such column; columns found: ${columns.filter(Boolean).join(', ')}`, { line: options.line, field }));
+        issues.push(
+          issue(
+            'error',
+            'MAPPED_COLUMN_MISSING',
+            `the mapping names column '${source}' for ${field}, but the file has no such column; columns found: ${columns.filter(Boolean).join(', ')}`,
+            { line: options.line, field },
+          ),
+        );
       }
     }
   }
   if (!options.perRecordColumns) {
     for (const name of options.mapping.ignore ?? []) {
-      if (indexOf(columns, name) === -1) issues.push(issue('warning', 'IGNORED_COLUMN_MISSING', `column '${name}' is listed to ignore, but the file has no such column`, { line: options.line }));
+      if (indexOf(columns, name) === -1)
+        issues.push(
+          issue('warning', 'IGNORED_COLUMN_MISSING', `column '${name}' is listed to ignore, but the file has no such column`, { line: options.line }),
+        );
     }
   }
 
@@ -176,8 +227,17 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     fatal = true;
     const named = columns.filter(Boolean);
     const other = named.length === 1 ? [',', ';', '\t', '|'].find((d) => named[0]!.includes(d)) : undefined;
-    const fix = other ? `the header is one column holding '${other === '\t' ? 'tab' : other}': is the delimiter right? Drop --delimiter to detect it, or pass --delimiter '${other === '\t' ? 'tab' : other}'` : 'rename a column, or name it with --map';
-    issues.push(issue('error', 'MISSING_COLUMN', `required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found; columns found: ${named.join(', ') || '(none)'}; ${fix}`, { line: options.line, field: missing.join(',') }));
+    const fix = other
+      ? `the header is one column holding '${other === '\t' ? 'tab' : other}': is the delimiter right? Drop --delimiter to detect it, or pass --delimiter '${other === '\t' ? 'tab' : other}'`
+      : 'rename a column, or name it with --map';
+    issues.push(
+      issue(
+        'error',
+        'MISSING_COLUMN',
+        `required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found; columns found: ${named.join(', ') || '(none)'}; ${fix}`,
+        { line: options.line, field: missing.join(',') },
+      ),
+    );
   }
 
   const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]! }));
@@ -185,7 +245,13 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     .filter((field) => field !== 'opentToGuestsPeriod')
     .map((field) => {
       const joined = parts.get(field);
-      return { field, index: fields.get(field) ?? -1, nullable: NULLABLE.has(field), numeric: field === 'storeConceptCode', ...(joined && joined.length > 1 ? { parts: joined } : {}) };
+      return {
+        field,
+        index: fields.get(field) ?? -1,
+        nullable: NULLABLE.has(field),
+        numeric: field === 'storeConceptCode',
+        ...(joined && joined.length > 1 ? { parts: joined } : {}),
+      };
     });
   const unnamed = columns.flatMap((name, index) => (name === '' ? [index] : []));
   return { kind, columns, fields, fed, scalars, hoursJson, days, issues, fatal, unnamed, timeFormat: options.mapping.timeFormat };

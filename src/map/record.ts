@@ -33,11 +33,16 @@ function cellText(value: unknown): string {
 function cutShort(plan: ColumnPlan, raw: RawRecord): Issue {
   let index = raw.cells.length - 1;
   while (index > 0 && cellText(raw.cells[index]).trim() === '') index--;
-  return issue('warning', 'NO_FINAL_LINE_BREAK', `the last record has no line break after it: was the file cut short? Check that its last value '${cellText(raw.cells[index]).trim()}' is complete`, {
-    line: raw.line,
-    column: plan.columns[index] ?? null,
-    value: raw.cells[index],
-  });
+  return issue(
+    'warning',
+    'NO_FINAL_LINE_BREAK',
+    `the last record has no line break after it: was the file cut short? Check that its last value '${cellText(raw.cells[index]).trim()}' is complete`,
+    {
+      line: raw.line,
+      column: plan.columns[index] ?? null,
+      value: raw.cells[index],
+    },
+  );
 }
 
 /** Combined columns: the non-empty parts, trimmed, joined with one space. */
@@ -96,10 +101,15 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
       index = sinceClosed ? columns.since! : columns.to!;
       if (sinceClosed && toClosed) result = 'closed';
       else if (sinceClosed || toClosed) {
-        result = { error: sinceClosed ? `a closing time '${to.trim()}' but no opening time; give both, or leave both empty for a closed day` : `an opening time '${since.trim()}' but no closing time; give both, or leave both empty for a closed day` };
+        result = {
+          error: sinceClosed
+            ? `a closing time '${to.trim()}' but no opening time; give both, or leave both empty for a closed day`
+            : `an opening time '${since.trim()}' but no closing time; give both, or leave both empty for a closed day`,
+        };
       } else {
         result = dayHours(since, to, plan.timeFormat);
-        if (typeof result === 'object' && 'error' in result) index = typeof parseTime(since, false, plan.timeFormat) === 'number' ? columns.to! : columns.since!;
+        if (typeof result === 'object' && 'error' in result)
+          index = typeof parseTime(since, false, plan.timeFormat) === 'number' ? columns.to! : columns.since!;
       }
     }
     if (result === 'closed') return;

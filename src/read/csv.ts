@@ -13,11 +13,7 @@ export function parseDelimiterFlag(value: string): string {
   const byName = Object.entries(DELIMITER_NAMES).find(([, name]) => name === value.toLowerCase());
   const d = value === '\\t' ? '\t' : (byName?.[0] ?? value);
   if (!(DELIMITERS as readonly string[]).includes(d)) {
-    throw new UsageError(
-      'BAD_DELIMITER',
-      `--delimiter '${value}' is not one of , ; | or tab`,
-      "use --delimiter ',' ';' '|' or tab",
-    );
+    throw new UsageError('BAD_DELIMITER', `--delimiter '${value}' is not one of , ; | or tab`, "use --delimiter ',' ';' '|' or tab");
   }
   return d;
 }
@@ -188,7 +184,12 @@ export async function* readCsvBatches(
         held += typeof part === 'string' ? part : part.join('');
         const json = looksLikeJson(held);
         if (json === undefined && held.length < 4096) continue;
-        if (json) throw new InputError('LOOKS_LIKE_JSON', `${source}:1: this looks like JSON, but it is being read as CSV`, 'pass --format json (an array) or --format ndjson (one object per line)');
+        if (json)
+          throw new InputError(
+            'LOOKS_LIKE_JSON',
+            `${source}:1: this looks like JSON, but it is being read as CSV`,
+            'pass --format json (an array) or --format ndjson (one object per line)',
+          );
         part = held;
         held = undefined;
       }

@@ -85,11 +85,7 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return lo;
 }
 
-export async function* decodeText(
-  bytes: AsyncIterable<Uint8Array>,
-  encoding: string | undefined,
-  source: string,
-): AsyncGenerator<string> {
+export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string): AsyncGenerator<string> {
   for await (const parts of decodeParts(bytes, encoding, source, false)) yield parts[0]!;
 }
 
@@ -97,20 +93,11 @@ export async function* decodeText(
  * The same text as decodeText, a chunk at a time, each chunk as consecutive strings: UTF-8 is cut
  * into runs of lines so that Latin-1-only lines become one-byte strings (./latin1-runs.ts).
  */
-export function decodeTextRuns(
-  bytes: AsyncIterable<Uint8Array>,
-  encoding: string | undefined,
-  source: string,
-): AsyncGenerator<readonly string[]> {
+export function decodeTextRuns(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string): AsyncGenerator<readonly string[]> {
   return decodeParts(bytes, encoding, source, true);
 }
 
-async function* decodeParts(
-  bytes: AsyncIterable<Uint8Array>,
-  encoding: string | undefined,
-  source: string,
-  split: boolean,
-): AsyncGenerator<readonly string[]> {
+async function* decodeParts(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string, split: boolean): AsyncGenerator<readonly string[]> {
   checkEncoding(encoding); // reject an unknown label before reading
   let decoder: TextDecoder | undefined;
   let pending: Uint8Array = new Uint8Array(0);

@@ -49,7 +49,11 @@ async function* textBytes(bytes: AsyncIterable<Uint8Array>, source: string, form
     if (first && chunk.length > 0) {
       first = false;
       if (isWorkbook(chunk)) {
-        throw new InputError('LOOKS_LIKE_WORKBOOK', `${source}: this is a spreadsheet workbook (xlsx, xls or ods), but it is being read as ${format}`, 'drop --format to read it by its extension, or pass --format xlsx (add --sheet NAME for another sheet than the first)');
+        throw new InputError(
+          'LOOKS_LIKE_WORKBOOK',
+          `${source}: this is a spreadsheet workbook (xlsx, xls or ods), but it is being read as ${format}`,
+          'drop --format to read it by its extension, or pass --format xlsx (add --sheet NAME for another sheet than the first)',
+        );
       }
     }
     yield chunk;
@@ -66,19 +70,18 @@ async function* workbookRecords(path: string, options: ReadOptions, stdin: NodeJ
 
 function openError(path: string, err: NodeJS.ErrnoException): InputError {
   const why =
-    err.code === 'ENOENT' ? 'no such file'
-    : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied'
-    : err.code === 'EISDIR' ? 'it is a directory, not a file'
-    : err.message;
+    err.code === 'ENOENT'
+      ? 'no such file'
+      : err.code === 'EACCES' || err.code === 'EPERM'
+        ? 'permission denied'
+        : err.code === 'EISDIR'
+          ? 'it is a directory, not a file'
+          : err.message;
   return new InputError('CANNOT_READ', `${path}: cannot read the file: ${why}`, 'check the path and run again');
 }
 
 /** The records of a file, one at a time. */
-export function readRecords(
-  path: string,
-  options: ReadOptions,
-  stdin: NodeJS.ReadableStream = process.stdin,
-): AsyncGenerator<RawRecord> {
+export function readRecords(path: string, options: ReadOptions, stdin: NodeJS.ReadableStream = process.stdin): AsyncGenerator<RawRecord> {
   return flat(openRecords(path, options, stdin).batches);
 }
 
@@ -97,15 +100,27 @@ async function* oneByOne(records: AsyncIterable<RawRecord>): AsyncGenerator<read
 export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.ReadableStream = process.stdin): RecordSource {
   const format = formatFor(path, options.format);
   if (options.delimiter !== undefined && format !== 'csv') {
-    throw new UsageError('DELIMITER_NOT_CSV', `--delimiter applies to CSV only, but ${options.source} is read as ${format}`, 'drop --delimiter or pass --format csv');
+    throw new UsageError(
+      'DELIMITER_NOT_CSV',
+      `--delimiter applies to CSV only, but ${options.source} is read as ${format}`,
+      'drop --delimiter or pass --format csv',
+    );
   }
   if (options.sheet !== undefined && format !== 'xlsx') {
-    throw new UsageError('SHEET_NOT_WORKBOOK', `--sheet applies to workbooks only, but ${options.source} is read as ${format}`, 'drop --sheet, or pass --format xlsx if the file is a workbook');
+    throw new UsageError(
+      'SHEET_NOT_WORKBOOK',
+      `--sheet applies to workbooks only, but ${options.source} is read as ${format}`,
+      'drop --sheet, or pass --format xlsx if the file is a workbook',
+    );
   }
   const info: ReadInfo = { format, delimiter: null, header: null };
   if (format === 'xlsx') {
     if (options.encoding !== undefined) {
-      throw new UsageError('ENCODING_NOT_TEXT', `--encoding applies to text files, but ${options.source} is read as a workbook`, 'drop --encoding: a workbook stores its own text');
+      throw new UsageError(
+        'ENCODING_NOT_TEXT',
+        `--encoding applies to text files, but ${options.source} is read as a workbook`,
+        'drop --encoding: a workbook stores its own text',
+      );
     }
     return { info, batches: workbookRecords(path, options, stdin, info) };
   }

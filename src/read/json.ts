@@ -16,11 +16,7 @@ const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
  * Yields the text of each element of a top-level JSON array of objects, with the line of its `{`.
  * Only the structure is scanned here; each element is then parsed by JSON.parse.
  */
-export async function* jsonArrayElements(
-  chunks: AsyncIterable<string>,
-  source: string,
-  maxElementChars = MAX_RECORD_CHARS,
-): AsyncGenerator<JsonElement> {
+export async function* jsonArrayElements(chunks: AsyncIterable<string>, source: string, maxElementChars = MAX_RECORD_CHARS): AsyncGenerator<JsonElement> {
   let state: 'start' | 'first' | 'next' | 'comma' | 'in' | 'end' = 'start';
   let line = 1;
   let depth = 0;
@@ -139,7 +135,11 @@ function checkKeys(source: string, line: number, text: string, value: unknown): 
 /** Parses one element's text into a plain object, naming the line when it is not one. */
 export function parseObject(source: string, line: number, text: string): Record<string, unknown> {
   if (tooDeep(text)) {
-    throw new InputError('JSON_TOO_DEEP', `${source}:${line}: the record nests objects or arrays more than ${MAX_DEPTH} levels deep`, 'no real record is nested this deep: check how the file was made');
+    throw new InputError(
+      'JSON_TOO_DEEP',
+      `${source}:${line}: the record nests objects or arrays more than ${MAX_DEPTH} levels deep`,
+      'no real record is nested this deep: check how the file was made',
+    );
   }
   let value: unknown;
   try {

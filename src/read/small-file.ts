@@ -4,7 +4,11 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 
 const tooLarge = (path: string, flag: string, maxBytes: number) =>
-  new UsageError('FLAG_FILE_TOO_LARGE', `${flag} ${path === '-' ? '(standard input)' : path}: more than ${Math.round(maxBytes / 1024)} KiB, which is not what ${flag} takes`, `check the path given to ${flag}`);
+  new UsageError(
+    'FLAG_FILE_TOO_LARGE',
+    `${flag} ${path === '-' ? '(standard input)' : path}: more than ${Math.round(maxBytes / 1024)} KiB, which is not what ${flag} takes`,
+    `check the path given to ${flag}`,
+  );
 
 export async function readSmall(path: string, flag: string, maxBytes: number, stdin?: NodeJS.ReadableStream): Promise<Buffer> {
   if (path === '-') {

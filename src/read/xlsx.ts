@@ -38,7 +38,11 @@ function pickSheet(names: readonly string[], wanted: string | undefined, source:
   if (names.includes(wanted)) return wanted;
   const n = /^\d+$/.test(wanted) ? Number(wanted) : NaN;
   if (n >= 1 && n <= names.length) return names[n - 1]!;
-  throw new UsageError('SHEET_NOT_FOUND', `--sheet ${wanted}: ${source} has no such sheet; its sheets are ${names.map((s) => `'${s}'`).join(', ')}`, 'name a sheet, or give its number counting from 1');
+  throw new UsageError(
+    'SHEET_NOT_FOUND',
+    `--sheet ${wanted}: ${source} has no such sheet; its sheets are ${names.map((s) => `'${s}'`).join(', ')}`,
+    'name a sheet, or give its number counting from 1',
+  );
 }
 
 interface Cell {
@@ -62,8 +66,14 @@ function display(cell: Cell | undefined): string {
 export async function* readWorkbook(bytes: Buffer, source: string, sheet: string | undefined): AsyncGenerator<RawRecord[]> {
   if (bytes[0] === 0x50) {
     const unzipped = declaredUnzippedSize(bytes);
-    if (unzipped === undefined) throw new InputError('WORKBOOK_UNREADABLE', `${source}: the file starts like a workbook but is not a readable zip`, 'open it in a spreadsheet program and save it again, or save it as CSV');
-    if (unzipped > MAX_UNZIPPED_BYTES) throw tooLarge(source, `unpacks to ${Math.round(unzipped / 1024 / 1024)} MiB (the limit is ${MAX_UNZIPPED_BYTES / 1024 / 1024} MiB)`);
+    if (unzipped === undefined)
+      throw new InputError(
+        'WORKBOOK_UNREADABLE',
+        `${source}: the file starts like a workbook but is not a readable zip`,
+        'open it in a spreadsheet program and save it again, or save it as CSV',
+      );
+    if (unzipped > MAX_UNZIPPED_BYTES)
+      throw tooLarge(source, `unpacks to ${Math.round(unzipped / 1024 / 1024)} MiB (the limit is ${MAX_UNZIPPED_BYTES / 1024 / 1024} MiB)`);
   }
   const XLSX = await import('@e965/xlsx');
   let book;
@@ -71,7 +81,11 @@ export async function* readWorkbook(bytes: Buffer, source: string, sheet: string
     // Formulas are not evaluated: the cached result the spreadsheet saved is what it displays.
     book = XLSX.read(bytes, { type: 'buffer', cellText: true, cellDates: false, cellFormula: false, cellHTML: false, sheets: undefined });
   } catch (err) {
-    throw new InputError('WORKBOOK_UNREADABLE', `${source}: cannot read the workbook: ${(err as Error).message}`, 'open it in a spreadsheet program and save it again, or save it as CSV');
+    throw new InputError(
+      'WORKBOOK_UNREADABLE',
+      `${source}: cannot read the workbook: ${(err as Error).message}`,
+      'open it in a spreadsheet program and save it again, or save it as CSV',
+    );
   }
   const name = pickSheet(book.SheetNames, sheet, source);
   const ws = book.Sheets[name];
@@ -104,7 +118,12 @@ function header(source: string, line: number, cells: readonly string[]): string[
     if (FORBIDDEN_KEYS.has(name)) throw new InputError('FORBIDDEN_KEY', `${source}:${line}: column name '${name}' is not allowed`, 'rename the column');
     if (name === '') return;
     const first = seen.get(name);
-    if (first !== undefined) throw new InputError('DUPLICATE_COLUMN', `${source}:${line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`, 'rename or delete one of them');
+    if (first !== undefined)
+      throw new InputError(
+        'DUPLICATE_COLUMN',
+        `${source}:${line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
+        'rename or delete one of them',
+      );
     seen.set(name, i);
   });
   return columns;

@@ -25,7 +25,13 @@ function value(field: string, v: unknown): string {
 }
 
 /** The rows, in file order for added and changed records, then the removed ones in baseline order. */
-export function* diffCsvLines(kind: Kind, baseline: ReadonlyMap<string, string>, keys: readonly string[], bodies: readonly string[], delimiter = ','): Generator<string> {
+export function* diffCsvLines(
+  kind: Kind,
+  baseline: ReadonlyMap<string, string>,
+  keys: readonly string[],
+  bodies: readonly string[],
+  delimiter = ',',
+): Generator<string> {
   yield `\uFEFF${csvLine(HEADER, delimiter)}\r\n`;
   const present = new Set(keys);
   for (let i = 0; i < keys.length; i++) {

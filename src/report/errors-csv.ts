@@ -23,7 +23,12 @@ function cellText(value: unknown): string {
  * whose keys may differ, are written under the union of their keys, values that are not text as JSON.
  * Errors no row carries (a required column missing, say) still get a row, so the file says why.
  */
-export function* errorsCsvLines(header: readonly string[] | null, rejected: readonly RejectedRecord[], delimiter = ',', fileErrors: readonly Issue[] = []): Generator<string> {
+export function* errorsCsvLines(
+  header: readonly string[] | null,
+  rejected: readonly RejectedRecord[],
+  delimiter = ',',
+  fileErrors: readonly Issue[] = [],
+): Generator<string> {
   const shared = rejected.every((r) => r.raw.columns === (header ?? rejected[0]?.raw.columns));
   let columns: readonly string[] = header ?? rejected[0]?.raw.columns ?? [];
   if (!shared) columns = [...new Set(rejected.flatMap((r) => r.raw.columns))];

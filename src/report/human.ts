@@ -66,11 +66,17 @@ function groupRepeated(source: string, warnings: readonly Issue[]): { grouped: s
       continue;
     }
     const values = [...new Set(list.map((i) => i.value ?? ''))];
-    const shown = values.slice(0, 5).map((v) => `'${v}'`).join(', ') + (values.length > 5 ? ', …' : '');
+    const shown =
+      values
+        .slice(0, 5)
+        .map((v) => `'${v}'`)
+        .join(', ') + (values.length > 5 ? ', …' : '');
     const lines = list.map((i) => i.line!).sort((a, b) => a - b);
     const at = `${source}:${lines.slice(0, 3).join(', ')}${lines.length > 3 ? ', …' : ''}`;
     if (code === 'UNKNOWN_PARENT') {
-      grouped.push(`${plural(list.length, 'row')} point at ${plural(values.length, 'unknown store')}: ${shown} (${at}); ${list[0]!.message.replace(/^parentKey '[^']*' /, 'each ')}`);
+      grouped.push(
+        `${plural(list.length, 'row')} point at ${plural(values.length, 'unknown store')}: ${shown} (${at}); ${list[0]!.message.replace(/^parentKey '[^']*' /, 'each ')}`,
+      );
     } else {
       grouped.push(`${plural(list.length, 'row')} (${at}): ${list[0]!.message}${values.length > 1 ? ` — values ${shown}` : ''}`);
     }
@@ -150,13 +156,17 @@ export function formatChange(change: { field: string; before: unknown; after: un
 export function formatRecord(json: string): string {
   const record = JSON.parse(json) as Record<string, unknown>;
   return Object.entries(record)
-    .map(([field, value]) => (field === 'opentToGuestsPeriod' ? `hours ${formatPeriod(value as OpenPeriod)}` : `${field} ${value === null ? '—' : JSON.stringify(value)}`))
+    .map(([field, value]) =>
+      field === 'opentToGuestsPeriod' ? `hours ${formatPeriod(value as OpenPeriod)}` : `${field} ${value === null ? '—' : JSON.stringify(value)}`,
+    )
     .join(', ');
 }
 
 /** "employeeID ← Personnel Number", the day columns of the hours on one line. */
 export function formatMapping(mapping: readonly FieldSource[]): string[] {
-  const lines = mapping.filter((m) => !m.field.startsWith('opentToGuestsPeriod.')).map((m) => `${m.field} ← ${m.columns.join(' + ')}${m.note ? ` (${m.note})` : ''}`);
+  const lines = mapping
+    .filter((m) => !m.field.startsWith('opentToGuestsPeriod.'))
+    .map((m) => `${m.field} ← ${m.columns.join(' + ')}${m.note ? ` (${m.note})` : ''}`);
   const days = mapping.filter((m) => m.field.startsWith('opentToGuestsPeriod.'));
   if (days.length) lines.push(`opentToGuestsPeriod ← ${days.map((d) => `${d.note!.slice(0, 3)}: ${d.columns.join(' + ')}`).join(' · ')}`);
   return lines;

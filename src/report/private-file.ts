@@ -31,6 +31,10 @@ export async function writePrivateFile(path: string, flag: string, chunks: Itera
       await file.close();
     }
   } catch (err) {
-    throw new UsageError(code, `${flag} ${path}: cannot write the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'give a path in a directory you can write to');
+    throw new UsageError(
+      code,
+      `${flag} ${path}: cannot write the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      'give a path in a directory you can write to',
+    );
   }
 }

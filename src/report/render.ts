@@ -10,7 +10,11 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
   switch (event.type) {
     case 'lock-recovered': {
       const r = event.owner;
-      ui.notice(style.yellow(`Recovered a stale lock left by process ${r.pid} of ${r.user} on ${r.host} (since ${r.since}), which is no longer running or whose lease expired.`));
+      ui.notice(
+        style.yellow(
+          `Recovered a stale lock left by process ${r.pid} of ${r.user} on ${r.host} (since ${r.since}), which is no longer running or whose lease expired.`,
+        ),
+      );
       return;
     }
     case 'reading':
@@ -32,9 +36,14 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
     case 'planned':
       for (const line of formatIssues(event.source, event.issues, style)) ui.notice(line);
       if (event.truncated) {
-        ui.notice(style.dim(`  (${plural(event.errors, 'error')} and ${plural(event.warnings, 'warning')} in all; the first ${event.issues.length.toLocaleString('en-US')} are listed here and in --json, every rejected row is in --errors-csv)`));
+        ui.notice(
+          style.dim(
+            `  (${plural(event.errors, 'error')} and ${plural(event.warnings, 'warning')} in all; the first ${event.issues.length.toLocaleString('en-US')} are listed here and in --json, every rejected row is in --errors-csv)`,
+          ),
+        );
       }
-      if (event.errors === 0) ui.info(`${event.source}: ${plural(event.rows, 'record')} valid${event.warnings ? `, ${plural(event.warnings, 'warning')}` : ''}`);
+      if (event.errors === 0)
+        ui.info(`${event.source}: ${plural(event.rows, 'record')} valid${event.warnings ? `, ${plural(event.warnings, 'warning')}` : ''}`);
       return;
     case 'preview':
       if (event.mapping.length) {
@@ -42,7 +51,11 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
         for (const line of formatMapping(event.mapping)) ui.info(`  ${line}`);
       }
       if (event.first.length) {
-        ui.info(event.first.length < event.total ? `The first ${event.first.length} of ${plural(event.total, 'record')} as they will be sent:` : 'The records as they will be sent:');
+        ui.info(
+          event.first.length < event.total
+            ? `The first ${event.first.length} of ${plural(event.total, 'record')} as they will be sent:`
+            : 'The records as they will be sent:',
+        );
         event.first.forEach((json, i) => ui.info(`  ${i + 1}. ${formatRecord(json)}`));
       }
       return;

@@ -61,5 +61,22 @@ export function diffReport(diff: Diff): DiffReport {
 }
 
 export function emptyReport(kind: Kind | null, source: string | null, dryRun: boolean): UploadReport {
-  return { kind, source, dryRun, outcome: 'usage-error', exitCode: 2, records: 0, issues: [], issueCounts: {}, issuesTruncated: false, mapping: [], baseline: NO_BASELINE, diff: null, unchanged: null, generation: null, response: null, error: null };
+  return {
+    kind,
+    source,
+    dryRun,
+    outcome: 'usage-error',
+    exitCode: 2,
+    records: 0,
+    issues: [],
+    issueCounts: {},
+    issuesTruncated: false,
+    mapping: [],
+    baseline: NO_BASELINE,
+    diff: null,
+    unchanged: null,
+    generation: null,
+    response: null,
+    error: null,
+  };
 }

@@ -16,9 +16,7 @@ export interface BodyError {
   readonly message: string;
 }
 
-export type ParsedBody =
-  | { readonly ok: true; readonly records: string[] }
-  | { readonly ok: false; readonly message: string; readonly errors: BodyError[] };
+export type ParsedBody = { readonly ok: true; readonly records: string[] } | { readonly ok: false; readonly message: string; readonly errors: BodyError[] };
 
 const MAX_LISTED = 100;
 
@@ -58,7 +56,8 @@ export async function parseBody(req: IncomingMessage, kind: Kind, maxBody: numbe
       // The fast check accepts what the contract accepts (a property test holds it to zod); zod judges,
       // and words, everything else.
       let record: Record<string, unknown>;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value) && accepts(value as Record<string, unknown>)) record = value as Record<string, unknown>;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value) && accepts(value as Record<string, unknown>))
+        record = value as Record<string, unknown>;
       else {
         const result = schema.safeParse(value);
         if (!result.success) {
@@ -79,7 +78,8 @@ export async function parseBody(req: IncomingMessage, kind: Kind, maxBody: numbe
     }
   } catch (err) {
     if (err instanceof TooLarge) throw err;
-    if (err instanceof UploadError) return { ok: false, message: `the body is not a JSON array of objects: ${err.message.replace(/^body:\d+: /, '')}`, errors: [] };
+    if (err instanceof UploadError)
+      return { ok: false, message: `the body is not a JSON array of objects: ${err.message.replace(/^body:\d+: /, '')}`, errors: [] };
     throw err;
   }
   if (invalid > 0) return { ok: false, message: `${invalid} problem(s) in the uploaded array; nothing was stored`, errors };

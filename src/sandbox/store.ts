@@ -44,10 +44,12 @@ export class SandboxStore {
   /** Replaces a kind's set; replacements of one kind run one after another, never interleaved. */
   replace(kind: Kind, records: readonly string[]): Promise<void> {
     const previous = this.queues.get(kind) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(async () => {
-      if (this.dataDir) await writeFileAtomic(join(this.dataDir, FILES[kind]), jsonArrayChunks(records));
-      this.sets.set(kind, records);
-    });
+    const next = previous
+      .catch(() => {})
+      .then(async () => {
+        if (this.dataDir) await writeFileAtomic(join(this.dataDir, FILES[kind]), jsonArrayChunks(records));
+        this.sets.set(kind, records);
+      });
     this.queues.set(kind, next);
     return next;
   }

@@ -38,19 +38,49 @@ export function checkAnswer(
   const quoted = said ? `: "${clip(said, 300)}"` : '';
   if (status >= 300 && status < 400) {
     const location = [headers.location].flat()[0];
-    throw new ServiceRejected('REDIRECT', `the service answered ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed, so nothing was sent there`, 'use the final address as --base-url if it is right', status, said);
+    throw new ServiceRejected(
+      'REDIRECT',
+      `the service answered ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed, so nothing was sent there`,
+      'use the final address as --base-url if it is right',
+      status,
+      said,
+    );
   }
   if (status === 401 || status === 403) {
-    throw new ServiceRejected('UNAUTHORIZED', `the service refused the access token (${status}${quoted}); the token came from ${req.token.from}`, `check the token in ${req.token.from}`, status, said);
+    throw new ServiceRejected(
+      'UNAUTHORIZED',
+      `the service refused the access token (${status}${quoted}); the token came from ${req.token.from}`,
+      `check the token in ${req.token.from}`,
+      status,
+      said,
+    );
   }
   if (status >= 400 && status < 500) {
-    throw new ServiceRejected('REJECTED', `the service rejected the upload with ${status}${quoted}`, 'nothing was changed; fix what the service names and run again', status, said);
+    throw new ServiceRejected(
+      'REJECTED',
+      `the service rejected the upload with ${status}${quoted}`,
+      'nothing was changed; fix what the service names and run again',
+      status,
+      said,
+    );
   }
   if (status >= 500) {
-    throw new ServiceUnreachable('SERVER_ERROR', `the service failed with ${status}${quoted}`, 'run again later; a full replacement is safe to repeat', 'unreachable', { status, message: said ?? '' });
+    throw new ServiceUnreachable(
+      'SERVER_ERROR',
+      `the service failed with ${status}${quoted}`,
+      'run again later; a full replacement is safe to repeat',
+      'unreachable',
+      { status, message: said ?? '' },
+    );
   }
   if (truncated) {
-    throw new ServiceUnverified('ANSWER_MALFORMED', `the service answered ${status} with more than 1 MiB, which is not a {"message", "status"} answer, so the upload cannot be confirmed`, 'check on the service whether the records arrived; the snapshot was not updated', status, said);
+    throw new ServiceUnverified(
+      'ANSWER_MALFORMED',
+      `the service answered ${status} with more than 1 MiB, which is not a {"message", "status"} answer, so the upload cannot be confirmed`,
+      'check on the service whether the records arrived; the snapshot was not updated',
+      status,
+      said,
+    );
   }
   let body: unknown;
   try {
@@ -58,20 +88,43 @@ export function checkAnswer(
   } catch {
     body = undefined;
   }
-  const ok = body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' && typeof (body as { status?: unknown }).status === 'number';
+  const ok =
+    body !== null &&
+    typeof body === 'object' &&
+    typeof (body as { message?: unknown }).message === 'string' &&
+    typeof (body as { status?: unknown }).status === 'number';
   if (!ok) {
-    throw new ServiceUnverified('ANSWER_MALFORMED', `the service answered ${status} but not with {"message", "status"}, so the upload cannot be confirmed`, 'check on the service whether the records arrived; the snapshot was not updated', status, said);
+    throw new ServiceUnverified(
+      'ANSWER_MALFORMED',
+      `the service answered ${status} but not with {"message", "status"}, so the upload cannot be confirmed`,
+      'check on the service whether the records arrived; the snapshot was not updated',
+      status,
+      said,
+    );
   }
   const { status: bodyStatus } = body as ServiceAnswer;
   const message = clip((body as ServiceAnswer).message);
   // The body repeats the HTTP status (service-interface.md §4: "status (number, 200)").
   if (bodyStatus !== status) {
-    throw new ServiceUnverified('STATUS_MISMATCH', `the service answered HTTP ${status} but its body says status ${bodyStatus} ("${clip(message, 300)}"), so the upload cannot be confirmed`, 'check on the service whether the records arrived; the snapshot was not updated', status, message);
+    throw new ServiceUnverified(
+      'STATUS_MISMATCH',
+      `the service answered HTTP ${status} but its body says status ${bodyStatus} ("${clip(message, 300)}"), so the upload cannot be confirmed`,
+      'check on the service whether the records arrived; the snapshot was not updated',
+      status,
+      message,
+    );
   }
   const count = parseSuccessCount(req.info, message);
   if (count !== sent) {
-    const what = count === undefined ? `"${clip(message, 300)}", which is not "${sent} ${req.info.noun}(s) uploaded"` : `that it uploaded ${count} ${req.info.noun}(s)`;
-    throw new ServiceUnverified('COUNT_MISMATCH', `the service answered ${what}, but ${sent} ${req.info.noun}(s) were sent`, 'check on the service what it stored; the snapshot was not updated', status, message);
+    const what =
+      count === undefined ? `"${clip(message, 300)}", which is not "${sent} ${req.info.noun}(s) uploaded"` : `that it uploaded ${count} ${req.info.noun}(s)`;
+    throw new ServiceUnverified(
+      'COUNT_MISMATCH',
+      `the service answered ${what}, but ${sent} ${req.info.noun}(s) were sent`,
+      'check on the service what it stored; the snapshot was not updated',
+      status,
+      message,
+    );
   }
   return { status, message };
 }

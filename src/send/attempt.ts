@@ -79,7 +79,13 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   } catch (err) {
     if (input.signal.aborted) throw input.signal.reason;
     if (answerDeadline.signal.aborted) {
-      return { kind: 'failed', delivered: true, retryable: true, code: 'ANSWER_TIMEOUT', describe: `the body was sent but no answer within ${input.answerMs / 1000} s` };
+      return {
+        kind: 'failed',
+        delivered: true,
+        retryable: true,
+        code: 'ANSWER_TIMEOUT',
+        describe: `the body was sent but no answer within ${input.answerMs / 1000} s`,
+      };
     }
     return failure(err, delivered, input);
   } finally {
@@ -107,7 +113,8 @@ function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick
   const code = e.code ?? e.cause?.code ?? 'ERROR';
   const secs = `${answerMs / 1000} s`;
   if (delivered) {
-    const why = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? `no answer within ${secs}` : `the connection broke before the answer (${code})`;
+    const why =
+      code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? `no answer within ${secs}` : `the connection broke before the answer (${code})`;
     return { kind: 'failed', delivered, retryable: true, code, describe: `the body was sent but ${why}` };
   }
   if (TLS_CODES.test(code)) {
@@ -119,5 +126,11 @@ function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick
     UND_ERR_CONNECT_TIMEOUT: `no connection within ${connectMs / 1000} s (connect timeout)`,
     UND_ERR_HEADERS_TIMEOUT: `the service stopped reading the body for ${secs}`,
   };
-  return { kind: 'failed', delivered, retryable: true, code, describe: describe[code] ?? `the connection failed before the body was sent (${code}${e.message ? `: ${e.message}` : ''})` };
+  return {
+    kind: 'failed',
+    delivered,
+    retryable: true,
+    code,
+    describe: describe[code] ?? `the connection failed before the body was sent (${code}${e.message ? `: ${e.message}` : ''})`,
+  };
 }

@@ -55,7 +55,8 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   // Only the date formats HTTP allows; Date.parse alone would accept "5" or "tomorrow-ish" strings.
-  if (!/^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)) return undefined;
+  if (!/^[A-Za-z]{3,9}, \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text))
+    return undefined;
   const at = Date.parse(text.includes('GMT') ? text : `${text} GMT`);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }

@@ -26,7 +26,11 @@ export function resolveBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv)
     throw new UsageError('BAD_BASE_URL', `${from} must not carry a user name or password`, 'pass the token with UPLOAD_TOKEN or --token-file instead');
   }
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    throw new UsageError('INSECURE_BASE_URL', `${from} uses plain http to ${url.hostname}: the token and the records would cross the network unencrypted`, 'use https:// (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)');
+    throw new UsageError(
+      'INSECURE_BASE_URL',
+      `${from} uses plain http to ${url.hostname}: the token and the records would cross the network unencrypted`,
+      'use https:// (plain http is allowed only for localhost, 127.0.0.0/8 and ::1)',
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError('BAD_BASE_URL', `${from} '${text}' is not an http(s) address`, 'use https://…');
@@ -51,10 +55,18 @@ export function checkExtraCaCerts(env: NodeJS.ProcessEnv): void {
   try {
     text = readFileSync(path, 'latin1');
   } catch (err) {
-    throw new UsageError('BAD_CA_FILE', `NODE_EXTRA_CA_CERTS names ${path}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'point NODE_EXTRA_CA_CERTS at a readable PEM file with your private CA certificate, or unset it');
+    throw new UsageError(
+      'BAD_CA_FILE',
+      `NODE_EXTRA_CA_CERTS names ${path}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      'point NODE_EXTRA_CA_CERTS at a readable PEM file with your private CA certificate, or unset it',
+    );
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new UsageError('BAD_CA_FILE', `NODE_EXTRA_CA_CERTS names ${path}, which holds no PEM certificate`, 'the file must hold one or more "-----BEGIN CERTIFICATE-----" blocks');
+    throw new UsageError(
+      'BAD_CA_FILE',
+      `NODE_EXTRA_CA_CERTS names ${path}, which holds no PEM certificate`,
+      'the file must hold one or more "-----BEGIN CERTIFICATE-----" blocks',
+    );
   }
 }
 
@@ -84,7 +96,11 @@ export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv
       bytes = await readSmall(options.tokenFile, '--token-file', MAX_TOKEN_FILE, stdin);
     } catch (err) {
       if (err instanceof UsageError) throw err;
-      throw new UsageError('TOKEN_FILE_UNREADABLE', `cannot read the token from ${from}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, 'check --token-file');
+      throw new UsageError(
+        'TOKEN_FILE_UNREADABLE',
+        `cannot read the token from ${from}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+        'check --token-file',
+      );
     }
     let text: string;
     try {
@@ -97,7 +113,11 @@ export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv
   const name = options.tokenEnv ?? 'UPLOAD_TOKEN';
   const value = env[name];
   if (value === undefined || value === '') {
-    throw new UsageError('NO_TOKEN', `no access token: the environment variable ${name} is ${value === undefined ? 'not set' : 'empty'}`, `set ${name}, or pass --token-file PATH (or --token-file - to read it from standard input)`);
+    throw new UsageError(
+      'NO_TOKEN',
+      `no access token: the environment variable ${name} is ${value === undefined ? 'not set' : 'empty'}`,
+      `set ${name}, or pass --token-file PATH (or --token-file - to read it from standard input)`,
+    );
   }
   return checkToken(value, `the environment variable ${name}`, name);
 }
@@ -115,10 +135,18 @@ function checkToken(value: string, from: string, fix: string): Token {
   const bad = /[^\x21-\x7e]/.exec(token);
   if (bad) {
     const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new UsageError('BAD_TOKEN', `the access token from ${from} holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad.index + 1})`, `check ${fix}: a token is letters, digits and punctuation, without spaces`);
+    throw new UsageError(
+      'BAD_TOKEN',
+      `the access token from ${from} holds a character that cannot be sent in an HTTP header (U+${code} at position ${bad.index + 1})`,
+      `check ${fix}: a token is letters, digits and punctuation, without spaces`,
+    );
   }
   if (token.length < MIN_TOKEN_LENGTH) {
-    throw new UsageError('BAD_TOKEN', `the access token from ${from} is ${token.length} characters long, too short to be a real credential`, `check ${fix}: access tokens are at least ${MIN_TOKEN_LENGTH} characters`);
+    throw new UsageError(
+      'BAD_TOKEN',
+      `the access token from ${from} is ${token.length} characters long, too short to be a real credential`,
+      `check ${fix}: access tokens are at least ${MIN_TOKEN_LENGTH} characters`,
+    );
   }
   keepSecret(token);
   return { value: token, from };

@@ -17,7 +17,14 @@ export { checkAnswer, type ServiceAnswer } from './answer.js';
 export type SendEvent =
   | { readonly type: 'sending'; readonly attempt: number; readonly attempts: number; readonly bytes: number; readonly total: number }
   | { readonly type: 'waiting'; readonly attempt: number; readonly attempts: number; readonly answerMs: number }
-  | { readonly type: 'retry'; readonly attempt: number; readonly attempts: number; readonly reason: string; readonly delayMs: number; readonly retryAfter: boolean };
+  | {
+      readonly type: 'retry';
+      readonly attempt: number;
+      readonly attempts: number;
+      readonly reason: string;
+      readonly delayMs: number;
+      readonly retryAfter: boolean;
+    };
 
 export interface SendRequest {
   readonly info: KindInfo;
@@ -74,7 +81,10 @@ export async function send(req: SendRequest): Promise<SendResult> {
       let answered: { status: number; message: string } | undefined;
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
-          const answer = withEarlierAttempts(() => checkAnswer(req, result.status, result.headers, result.text, req.payload.records, result.truncated), maybeApplied);
+          const answer = withEarlierAttempts(
+            () => checkAnswer(req, result.status, result.headers, result.text, req.payload.records, result.truncated),
+            maybeApplied,
+          );
           return { answer, attempts: n };
         }
         const said = serviceMessage(result.text);
@@ -92,7 +102,15 @@ export async function send(req: SendRequest): Promise<SendResult> {
       if (n >= policy.attempts) throw giveUp(url, req.env, tried, reason, maybeApplied, undefined, answered);
       const wait = nextWait(n - 1, retryAfterMs, policy);
       if ('tooLong' in wait) {
-        throw giveUp(url, req.env, tried, `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`, maybeApplied, 'run again later', answered);
+        throw giveUp(
+          url,
+          req.env,
+          tried,
+          `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`,
+          maybeApplied,
+          'run again later',
+          answered,
+        );
       }
       emit({ type: 'retry', ...at, reason, delayMs: wait.ms, retryAfter: wait.retryAfter });
       await sleep(wait.ms, signal).catch((err: unknown) => {
@@ -138,7 +156,15 @@ function hintFor(code: string): string | undefined {
 }
 
 /** The final error, carrying the service's last answer when the last attempt got one. */
-function giveUp(url: URL, env: NodeJS.ProcessEnv, tried: string[], last: string, maybeApplied: boolean, hint?: string, answered?: { status: number; message: string }): ServiceUnreachable {
+function giveUp(
+  url: URL,
+  env: NodeJS.ProcessEnv,
+  tried: string[],
+  last: string,
+  maybeApplied: boolean,
+  hint?: string,
+  answered?: { status: number; message: string },
+): ServiceUnreachable {
   const history = tried.length > 1 ? ` (attempts: ${tried.map((t, i) => `${i + 1}. ${t}`).join('; ')})` : '';
   if (maybeApplied) {
     return new ServiceUnreachable(
@@ -152,7 +178,10 @@ function giveUp(url: URL, env: NodeJS.ProcessEnv, tried: string[], last: string,
   return new ServiceUnreachable(
     'UNREACHABLE',
     `${url.origin}: ${last} after ${tried.length} attempt(s)${history}; nothing was changed on the service`,
-    hint ?? (proxied(url, env) ? `a proxy is set (${proxied(url, env)}): check that it runs and lets this through, or exclude the host with NO_PROXY; then run again` : 'check the address and the network, then run again'),
+    hint ??
+      (proxied(url, env)
+        ? `a proxy is set (${proxied(url, env)}): check that it runs and lets this through, or exclude the host with NO_PROXY; then run again`
+        : 'check the address and the network, then run again'),
     'unreachable',
     answered,
   );
@@ -167,12 +196,22 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
     const note = '; note that an earlier attempt sent the whole body without an answer, so the service may hold the new records';
     if (err instanceof ServiceRejected) throw new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
     if (err instanceof ServiceUnreachable) {
-      throw new ServiceUnreachable('OUTCOME_UNKNOWN', `${err.message}${note}`, 'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated', 'unknown', err.lastAnswer);
+      throw new ServiceUnreachable(
+        'OUTCOME_UNKNOWN',
+        `${err.message}${note}`,
+        'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
+        'unknown',
+        err.lastAnswer,
+      );
     }
     throw err;
   }
 }
 
 function interruptedAfterSend(): Interrupted {
-  return new Interrupted('INTERRUPTED', 'interrupted after the body was sent: the outcome is unknown, the service may or may not have replaced the records', 'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds');
+  return new Interrupted(
+    'INTERRUPTED',
+    'interrupted after the body was sent: the outcome is unknown, the service may or may not have replaced the records',
+    'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds',
+  );
 }

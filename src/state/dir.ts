@@ -48,7 +48,8 @@ export class DirectoryStore implements StateStore {
   private async checkRoot(): Promise<void> {
     const info = await stat(this.root).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
     if (!info) return;
-    if (!info.isDirectory()) throw new UsageError('STATE_UNUSABLE', `the state ${this.root} is not a directory`, 'give --state a directory (or a postgres:// URL)');
+    if (!info.isDirectory())
+      throw new UsageError('STATE_UNUSABLE', `the state ${this.root} is not a directory`, 'give --state a directory (or a postgres:// URL)');
     if (info.mode & 0o070) {
       this.fileMode = 0o660;
       this.dirMode = 0o770;
@@ -58,7 +59,9 @@ export class DirectoryStore implements StateStore {
       await chmod(this.root, info.mode & 0o7770);
       this.notices.push(`The state directory ${this.root} could be read by everyone; access for others is now removed (it holds names and emails).`);
     } else {
-      this.notices.push(`Warning: the state directory ${this.root} can be read by everyone and is not yours to tighten (it holds names and emails): ask its owner to run chmod o-rwx on it.`);
+      this.notices.push(
+        `Warning: the state directory ${this.root} can be read by everyone and is not yours to tighten (it holds names and emails): ask its owner to run chmod o-rwx on it.`,
+      );
     }
   }
 
@@ -120,20 +123,37 @@ export class DirectoryStore implements StateStore {
   async readSnapshot(key: StateKey, generation: number): Promise<Buffer> {
     const dir = this.dir(key);
     const meta = await readJson<Generation>(join(dir, 'generations', `${generation}.json`));
-    if (!meta) throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
+    if (!meta)
+      throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
     const body = await readFile(join(dir, 'snapshots', `${generation}.json`)).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') throw new UsageError('BAD_GENERATION', `the snapshot of upload #${generation} is no longer kept in ${this.label} (only the newest --keep are)`, 'pick a newer one (see upload history); --keep N keeps more in future');
+      if (err.code === 'ENOENT')
+        throw new UsageError(
+          'BAD_GENERATION',
+          `the snapshot of upload #${generation} is no longer kept in ${this.label} (only the newest --keep are)`,
+          'pick a newer one (see upload history); --keep N keeps more in future',
+        );
       throw err;
     });
-    if (body.length !== meta.bytes || createHash('sha256').update(body).digest('hex') !== meta.sha256) throw corrupt(this, key, generation, 'its bytes do not match their sha256');
+    if (body.length !== meta.bytes || createHash('sha256').update(body).digest('hex') !== meta.sha256)
+      throw corrupt(this, key, generation, 'its bytes do not match their sha256');
     return body;
   }
 
   async commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation> {
     const lease = this.leases.get(JSON.stringify(key));
-    if (!lease || !(await lease.stillHeld())) throw new GuardRefusal('LOCK_HELD', `the lock on ${key.kind} to ${key.baseUrl} in ${this.label} was lost before the upload could be recorded`, 'check what the service holds, then run again');
+    if (!lease || !(await lease.stillHeld()))
+      throw new GuardRefusal(
+        'LOCK_HELD',
+        `the lock on ${key.kind} to ${key.baseUrl} in ${this.label} was lost before the upload could be recorded`,
+        'check what the service holds, then run again',
+      );
     const now = (await this.head(key))?.generation ?? 0;
-    if (now !== expected) throw new GuardRefusal('STATE_MOVED', `the state of ${key.kind} to ${key.baseUrl} moved from upload #${expected} to #${now} in ${this.label}`, 'run again');
+    if (now !== expected)
+      throw new GuardRefusal(
+        'STATE_MOVED',
+        `the state of ${key.kind} to ${key.baseUrl} moved from upload #${expected} to #${now} in ${this.label}`,
+        'run again',
+      );
     const generation = { ...meta, generation: expected + 1 };
     await this.write(key, generation, body, null);
     await this.prune(key, generation.generation, keep);
@@ -146,7 +166,12 @@ export class DirectoryStore implements StateStore {
     await writeFileAtomic(join(dir, 'snapshots', `${generation.generation}.json`), body, this.fileMode);
     await writeFileAtomic(join(dir, 'generations', `${generation.generation}.json`), [`${JSON.stringify(generation)}\n`], this.fileMode);
     // The earlier version's audit lines arrive whole, once: two runs migrating at once write the same file.
-    if (audit && !(await exists(join(dir, 'audit.jsonl')))) await writeFileAtomic(join(dir, 'audit.jsonl'), audit.map((a) => `${JSON.stringify(a)}\n`), this.fileMode);
+    if (audit && !(await exists(join(dir, 'audit.jsonl'))))
+      await writeFileAtomic(
+        join(dir, 'audit.jsonl'),
+        audit.map((a) => `${JSON.stringify(a)}\n`),
+        this.fileMode,
+      );
     await writeFileAtomic(join(dir, 'head.json'), [`${JSON.stringify({ generation: generation.generation })}\n`], this.fileMode);
   }
 
@@ -219,7 +244,11 @@ async function readJson<T>(path: string): Promise<T | undefined> {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new GuardRefusal('SNAPSHOT_CORRUPT', `${path} is damaged (not JSON)`, 'restore it from a backup, or move the state directory aside and start again with --baseline FILE');
+    throw new GuardRefusal(
+      'SNAPSHOT_CORRUPT',
+      `${path} is damaged (not JSON)`,
+      'restore it from a backup, or move the state directory aside and start again with --baseline FILE',
+    );
   }
 }
 

@@ -29,7 +29,12 @@ export async function copyState(from: StateStore, to: StateStore): Promise<{ key
   const { UsageError } = await import('../errors.js');
   const keys = await from.keys();
   for (const key of keys) {
-    if (await to.head(key)) throw new UsageError('STATE_UNUSABLE', `${to.label} already holds uploads of ${key.kind} to ${key.baseUrl}`, 'copy into an empty store; nothing was copied');
+    if (await to.head(key))
+      throw new UsageError(
+        'STATE_UNUSABLE',
+        `${to.label} already holds uploads of ${key.kind} to ${key.baseUrl}`,
+        'copy into an empty store; nothing was copied',
+      );
   }
   let generations = 0;
   let attempts = 0;

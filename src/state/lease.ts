@@ -45,7 +45,11 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
   } catch (err) {
     if (err instanceof GuardRefusal) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new UsageError('STATE_UNUSABLE', `cannot take the lock ${path}: ${code}`, 'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)');
+    throw new UsageError(
+      'STATE_UNUSABLE',
+      `cannot take the lock ${path}: ${code}`,
+      'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
+    );
   }
 }
 
@@ -53,7 +57,13 @@ async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   fileMode = times.fileMode ?? 0o600;
   const now = new Date();
-  const me: LeaseFile = { ...holder, id: randomBytes(8).toString('hex'), machine: hostname(), since: now.toISOString(), expiresAt: new Date(now.getTime() + times.leaseMs).toISOString() };
+  const me: LeaseFile = {
+    ...holder,
+    id: randomBytes(8).toString('hex'),
+    machine: hostname(),
+    since: now.toISOString(),
+    expiresAt: new Date(now.getTime() + times.leaseMs).toISOString(),
+  };
   let recovered: LeaseFile | undefined;
   for (let attempt = 0; attempt < 40; attempt++) {
     if (await tryCreate(path, me)) return holding(path, me, times, recovered);
@@ -111,7 +121,8 @@ async function recover(path: string, held: LeaseFile | 'unreadable'): Promise<'r
   }
   try {
     const now = await readHolder(path);
-    const same = held === 'unreadable' ? now === 'unreadable' : now !== 'gone' && now !== 'unreadable' && now.id === held.id && now.expiresAt === held.expiresAt;
+    const same =
+      held === 'unreadable' ? now === 'unreadable' : now !== 'gone' && now !== 'unreadable' && now.id === held.id && now.expiresAt === held.expiresAt;
     if (!same) return 'changed';
     await rm(path, { force: true });
     return 'recovered';
@@ -133,7 +144,16 @@ async function readHolder(path: string): Promise<LeaseFile | 'unreadable' | 'gon
   try {
     const o = JSON.parse(content) as Partial<LeaseFile>;
     if (typeof o.pid === 'number' && typeof o.host === 'string' && typeof o.expiresAt === 'string' && typeof o.id === 'string') {
-      return { pid: o.pid, host: o.host, machine: String(o.machine ?? o.host), user: String(o.user ?? 'unknown'), what: String(o.what ?? ''), id: o.id, since: String(o.since ?? ''), expiresAt: o.expiresAt };
+      return {
+        pid: o.pid,
+        host: o.host,
+        machine: String(o.machine ?? o.host),
+        user: String(o.user ?? 'unknown'),
+        what: String(o.what ?? ''),
+        id: o.id,
+        since: String(o.since ?? ''),
+        expiresAt: o.expiresAt,
+      };
     }
   } catch {
     /* fall through */

@@ -37,16 +37,14 @@ export async function migrateLegacy(root: string, key: StateKey, write: Write): 
     return undefined;
   }
   const sha256 = createHash('sha256').update(body).digest('hex');
-  const lines = (await readFile(join(root, 'audit.jsonl'), 'utf8').catch(() => ''))
-    .split('\n')
-    .flatMap((l) => {
-      try {
-        const a = JSON.parse(l) as OldAuditLine;
-        return a.baseUrl === key.baseUrl && a.kind === key.kind ? [a] : [];
-      } catch {
-        return [];
-      }
-    });
+  const lines = (await readFile(join(root, 'audit.jsonl'), 'utf8').catch(() => '')).split('\n').flatMap((l) => {
+    try {
+      const a = JSON.parse(l) as OldAuditLine;
+      return a.baseUrl === key.baseUrl && a.kind === key.kind ? [a] : [];
+    } catch {
+      return [];
+    }
+  });
   const confirmed = lines.findLast((a) => a.outcome === 'uploaded' && a.sha256 === sha256);
   const records = confirmed?.count ?? decodeCanonical(body, KINDS[key.kind].keyField)?.size ?? 0;
   const generation: Generation = {

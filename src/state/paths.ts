@@ -32,7 +32,10 @@ export function normaliseBaseUrl(url: URL): string {
  * a snapshot.
  */
 export function siteName(url: URL): string {
-  const host = url.host.toLowerCase().replace(/[^a-z0-9.-]+/g, '_').replace(/^\.+/, '_');
+  const host = url.host
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '_')
+    .replace(/^\.+/, '_');
   const hash = createHash('sha256').update(normaliseBaseUrl(url)).digest('hex').slice(0, 12);
   return `${host}-${hash}`;
 }

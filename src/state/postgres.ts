@@ -71,7 +71,9 @@ export class PostgresStore implements StateStore {
     const label = safeLabel(url);
     const client = await connect(url, label);
     const store = new PostgresStore(label, url, client);
-    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_tables WHERE tablename IN ('upload_generations','upload_heads','upload_audit','upload_locks')`);
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM pg_tables WHERE tablename IN ('upload_generations','upload_heads','upload_audit','upload_locks')`,
+    );
     if (Number(rows[0]?.n) < 4) {
       // Two runs creating the tables at once: a transaction-scoped advisory lock makes them take turns.
       await client.query('BEGIN');
@@ -89,7 +91,10 @@ export class PostgresStore implements StateStore {
     const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [lockId(key)]);
     if (!rows[0]?.ok) {
       await client.end().catch(() => {});
-      const held = await this.client.query<{ holder: Holder & { since: string } }>('SELECT holder FROM upload_locks WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind]);
+      const held = await this.client.query<{ holder: Holder & { since: string } }>('SELECT holder FROM upload_locks WHERE base_url = $1 AND kind = $2', [
+        key.baseUrl,
+        key.kind,
+      ]);
       const h = held.rows[0]?.holder;
       throw new GuardRefusal(
         'LOCK_HELD',
@@ -108,7 +113,9 @@ export class PostgresStore implements StateStore {
       holder,
       stillHeld: async () => {
         if (released) return false;
-        const r = await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted`).catch(() => undefined);
+        const r = await client
+          .query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted`)
+          .catch(() => undefined);
         return Number(r?.rows[0]?.n ?? 0) > 0;
       },
       release: async () => {
@@ -144,20 +151,39 @@ export class PostgresStore implements StateStore {
   }
 
   async readSnapshot(key: StateKey, generation: number): Promise<Buffer> {
-    const { rows } = await this.client.query<Row>('SELECT * FROM upload_generations WHERE base_url = $1 AND kind = $2 AND generation = $3', [key.baseUrl, key.kind, generation]);
+    const { rows } = await this.client.query<Row>('SELECT * FROM upload_generations WHERE base_url = $1 AND kind = $2 AND generation = $3', [
+      key.baseUrl,
+      key.kind,
+      generation,
+    ]);
     const row = rows[0];
-    if (!row) throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
+    if (!row)
+      throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
     const body = row.snapshot as Buffer | null;
-    if (!body) throw new UsageError('BAD_GENERATION', `the snapshot of upload #${generation} is no longer kept in ${this.label} (only the newest --keep are)`, 'pick a newer one (see upload history); --keep N keeps more in future');
+    if (!body)
+      throw new UsageError(
+        'BAD_GENERATION',
+        `the snapshot of upload #${generation} is no longer kept in ${this.label} (only the newest --keep are)`,
+        'pick a newer one (see upload history); --keep N keeps more in future',
+      );
     if (createHash('sha256').update(body).digest('hex') !== row.sha256) {
-      throw new GuardRefusal('SNAPSHOT_CORRUPT', `upload #${generation} of ${key.kind} to ${key.baseUrl} in ${this.label} is damaged (its bytes do not match their sha256)`, 'pass --baseline FILE (an export that matches what the service holds) to compare with it instead');
+      throw new GuardRefusal(
+        'SNAPSHOT_CORRUPT',
+        `upload #${generation} of ${key.kind} to ${key.baseUrl} in ${this.label} is damaged (its bytes do not match their sha256)`,
+        'pass --baseline FILE (an export that matches what the service holds) to compare with it instead',
+      );
     }
     return body;
   }
 
   async commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation> {
     const held = this.locks.get(JSON.stringify(key));
-    if (!held || !(await held.lease.stillHeld())) throw new GuardRefusal('LOCK_HELD', `the lock on ${key.kind} to ${key.baseUrl} in ${this.label} was lost before the upload could be recorded`, 'check what the service holds, then run again');
+    if (!held || !(await held.lease.stillHeld()))
+      throw new GuardRefusal(
+        'LOCK_HELD',
+        `the lock on ${key.kind} to ${key.baseUrl} in ${this.label} was lost before the upload could be recorded`,
+        'check what the service holds, then run again',
+      );
     const generation: Generation = { ...meta, generation: expected + 1 };
     const c = this.client;
     await c.query('BEGIN');
@@ -166,17 +192,41 @@ export class PostgresStore implements StateStore {
       const moved =
         expected === 0
           ? await c.query('INSERT INTO upload_heads (base_url, kind, generation) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING', [key.baseUrl, key.kind])
-          : await c.query('UPDATE upload_heads SET generation = $3 + 1 WHERE base_url = $1 AND kind = $2 AND generation = $3', [key.baseUrl, key.kind, expected]);
-      if (moved.rowCount !== 1) throw new GuardRefusal('STATE_MOVED', `the state of ${key.kind} to ${key.baseUrl} in ${this.label} is no longer at upload #${expected}`, 'run again');
+          : await c.query('UPDATE upload_heads SET generation = $3 + 1 WHERE base_url = $1 AND kind = $2 AND generation = $3', [
+              key.baseUrl,
+              key.kind,
+              expected,
+            ]);
+      if (moved.rowCount !== 1)
+        throw new GuardRefusal('STATE_MOVED', `the state of ${key.kind} to ${key.baseUrl} in ${this.label} is no longer at upload #${expected}`, 'run again');
       await c.query(
         `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
          ON CONFLICT (base_url, kind, generation) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, uploaded_by = EXCLUDED.uploaded_by, host = EXCLUDED.host,
            tool_version = EXCLUDED.tool_version, source = EXCLUDED.source, records = EXCLUDED.records, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256,
            restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot`,
-        [key.baseUrl, key.kind, generation.generation, meta.uploadedAt, meta.user, meta.host, meta.toolVersion, meta.source, meta.records, meta.bytes, meta.sha256, meta.restoredFrom, meta.plan, Buffer.concat(body)],
+        [
+          key.baseUrl,
+          key.kind,
+          generation.generation,
+          meta.uploadedAt,
+          meta.user,
+          meta.host,
+          meta.toolVersion,
+          meta.source,
+          meta.records,
+          meta.bytes,
+          meta.sha256,
+          meta.restoredFrom,
+          meta.plan,
+          Buffer.concat(body),
+        ],
       );
-      await c.query('UPDATE upload_generations SET snapshot = NULL WHERE base_url = $1 AND kind = $2 AND generation <= $3 AND snapshot IS NOT NULL', [key.baseUrl, key.kind, generation.generation - keep]);
+      await c.query('UPDATE upload_generations SET snapshot = NULL WHERE base_url = $1 AND kind = $2 AND generation <= $3 AND snapshot IS NOT NULL', [
+        key.baseUrl,
+        key.kind,
+        generation.generation - keep,
+      ]);
       await c.query('COMMIT');
     } catch (err) {
       await c.query('ROLLBACK').catch(() => {});
@@ -190,12 +240,17 @@ export class PostgresStore implements StateStore {
   }
 
   async attempts(key: StateKey, limit = 1_000_000): Promise<AuditEntry[]> {
-    const { rows } = await this.client.query<{ entry: AuditEntry }>('SELECT entry FROM upload_audit WHERE base_url = $1 AND kind = $2 ORDER BY id DESC LIMIT $3', [key.baseUrl, key.kind, limit]);
+    const { rows } = await this.client.query<{ entry: AuditEntry }>(
+      'SELECT entry FROM upload_audit WHERE base_url = $1 AND kind = $2 ORDER BY id DESC LIMIT $3',
+      [key.baseUrl, key.kind, limit],
+    );
     return rows.map((r) => r.entry);
   }
 
   async keys(): Promise<StateKey[]> {
-    const { rows } = await this.client.query<StateKey>(`SELECT DISTINCT base_url AS "baseUrl", kind FROM upload_generations UNION SELECT DISTINCT base_url, kind FROM upload_audit`);
+    const { rows } = await this.client.query<StateKey>(
+      `SELECT DISTINCT base_url AS "baseUrl", kind FROM upload_generations UNION SELECT DISTINCT base_url, kind FROM upload_audit`,
+    );
     return rows;
   }
 
@@ -234,7 +289,11 @@ async function connect(url: string, label: string): Promise<pg.Client> {
   } catch (err) {
     await client.end().catch(() => {});
     const e = err as NodeJS.ErrnoException;
-    throw new UsageError('STATE_UNREACHABLE', `cannot reach the state store ${label}: ${(e.code ?? e.message).replaceAll(url, label)}`, 'check the URL in --state / UPLOAD_STATE, that the server runs, and the role and password');
+    throw new UsageError(
+      'STATE_UNREACHABLE',
+      `cannot reach the state store ${label}: ${(e.code ?? e.message).replaceAll(url, label)}`,
+      'check the URL in --state / UPLOAD_STATE, that the server runs, and the role and password',
+    );
   }
   return client;
 }

@@ -125,7 +125,14 @@ export class Validator {
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
       if (known && typeof parent === 'string' && !known.has(parent)) {
-        this.add(issue('warning', 'UNKNOWN_PARENT', `parentKey '${parent}' matches no store card's nodeKey in ${this.options.knownParentsFrom ?? 'the store cards'}; check the key, or upload the store card first`, { line: raw.line, column: cellOf(plan, raw, 'parentKey').column, field: 'parentKey', value: parent }));
+        this.add(
+          issue(
+            'warning',
+            'UNKNOWN_PARENT',
+            `parentKey '${parent}' matches no store card's nodeKey in ${this.options.knownParentsFrom ?? 'the store cards'}; check the key, or upload the store card first`,
+            { line: raw.line, column: cellOf(plan, raw, 'parentKey').column, field: 'parentKey', value: parent },
+          ),
+        );
       }
     }
 
@@ -148,12 +155,33 @@ export class Validator {
       // NUL and lone surrogates (text damaged by a bad conversion) are never what a person meant to send.
       if (sent.includes('\0') || !sent.isWellFormed()) {
         const what = sent.includes('\0') ? 'a NUL character (U+0000)' : 'a broken character (a lone UTF-16 surrogate: the text was damaged by a conversion)';
-        this.add(issue('error', 'INVALID_CHARACTER', `${field} holds ${what}; fix the cell, or export the file again`, { line: raw.line, column, field, value: JSON.stringify(sent) }));
+        this.add(
+          issue('error', 'INVALID_CHARACTER', `${field} holds ${what}; fix the cell, or export the file again`, {
+            line: raw.line,
+            column,
+            field,
+            value: JSON.stringify(sent),
+          }),
+        );
       } else if (IDENTIFIERS.has(field) && mayBeNumber(sent) && SCIENTIFIC.test(sent)) {
-        this.add(issue('error', 'SCIENTIFIC_NOTATION', `${field} '${sent}' looks like a number a spreadsheet rewrote in scientific notation, which loses digits; format the column as Text in the spreadsheet and export again`, { line: raw.line, column, field, value }));
+        this.add(
+          issue(
+            'error',
+            'SCIENTIFIC_NOTATION',
+            `${field} '${sent}' looks like a number a spreadsheet rewrote in scientific notation, which loses digits; format the column as Text in the spreadsheet and export again`,
+            { line: raw.line, column, field, value },
+          ),
+        );
       } else if (typeof value === 'string' && (formulaLike(value) || formulaLike(sent))) {
         const first = formulaLike(value) ? value[0] : sent[0];
-        this.add(issue('warning', 'FORMULA_LIKE', `${field} '${value}' starts with '${first === '\t' ? 'tab' : first}' and may be taken for a formula by a spreadsheet; it is sent as written, never altered`, { line: raw.line, column, field, value }));
+        this.add(
+          issue(
+            'warning',
+            'FORMULA_LIKE',
+            `${field} '${value}' starts with '${first === '\t' ? 'tab' : first}' and may be taken for a formula by a spreadsheet; it is sent as written, never altered`,
+            { line: raw.line, column, field, value },
+          ),
+        );
       }
     }
   }
@@ -164,19 +192,40 @@ export class Validator {
     for (let i = width; i < raw.cells.length; i++) {
       const cell = raw.cells[i];
       if (typeof cell !== 'string' || cell.trim() === '') continue;
-      this.add(issue('error', 'TOO_MANY_CELLS', `the row has ${raw.cells.length} cells but the header has ${width} columns (extra cell '${cell}'); a cell that holds the delimiter must be in quotes: fix the row`, { line: raw.line, value: cell }));
+      this.add(
+        issue(
+          'error',
+          'TOO_MANY_CELLS',
+          `the row has ${raw.cells.length} cells but the header has ${width} columns (extra cell '${cell}'); a cell that holds the delimiter must be in quotes: fix the row`,
+          { line: raw.line, value: cell },
+        ),
+      );
       return;
     }
     if (raw.cells.length < width) {
       // Some writers drop trailing empty cells; a cut-off line looks the same. Warn, and read them as empty.
       const missing = raw.columns.slice(raw.cells.length).filter(Boolean);
-      this.add(issue('warning', 'TOO_FEW_CELLS', `the row has ${raw.cells.length} cells but the header has ${width} columns; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} taken as empty: check that the line is complete`, { line: raw.line }));
+      this.add(
+        issue(
+          'warning',
+          'TOO_FEW_CELLS',
+          `the row has ${raw.cells.length} cells but the header has ${width} columns; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} taken as empty: check that the line is complete`,
+          { line: raw.line },
+        ),
+      );
       return;
     }
     for (const i of plan.unnamed) {
       const cell = raw.cells[i];
       if (typeof cell !== 'string' || cell.trim() === '') continue;
-      this.add(issue('error', 'CELL_WITHOUT_COLUMN', `the cell '${cell}' is in column ${i + 1}, which has no name in the header: usually a cell holding the delimiter without quotes shifted the row; fix the row, or name the column`, { line: raw.line, value: cell }));
+      this.add(
+        issue(
+          'error',
+          'CELL_WITHOUT_COLUMN',
+          `the cell '${cell}' is in column ${i + 1}, which has no name in the header: usually a cell holding the delimiter without quotes shifted the row; fix the row, or name the column`,
+          { line: raw.line, value: cell },
+        ),
+      );
       return;
     }
   }
@@ -187,7 +236,14 @@ export class Validator {
     if (first === undefined) return;
     const { column } = cellOf(plan, raw, field);
     const how = field === 'email' ? ' (emails are compared ignoring case)' : '';
-    this.add(issue('error', field === 'email' ? 'DUPLICATE_EMAIL' : 'DUPLICATE_KEY', `${field} '${written}' already appears on line ${first}${how}; each ${field} must be unique: remove or fix one of the rows`, { line, column, field, value: written }));
+    this.add(
+      issue(
+        'error',
+        field === 'email' ? 'DUPLICATE_EMAIL' : 'DUPLICATE_KEY',
+        `${field} '${written}' already appears on line ${first}${how}; each ${field} must be unique: remove or fix one of the rows`,
+        { line, column, field, value: written },
+      ),
+    );
   }
 
   private hoursCell(plan: ColumnPlan, raw: RawRecord, path: readonly PropertyKey[]): { column: string | null; value: unknown } {

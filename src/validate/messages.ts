@@ -12,14 +12,20 @@ export function describe(zi: z.core.$ZodIssue, written: string | null, got?: unk
   if (field === 'opentToGuestsPeriod') {
     const name = day !== undefined && /^[0-6]$/.test(day) ? DAY_NAMES[Number(day)] : undefined;
     if (zi.code === 'unrecognized_keys') {
-      return { code: 'INVALID_HOURS', message: `opening hours have key${zi.keys.length > 1 ? 's' : ''} ${zi.keys.map((k) => `'${k}'`).join(', ')}; use the weekday numbers '0' (Sunday) to '6' (Saturday)` };
+      return {
+        code: 'INVALID_HOURS',
+        message: `opening hours have key${zi.keys.length > 1 ? 's' : ''} ${zi.keys.map((k) => `'${k}'`).join(', ')}; use the weekday numbers '0' (Sunday) to '6' (Saturday)`,
+      };
     }
     if (name && (end === 'since' || end === 'to')) {
       const b = HOUR_BOUNDS[end];
       const what = end === 'since' ? 'opening hour' : 'closing hour';
       if (zi.code === 'too_big' || zi.code === 'too_small') {
         const hour = typeof got === 'number' && String(got) !== written ? `${got} (from ${shown})` : shown;
-        return { code: 'HOURS_OUT_OF_RANGE', message: `${name}: ${what} ${hour} is outside ${b.min} to ${b.max}${end === 'to' ? ' (past midnight counts on: 02:00 the next day is 26)' : ''}; ${FIX}` };
+        return {
+          code: 'HOURS_OUT_OF_RANGE',
+          message: `${name}: ${what} ${hour} is outside ${b.min} to ${b.max}${end === 'to' ? ' (past midnight counts on: 02:00 the next day is 26)' : ''}; ${FIX}`,
+        };
       }
       if (zi.code === 'custom') return { code: 'HOURS_ORDER', message: `${name}: the opening hour must be before the closing hour; ${FIX}` };
       return { code: 'INVALID_HOURS', message: `${name}: ${what} must be a number of hours such as 9.5; ${FIX}` };
@@ -37,7 +43,10 @@ export function describe(zi: z.core.$ZodIssue, written: string | null, got?: unk
     return { code: 'UNKNOWN_FIELD', message: `unknown field${zi.keys.length > 1 ? 's' : ''} ${zi.keys.join(', ')}` };
   }
   if (zi.code === 'invalid_type' && zi.expected === 'string' && /^-?\d/.test(written)) {
-    return { code: 'INEXACT_NUMBER', message: `${field} ${written} is a JSON number that is not a whole number or is too large to be kept exactly, so it cannot be sent as the text it was; write it in quotes ("…") in the file` };
+    return {
+      code: 'INEXACT_NUMBER',
+      message: `${field} ${written} is a JSON number that is not a whole number or is too large to be kept exactly, so it cannot be sent as the text it was; write it in quotes ("…") in the file`,
+    };
   }
   if (zi.code === 'invalid_type') {
     return { code: 'WRONG_TYPE', message: `${field} ${shown} must be ${zi.expected === 'string' ? 'text' : `a ${zi.expected}`}; ${FIX}` };

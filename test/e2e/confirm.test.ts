@@ -58,7 +58,11 @@ describe('confirmation on a terminal', () => {
     const ui = person(true);
     expect((await upload(writeMembers(sb.dir, 'a.csv', range(1, 20)), ui)).outcome).toBe('uploaded');
     expect((await upload(writeMembers(sb.dir, 'b.csv', range(2, 22), [5]), ui)).outcome).toBe('uploaded');
-    expect(ui.questions[1]).toMatch(new RegExp(`^Replace all team members at ${sb.url} with these 21 team members: \\+2 −1 ~1 =18 against upload #1 of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC by .+@.+, 20 team members\\. Upload\\?$`));
+    expect(ui.questions[1]).toMatch(
+      new RegExp(
+        `^Replace all team members at ${sb.url} with these 21 team members: \\+2 −1 ~1 =18 against upload #1 of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC by .+@.+, 20 team members\\. Upload\\?$`,
+      ),
+    );
     expect(await sb.stored('/integrations/teamMembers')).toHaveLength(21);
   });
   it('Ctrl-C at the question is an interruption (130), and the lock is released', async () => {

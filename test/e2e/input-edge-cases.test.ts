@@ -25,15 +25,25 @@ describe.concurrent('input edge cases', () => {
   });
 
   it('a JSON number that cannot be kept exactly as an ID is an error; a whole number is sent as text', async () => {
-    const file = t.write('numbers.json', '[{"employeeID": 12345678901234567890, "email": "a@example.com", "name": "A"}, {"employeeID": 1.5, "email": "b@example.com", "name": "B"}, {"employeeID": 42, "email": "c@example.com", "name": "C"}]');
+    const file = t.write(
+      'numbers.json',
+      '[{"employeeID": 12345678901234567890, "email": "a@example.com", "name": "A"}, {"employeeID": 1.5, "email": "b@example.com", "name": "B"}, {"employeeID": 42, "email": "c@example.com", "name": "C"}]',
+    );
     const r = await dry('team-members', file);
     expect(r.code).toBe(3);
-    expect(r.json().issues.map((i: { code: string; line: number }) => [i.code, i.line])).toEqual([['INEXACT_NUMBER', 1], ['INEXACT_NUMBER', 1]]);
+    expect(r.json().issues.map((i: { code: string; line: number }) => [i.code, i.line])).toEqual([
+      ['INEXACT_NUMBER', 1],
+      ['INEXACT_NUMBER', 1],
+    ]);
     expect(r.json().records).toBe(3);
   });
 
   it('an empty file is an error even with --allow-empty: a failed export must not read as "delete everything"', async () => {
-    for (const [name, content] of [['zero.csv', ''], ['bom-only.csv', '\ufeff'], ['zero.ndjson', '']] as const) {
+    for (const [name, content] of [
+      ['zero.csv', ''],
+      ['bom-only.csv', '\ufeff'],
+      ['zero.ndjson', ''],
+    ] as const) {
       const r = await dry('team-members', t.write(name, content), '--allow-empty');
       expect(r.code, name).toBe(3);
       expect(codes(r.json()), name).toEqual(['EMPTY_FILE']);
@@ -67,7 +77,9 @@ describe.concurrent('input edge cases', () => {
   });
 
   it('JSON piped in without --format is named as JSON read as CSV', async () => {
-    const r = await runCli(['team-members', '-', '--dry-run', '--no-baseline', '--json'], { input: '[{"employeeID": "E1", "email": "a@example.com", "name": "A"}]' });
+    const r = await runCli(['team-members', '-', '--dry-run', '--no-baseline', '--json'], {
+      input: '[{"employeeID": "E1", "email": "a@example.com", "name": "A"}]',
+    });
     expect(r.code).toBe(3);
     expect(r.json().error).toMatchObject({ code: 'LOOKS_LIKE_JSON', hint: expect.stringContaining('--format json') });
   });

@@ -18,7 +18,12 @@ const CASES: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
   { kind: 'team-members', file: 'team-members-windows-1252.csv', wire: 'team-members-windows-1252.wire.json', args: ['--encoding', 'windows-1252'] },
   { kind: 'team-members', file: 'team-members-utf16le-tab.txt', wire: 'team-members-utf16le-tab.wire.json' },
   { kind: 'team-members', file: 'team-members-aliases.csv', wire: 'team-members-aliases.wire.json' },
-  { kind: 'team-members', file: 'team-members-hr-export-mapped.csv', wire: 'team-members-hr-export-mapped.wire.json', args: ['--map', 'team-members-hr-export-mapped.map.json'] },
+  {
+    kind: 'team-members',
+    file: 'team-members-hr-export-mapped.csv',
+    wire: 'team-members-hr-export-mapped.wire.json',
+    args: ['--map', 'team-members-hr-export-mapped.map.json'],
+  },
   { kind: 'team-members', file: 'team-members-multiline-quoted.csv', wire: 'team-members-multiline-quoted.wire.json' },
   { kind: 'team-members', file: 'team-members-mixed-keys.json', wire: 'team-members-mixed-keys.wire.json' },
   { kind: 'store-cards', file: 'store-cards-hours-pairs.csv', wire: 'store-cards-hours-pairs.wire.json' },
@@ -91,7 +96,24 @@ describe.concurrent('standard input and --format', () => {
 
 describe.concurrent('the template', () => {
   it.each([
-    ['store-cards', [{ nodeKey: 'STORE-001', email: 'store001@example.com', storeConceptCode: 12, opentToGuestsPeriod: { '1': { since: 9, to: 21 }, '2': { since: 9, to: 21 }, '3': { since: 9, to: 21 }, '4': { since: 9, to: 21 }, '5': { since: 9, to: 23.5 }, '6': { since: 10, to: 26 } } }]],
+    [
+      'store-cards',
+      [
+        {
+          nodeKey: 'STORE-001',
+          email: 'store001@example.com',
+          storeConceptCode: 12,
+          opentToGuestsPeriod: {
+            '1': { since: 9, to: 21 },
+            '2': { since: 9, to: 21 },
+            '3': { since: 9, to: 21 },
+            '4': { since: 9, to: 21 },
+            '5': { since: 9, to: 23.5 },
+            '6': { since: 10, to: 26 },
+          },
+        },
+      ],
+    ],
     ['team-members', [{ employeeID: 'E1001', email: 'jane.doe@example.com', name: 'Jane Doe', roleCode: '3', parentKey: 'STORE-001' }]],
   ] as const)('upload template %s is itself a valid upload', async (kind, expected) => {
     const t = await runCli(['template', kind]);

@@ -30,9 +30,24 @@ const UPLOADS: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
   { kind: 'store-cards', file: 'store-cards-french-day-columns.csv', wire: 'store-cards-french-day-columns.wire.json' },
   { kind: 'store-cards', file: 'store-cards-italian-day-columns.csv', wire: 'store-cards-italian-day-columns.wire.json' },
   { kind: 'store-cards', file: 'store-cards-comma-times.csv', wire: 'store-cards-comma-times.clock.wire.json', args: ['--time-format', 'clock'] },
-  { kind: 'team-members', file: 'team-members-store-and-store-id.csv', wire: 'team-members-store-and-store-id.wire.json', args: ['--map', 'team-members-store-and-store-id.map.json'] },
-  { kind: 'team-members', file: 'team-members-store-and-store-id.csv', wire: 'team-members-store-and-store-id.wire.json', args: ['--map', '{"parentKey": "Store ID"}', '--ignore-column', 'Store'] },
-  { kind: 'team-members', file: 'team-members-first-last-name.csv', wire: 'team-members-first-last-name.wire.json', args: ['--map', 'team-members-first-last-name.map.json'] },
+  {
+    kind: 'team-members',
+    file: 'team-members-store-and-store-id.csv',
+    wire: 'team-members-store-and-store-id.wire.json',
+    args: ['--map', 'team-members-store-and-store-id.map.json'],
+  },
+  {
+    kind: 'team-members',
+    file: 'team-members-store-and-store-id.csv',
+    wire: 'team-members-store-and-store-id.wire.json',
+    args: ['--map', '{"parentKey": "Store ID"}', '--ignore-column', 'Store'],
+  },
+  {
+    kind: 'team-members',
+    file: 'team-members-first-last-name.csv',
+    wire: 'team-members-first-last-name.wire.json',
+    args: ['--map', 'team-members-first-last-name.map.json'],
+  },
   { kind: 'team-members', file: 'team-members-blank-lines-sep.csv', wire: 'team-members-blank-lines-sep.wire.json' },
 ];
 
@@ -80,7 +95,12 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
     // Times stored as numbers, displayed as 09:30:00 AM.
     { kind: 'store-cards', file: 'store-cards-hours-pairs-workbook.xlsx', wire: 'store-cards-hours-pairs.wire.json', args: [] },
     // The ID column kept as text: 00042 stays 00042.
-    { kind: 'team-members', file: 'team-members-first-last-name-workbook.xlsx', wire: 'team-members-first-last-name.wire.json', args: ['--map', 'team-members-first-last-name.map.json'] },
+    {
+      kind: 'team-members',
+      file: 'team-members-first-last-name-workbook.xlsx',
+      wire: 'team-members-first-last-name.wire.json',
+      args: ['--map', 'team-members-first-last-name.map.json'],
+    },
   ])('$file', async ({ kind, file, wire, args }) => {
     const { run: r, stored } = await upload(kind as Kind, file, args);
     expect(r.code, r.stderr).toBe(0);
@@ -97,13 +117,19 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
     expect(bad.json().error.code).toBe('SHEET_NOT_FOUND');
     // A sheet name is at most 31 characters: LibreOffice cut the file name to fit.
     expect(bad.json().error.message).toContain("its sheets are 'store-cards-hours-ranges-workbo'");
-    const byName = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', 'store-cards-hours-ranges-workbo'], { cwd: FIXTURES });
+    const byName = await runCli(
+      ['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', 'store-cards-hours-ranges-workbo'],
+      { cwd: FIXTURES },
+    );
     expect(byName.code, byName.stderr).toBe(0);
     expect(byName.json().records).toBe(2);
   });
 
   it('a workbook on standard input is read with --format xlsx', async () => {
-    const r = await runCli(['store-cards', '-', '--dry-run', '--json', '--format', 'xlsx'], { cwd: FIXTURES, input: readFileSync(join(FIXTURES, 'store-cards-hours-ranges-workbook.xlsx')) });
+    const r = await runCli(['store-cards', '-', '--dry-run', '--json', '--format', 'xlsx'], {
+      cwd: FIXTURES,
+      input: readFileSync(join(FIXTURES, 'store-cards-hours-ranges-workbook.xlsx')),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ source: 'stdin', records: 2, issues: [] });
   });

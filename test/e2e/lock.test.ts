@@ -35,10 +35,16 @@ async function heldService() {
 
 /** The CLI as a child whose pid the test knows, to signal it. */
 function start(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
   return { child, exited };
 }
 
@@ -98,8 +104,22 @@ describe('the lock', () => {
     const lock = lockOf(stateDir, server.url);
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
     mkdirSync(dirname(lock), { recursive: true });
-    writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), machine: hostname(), user: 'cron', what: 'x', id: 'old', since: '2024-05-01T02:00:00.000Z', expiresAt: new Date(Date.now() + 60_000).toISOString() }));
-    const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 2)), '--yes', '--no-baseline', '--state-dir', stateDir], { env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url } });
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        pid: dead,
+        host: hostname(),
+        machine: hostname(),
+        user: 'cron',
+        what: 'x',
+        id: 'old',
+        since: '2024-05-01T02:00:00.000Z',
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      }),
+    );
+    const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 2)), '--yes', '--no-baseline', '--state-dir', stateDir], {
+      env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Recovered a stale lock left by process ${dead} of cron on ${hostname()} (since 2024-05-01T02:00:00.000Z)`);
     expect(existsSync(lock)).toBe(false);

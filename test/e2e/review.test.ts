@@ -40,7 +40,9 @@ describe('a dry run shows what will be sent', () => {
 
   it('reports the mapping in --json as data', async () => {
     sb = await sandbox();
-    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], {
+      env: sb.env,
+    });
     expect(r.json().mapping).toEqual([
       { field: 'employeeID', columns: ['employeeID'] },
       { field: 'email', columns: ['email'] },
@@ -53,7 +55,15 @@ describe('a dry run shows what will be sent', () => {
 
 describe('a field joined from several columns', () => {
   it('names every column in the mapping shown before sending', async () => {
-    const r = await runCli(['team-members', fixture('team-members-first-last-name.csv'), '--dry-run', '--no-baseline', '--json', '--map', '{"name": ["First Name", "Last Name"]}']);
+    const r = await runCli([
+      'team-members',
+      fixture('team-members-first-last-name.csv'),
+      '--dry-run',
+      '--no-baseline',
+      '--json',
+      '--map',
+      '{"name": ["First Name", "Last Name"]}',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json().mapping).toContainEqual({ field: 'name', columns: ['First Name', 'Last Name'] });
     const human = await runCli(['team-members', fixture('team-members-first-last-name.csv'), '--dry-run', '--map', '{"name": ["First Name", "Last Name"]}']);
@@ -71,7 +81,9 @@ describe('changes in opening hours', () => {
     expect((await runCli(['store-cards', file, '--yes', '--no-baseline', '--map', map, '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     writeFileSync(file, STORES.replace('10:00-16:00,closed', '10:00-18:00,12:00-16:00').replace('=', '=').replace('hamburg@', '=hamburg@'));
     const diffOut = join(sb.dir, 'diff.csv');
-    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--map', map, '--diff-out', diffOut, '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--map', map, '--diff-out', diffOut, '--state-dir', sb.stateDir], {
+      env: sb.env,
+    });
     expect(r.stderr).toContain('changed DE-001: hours Sat 10:00–16:00 → 10:00–18:00; Sun closed → 12:00–16:00');
     const csv = readFileSync(diffOut, 'utf8');
     expect(csv.split('\r\n')).toEqual([
@@ -89,10 +101,14 @@ describe('changes in opening hours', () => {
 describe('--diff-out', () => {
   it('lists every added, removed and changed record, not only five examples', async () => {
     sb = await sandbox();
-    expect((await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 20)), '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect(
+      (await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 20)), '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code,
+    ).toBe(0);
     const diffOut = join(sb.dir, 'diff.csv');
     const next = writeMembers(sb.dir, 'b.csv', [...range(3, 20), ...range(21, 28)], range(10, 17));
-    const r = await runCli(['team-members', next, '--dry-run', '--no-baseline', '--max-removals', '2', '--diff-out', diffOut, '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', next, '--dry-run', '--no-baseline', '--max-removals', '2', '--diff-out', diffOut, '--state-dir', sb.stateDir], {
+      env: sb.env,
+    });
     expect(r.code).toBe(0);
     const rows = readFileSync(diffOut, 'utf8').trim().split('\r\n').slice(1);
     expect(rows.filter((l) => l.startsWith('added,'))).toHaveLength(8);
@@ -122,7 +138,10 @@ describe('--payload-out', () => {
 
   it('names the flag when the path cannot be written (exit 2, before reading)', async () => {
     sb = await sandbox();
-    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 2)), '--dry-run', '--no-baseline', '--json', '--payload-out', join(sb.dir, 'no/such/dir/x.json')], { env: sb.env });
+    const r = await runCli(
+      ['team-members', writeMembers(sb.dir, 'a.csv', range(1, 2)), '--dry-run', '--no-baseline', '--json', '--payload-out', join(sb.dir, 'no/such/dir/x.json')],
+      { env: sb.env },
+    );
     expect(r.code).toBe(2);
     expect(r.json().error).toMatchObject({ code: 'OUTPUT_UNWRITABLE', message: expect.stringContaining('--payload-out') });
   });
@@ -135,10 +154,15 @@ describe('repeated warnings', () => {
     writeFileSync(stores, 'nodeKey,email\nSTORE-001,s1@example.com\n');
     const members = join(sb.dir, 'm.csv');
     let n = 0;
-    writeFileSync(members, membersCsv(range(1, 12)).replace(/STORE-001/g, () => `DE-00${n++ % 3}`));
+    writeFileSync(
+      members,
+      membersCsv(range(1, 12)).replace(/STORE-001/g, () => `DE-00${n++ % 3}`),
+    );
     const r = await runCli(['team-members', members, '--dry-run', '--no-baseline', '--store-cards', stores], { env: sb.env });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`12 warnings:\n  12 rows point at 3 unknown stores: 'DE-000', 'DE-001', 'DE-002' (${members}:2, 3, 4, …); each matches no store card's nodeKey`);
+    expect(r.stderr).toContain(
+      `12 warnings:\n  12 rows point at 3 unknown stores: 'DE-000', 'DE-001', 'DE-002' (${members}:2, 3, 4, …); each matches no store card's nodeKey`,
+    );
     expect(r.stderr).not.toMatch(/m\.csv:5 parentKey/);
   });
 });

@@ -113,7 +113,10 @@ describe('flags and baselines', () => {
 
   it('compares with --baseline FILE in any format, with no base URL needed for a dry run', async () => {
     const t = tempDir();
-    const old = t.write('old.json', JSON.stringify(range(1, 10).map((n) => ({ employeeID: id(n), email: `m${n}@example.com`, name: `Member ${n}`, roleCode: '3', parentKey: 'STORE-001' }))));
+    const old = t.write(
+      'old.json',
+      JSON.stringify(range(1, 10).map((n) => ({ employeeID: id(n), email: `m${n}@example.com`, name: `Member ${n}`, roleCode: '3', parentKey: 'STORE-001' }))),
+    );
     const now = writeMembers(t.dir, 'now.csv', [...range(1, 9), 11]);
     let r = await runCli(['team-members', now, '--dry-run', '--no-baseline', '--json', '--baseline', old]);
     expect(r.code).toBe(0);
@@ -160,7 +163,9 @@ describe('a failed upload', () => {
     const snapshot = readFileSync(snapshotOf(sb));
     const next = writeMembers(sb.dir, 'b.csv', range(1, 11));
 
-    let r = await runCli(['team-members', next, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: { ...sb.env, UPLOAD_TOKEN: 'wrong-token' } });
+    let r = await runCli(['team-members', next, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], {
+      env: { ...sb.env, UPLOAD_TOKEN: 'wrong-token' },
+    });
     expect(r.code).toBe(5);
     expect(readFileSync(snapshotOf(sb))).toEqual(snapshot);
 

@@ -46,7 +46,14 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
     expect(dry.code).toBe(4);
     const report = dry.json();
     expect(report.diff).toMatchObject({ baseline: 'snapshot', added: 0, removed: 430, changed: 0, unchanged: 70 });
-    expect(report.baseline).toMatchObject({ source: 'snapshot', generation: 3, user: 'cron', host: 'sync-01', records: 500, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(report.baseline).toMatchObject({
+      source: 'snapshot',
+      generation: 3,
+      user: 'cron',
+      host: 'sync-01',
+      records: 500,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(report.error).toMatchObject({ code: 'TOO_MANY_REMOVALS' });
     const human = await laptop(['team-members', seventy, '--yes']);
     expect(human.code).toBe(4);
@@ -61,7 +68,11 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
     const eight = writeMembers(sb.dir, 'eight.csv', range(1, 8));
     const refused = await cron(['team-members', eight, '--yes', '--json']);
     expect(refused.code).toBe(4);
-    expect(refused.json()).toMatchObject({ outcome: 'refused', baseline: { source: 'none', generation: null }, error: { code: 'NO_BASELINE', hint: expect.stringMatching(/--baseline FILE.*--no-baseline/) } });
+    expect(refused.json()).toMatchObject({
+      outcome: 'refused',
+      baseline: { source: 'none', generation: null },
+      error: { code: 'NO_BASELINE', hint: expect.stringMatching(/--baseline FILE.*--no-baseline/) },
+    });
     expect(await sb.stored(TEAM)).toEqual([]);
     // A dry run reaches the same verdict.
     expect((await cron(['team-members', eight, '--dry-run', '--json'])).json().error.code).toBe('NO_BASELINE');
@@ -71,7 +82,9 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
     const ok = await cron(['team-members', eight, '--yes', '--json', '--no-baseline']);
     expect(ok.json()).toMatchObject({ outcome: 'uploaded', generation: 1 });
     // Where a baseline exists, --no-baseline changes nothing: the removal guard still applies.
-    expect((await cron(['team-members', writeMembers(sb.dir, 'one.csv', [1]), '--yes', '--json', '--no-baseline'])).json().error.code).toBe('TOO_MANY_REMOVALS');
+    expect((await cron(['team-members', writeMembers(sb.dir, 'one.csv', [1]), '--yes', '--json', '--no-baseline'])).json().error.code).toBe(
+      'TOO_MANY_REMOVALS',
+    );
   });
 
   it('two hosts at once: one uploads, the other is refused naming who holds the lock', async () => {
@@ -86,7 +99,12 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
     const t = tempDir();
     const first = machine('hr', 'laptop-7', state, env)(['team-members', writeMembers(t.dir, 'a.csv', range(1, 5)), '--yes', '--no-baseline']);
     await server.nextRequest();
-    const second = await machine('cron', 'sync-01', state, env)(['team-members', writeMembers(t.dir, 'b.csv', range(1, 5)), '--yes', '--no-baseline', '--json']);
+    const second = await machine(
+      'cron',
+      'sync-01',
+      state,
+      env,
+    )(['team-members', writeMembers(t.dir, 'b.csv', range(1, 5)), '--yes', '--no-baseline', '--json']);
     expect(second.code).toBe(4);
     expect(second.json().error).toMatchObject({ code: 'LOCK_HELD', message: expect.stringContaining('of hr on laptop-7') });
     release();
@@ -100,7 +118,9 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
     const hr = machine('hr', 'laptop-7', state, sb.env);
     expect((await hr(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 10)), '--yes', '--no-baseline'])).code).toBe(0);
     expect((await hr(['team-members', writeMembers(sb.dir, 'b.csv', range(1, 12), [3]), '--yes'])).code).toBe(0);
-    const failed = await runCli(['team-members', writeMembers(sb.dir, 'c.csv', range(1, 12)), '--yes', '--state', state], { env: { ...sb.env, UPLOAD_TOKEN: 'wrong-token-123' } });
+    const failed = await runCli(['team-members', writeMembers(sb.dir, 'c.csv', range(1, 12)), '--yes', '--state', state], {
+      env: { ...sb.env, UPLOAD_TOKEN: 'wrong-token-123' },
+    });
     expect(failed.code).toBe(5);
     const h = await hr(['history', 'team-members', '--json']);
     expect(h.code).toBe(0);
@@ -183,11 +203,7 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
     const plan3 = join(sb.dir, 'third.plan.json');
     expect((await hr(['team-members', writeMembers(sb.dir, 'e.csv', range(1, 12)), '--dry-run', '--plan-out', plan3])).code).toBe(0);
     const good = readFileSync(plan3, 'utf8');
-    const tampered = [
-      good.replace('"records": 12', '"records": 13'),
-      good.slice(0, good.length / 2),
-      good.replace(sb.url, 'https://evil.example.com'),
-    ];
+    const tampered = [good.replace('"records": 12', '"records": 13'), good.slice(0, good.length / 2), good.replace(sb.url, 'https://evil.example.com')];
     for (const text of tampered) {
       writeFileSync(plan3, text);
       const r = await cron(['apply', plan3, '--yes', '--json']);
@@ -197,7 +213,10 @@ describe.each(Object.entries(backends))('with one shared %s store', (_name, make
     writeFileSync(plan3, good);
     const bodyFile = join(sb.dir, JSON.parse(good).body.file);
     writeFileSync(bodyFile, readFileSync(bodyFile, 'utf8').replace('E0001', 'E9999'));
-    expect((await cron(['apply', plan3, '--yes', '--json'])).json().error).toMatchObject({ code: 'PLAN_INVALID', message: expect.stringContaining('has changed') });
+    expect((await cron(['apply', plan3, '--yes', '--json'])).json().error).toMatchObject({
+      code: 'PLAN_INVALID',
+      message: expect.stringContaining('has changed'),
+    });
     expect(await sb.stored(TEAM)).toHaveLength(11);
   });
 

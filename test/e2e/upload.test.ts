@@ -16,8 +16,7 @@ afterEach(async () => {
   await s.stop();
 });
 
-const upload = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli([...args, '--state-dir', s.stateDir], { env: { ...s.env, ...env } });
+const upload = (args: string[], env: Record<string, string | undefined> = {}) => runCli([...args, '--state-dir', s.stateDir], { env: { ...s.env, ...env } });
 
 /** Nothing the CLI printed may hold the token. */
 function noToken(r: CliResult): void {
@@ -52,7 +51,10 @@ describe('a successful upload', () => {
   });
 
   it('reads a CSV piped to standard input', async () => {
-    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--state-dir', s.stateDir], { env: s.env, input: readFileSync(fixture('team-members.csv')) });
+    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--state-dir', s.stateDir], {
+      env: s.env,
+      input: readFileSync(fixture('team-members.csv')),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(await s.stored(MEMBERS)).toEqual(expected('team-members.expected.json'));
   });
@@ -74,8 +76,16 @@ describe('nothing is sent when', () => {
     expect(report.outcome).toBe('invalid');
     expect(report.exitCode).toBe(3);
     expect(report.records).toBe(4);
-    const found = report.issues.filter((i: { severity: string }) => i.severity === 'error').map((i: { line: number; code: string; column: string }) => [i.line, i.code, i.column]);
-    expect(found).toEqual(expect.arrayContaining([[3, 'INVALID_EMAIL', 'email'], [4, 'REQUIRED', 'employeeID'], [5, 'DUPLICATE_KEY', 'employeeID']]));
+    const found = report.issues
+      .filter((i: { severity: string }) => i.severity === 'error')
+      .map((i: { line: number; code: string; column: string }) => [i.line, i.code, i.column]);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        [3, 'INVALID_EMAIL', 'email'],
+        [4, 'REQUIRED', 'employeeID'],
+        [5, 'DUPLICATE_KEY', 'employeeID'],
+      ]),
+    );
     expect(await s.stored(MEMBERS)).toEqual([]);
   });
 
@@ -89,7 +99,9 @@ describe('nothing is sent when', () => {
   it('a dry run says what a real run would also need, and checks a token that is given', async () => {
     const r = await runCli(['team-members', fixture('team-members.csv'), '--dry-run', '--no-baseline']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/A real run would also need an access token \(UPLOAD_TOKEN or --token-file\); a base URL \(--base-url or UPLOAD_BASE_URL\); --yes/);
+    expect(r.stderr).toMatch(
+      /A real run would also need an access token \(UPLOAD_TOKEN or --token-file\); a base URL \(--base-url or UPLOAD_BASE_URL\); --yes/,
+    );
     const bad = await upload(['team-members', fixture('team-members.csv'), '--dry-run', '--no-baseline', '--json'], { UPLOAD_TOKEN: 'two\nlines' });
     expect(bad.code).toBe(2);
     expect(bad.json()).toMatchObject({ outcome: 'usage-error', error: { code: 'MULTILINE_TOKEN' } });
@@ -135,7 +147,10 @@ describe('nothing is sent when', () => {
   });
 
   it('the file holds no records: refused with exit 4 unless --allow-empty', async () => {
-    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--json', '--state-dir', s.stateDir], { env: s.env, input: 'employeeID,email,name\r\n' });
+    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--json', '--state-dir', s.stateDir], {
+      env: s.env,
+      input: 'employeeID,email,name\r\n',
+    });
     expect(r.code).toBe(4);
     expect(r.json()).toMatchObject({ outcome: 'refused', error: { code: 'EMPTY_UPLOAD' } });
   });

@@ -36,7 +36,19 @@ describe.concurrent('a file full of mistakes', () => {
 
   it('the human report groups errors and warnings as file:line column: message, and ends with counts and what to do', async () => {
     const out = tempDir();
-    const r = await runCli(['team-members', 'team-members-mistakes.csv', '--dry-run', '--no-baseline', '--store-cards', 'store-cards.csv', '--errors-csv', join(out.dir, 'rejected.csv')], { cwd: FIXTURES });
+    const r = await runCli(
+      [
+        'team-members',
+        'team-members-mistakes.csv',
+        '--dry-run',
+        '--no-baseline',
+        '--store-cards',
+        'store-cards.csv',
+        '--errors-csv',
+        join(out.dir, 'rejected.csv'),
+      ],
+      { cwd: FIXTURES },
+    );
     expect(r.code).toBe(3);
     const lines = r.stderr.trimEnd().split('\n');
     const errors = lines.indexOf('7 errors:');
@@ -47,7 +59,9 @@ describe.concurrent('a file full of mistakes', () => {
     expect(lines[errors + 6]).toBe('  team-members-mistakes.csv:11 Name: name is required but is empty; fill it in or remove the row');
     expect(lines[warnings + 1]).toContain("team-members-mistakes.csv:9 Name: name '=HYPERLINK(\"http://x\")' starts with '='");
     expect(lines.at(-2)).toBe('upload: team-members-mistakes.csv: 7 errors and 4 warnings in 14 records (7 rejected); nothing was sent');
-    expect(lines.at(-1)).toBe(`  → fix the cells named above (the rejected rows are in ${join(out.dir, 'rejected.csv')}, with an errors column) in the file, then run again`);
+    expect(lines.at(-1)).toBe(
+      `  → fix the cells named above (the rejected rows are in ${join(out.dir, 'rejected.csv')}, with an errors column) in the file, then run again`,
+    );
   });
 });
 
@@ -65,9 +79,14 @@ describe.concurrent('--errors-csv', () => {
     const r = await dry(['team-members', 'staff.csv', '--errors-csv', 'rejected.csv'], t.dir);
     expect(r.code).toBe(3);
     const written = readFileSync(join(t.dir, 'rejected.csv'), 'utf8');
-    expect(written).toBe("\uFEFFemployeeID;email;name;errors\r\nE2;\"b;@\";Bob;\"line 3: email: email 'b;@' is not an email address; fix the cell or remove the row\"\r\n");
+    expect(written).toBe(
+      '\uFEFFemployeeID;email;name;errors\r\nE2;"b;@";Bob;"line 3: email: email \'b;@\' is not an email address; fix the cell or remove the row"\r\n',
+    );
     const again = await dry(['team-members', 'rejected.csv'], t.dir);
-    expect(again.json().issues.map((i: { code: string; line: number }) => [i.code, i.line])).toEqual([['UNKNOWN_COLUMN', 1], ['INVALID_EMAIL', 2]]);
+    expect(again.json().issues.map((i: { code: string; line: number }) => [i.code, i.line])).toEqual([
+      ['UNKNOWN_COLUMN', 1],
+      ['INVALID_EMAIL', 2],
+    ]);
   });
 
   it('a valid run writes the header alone, so an old file never misleads', async () => {
@@ -100,7 +119,15 @@ describe.concurrent('columns', () => {
     expect(r.code).toBe(3);
     expect(r.json().issues).toEqual([
       { severity: 'warning', code: 'UNKNOWN_COLUMN', line: 1, column: 'Kennung', field: null, value: null, message: "column 'Kennung' is not used" },
-      { severity: 'error', code: 'MISSING_COLUMN', line: 1, column: null, field: 'employeeID', value: null, message: 'required column employeeID not found; columns found: Kennung, Mail, Name; rename a column, or name it with --map' },
+      {
+        severity: 'error',
+        code: 'MISSING_COLUMN',
+        line: 1,
+        column: null,
+        field: 'employeeID',
+        value: null,
+        message: 'required column employeeID not found; columns found: Kennung, Mail, Name; rename a column, or name it with --map',
+      },
     ]);
   });
 
@@ -110,9 +137,18 @@ describe.concurrent('columns', () => {
     const r = await dry(['team-members', 'staff.csv'], t.dir);
     expect(r.code).toBe(3);
     expect(r.json().issues.map((i: { code: string; message: string }) => [i.code, i.message])).toEqual([
-      ['UNPLACED_COLUMN', `column 'Emial' looks like 'email' but is not used; map it with --map '{"email": "Emial"}', rename it, or leave it out with --ignore-column 'Emial' (or "ignore": ["Emial"] in the --map mapping)`],
-      ['UNPLACED_COLUMN', `column 'Parnet Key' looks like 'parentKey' but is not used; map it with --map '{"parentKey": "Parnet Key"}', rename it, or leave it out with --ignore-column 'Parnet Key' (or "ignore": ["Parnet Key"] in the --map mapping)`],
-      ['MISSING_COLUMN', 'required column email not found; columns found: employeeID, Emial, name, Rolecode, Parnet Key; rename a column, or name it with --map'],
+      [
+        'UNPLACED_COLUMN',
+        `column 'Emial' looks like 'email' but is not used; map it with --map '{"email": "Emial"}', rename it, or leave it out with --ignore-column 'Emial' (or "ignore": ["Emial"] in the --map mapping)`,
+      ],
+      [
+        'UNPLACED_COLUMN',
+        `column 'Parnet Key' looks like 'parentKey' but is not used; map it with --map '{"parentKey": "Parnet Key"}', rename it, or leave it out with --ignore-column 'Parnet Key' (or "ignore": ["Parnet Key"] in the --map mapping)`,
+      ],
+      [
+        'MISSING_COLUMN',
+        'required column email not found; columns found: employeeID, Emial, name, Rolecode, Parnet Key; rename a column, or name it with --map',
+      ],
     ]);
   });
 
@@ -123,7 +159,15 @@ describe.concurrent('columns', () => {
     const r = await dry(['team-members', 'staff.csv', '--map', 'map.json'], t.dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().issues).toEqual([
-      { severity: 'warning', code: 'COLUMN_IGNORED', line: 1, column: 'id', field: 'employeeID', value: null, message: "column 'id' is not used: the mapping takes employeeID from 'personalnummer'" },
+      {
+        severity: 'warning',
+        code: 'COLUMN_IGNORED',
+        line: 1,
+        column: 'id',
+        field: 'employeeID',
+        value: null,
+        message: "column 'id' is not used: the mapping takes employeeID from 'personalnummer'",
+      },
     ]);
     const bad = await dry(['team-members', 'staff.csv', '--map', 'nope.json'], t.dir);
     expect(bad.code).toBe(2);
@@ -138,7 +182,15 @@ describe.concurrent('--store-cards', () => {
     const r = await dry(['team-members', 'staff.csv', '--store-cards', join(FIXTURES, 'store-cards.csv')], t.dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().issues).toEqual([
-      { severity: 'warning', code: 'UNKNOWN_PARENT', line: 3, column: 'parentKey', field: 'parentKey', value: 'STORE-404', message: `parentKey 'STORE-404' matches no store card's nodeKey in ${join(FIXTURES, 'store-cards.csv')}; check the key, or upload the store card first` },
+      {
+        severity: 'warning',
+        code: 'UNKNOWN_PARENT',
+        line: 3,
+        column: 'parentKey',
+        field: 'parentKey',
+        value: 'STORE-404',
+        message: `parentKey 'STORE-404' matches no store card's nodeKey in ${join(FIXTURES, 'store-cards.csv')}; check the key, or upload the store card first`,
+      },
     ]);
   });
 

@@ -38,11 +38,14 @@ export interface Upload extends CliResult {
 export async function upload(base: string, args: readonly string[] = [], options: CliOptions = {}): Promise<Upload> {
   const stateDir = tempDir().dir;
   const started = Date.now();
-  const result = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state-dir', stateDir, '--base-url', base, ...args], {
-    ...options,
-    tuning: { ...FAST_RETRIES, ...options.tuning },
-    env: { UPLOAD_TOKEN: CANARY, ...options.env },
-  });
+  const result = await runCli(
+    ['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state-dir', stateDir, '--base-url', base, ...args],
+    {
+      ...options,
+      tuning: { ...FAST_RETRIES, ...options.tuning },
+      env: { UPLOAD_TOKEN: CANARY, ...options.env },
+    },
+  );
   const ms = Date.now() - started;
   expectNoCanary([result.stdout, result.stderr], [stateDir]);
   return { ...result, ms, stateDir };

@@ -42,7 +42,13 @@ function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string
   return env;
 }
 
-const result = (code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string): CliResult => ({ code, signal, stdout, stderr, json: () => JSON.parse(stdout) });
+const result = (code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string): CliResult => ({
+  code,
+  signal,
+  stdout,
+  stderr,
+  json: () => JSON.parse(stdout),
+});
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   return options.cwd === undefined && !options.spawn ? runInProcess(args, options) : runSpawned(args, options);

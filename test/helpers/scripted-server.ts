@@ -55,22 +55,33 @@ export async function scriptedServer(script: Script, tls?: { key: string; cert: 
     const at = Date.now() - started;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => void (async () => {
-      const body = Buffer.concat(chunks);
-      const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, sha256: createHash('sha256').update(body).digest('hex'), at };
-      requests.push(received);
-      waiting.shift()?.(received);
-      const step = await stepFor(received, requests.length - 1);
-      if ('hang' in step) return;
-      if ('drip' in step || 'endless' in step) return void endlessBody(res, 'drip' in step ? step.drip : 0);
-      if ('reset' in step) return void req.socket.destroy();
-      const answer = () => {
-        if ('ok' in step) return reply(res, 200, {}, successFor(req.url ?? '', body));
-        reply(res, step.status, typeof step.headers === 'function' ? step.headers() : (step.headers ?? {}), step.body);
-      };
-      if (step.delayMs) setTimeout(answer, step.delayMs);
-      else answer();
-    })());
+    req.on(
+      'end',
+      () =>
+        void (async () => {
+          const body = Buffer.concat(chunks);
+          const received = {
+            method: req.method ?? '',
+            url: req.url ?? '',
+            headers: req.headers,
+            body,
+            sha256: createHash('sha256').update(body).digest('hex'),
+            at,
+          };
+          requests.push(received);
+          waiting.shift()?.(received);
+          const step = await stepFor(received, requests.length - 1);
+          if ('hang' in step) return;
+          if ('drip' in step || 'endless' in step) return void endlessBody(res, 'drip' in step ? step.drip : 0);
+          if ('reset' in step) return void req.socket.destroy();
+          const answer = () => {
+            if ('ok' in step) return reply(res, 200, {}, successFor(req.url ?? '', body));
+            reply(res, step.status, typeof step.headers === 'function' ? step.headers() : (step.headers ?? {}), step.body);
+          };
+          if (step.delayMs) setTimeout(answer, step.delayMs);
+          else answer();
+        })(),
+    );
   };
   const server: Server = tls ? createTlsServer(tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -21,5 +21,8 @@ export function latestSnapshot(stateDir: string, url: string, kind: Kind = 'team
 export function auditLines(stateDir: string, url: string, kind: Kind = 'team-members'): Record<string, any>[] {
   const path = join(keyDir(stateDir, url, kind), 'audit.jsonl');
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 }

@@ -49,7 +49,10 @@ describe('sandbox with large bodies', () => {
     running = await sandbox();
     const { csv, records } = members(50_000);
     const file = tempDir().write('staff.csv', csv);
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', running.stateDir], { env: running.env, timeoutMs: 60_000 });
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', running.stateDir], {
+      env: running.env,
+      timeoutMs: 60_000,
+    });
     expect(r.json()).toMatchObject({ outcome: 'uploaded', records: 50_000, response: { status: 200, message: '50000 team member(s) uploaded' } });
     expect(await running.stored(PATH)).toEqual(records);
   }, 60_000);
@@ -68,7 +71,10 @@ describe('sandbox with large bodies', () => {
   });
 
   it('`upload sandbox --max-body` sets the limit the CLI upload meets', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--max-body', '10000'], { env: { ...process.env, SANDBOX_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--max-body', '10000'], {
+      env: { ...process.env, SANDBOX_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let text = '';
@@ -77,7 +83,9 @@ describe('sandbox with large bodies', () => {
       });
       const { dir, write } = tempDir();
       const file = write('staff.csv', members(500).csv);
-      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', `${dir}/state`], { env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: url } });
+      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', `${dir}/state`], {
+        env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: url },
+      });
       expect(r.code).toBe(5);
       expect(r.json()).toMatchObject({ outcome: 'rejected', response: { status: 413 } });
     } finally {

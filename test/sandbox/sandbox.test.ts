@@ -19,7 +19,11 @@ interface Answer {
   body: any;
 }
 
-function call(base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunks?: Buffer[] } = {}): Promise<Answer> {
+function call(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunks?: Buffer[] } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${base}${path}`, { method: init.method ?? 'POST', headers: init.headers }, (res) => {
       const parts: Buffer[] = [];
@@ -38,7 +42,8 @@ function call(base: string, path: string, init: { method?: string; headers?: Rec
 }
 
 const json = (extra: Record<string, string> = {}) => ({ 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, ...extra });
-const upload = (s: TestSandbox, path: string, records: unknown, method = 'POST') => call(s.url, path, { method, headers: json(), body: JSON.stringify(records) });
+const upload = (s: TestSandbox, path: string, records: unknown, method = 'POST') =>
+  call(s.url, path, { method, headers: json(), body: JSON.stringify(records) });
 
 let s: TestSandbox;
 beforeEach(async () => {
@@ -98,7 +103,12 @@ describe('refusals, each with a JSON body', () => {
 
   it('400 lists the problems of invalid records, validating the whole array before storing', async () => {
     await upload(s, CARDS, [card(1)]);
-    const bad = [card(2), { ...card(3), email: 'nope' }, { ...card(4), opentToGuestsPeriod: { '1': { since: 5, to: 31 } } }, { ...card(5), openToGuestsPeriod: {} }];
+    const bad = [
+      card(2),
+      { ...card(3), email: 'nope' },
+      { ...card(4), opentToGuestsPeriod: { '1': { since: 5, to: 31 } } },
+      { ...card(5), openToGuestsPeriod: {} },
+    ];
     const res = await upload(s, CARDS, bad);
     expect(res.status).toBe(400);
     const paths = res.body.errors.map((e: { index: number; path: string }) => `${e.index}:${e.path}`);
@@ -123,7 +133,9 @@ describe('refusals, each with a JSON body', () => {
     expect(declared.body).toMatchObject({ status: 413 });
     const records = Array.from({ length: 2000 }, (_, i) => JSON.stringify(member(i)));
     const chunks = [Buffer.from('['), ...records.map((r, i) => Buffer.from(i ? `,${r}` : r)), Buffer.from(']')];
-    const streamed = await call(s.url, MEMBERS, { headers: json({ 'transfer-encoding': 'chunked' }), chunks }).catch((err: NodeJS.ErrnoException) => ({ status: err.code }) as unknown as Answer);
+    const streamed = await call(s.url, MEMBERS, { headers: json({ 'transfer-encoding': 'chunked' }), chunks }).catch(
+      (err: NodeJS.ErrnoException) => ({ status: err.code }) as unknown as Answer,
+    );
     // The service answers 413 and closes; depending on timing the client sees the answer or a reset.
     expect([413, 'ECONNRESET', 'EPIPE']).toContain(streamed.status);
     expect(await s.stored(MEMBERS)).toEqual([]);

@@ -20,13 +20,39 @@ const body = (...ids: string[]) => encodePayload(ids.map(member));
 const holder = (host: string) => ({ user: 'hr', host, pid: process.pid, what: 'team members to https://scheduling.example.com' });
 
 function meta(payload: ReturnType<typeof body>, source = 'staff.csv'): Omit<Generation, 'generation'> {
-  return { uploadedAt: new Date().toISOString(), user: 'hr', host: 'laptop-7', toolVersion: '0.2.0', source, records: payload.records, bytes: payload.bytes, sha256: payload.sha256, restoredFrom: null, plan: null };
+  return {
+    uploadedAt: new Date().toISOString(),
+    user: 'hr',
+    host: 'laptop-7',
+    toolVersion: '0.2.0',
+    source,
+    records: payload.records,
+    bytes: payload.bytes,
+    sha256: payload.sha256,
+    restoredFrom: null,
+    plan: null,
+  };
 }
 
 function attempt(over: Partial<AuditEntry> = {}): AuditEntry {
   return {
-    time: new Date().toISOString(), user: 'cron', host: 'sync-01', pid: 1, kind: 'team-members', baseUrl: KEY.baseUrl, source: 's.csv', count: 1, bytes: 10, sha256: 'x'.repeat(64),
-    baseGeneration: 0, diff: { baseline: 'none', added: null, removed: null, changed: null, unchanged: null }, outcome: 'unreachable', status: null, error: 'UNREACHABLE', generation: null, ...over,
+    time: new Date().toISOString(),
+    user: 'cron',
+    host: 'sync-01',
+    pid: 1,
+    kind: 'team-members',
+    baseUrl: KEY.baseUrl,
+    source: 's.csv',
+    count: 1,
+    bytes: 10,
+    sha256: 'x'.repeat(64),
+    baseGeneration: 0,
+    diff: { baseline: 'none', added: null, removed: null, changed: null, unchanged: null },
+    outcome: 'unreachable',
+    status: null,
+    error: 'UNREACHABLE',
+    generation: null,
+    ...over,
   };
 }
 
@@ -65,7 +91,10 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     const g2 = await upload(s, 1, body('E1'));
     expect((await s.head(KEY))?.generation).toBe(2);
     expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(first.chunks));
-    expect((await s.generations(KEY)).map((g) => [g.generation, g.kept])).toEqual([[2, true], [1, true]]);
+    expect((await s.generations(KEY)).map((g) => [g.generation, g.kept])).toEqual([
+      [2, true],
+      [1, true],
+    ]);
     expect(await s.keys()).toEqual([KEY]);
     void g2;
   });
@@ -89,7 +118,12 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
   it('keeps the newest --keep snapshots, and the provenance of every upload', async () => {
     const s = await store(await make());
     for (let n = 0; n < 4; n++) await upload(s, n, body(`E${n}`), 2);
-    expect((await s.generations(KEY)).map((g) => [g.generation, g.kept])).toEqual([[4, true], [3, true], [2, false], [1, false]]);
+    expect((await s.generations(KEY)).map((g) => [g.generation, g.kept])).toEqual([
+      [4, true],
+      [3, true],
+      [2, false],
+      [1, false],
+    ]);
     await expect(s.readSnapshot(KEY, 1)).rejects.toMatchObject({ code: 'BAD_GENERATION', message: expect.stringContaining('no longer kept') });
   });
 
@@ -116,12 +150,20 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
 
   it('lets the lock go when its holder is killed with SIGKILL', async () => {
     const spec = await make();
-    const child = spawn(process.execPath, ['--input-type=module', '-e', `
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       import { openStore } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/state/index.js')).href)};
       const store = await openStore(${JSON.stringify(spec)}, { env: {} });
       await store.lock(${JSON.stringify(KEY)}, { user: 'cron', host: 'sync-01', pid: process.pid, what: 'x' });
       console.log('locked');
-      setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (b: Buffer) => b.toString().includes('locked') && resolve());
       child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
@@ -132,7 +174,8 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     await new Promise((resolve) => child.on('close', resolve));
     // PostgreSQL ends the dead session's lock; the directory's lease names a pid that is gone on this machine.
     let lease: Awaited<ReturnType<StateStore['lock']>> | undefined;
-    for (let i = 0; i < 50 && !lease; i++) lease = await s.lock(KEY, holder('laptop-7')).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
+    for (let i = 0; i < 50 && !lease; i++)
+      lease = await s.lock(KEY, holder('laptop-7')).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
     expect(lease, name).toBeDefined();
     await lease!.release();
   });
@@ -159,7 +202,9 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     await s.audit(KEY, attempt());
     const target = await store(name === 'directory' ? await freshDatabase() : join(tempDir().dir, 'copy'));
     expect(await copyState(s, target)).toEqual({ keys: 1, generations: 3, attempts: 1 });
-    expect((await target.generations(KEY)).map((g) => [g.generation, g.kept, g.sha256])).toEqual((await s.generations(KEY)).map((g) => [g.generation, g.kept, g.sha256]));
+    expect((await target.generations(KEY)).map((g) => [g.generation, g.kept, g.sha256])).toEqual(
+      (await s.generations(KEY)).map((g) => [g.generation, g.kept, g.sha256]),
+    );
     expect(await target.readSnapshot(KEY, 3)).toEqual(await s.readSnapshot(KEY, 3));
     expect(await target.attempts(KEY)).toEqual(await s.attempts(KEY));
     await expect(copyState(s, target)).rejects.toMatchObject({ code: 'STATE_UNUSABLE' });
@@ -173,10 +218,34 @@ describe('the directory store', () => {
     mkdirSync(join(root, 'snapshots'), { recursive: true });
     const old = body('E1', 'E2');
     writeFileSync(join(root, 'snapshots', `${site}.team-members.json`), Buffer.concat(old.chunks));
-    const line = { time: '2026-11-01T21:03:00.000Z', user: 'cron', host: 'sync-01', pid: 7, kind: 'team-members', baseUrl: KEY.baseUrl, source: 'nightly.csv', count: 2, bytes: old.bytes, sha256: old.sha256, diff: { baseline: 'none', added: null, removed: null, changed: null, unchanged: null }, outcome: 'uploaded', status: 200, error: null, snapshot: 'x' };
+    const line = {
+      time: '2026-11-01T21:03:00.000Z',
+      user: 'cron',
+      host: 'sync-01',
+      pid: 7,
+      kind: 'team-members',
+      baseUrl: KEY.baseUrl,
+      source: 'nightly.csv',
+      count: 2,
+      bytes: old.bytes,
+      sha256: old.sha256,
+      diff: { baseline: 'none', added: null, removed: null, changed: null, unchanged: null },
+      outcome: 'uploaded',
+      status: 200,
+      error: null,
+      snapshot: 'x',
+    };
     writeFileSync(join(root, 'audit.jsonl'), `${JSON.stringify({ ...line, outcome: 'unreachable', sha256: 'y' })}\n${JSON.stringify(line)}\n`);
     const s = await store(root);
-    expect(await s.head(KEY)).toMatchObject({ generation: 1, user: 'cron', host: 'sync-01', source: 'nightly.csv', uploadedAt: line.time, records: 2, sha256: old.sha256 });
+    expect(await s.head(KEY)).toMatchObject({
+      generation: 1,
+      user: 'cron',
+      host: 'sync-01',
+      source: 'nightly.csv',
+      uploadedAt: line.time,
+      records: 2,
+      sha256: old.sha256,
+    });
     expect(s.notices.join()).toContain('upload #1');
     expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(old.chunks));
     expect((await s.attempts(KEY)).map((a) => a.outcome)).toEqual(['uploaded', 'unreachable']);

@@ -64,6 +64,13 @@ describe('the layout of src/', () => {
 
   it('sees every file (the checker itself works)', () => {
     expect(graph.get('cli/main.ts')).toContain('cli/io.ts');
-    expect(cycles(new Map([['a.ts', ['b.ts']], ['b.ts', ['a.ts']]]))).toEqual(['a.ts → b.ts → a.ts']);
+    expect(
+      cycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['a.ts']],
+        ]),
+      ),
+    ).toEqual(['a.ts → b.ts → a.ts']);
   });
 });

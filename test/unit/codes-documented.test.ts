@@ -9,11 +9,23 @@ const doc = readFileSync(`${ROOT}/docs/report.md`, 'utf8');
 const row = (code: string) => doc.split('\n').find((l) => l.startsWith(`| \`${code}\` |`));
 
 describe('docs/report.md', () => {
-  const exitOf = { usage: EXIT.usage, invalid: EXIT.invalid, refused: EXIT.refused, rejected: EXIT.rejected, unreachable: EXIT.unreachable, unverified: EXIT.unverified, interrupted: EXIT.interrupted, internal: EXIT.internal };
-  it.each(Object.entries(ERROR_CODES).flatMap(([kind, codes]) => codes.map((code) => [code, exitOf[kind as keyof typeof exitOf]] as const)))('lists error code %s with exit %i', (code, exit) => {
-    expect(row(code), `docs/report.md has no row for ${code}`).toBeDefined();
-    expect(row(code)).toMatch(new RegExp(`^\\| \`${code}\` \\| ${exit} \\|`));
-  });
+  const exitOf = {
+    usage: EXIT.usage,
+    invalid: EXIT.invalid,
+    refused: EXIT.refused,
+    rejected: EXIT.rejected,
+    unreachable: EXIT.unreachable,
+    unverified: EXIT.unverified,
+    interrupted: EXIT.interrupted,
+    internal: EXIT.internal,
+  };
+  it.each(Object.entries(ERROR_CODES).flatMap(([kind, codes]) => codes.map((code) => [code, exitOf[kind as keyof typeof exitOf]] as const)))(
+    'lists error code %s with exit %i',
+    (code, exit) => {
+      expect(row(code), `docs/report.md has no row for ${code}`).toBeDefined();
+      expect(row(code)).toMatch(new RegExp(`^\\| \`${code}\` \\| ${exit} \\|`));
+    },
+  );
 
   it.each(ISSUE_CODES.map((c) => [c]))('lists issue code %s with its severity', (code) => {
     expect(row(code), `docs/report.md has no row for ${code}`).toMatch(new RegExp(`^\\| \`${code}\` \\| (error|warning) \\|`));

@@ -5,7 +5,11 @@ import { dayIndex, hoursColumn } from '../../src/map/layout.js';
 import { compilePlan } from '../../src/map/plan.js';
 
 const plan = (kind: 'store-cards' | 'team-members', columns: string[], fields: Record<string, string | string[]> = {}, ignore: string[] = []) =>
-  compilePlan(kind, columns, { mapping: { fields: Object.fromEntries(Object.entries(fields).map(([f, c]) => [f, typeof c === 'string' ? [c] : c])), ignore }, line: 1, perRecordColumns: false });
+  compilePlan(kind, columns, {
+    mapping: { fields: Object.fromEntries(Object.entries(fields).map(([f, c]) => [f, typeof c === 'string' ? [c] : c])), ignore },
+    line: 1,
+    perRecordColumns: false,
+  });
 
 describe('normalise', () => {
   it.each(['Employee ID', 'employee_id', 'EmployeeId', 'employeeID', ' employee-id ', 'Employee.ID'])('%j is employeeid', (name) => {
@@ -46,7 +50,8 @@ describe('the alias table', () => {
   });
 
   it('vendor aliases (issue 12)', () => {
-    for (const name of ['Personnel Number', 'Personalnummer', 'Associate ID', 'User ID', 'Worker ID']) expect(matchColumn('team-members', name)?.field).toBe('employeeID');
+    for (const name of ['Personnel Number', 'Personalnummer', 'Associate ID', 'User ID', 'Worker ID'])
+      expect(matchColumn('team-members', name)?.field).toBe('employeeID');
     for (const name of ['Store No.', 'Store Number', 'Filialnummer', 'Location ID']) expect(matchColumn('team-members', name)?.field).toBe('parentKey');
     for (const name of ['Cost Center', 'Department', 'Filiale']) expect(matchColumn('team-members', name)).toBeUndefined();
   });
@@ -74,9 +79,20 @@ describe('the alias table', () => {
 
 describe('opening-hours columns', () => {
   it.each([
-    ['sun_since', 0, 'since'], ['sun_to', 0, 'to'], ['Monday Open', 1, 'since'], ['Monday Close', 1, 'to'],
-    ['tue opens', 2, 'since'], ['tue closes', 2, 'to'], ['Wed From', 3, 'since'], ['wed to', 3, 'to'],
-    ['4_since', 4, 'since'], ['TH-TO', 4, 'to'], ['fri', 5, 'range'], ['Saturday', 6, 'range'], ['6', 6, 'range'], ['su hours', 0, 'range'],
+    ['sun_since', 0, 'since'],
+    ['sun_to', 0, 'to'],
+    ['Monday Open', 1, 'since'],
+    ['Monday Close', 1, 'to'],
+    ['tue opens', 2, 'since'],
+    ['tue closes', 2, 'to'],
+    ['Wed From', 3, 'since'],
+    ['wed to', 3, 'to'],
+    ['4_since', 4, 'since'],
+    ['TH-TO', 4, 'to'],
+    ['fri', 5, 'range'],
+    ['Saturday', 6, 'range'],
+    ['6', 6, 'range'],
+    ['su hours', 0, 'range'],
   ])('%j is day %d, %s', (name, day, role) => {
     const found = hoursColumn(name);
     expect(found?.role).toBe(role);
@@ -87,7 +103,16 @@ describe('opening-hours columns', () => {
     expect(hoursColumn(name)).toEqual({ role: 'json' });
   });
 
-  it.each([['Sunday', 0], ['sun', 0], ['SU', 0], ['0', 0], ['thurs', 4], ['Sat', 6], ['7', undefined], ['someday', undefined]])('day %j is %s', (name, day) => {
+  it.each([
+    ['Sunday', 0],
+    ['sun', 0],
+    ['SU', 0],
+    ['0', 0],
+    ['thurs', 4],
+    ['Sat', 6],
+    ['7', undefined],
+    ['someday', undefined],
+  ])('day %j is %s', (name, day) => {
     expect(dayIndex(name)).toBe(day);
   });
 

@@ -66,7 +66,10 @@ function oracle(text: string, delimiterFlag: string | undefined): Outcome {
 async function ours(text: string, delimiter: string | undefined, cuts: number[]): Promise<Outcome> {
   const bytes = Buffer.from(text);
   const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b); // cut points in bytes
-  const parts = [0, ...at, bytes.length].slice(1).map((end, k, ends) => bytes.subarray(k === 0 ? 0 : ends[k - 1], end)).filter((p) => p.length);
+  const parts = [0, ...at, bytes.length]
+    .slice(1)
+    .map((end, k, ends) => bytes.subarray(k === 0 ? 0 : ends[k - 1], end))
+    .filter((p) => p.length);
   const records: { line: number; cells: string[] }[] = [];
   try {
     for await (const r of readRecords('-', { source: 't', format: 'csv', delimiter }, Readable.from(parts))) {

@@ -6,7 +6,8 @@ import { DirectoryStore } from '../../src/state/dir.js';
 import { formatDiff, formatDiffCounts } from '../../src/report/human.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const tm = (id: string, name = `Name ${id}`) => JSON.stringify({ employeeID: id, email: `${id.toLowerCase()}@example.com`, name, roleCode: null, parentKey: null });
+const tm = (id: string, name = `Name ${id}`) =>
+  JSON.stringify({ employeeID: id, email: `${id.toLowerCase()}@example.com`, name, roleCode: null, parentKey: null });
 
 describe('diffRecords', () => {
   const baseline = new Map(['E1', 'E2', 'E3', 'E4'].map((k) => [k, tm(k)]));
@@ -23,7 +24,12 @@ describe('diffRecords', () => {
 
   it('keeps only a few examples of each', () => {
     const many = Array.from({ length: 20 }, (_, i) => `N${i}`);
-    const d = diffRecords(baseline, 'file', many, many.map((k) => tm(k)));
+    const d = diffRecords(
+      baseline,
+      'file',
+      many,
+      many.map((k) => tm(k)),
+    );
     expect(d.added).toBe(20);
     expect(d.examples.added).toHaveLength(5);
     expect(d.examples.removed).toHaveLength(4);
@@ -53,18 +59,28 @@ describe('loadBaseline', () => {
     const { baseline } = await loadBaseline({ kind: 'team-members', file: csv, input: 'new.csv', mapping: {} });
     expect(baseline).toEqual({ source: 'file', records: new Map([['E1', tm('E1')]]) });
     const ndjson = t.write('old.ndjson', `${tm('E2')}\n`);
-    expect((await loadBaseline({ kind: 'team-members', file: ndjson, input: 'new.csv', mapping: { fields: { name: ['Mitarbeiter'] } } })).baseline?.records).toEqual(new Map([['E2', tm('E2')]]));
+    expect(
+      (await loadBaseline({ kind: 'team-members', file: ndjson, input: 'new.csv', mapping: { fields: { name: ['Mitarbeiter'] } } })).baseline?.records,
+    ).toEqual(new Map([['E2', tm('E2')]]));
   });
 
   it('refuses a --baseline file with errors, naming the first', async () => {
     const csv = tempDir().write('old.csv', 'employeeID,email,name\nE1,not-an-email,A\n');
-    await expect(loadBaseline({ kind: 'team-members', file: csv, input: 'new.csv', mapping: {} })).rejects.toMatchObject({ code: 'BASELINE_INVALID', message: expect.stringContaining(`${csv}:2`) });
+    await expect(loadBaseline({ kind: 'team-members', file: csv, input: 'new.csv', mapping: {} })).rejects.toMatchObject({
+      code: 'BASELINE_INVALID',
+      message: expect.stringContaining(`${csv}:2`),
+    });
   });
 
   it('says plainly why there is no baseline', async () => {
     expect((await loadBaseline({ kind: 'store-cards', input: 'x.csv', mapping: {} })).why).toMatch(/no base URL/);
     const store = await DirectoryStore.open(join(tempDir().dir, 'state'));
-    const none = await loadBaseline({ kind: 'store-cards', input: 'x.csv', mapping: {}, state: { store, key: { baseUrl: 'https://s.example.com', kind: 'store-cards' } } });
+    const none = await loadBaseline({
+      kind: 'store-cards',
+      input: 'x.csv',
+      mapping: {},
+      state: { store, key: { baseUrl: 'https://s.example.com', kind: 'store-cards' } },
+    });
     expect(none.baseline).toBeUndefined();
     expect(none.against.source).toBe('none');
     expect(none.why).toBe(`no upload of store cards to https://s.example.com is recorded in ${store.label}`);

@@ -10,21 +10,76 @@ import type { Kind } from '../../src/contract/kinds.js';
 
 const MISSING = Symbol('missing');
 
-const emailChar = fc.constantFrom('a', 'Z', '9', '.', '.', '-', '_', '+', '@', ' ', '"', '(', ',', '\\', 'é', 'ß', '\t', '\u00a0', '\u2003', '李', '𝒜', '\ud835', '\u0345', 'Ⅻ', '١', 'ſ', '\u212a');
+const emailChar = fc.constantFrom(
+  'a',
+  'Z',
+  '9',
+  '.',
+  '.',
+  '-',
+  '_',
+  '+',
+  '@',
+  ' ',
+  '"',
+  '(',
+  ',',
+  '\\',
+  'é',
+  'ß',
+  '\t',
+  '\u00a0',
+  '\u2003',
+  '李',
+  '𝒜',
+  '\ud835',
+  '\u0345',
+  'Ⅻ',
+  '١',
+  'ſ',
+  '\u212a',
+);
 const label = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('example', 'corp', 'x', 'a1', 'b-c', 'exämple', 'xn--bcher-kva', '9') },
   { weight: 1, arbitrary: fc.constantFrom('', '-a', 'a-', 'a_b', 'A B', 'ü-', '١٢', 'Ⅻ', 'a\u0345', '𝒜b', 'ſ', '\u212a') },
 );
-const tld = fc.constantFrom('com', 'net', 'se', 'c', 'C', 'COM', 'co1', 'xn--p1ai', 'XN--P1AI', 'xn--', 'de-', 'рф', 'é', '', 'Ⅻx', '𝒜𝒜', 'a\u0345', 'ſe', 'xn--ſ', 'ab١');
+const tld = fc.constantFrom(
+  'com',
+  'net',
+  'se',
+  'c',
+  'C',
+  'COM',
+  'co1',
+  'xn--p1ai',
+  'XN--P1AI',
+  'xn--',
+  'de-',
+  'рф',
+  'é',
+  '',
+  'Ⅻx',
+  '𝒜𝒜',
+  'a\u0345',
+  'ſe',
+  'xn--ſ',
+  'ab١',
+);
 const local = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('ann', 'francois.obrien.1', 'a+b', 'o_brien', 'björn', 'A.B-c') },
   { weight: 3, arbitrary: fc.array(emailChar, { maxLength: 6 }).map((cs) => cs.join('')) },
 );
 const email = fc.oneof(
-  { weight: 12, arbitrary: fc.constantFrom('ann@example.com', 'francois.obrien.1@corp.example.net', 'A.B-c@Sub.Example.SE', 'björn@exämple.se', 'x@xn--bcher-kva.xn--p1ai') },
+  {
+    weight: 12,
+    arbitrary: fc.constantFrom('ann@example.com', 'francois.obrien.1@corp.example.net', 'A.B-c@Sub.Example.SE', 'björn@exämple.se', 'x@xn--bcher-kva.xn--p1ai'),
+  },
   { weight: 6, arbitrary: fc.tuple(local, fc.array(label, { minLength: 1, maxLength: 3 }), tld).map(([l, ls, t]) => `${l}@${ls.join('.')}.${t}`) },
   { weight: 1, arbitrary: fc.array(emailChar, { maxLength: 12 }).map((cs) => cs.join('')) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', 'a@b.co', `${'a'.repeat(240)}@example.com`, `${'a'.repeat(250)}@ex.com`, 'a@b..com', 'a..b@c.de', '.a@b.de', 'a.@b.de') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', ' ', 'a@b.co', `${'a'.repeat(240)}@example.com`, `${'a'.repeat(250)}@ex.com`, 'a@b..com', 'a..b@c.de', '.a@b.de', 'a.@b.de'),
+  },
 );
 
 const text = fc.oneof(
@@ -49,7 +104,10 @@ const day = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(since, to).map(([s, t]) => ({ to: t, since: s })) },
   { weight: 1, arbitrary: fc.constantFrom({ since: 9 }, { since: 9, to: 22, open: true }, null, [], 'closed') },
 );
-const dayKey = fc.oneof({ weight: 30, arbitrary: fc.constantFrom('0', '1', '2', '3', '4', '5', '6') }, { weight: 1, arbitrary: fc.constantFrom('7', 'mon', ' 1', '01', '') });
+const dayKey = fc.oneof(
+  { weight: 30, arbitrary: fc.constantFrom('0', '1', '2', '3', '4', '5', '6') },
+  { weight: 1, arbitrary: fc.constantFrom('7', 'mon', ' 1', '01', '') },
+);
 const period = fc.oneof(
   { weight: 16, arbitrary: fc.dictionary(dayKey, day, { maxKeys: 4 }) },
   { weight: 1, arbitrary: fc.constantFrom(null, [], 'mon 9-5', undefined) },
@@ -57,9 +115,16 @@ const period = fc.oneof(
 
 /** A record with the fields in wire order, some missing, some extra, some out of order. */
 function record(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
-  const entries = Object.entries(fields).map(([k, a]) => fc.oneof({ weight: 40, arbitrary: a }, { weight: 1, arbitrary: fc.constant(MISSING) }).map((v) => [k, v] as const));
+  const entries = Object.entries(fields).map(([k, a]) =>
+    fc.oneof({ weight: 40, arbitrary: a }, { weight: 1, arbitrary: fc.constant(MISSING) }).map((v) => [k, v] as const),
+  );
   return fc
-    .tuple(fc.tuple(...entries), fc.oneof({ weight: 20, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('extra', 'id', 'opentToGuestsPeriod') }), fc.boolean(), fc.nat())
+    .tuple(
+      fc.tuple(...entries),
+      fc.oneof({ weight: 20, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('extra', 'id', 'opentToGuestsPeriod') }),
+      fc.boolean(),
+      fc.nat(),
+    )
     .map(([pairs, extra, shuffle, seed]) => {
       const kept = pairs.filter(([, v]) => v !== MISSING);
       if (shuffle && kept.length > 1 && seed % 8 === 0) kept.push(kept.shift()!);
@@ -75,7 +140,10 @@ const CANDIDATES: Record<Kind, fc.Arbitrary<Record<string, unknown>>> = {
   'store-cards': record({
     nodeKey: text,
     email,
-    storeConceptCode: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(12, 0, 1.5, -3, null) }, { weight: 1, arbitrary: fc.constantFrom(Number.NaN, Infinity, '12', '') }),
+    storeConceptCode: fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(12, 0, 1.5, -3, null) },
+      { weight: 1, arbitrary: fc.constantFrom(Number.NaN, Infinity, '12', '') },
+    ),
     opentToGuestsPeriod: period,
   }),
 };

@@ -46,11 +46,26 @@ const base = (n: number) => new Map(Array.from({ length: n }, (_, i) => [`E${i}`
 const keep = (n: number) => Array.from({ length: n }, (_, i) => `E${i}`);
 const diffKeeping = (baseline: number, kept: number) => {
   const keys = keep(kept);
-  return diffRecords(base(baseline), 'snapshot', keys, keys.map((k) => `{"employeeID":"${k}"}`));
+  return diffRecords(
+    base(baseline),
+    'snapshot',
+    keys,
+    keys.map((k) => `{"employeeID":"${k}"}`),
+  );
 };
 const has = { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true };
 const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
-  judge({ kind: 'team-members', source: 'staff.csv', count: 1, diff: noBaseline(), limit: parseMaxRemovals(DEFAULTS.maxRemovals), allowEmpty: false, acknowledgeNoBaseline: true, has, ...over });
+  judge({
+    kind: 'team-members',
+    source: 'staff.csv',
+    count: 1,
+    diff: noBaseline(),
+    limit: parseMaxRemovals(DEFAULTS.maxRemovals),
+    allowEmpty: false,
+    acknowledgeNoBaseline: true,
+    has,
+    ...over,
+  });
 /** The notes of an upload the guards let through; the refusal of one they stop, thrown. */
 const guard = (over: Partial<Parameters<typeof judge>[0]>) => {
   const v = verdict(over);
@@ -75,7 +90,12 @@ describe('judge', () => {
 
   it('refuses an upload with no baseline unless --no-baseline acknowledges it', () => {
     expect(() => guard({ acknowledgeNoBaseline: false, noBaselineWhy: 'nothing recorded in /state' })).toThrow(
-      expect.objectContaining({ code: 'NO_BASELINE', exitCode: 4, message: expect.stringContaining('nothing recorded in /state'), hint: expect.stringMatching(/--baseline FILE.*--no-baseline/) }),
+      expect.objectContaining({
+        code: 'NO_BASELINE',
+        exitCode: 4,
+        message: expect.stringContaining('nothing recorded in /state'),
+        hint: expect.stringMatching(/--baseline FILE.*--no-baseline/),
+      }),
     );
     // Without an address there is no store to look in: a dry run leaves the verdict to the real run.
     expect(verdict({ acknowledgeNoBaseline: false, has: { ...has, baseUrl: false } }).refusal).toBeUndefined();
@@ -111,7 +131,9 @@ describe('judge', () => {
   });
 
   it('applies the removal guard to an allowed empty upload too', () => {
-    expect(() => guard({ count: 0, allowEmpty: true, diff: diffKeeping(5, 0) })).toThrow(expect.objectContaining({ hint: expect.stringContaining('--max-removals 5') }));
+    expect(() => guard({ count: 0, allowEmpty: true, diff: diffKeeping(5, 0) })).toThrow(
+      expect.objectContaining({ hint: expect.stringContaining('--max-removals 5') }),
+    );
     expect(guard({ count: 0, allowEmpty: true, diff: diffKeeping(5, 0), limit: parseMaxRemovals('5') })).toHaveLength(1);
   });
 });
@@ -119,7 +141,11 @@ describe('judge', () => {
 describe('confirmQuestion', () => {
   it('names the kind, the address, the count and the change', () => {
     const diff = diffRecords(base(3), 'snapshot', ['E0', 'E1', 'E9'], ['{"employeeID":"E0"}', '{"employeeID":"E1","name":"x"}', '{"employeeID":"E9"}']);
-    expect(confirmQuestion({ kind: 'team-members', count: 1234, where: 'https://s.example.com', diff })).toBe('Replace all team members at https://s.example.com with these 1,234 team members: +1 −1 ~1 =1. Upload?');
-    expect(confirmQuestion({ kind: 'store-cards', count: 1, where: 'https://s', diff: noBaseline() })).toBe('Replace all store cards at https://s with this 1 store card: no baseline to compare with. Upload?');
+    expect(confirmQuestion({ kind: 'team-members', count: 1234, where: 'https://s.example.com', diff })).toBe(
+      'Replace all team members at https://s.example.com with these 1,234 team members: +1 −1 ~1 =1. Upload?',
+    );
+    expect(confirmQuestion({ kind: 'store-cards', count: 1, where: 'https://s', diff: noBaseline() })).toBe(
+      'Replace all store cards at https://s with this 1 store card: no baseline to compare with. Upload?',
+    );
   });
 });

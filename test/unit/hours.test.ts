@@ -6,9 +6,25 @@ import { dayHours, parseRange, parseTime } from '../../src/map/hours.js';
 
 describe('parseTime', () => {
   it.each([
-    ['9', 9], ['9.5', 9.5], ['9,5', 9.5], ['9:30', 9.5], ['09:30', 9.5], ['9:15', 9.25], ['21.75', 21.75],
-    ['9:30 PM', 21.5], ['9:30pm', 21.5], ['9:30 p.m.', 21.5], ['9 AM', 9], ['9am', 9], ['12 AM', 0], ['12 PM', 12],
-    ['12:30 am', 0.5], [' 7 ', 7], ['0:00', 0], ['24:00', 24], ['24', 24],
+    ['9', 9],
+    ['9.5', 9.5],
+    ['9,5', 9.5],
+    ['9:30', 9.5],
+    ['09:30', 9.5],
+    ['9:15', 9.25],
+    ['21.75', 21.75],
+    ['9:30 PM', 21.5],
+    ['9:30pm', 21.5],
+    ['9:30 p.m.', 21.5],
+    ['9 AM', 9],
+    ['9am', 9],
+    ['12 AM', 0],
+    ['12 PM', 12],
+    ['12:30 am', 0.5],
+    [' 7 ', 7],
+    ['0:00', 0],
+    ['24:00', 24],
+    ['24', 24],
   ])('%j is %d', (text, hours) => {
     expect(parseTime(text)).toBe(hours);
   });
@@ -38,7 +54,12 @@ describe('parseRange', () => {
     ['16:00-0:00', { since: 16, to: 24 }],
     ['11 AM - 12 AM', { since: 11, to: 24 }],
     ['9:20-17:40', { since: 9.333333, to: 17.666667 }],
-    ['closed', 'closed'], ['Closed', 'closed'], ['', 'closed'], ['  ', 'closed'], ['-', 'closed'], ['x', 'closed'],
+    ['closed', 'closed'],
+    ['Closed', 'closed'],
+    ['', 'closed'],
+    ['  ', 'closed'],
+    ['-', 'closed'],
+    ['x', 'closed'],
   ])('%j', (text, expected) => {
     expect(parseRange(text)).toEqual(expected);
   });
@@ -131,7 +152,7 @@ describe('a range whose ends are the same time', () => {
   it.each(['9-9', '06:00-06:00', '6 AM - 6 AM'])('%s is refused, suggesting 6-30 for around the clock', (text) => {
     expect(parseRange(text)).toEqual({ error: expect.stringMatching(/opening and closing time are both .*6-30/) });
   });
-  it('6-30 in the wire\'s own terms is around the clock', () => {
+  it("6-30 in the wire's own terms is around the clock", () => {
     expect(parseRange('6-30')).toEqual({ since: 6, to: 30 });
   });
 });

@@ -42,8 +42,15 @@ describe('jsonArrayChunks and encodePayload', () => {
   });
 
   it('agrees with JSON.stringify for any array of records (property)', () => {
-    const record = fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.integer(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true })), { maxKeys: 5 });
-    fc.assert(fc.property(fc.array(record, { maxLength: 30 }), (records) => check(records)), { numRuns: 100 });
+    const record = fc.dictionary(
+      fc.string({ unit: 'grapheme', maxLength: 8 }),
+      fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.integer(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true })),
+      { maxKeys: 5 },
+    );
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 30 }), (records) => check(records)),
+      { numRuns: 100 },
+    );
   });
 });
 
@@ -51,7 +58,13 @@ describe('decodeCanonical', () => {
   const member = (id: string, name: string) => JSON.stringify({ employeeID: id, email: `${id}@example.com`, name, roleCode: null, parentKey: null });
 
   it('reads back by key exactly what encodePayload wrote, without parsing the records', () => {
-    const bodies = [member('E1', 'A'), member('E"2', 'quote "},{" brace'), member('E3', 'Zoë 🎉 \\ back'), member('E4', 'a }{ b'), member('E\u0000\\5', 'escaped key')];
+    const bodies = [
+      member('E1', 'A'),
+      member('E"2', 'quote "},{" brace'),
+      member('E3', 'Zoë 🎉 \\ back'),
+      member('E4', 'a }{ b'),
+      member('E\u0000\\5', 'escaped key'),
+    ];
     const body = Buffer.concat(encodePayload(bodies).chunks);
     expect(decodeCanonical(body, 'employeeID')).toEqual(new Map(bodies.map((b) => [JSON.parse(b).employeeID, b])));
     expect(decodeCanonical(Buffer.from('[]'), 'employeeID')).toEqual(new Map());

@@ -40,7 +40,10 @@ describe('stale lock recovery under contention', () => {
       const path = join(tempDir().dir, 'kind.lock');
       // A lock left by a process that is long gone on this host.
       const machine = (await import('node:os')).hostname();
-      writeFileSync(path, `${JSON.stringify({ pid: 2 ** 22 + 12345, host: machine, machine, user: 'x', what: 'x', id: 'old', since: '2020-01-01T00:00:00.000Z', expiresAt: new Date(Date.now() + 60_000).toISOString() })}\n`);
+      writeFileSync(
+        path,
+        `${JSON.stringify({ pid: 2 ** 22 + 12345, host: machine, machine, user: 'x', what: 'x', id: 'old', since: '2020-01-01T00:00:00.000Z', expiresAt: new Date(Date.now() + 60_000).toISOString() })}\n`,
+      );
       const held = (await Promise.all(Array.from({ length: 5 }, () => contender(path, 250)))).filter((h) => h !== null);
       expect(held.length).toBeGreaterThanOrEqual(1);
       held.sort((a, b) => a.start - b.start);

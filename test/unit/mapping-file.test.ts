@@ -24,7 +24,10 @@ describe('loadMapping', () => {
   });
 
   it('flags add to the mapping: --ignore-column adds up, --time-format must agree', () => {
-    expect(loadMapping('{"ignore": ["A"]}', 'team-members', { ignoreColumns: ['B'], timeFormat: 'decimal' })).toMatchObject({ ignore: ['B', 'A'], timeFormat: 'decimal' });
+    expect(loadMapping('{"ignore": ["A"]}', 'team-members', { ignoreColumns: ['B'], timeFormat: 'decimal' })).toMatchObject({
+      ignore: ['B', 'A'],
+      timeFormat: 'decimal',
+    });
     expect(code(() => loadMapping('{"timeFormat": "clock"}', 'store-cards', { timeFormat: 'decimal' }))).toBe('BAD_MAPPING');
     expect(loadMapping(undefined, 'store-cards')).toEqual({ fields: {}, ignore: [], timeFormat: undefined });
   });

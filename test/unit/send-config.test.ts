@@ -59,7 +59,11 @@ describe('redaction', () => {
     keepSecret('crash-secret-123');
     const out: string[] = [];
     const err: string[] = [];
-    const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: { UPLOAD_DEBUG: '1' } } as unknown as ProcessIo;
+    const io = {
+      stdout: { write: (s: string) => out.push(s) },
+      stderr: { write: (s: string) => err.push(s) },
+      env: { UPLOAD_DEBUG: '1' },
+    } as unknown as ProcessIo;
     expect(await finish({ failure: new Error('boom crash-secret-123'), json: true, report: emptyReport('team-members', 'x.csv', false) }, io)).toBe(1);
     expect(err.join('')).toContain('boom ***');
     expect(err.join('') + out.join('')).not.toContain('crash-secret-123');
