@@ -3,7 +3,7 @@
 import { GuardRefusal, UsageError } from './errors.js';
 import type { Identity, UploadOptions } from './options.js';
 import { readPlan } from './plan-file.js';
-import { emptyReport, type BaselineReport } from './report/types.js';
+import { emptyReport, type BaselineReport, markUploaded } from './report/types.js';
 import { execute, type RunContext } from './run.js';
 import { resolveBaseUrl } from './send/config.js';
 import { openState, type RunResult } from './upload.js';
@@ -67,7 +67,7 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
       });
       ctx.emit({ type: 'diff', kind: doc.kind, diff, against, noBaselineWhy: undefined });
       ctx.emit({ type: 'guard-notes', notes: doc.notes });
-      const { answer, generation } = await execute(
+      const executed = await execute(
         {
           ...options,
           kind: doc.kind,
@@ -84,10 +84,7 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
         },
         ctx,
       );
-      report.response = { status: answer.status, message: answer.message };
-      report.generation = generation;
-      report.outcome = 'uploaded';
-      report.exitCode = 0;
+      markUploaded(report, executed);
     } finally {
       await state.store.close();
     }

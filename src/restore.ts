@@ -8,7 +8,7 @@ import { judge, type RemovalLimit } from './guard/index.js';
 import { generationRecords, type State } from './load.js';
 import type { Identity, UploadOptions } from './options.js';
 import { describeBaseline } from './report/human.js';
-import { diffReport, emptyReport, type BaselineReport } from './report/types.js';
+import { diffReport, emptyReport, type BaselineReport, markUploaded } from './report/types.js';
 import { execute, type RunContext } from './run.js';
 import type { Generation } from './state/types.js';
 import { openState, type RunResult } from './upload.js';
@@ -95,7 +95,7 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
       return { report };
     }
     const payload: Payload = { records: records.size, chunks: [body], bytes: body.length, sha256: target.sha256 };
-    const { answer, generation } = await execute(
+    const executed = await execute(
       {
         ...options,
         source,
@@ -110,10 +110,7 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
       },
       ctx,
     );
-    report.response = { status: answer.status, message: answer.message };
-    report.generation = generation;
-    report.outcome = 'uploaded';
-    report.exitCode = 0;
+    markUploaded(report, executed);
     return { report };
   } catch (failure) {
     return { report, failure };

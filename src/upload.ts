@@ -14,7 +14,7 @@ import { diffCsvLines } from './report/diff-csv.js';
 import { errorsCsvLines, writeErrorsCsv } from './report/errors-csv.js';
 import { invalidSummary } from './report/human.js';
 import { writePrivateFile } from './report/private-file.js';
-import { diffReport, emptyReport, type BaselineReport, type UploadReport } from './report/types.js';
+import { diffReport, emptyReport, type BaselineReport, type UploadReport, markUploaded } from './report/types.js';
 import { execute, type RunContext } from './run.js';
 import { openStore } from './state/index.js';
 import type { Kind } from './contract/kinds.js';
@@ -64,7 +64,7 @@ export async function runUpload(options: UploadOptions, ctx: RunContext): Promis
     const { baseUrl, token } = options;
     if (!state || !baseUrl || !token) throw new Error('a real run without an address or a token got past the options');
     const { store, key } = state;
-    const { answer, generation } = await execute(
+    const executed = await execute(
       {
         ...options,
         baseUrl,
@@ -78,10 +78,7 @@ export async function runUpload(options: UploadOptions, ctx: RunContext): Promis
       },
       ctx,
     );
-    report.response = { status: answer.status, message: answer.message };
-    report.generation = generation;
-    report.outcome = 'uploaded';
-    report.exitCode = 0;
+    markUploaded(report, executed);
     return { report };
   } catch (failure) {
     return { report, failure };

@@ -36,7 +36,8 @@ function isBlank(cells: readonly string[]): boolean {
   return true;
 }
 
-function checkHeader(source: string, line: number, header: readonly string[]): string[] {
+/** A header row (CSV or workbook): trimmed names, none forbidden, none twice. */
+export function checkHeader(source: string, line: number, header: readonly string[]): string[] {
   const columns = header.map((h) => h.trim());
   const seen = new Map<string, number>();
   columns.forEach((name, i) => {

@@ -1,8 +1,9 @@
 // Spreadsheet workbooks (.xlsx, .xlsm, .xls, .ods) to raw records: one sheet, each cell as the
 // spreadsheet DISPLAYS it (leading zeros of a 00042 format kept, a time as 09:30), each record's
 // spreadsheet row as its line. The library (SheetJS CE, see docs/input.md) loads only for workbooks.
+import { checkHeader } from './csv.js';
 import { InputError, UsageError } from '../errors.js';
-import { FORBIDDEN_KEYS, type RawRecord } from './types.js';
+import type { RawRecord } from './types.js';
 import { declaredUnzippedSize } from './zip-size.js';
 
 /** Far above any real store or staff list, far below what would exhaust memory. */
@@ -99,7 +100,7 @@ export async function* readWorkbook(bytes: Buffer, source: string, sheet: string
     // Blank rows are skipped, before the header as after it, as in CSV.
     if (cells.every((v) => v.trim() === '')) continue;
     if (!columns) {
-      columns = header(source, r + 1, cells);
+      columns = checkHeader(source, r + 1, cells);
       continue;
     }
     batch.push({ line: r + 1, columns, cells });
@@ -109,22 +110,4 @@ export async function* readWorkbook(bytes: Buffer, source: string, sheet: string
     }
   }
   if (batch.length) yield batch;
-}
-
-function header(source: string, line: number, cells: readonly string[]): string[] {
-  const columns = cells.map((h) => h.trim());
-  const seen = new Map<string, number>();
-  columns.forEach((name, i) => {
-    if (FORBIDDEN_KEYS.has(name)) throw new InputError('FORBIDDEN_KEY', `${source}:${line}: column name '${name}' is not allowed`, 'rename the column');
-    if (name === '') return;
-    const first = seen.get(name);
-    if (first !== undefined)
-      throw new InputError(
-        'DUPLICATE_COLUMN',
-        `${source}:${line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
-        'rename or delete one of them',
-      );
-    seen.set(name, i);
-  });
-  return columns;
 }

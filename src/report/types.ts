@@ -80,3 +80,11 @@ export function emptyReport(kind: Kind | null, source: string | null, dryRun: bo
     error: null,
   };
 }
+
+/** A run the service confirmed: its answer, and the upload number the store gave it. */
+export function markUploaded(report: UploadReport, executed: { answer: { status: number; message: string }; generation: number | null }): void {
+  report.response = { status: executed.answer.status, message: executed.answer.message };
+  report.generation = executed.generation;
+  report.outcome = 'uploaded';
+  report.exitCode = 0;
+}
