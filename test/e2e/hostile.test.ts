@@ -10,6 +10,7 @@ import { BIN, fixture, ROOT, runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { sandbox, TOKEN } from '../helpers/sandbox.js';
 import { serversForFile } from '../helpers/scripted-server.js';
+import { until } from '../helpers/spawn.js';
 import { lockOf } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -237,9 +238,11 @@ describe('the sandbox', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    await new Promise<void>((resolve) => child.stderr.on('data', (b: Buffer) => (stderr += b.toString()) && /listening/i.test(stderr) && resolve()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    await until(() => /listening/i.test(stderr), 15_000);
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.kill('SIGTERM');
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(await closed, stderr).toBe(0);
     expect(stderr).toMatch(/^WARNING: the sandbox listens on 0\.0\.0\.0/m);
   });
 });
