@@ -1,10 +1,10 @@
 // `upload history <kind>`: the generations of the store for a base URL and kind, newest first, each
 // with what changed against the one before it, and the failed attempts made against it.
-import { KINDS, type Kind } from './contract/kinds.js';
+import type { Kind } from './contract/kinds.js';
 import { diffRecords } from './diff/index.js';
 import { generationRecords, type State } from './load.js';
 import type { RunContext } from './run.js';
-import type { AuditEntry, Generation } from './state/types.js';
+import type { AuditEntry, Generation, ListedGeneration } from './state/types.js';
 import { openState } from './upload.js';
 
 export interface HistoryEntry extends Generation {
@@ -43,9 +43,13 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
     const attempts = (await state.store.attempts(state.key)).filter((a) => a.outcome !== 'uploaded');
     const failedAfter = (gen: number) => attempts.filter((a) => a.baseGeneration === gen).map(failed);
     const entries: HistoryEntry[] = [];
+    // Newest first: each snapshot is decoded once, as the "after" of one entry and the "before" of the next.
+    let after = await records(state, generations[0]);
     for (const [i, g] of generations.slice(0, limit).entries()) {
       const previous = generations[i + 1];
-      entries.push({ ...g, ...(await changes(state, g, previous)), failed: failedAfter(g.generation) });
+      const before = previous ? await records(state, previous) : new Map<string, string>();
+      entries.push({ ...g, ...changes(after, before), failed: failedAfter(g.generation) });
+      after = before;
     }
     return {
       kind,
@@ -63,21 +67,18 @@ function failed(a: AuditEntry): FailedAttempt {
   return { time: a.time, user: a.user, host: a.host, source: a.source, records: a.count, outcome: a.outcome, error: a.error, status: a.status };
 }
 
-/** +added −removed ~changed against the generation before; unknown when either snapshot was pruned. */
-async function changes(
-  state: State,
-  g: Generation,
-  previous: Generation | undefined,
-): Promise<{ added: number | null; removed: number | null; changed: number | null }> {
-  const unknown = { added: null, removed: null, changed: null };
-  try {
-    const after = await generationRecords(state, g);
-    const before = previous ? await generationRecords(state, previous) : new Map<string, string>();
-    const diff = diffRecords(before, 'snapshot', [...after.keys()], [...after.values()]);
-    return { added: diff.added, removed: diff.removed, changed: diff.changed };
-  } catch {
-    return unknown;
-  }
+/** A kept generation's records; undefined when its snapshot was pruned (or cannot be read). */
+async function records(state: State, g: ListedGeneration | undefined): Promise<Map<string, string> | undefined> {
+  if (!g?.kept) return undefined;
+  return generationRecords(state, g).catch(() => undefined);
 }
 
-export const noun = (kind: Kind) => `${KINDS[kind].noun}s`;
+/** +added −removed ~changed against the generation before; unknown when either snapshot is not kept. */
+function changes(
+  after: Map<string, string> | undefined,
+  before: Map<string, string> | undefined,
+): { added: number | null; removed: number | null; changed: number | null } {
+  if (!after || !before) return { added: null, removed: null, changed: null };
+  const diff = diffRecords(before, 'snapshot', [...after.keys()], [...after.values()]);
+  return { added: diff.added, removed: diff.removed, changed: diff.changed };
+}
