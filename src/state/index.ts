@@ -46,8 +46,7 @@ export async function copyState(from: StateStore, to: StateStore): Promise<{ key
       for (const g of listed) {
         // A pruned snapshot still has its provenance; it is copied with an empty body marked as not kept.
         const body = g.kept ? await from.readSnapshot(key, g.generation) : undefined;
-        const { kept, generation, ...meta } = g;
-        void kept;
+        const { kept: _kept, generation, ...meta } = g;
         if (generation !== expected + 1) throw new Error(`generations of ${key.kind} to ${key.baseUrl} are not consecutive at #${generation}`);
         await to.commit(key, expected, body ? [body] : [], meta, body ? 1_000_000 : 0);
         expected = generation;

@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Kind } from '../contract/kinds.js';
 
 export const APP = 'scheduling-upload';
 
@@ -38,21 +37,4 @@ export function siteName(url: URL): string {
     .replace(/^\.+/, '_');
   const hash = createHash('sha256').update(normaliseBaseUrl(url)).digest('hex').slice(0, 12);
   return `${host}-${hash}`;
-}
-
-export interface StatePaths {
-  readonly dir: string;
-  readonly snapshot: string;
-  readonly lock: string;
-  readonly audit: string;
-}
-
-export function statePaths(dir: string, url: URL, kind: Kind): StatePaths {
-  const site = siteName(url);
-  return {
-    dir,
-    snapshot: join(dir, 'snapshots', `${site}.${kind}.json`),
-    lock: join(dir, 'locks', `${site}.${kind}.lock`),
-    audit: join(dir, 'audit.jsonl'),
-  };
 }

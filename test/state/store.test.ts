@@ -89,6 +89,7 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     const g1 = await upload(s, 0, first);
     expect(g1).toMatchObject({ generation: 1, records: 2, sha256: first.sha256, user: 'hr', host: 'laptop-7', source: 'staff.csv' });
     const g2 = await upload(s, 1, body('E1'));
+    expect(g2.generation).toBe(2);
     expect((await s.head(KEY))?.generation).toBe(2);
     expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(first.chunks));
     expect((await s.generations(KEY)).map((g) => [g.generation, g.kept])).toEqual([
@@ -96,7 +97,6 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
       [1, true],
     ]);
     expect(await s.keys()).toEqual([KEY]);
-    void g2;
   });
 
   it('refuses a write against a generation that moved, and changes nothing', async () => {
