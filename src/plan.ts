@@ -87,7 +87,11 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         const signature = raw.columns.join('\u0000');
         plan = plans.get(signature);
         if (!plan) {
-          plan = compilePlan(kind, raw.columns, { mapping: input.mapping, line: perRecordColumns ? raw.line : 1, perRecordColumns });
+          plan = compilePlan(kind, raw.columns, {
+            mapping: input.mapping,
+            line: perRecordColumns ? raw.line : (source.info.headerLine ?? 1),
+            perRecordColumns,
+          });
           plans.set(signature, plan);
           first ??= plan;
           for (const found of plan.issues) {
@@ -118,7 +122,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   if (rows === 0 && validator.errors === 0 && plans.size === 0) {
     if (header) {
       // A header and no records: its columns are still checked, so a wrong header is not hidden.
-      const plan = compilePlan(kind, header, { mapping: input.mapping, line: 1, perRecordColumns: false });
+      const plan = compilePlan(kind, header, { mapping: input.mapping, line: source.info.headerLine ?? 1, perRecordColumns: false });
       for (const found of plan.issues) validator.add(found);
     }
     if (header || source.info.format === 'json') {

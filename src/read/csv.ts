@@ -161,6 +161,7 @@ export async function* readCsvBatches(
         }
         columns = checkHeader(source, line, cells);
         info.header = columns;
+        info.headerLine = line;
       } else if (!isBlank(cells)) out.push({ line, columns, cells });
     }
     return out;

@@ -62,10 +62,7 @@ async function* textBytes(bytes: AsyncIterable<Uint8Array>, source: string, form
 
 async function* workbookRecords(path: string, options: ReadOptions, stdin: NodeJS.ReadableStream, info: ReadInfo): AsyncGenerator<readonly RawRecord[]> {
   const bytes = await readAll(fileBytes(path, stdin), options.source);
-  for await (const batch of readWorkbook(bytes, options.source, options.sheet)) {
-    if (!info.header && batch.length) info.header = batch[0]!.columns;
-    yield batch;
-  }
+  yield* readWorkbook(bytes, options.source, options.sheet, info);
 }
 
 function openError(path: string, err: NodeJS.ErrnoException): InputError {
@@ -113,7 +110,7 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
       'drop --sheet, or pass --format xlsx if the file is a workbook',
     );
   }
-  const info: ReadInfo = { format, delimiter: null, header: null };
+  const info: ReadInfo = { format, delimiter: null, header: null, headerLine: null };
   if (format === 'xlsx') {
     if (options.encoding !== undefined) {
       throw new UsageError(

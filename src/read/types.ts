@@ -33,6 +33,8 @@ export interface ReadInfo {
   delimiter: string | null;
   /** The header row (CSV, workbook), so a file with a header and no records is known as such. */
   header: readonly string[] | null;
+  /** Its line (or row): 1, unless blank lines or Excel's `sep=` line come first. */
+  headerLine: number | null;
 }
 
 /** A file's records in batches, and what was learnt about the file while reading them. */

@@ -3,7 +3,7 @@
 // spreadsheet row as its line. The library (SheetJS CE, see docs/input.md) loads only for workbooks.
 import { checkHeader } from './csv.js';
 import { InputError, UsageError } from '../errors.js';
-import type { RawRecord } from './types.js';
+import type { RawRecord, ReadInfo } from './types.js';
 import { declaredUnzippedSize } from './zip-size.js';
 
 /** Far above any real store or staff list, far below what would exhaust memory. */
@@ -64,7 +64,7 @@ function display(cell: Cell | undefined): string {
   return v instanceof Date ? v.toISOString() : typeof v === 'number' || typeof v === 'boolean' ? String(v) : typeof v === 'string' ? v : '';
 }
 
-export async function* readWorkbook(bytes: Buffer, source: string, sheet: string | undefined): AsyncGenerator<RawRecord[]> {
+export async function* readWorkbook(bytes: Buffer, source: string, sheet: string | undefined, info: ReadInfo): AsyncGenerator<RawRecord[]> {
   if (bytes[0] === 0x50) {
     const unzipped = declaredUnzippedSize(bytes);
     if (unzipped === undefined)
@@ -101,6 +101,8 @@ export async function* readWorkbook(bytes: Buffer, source: string, sheet: string
     if (cells.every((v) => v.trim() === '')) continue;
     if (!columns) {
       columns = checkHeader(source, r + 1, cells);
+      info.header = columns;
+      info.headerLine = r + 1;
       continue;
     }
     batch.push({ line: r + 1, columns, cells });

@@ -8,6 +8,7 @@ import { fixture, runCli } from '../helpers/cli.js';
 import { membersCsv, range, writeMembers } from '../helpers/members.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { auditLines } from '../helpers/state.js';
+import { tempDir } from '../helpers/tmp.js';
 
 let sb: TestSandbox | undefined;
 afterEach(async () => {
@@ -50,6 +51,15 @@ describe('a dry run shows what will be sent', () => {
       { field: 'roleCode', columns: ['roleCode'] },
       { field: 'parentKey', columns: ['parentKey'] },
     ]);
+  });
+});
+
+describe('a header below blank lines or a sep= line', () => {
+  it('has its problems reported on the line the header is on', async () => {
+    const t = tempDir();
+    const file = t.write('late.csv', 'sep=;\n\n\nemployeeID;email;name;Emial\nE1;a@example.com;A;x\n');
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json']);
+    expect(r.json().issues).toContainEqual(expect.objectContaining({ code: 'UNPLACED_COLUMN', line: 4, column: 'Emial' }));
   });
 });
 
