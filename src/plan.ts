@@ -9,7 +9,7 @@ import type { Mapping } from './map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from './map/plan.js';
 import { mapRecord } from './map/record.js';
 import { hasHeaderRow, openRecords, type RawRecord, type ReadOptions } from './read/index.js';
-import { Validator } from './validate/index.js';
+import { NEEDS_SCHEMA, Validator } from './validate/index.js';
 
 export interface Baseline {
   readonly source: Exclude<BaselineSource, 'none'>;
@@ -107,7 +107,13 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       rows++;
       if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
       const errorsBefore = validator.errors;
-      const ok = validator.check(raw, plan, mapRecord(plan, raw));
+      const mapped = mapRecord(plan, raw);
+      let ok = validator.check(raw, plan, mapped);
+      if (ok === NEEDS_SCHEMA) {
+        await validator.loadSchema();
+        ok = validator.check(raw, plan, mapped);
+      }
+      if (ok === NEEDS_SCHEMA) throw new Error('the schema did not load');
       if (ok) {
         keys.push(ok.key);
         bodies.push(ok.json);

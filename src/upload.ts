@@ -6,7 +6,6 @@ import { encodePayload, type Payload } from './contract/json-array.js';
 import { InputError } from './errors.js';
 import { judge } from './guard/index.js';
 import { loadBaseline, loadKnownParents, type State } from './load.js';
-import { writePlan } from './plan-file.js';
 import type { UploadOptions } from './options.js';
 import { buildPlan, type Plan } from './plan.js';
 import { normaliseBaseUrl } from './state/paths.js';
@@ -200,6 +199,7 @@ async function prepare(
   ctx.signal?.throwIfAborted();
   if (options.dryRun) {
     if (options.planOut !== undefined && state) {
+      const { writePlan } = await import('./plan-file.js');
       await writePlan(options.planOut, planFacts(options, state, against, plan, verdict.notes, head?.generation ?? 0), payload ?? encodePayload(plan.bodies));
       ctx.emit({ type: 'notice', message: `Plan saved to ${options.planOut}: send exactly it with: upload apply ${options.planOut}` });
     }

@@ -4,7 +4,7 @@
 // stays the single source of truth: test/unit/fast-contract.property.test.ts checks that accepting
 // here implies zod accepting with identical data, and that fastIsEmail agrees with isEmail.
 import type { Kind } from './kinds.js';
-import { FIELDS, HOUR_BOUNDS, isEmail } from './schemas.js';
+import { FIELDS, HOUR_BOUNDS, isEmail } from './fields.js';
 
 /** zod's nonEmpty: a string with a non-whitespace character (printable ASCII first is the usual case). */
 function nonEmpty(v: unknown): boolean {

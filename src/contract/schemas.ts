@@ -1,20 +1,10 @@
-// The wire contract of service-interface.md §2 as zod schemas: the one definition shared by the
-// CLI's validate stage and the sandbox. Types are inferred from here, never written twice.
+// The wire contract as zod schemas, built from the table in ./fields.ts (the one definition): what
+// the validate stage falls back on when the fast check cannot decide, and what the sandbox judges by.
 import { z } from 'zod';
+import { CONTRACT, FIELDS, HOUR_BOUNDS, isEmail, type FieldType } from './fields.js';
+import type { Kind } from './kinds.js';
 
-export const WEEKDAY_KEYS = ['0', '1', '2', '3', '4', '5', '6'] as const;
-export type WeekdayKey = (typeof WEEKDAY_KEYS)[number];
-
-/** Bounds from §2.2: since 6..23, to 8..30 (values above 24 close after midnight). */
-export const HOUR_BOUNDS = { since: { min: 6, max: 23 }, to: { min: 8, max: 30 } } as const;
-
-// A practical email check: something@domain.tld, letters of any script allowed (björn@exämple.se),
-// no spaces, no second @, no characters that cannot appear unquoted in an address.
-const EMAIL = /^[^\s@"(),:;<>[\]\\]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:[\p{L}]{2,}|xn--[a-z0-9-]+)$/iu;
-
-export function isEmail(value: string): boolean {
-  return value.length <= 254 && EMAIL.test(value) && !value.includes('..');
-}
+export { isEmail } from './fields.js';
 
 const nonEmpty = z.string().regex(/\S/, 'must not be empty');
 const email = z.string().refine(isEmail, 'is not an email address');
@@ -37,20 +27,23 @@ export const openPeriod = z.strictObject({
   '6': openPeriodDay.optional(),
 });
 
-export const storeCard = z.strictObject({
-  nodeKey: nonEmpty,
+const ZOD = {
+  key: nonEmpty,
   email,
-  storeConceptCode: z.number().finite().nullable(),
-  opentToGuestsPeriod: openPeriod,
-});
+  text: nonEmpty,
+  'text?': nonEmpty.nullable(),
+  'number?': z.number().finite().nullable(),
+  hours: openPeriod,
+} satisfies Record<FieldType, z.ZodType>;
 
-export const teamMember = z.strictObject({
-  employeeID: nonEmpty,
-  email,
-  name: nonEmpty,
-  roleCode: nonEmpty.nullable(),
-  parentKey: nonEmpty.nullable(),
-});
+/** A kind's zod shape, field by field from the contract table, in wire order. */
+function shapeOf(kind: Kind): Record<string, z.ZodType> {
+  const table = CONTRACT[kind] as Record<string, FieldType>;
+  return Object.fromEntries(FIELDS[kind].map((field) => [field, ZOD[table[field]!]]));
+}
+
+export const storeCard = z.strictObject(shapeOf('store-cards'));
+export const teamMember = z.strictObject(shapeOf('team-members'));
 
 /**
  * What the service accepts for a team member: like the interface's own request sample, a number in
@@ -62,30 +55,6 @@ export const teamMemberAccepted = teamMember.extend({
 
 export type OpenPeriodDay = z.infer<typeof openPeriodDay>;
 export type OpenPeriod = z.infer<typeof openPeriod>;
-export type StoreCard = z.infer<typeof storeCard>;
-export type TeamMember = z.infer<typeof teamMember>;
-export type WireRecord = StoreCard | TeamMember;
 
 export const SCHEMAS = { 'store-cards': storeCard, 'team-members': teamMember } as const;
 export const ACCEPTED_SCHEMAS = { 'store-cards': storeCard, 'team-members': teamMemberAccepted } as const;
-
-type Shape<K extends keyof typeof SCHEMAS> = (typeof SCHEMAS)[K]['shape'];
-type FieldOf<K extends keyof typeof SCHEMAS> = keyof Shape<K> & string;
-
-const fieldsOf = <K extends keyof typeof SCHEMAS>(kind: K): readonly FieldOf<K>[] => Object.keys(SCHEMAS[kind].shape) as FieldOf<K>[];
-
-/** Field order on the wire, from the schemas; serialisation follows it so equal records are equal strings. */
-export const FIELDS = { 'store-cards': fieldsOf('store-cards'), 'team-members': fieldsOf('team-members') } as const;
-
-const schemaOf = (kind: keyof typeof SCHEMAS, field: string): z.ZodType => (SCHEMAS[kind].shape as Record<string, z.ZodType>)[field]!;
-
-/** Fields sent as null when their cell is empty: the ones the schema lets be null. */
-export const NULLABLE: ReadonlySet<string> = new Set(
-  (['store-cards', 'team-members'] as const).flatMap((kind) => FIELDS[kind].filter((f) => schemaOf(kind, f).safeParse(null).success)),
-);
-
-/** The fields a record must carry a value for: text that may not be null (the hours may be absent). */
-export const REQUIRED = {
-  'store-cards': FIELDS['store-cards'].filter((f) => !NULLABLE.has(f) && schemaOf('store-cards', f).def.type === 'string'),
-  'team-members': FIELDS['team-members'].filter((f) => !NULLABLE.has(f) && schemaOf('team-members', f).def.type === 'string'),
-} as const;

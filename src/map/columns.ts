@@ -1,6 +1,6 @@
 // Column names to wire fields: normalise, then the mapping file, the wire name, or an alias.
 import type { Kind } from '../contract/kinds.js';
-import { FIELDS } from '../contract/schemas.js';
+import { FIELDS } from '../contract/fields.js';
 
 /** `Employee ID`, `employee_id`, `EmployeeId` and `employeeID` all become `employeeid`. */
 export function normalise(name: string): string {

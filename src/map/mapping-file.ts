@@ -3,7 +3,7 @@
 //   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock"}
 // `ignore` and `timeFormat` are not wire fields of either kind, so they cannot be read as one.
 import type { Kind } from '../contract/kinds.js';
-import { FIELDS } from '../contract/schemas.js';
+import { FIELDS } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
 import { readSmallFile } from '../read/small-file.js';
 import { FORBIDDEN_KEYS } from '../read/types.js';

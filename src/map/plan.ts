@@ -1,6 +1,6 @@
 // A column plan: which column feeds which wire field, compiled once per header.
 import type { Kind } from '../contract/kinds.js';
-import { FIELDS, NULLABLE, REQUIRED } from '../contract/schemas.js';
+import { FIELDS, NULLABLE, REQUIRED } from '../contract/fields.js';
 import { issue, type Issue } from '../issues.js';
 import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
 import { DAY_NAMES, type TimeFormat } from './hours.js';

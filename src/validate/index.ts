@@ -3,7 +3,7 @@
 import type { Kind } from '../contract/kinds.js';
 import { KINDS } from '../contract/kinds.js';
 import { ACCEPTS } from '../contract/fast.js';
-import { SCHEMAS } from '../contract/schemas.js';
+import type { SCHEMAS } from '../contract/schemas.js';
 import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/plan.js';
 import type { Mapped } from '../map/record.js';
@@ -46,6 +46,9 @@ export interface ValidatorOptions {
   readonly maxIssues?: number | undefined;
 }
 
+/** check()'s answer when a record needs zod, which loads on first need (validate/index.ts loadSchema). */
+export const NEEDS_SCHEMA = Symbol('needs the zod schema');
+
 /** Issues kept in full; past this only their counts (a file with 2M mistakes must not need 2M objects). */
 export const MAX_ISSUES = 1000;
 
@@ -65,7 +68,8 @@ export class Validator {
   /** Whether a record with this key was seen (valid or not): the diff asks which baseline keys remain. */
   readonly hasKey = (key: string): boolean => this.keys.has(key);
   private readonly emails = new KeyIndex();
-  private readonly schema;
+  /** zod, loaded the first time the fast check cannot decide a record (most files never need it). */
+  private schema: (typeof SCHEMAS)[Kind] | undefined;
   private readonly accepts;
   private readonly keyField;
 
@@ -76,7 +80,6 @@ export class Validator {
     private readonly options: ValidatorOptions = {},
   ) {
     this.maxIssues = options.maxIssues ?? MAX_ISSUES;
-    this.schema = SCHEMAS[kind];
     this.accepts = ACCEPTS[kind];
     this.keyField = KINDS[kind].keyField;
   }
@@ -90,18 +93,29 @@ export class Validator {
     else this.warnings++;
   }
 
-  /** The record's wire JSON and key when it is valid; undefined (with issues added) when not. */
-  check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): { key: string; json: string } | undefined {
+  /** Loads zod's schema for this kind; check() asks for it with NEEDS_SCHEMA. */
+  async loadSchema(): Promise<void> {
+    const { SCHEMAS: schemas } = await import('../contract/schemas.js');
+    this.schema = schemas[this.kind];
+  }
+
+  /**
+   * The record's wire JSON and key when it is valid; undefined (with issues added) when not; or
+   * NEEDS_SCHEMA, before anything is recorded, when only zod can judge it and zod is not loaded yet.
+   */
+  check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): { key: string; json: string } | undefined | typeof NEEDS_SCHEMA {
+    const candidate = mapped.issues?.some((i) => i.severity === 'error') ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
+    // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
+    const accepted = this.accepts(candidate);
+    if (!accepted && !this.schema) return NEEDS_SCHEMA;
     const before = this.errors;
     this.rowIssues = [];
     if (mapped.issues) for (const i of mapped.issues) this.add(i);
-    const candidate = mapped.issues?.some((i) => i.severity === 'error') ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
 
-    // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
     let data: Record<string, unknown> | undefined;
-    if (this.accepts(candidate)) data = candidate;
+    if (accepted) data = candidate;
     else {
-      const result = this.schema.safeParse(candidate);
+      const result = this.schema!.safeParse(candidate);
       if (result.success) data = result.data;
       else {
         for (const zi of result.error.issues) {

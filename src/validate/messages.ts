@@ -1,6 +1,6 @@
 // zod's findings in the user's words: which day, which column, the value as written, what to do.
 import type { z } from 'zod';
-import { HOUR_BOUNDS } from '../contract/schemas.js';
+import { HOUR_BOUNDS } from '../contract/fields.js';
 import { DAY_NAMES } from '../map/hours.js';
 import type { IssueCode } from '../issues.js';
 
