@@ -3,7 +3,7 @@
 import { GuardRefusal, UsageError } from './errors.js';
 import type { Identity, UploadOptions } from './options.js';
 import { readPlan } from './plan-file.js';
-import { emptyReport, type BaselineReport, markUploaded } from './report/types.js';
+import { emptyReport, markUploaded, baselineOf } from './report/types.js';
 import { execute, type RunContext } from './run.js';
 import { resolveBaseUrl } from './send/config.js';
 import { openState, type RunResult } from './upload.js';
@@ -46,17 +46,7 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
           'make a new plan with --dry-run --plan-out FILE against what the service holds now, review it, and apply that one',
         );
       }
-      const against: BaselineReport = head
-        ? {
-            source: 'snapshot',
-            generation: head.generation,
-            uploadedAt: head.uploadedAt,
-            user: head.user,
-            host: head.host,
-            records: head.records,
-            sha256: head.sha256,
-          }
-        : { source: 'none', generation: null, uploadedAt: null, user: null, host: null, records: null, sha256: null };
+      const against = baselineOf(head);
       report.baseline = against;
       const diff = { baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null, examples: { added: [], removed: [], changed: [] } };
       report.diff = { ...doc.diff, baseline: doc.baseline, examples: diff.examples };

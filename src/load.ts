@@ -8,7 +8,7 @@ import type { Mapping } from './map/mapping-file.js';
 import { buildPlan, type Baseline } from './plan.js';
 import { displayName } from './read/index.js';
 import { plural } from './report/human.js';
-import { NO_BASELINE, type BaselineReport } from './report/types.js';
+import { baselineOf, NO_BASELINE, type BaselineReport } from './report/types.js';
 import type { Generation, StateKey, StateStore } from './state/types.js';
 
 /** The store and the key a run reads and writes. */
@@ -58,8 +58,7 @@ export async function loadBaseline(req: BaselineRequest): Promise<BaselineResult
     return { baseline: undefined, why: `no upload of ${KINDS[req.kind].noun}s to ${key.baseUrl} is recorded in ${store.label}`, against: NO_BASELINE };
   }
   const records = await generationRecords(req.state, req.head);
-  const { generation, uploadedAt, user, host, records: count, sha256 } = req.head;
-  return { baseline: { source: 'snapshot', records }, why: '', against: { source: 'snapshot', generation, uploadedAt, user, host, records: count, sha256 } };
+  return { baseline: { source: 'snapshot', records }, why: '', against: baselineOf(req.head) };
 }
 
 /** A generation's records by key. The store has checked the bytes against their sha256. */

@@ -8,7 +8,7 @@ import { judge, type RemovalLimit } from './guard/index.js';
 import { generationRecords, type State } from './load.js';
 import type { Identity, UploadOptions } from './options.js';
 import { describeBaseline } from './report/human.js';
-import { diffReport, emptyReport, type BaselineReport, markUploaded } from './report/types.js';
+import { diffReport, emptyReport, markUploaded, baselineOf } from './report/types.js';
 import { execute, type RunContext } from './run.js';
 import type { Generation } from './state/types.js';
 import { openState, type RunResult } from './upload.js';
@@ -57,15 +57,7 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
         `upload #${target.generation} in ${state.store.label} is not a body this tool wrote`,
         'pick another with --generation N',
       );
-    const against: BaselineReport = {
-      source: 'snapshot',
-      generation: head.generation,
-      uploadedAt: head.uploadedAt,
-      user: head.user,
-      host: head.host,
-      records: head.records,
-      sha256: head.sha256,
-    };
+    const against = baselineOf(head);
     report.baseline = against;
     const diff = diffRecords(await generationRecords(state, head), 'snapshot', [...records.keys()], [...records.values()]);
     report.records = records.size;
@@ -73,7 +65,7 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
     report.unchanged = diff.added === 0 && diff.removed === 0 && diff.changed === 0;
     ctx.emit({
       type: 'notice',
-      message: `Restoring ${describeBaseline({ ...against, generation: target.generation, uploadedAt: target.uploadedAt, user: target.user, host: target.host, records: target.records }, kind)}`,
+      message: `Restoring ${describeBaseline(baselineOf(target), kind)}`,
     });
     ctx.emit({ type: 'diff', kind, diff, against, noBaselineWhy: undefined });
     const verdict = judge({

@@ -10,7 +10,7 @@ import { GuardRefusal, Interrupted, isUploadError, UploadError, type Outcome } f
 import type { Identity, UploadOptions } from './options.js';
 import type { ConfirmRequest, RunEvent } from './report/events.js';
 import { describeBaseline } from './report/human.js';
-import type { BaselineReport } from './report/types.js';
+import { baselineOf, type BaselineReport } from './report/types.js';
 import type { Tuning } from './send/backoff.js';
 import type { ServiceAnswer } from './send/index.js';
 import type { Token } from './send/config.js';
@@ -119,20 +119,7 @@ async function confirm(job: Job, ctx: RunContext): Promise<void> {
 
 function moved(job: Job, now: Generation | undefined): GuardRefusal {
   const noun = `${KINDS[job.kind].noun}s`;
-  const latest = now
-    ? describeBaseline(
-        {
-          source: 'snapshot',
-          generation: now.generation,
-          uploadedAt: now.uploadedAt,
-          user: now.user,
-          host: now.host,
-          records: now.records,
-          sha256: now.sha256,
-        },
-        job.kind,
-      )
-    : 'nothing (its history was removed)';
+  const latest = now ? describeBaseline(baselineOf(now), job.kind) : 'nothing (its history was removed)';
   return new GuardRefusal(
     job.staleCode ?? 'STATE_MOVED',
     `the ${noun} at ${job.key.baseUrl} changed while this upload was being prepared: it was compared with ${job.expected ? `upload #${job.expected}` : 'no earlier upload'}, but the latest is now ${latest}; nothing was sent`,

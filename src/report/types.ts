@@ -4,6 +4,7 @@ import type { Diff } from '../diff/index.js';
 import type { Outcome } from '../errors.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
+import type { Generation } from '../state/types.js';
 
 export interface DiffReport {
   readonly baseline: Diff['baseline'];
@@ -26,6 +27,12 @@ export interface BaselineReport {
 }
 
 export const NO_BASELINE: BaselineReport = { source: 'none', generation: null, uploadedAt: null, user: null, host: null, records: null, sha256: null };
+
+/** A recorded upload as the baseline of a run (none when nothing is recorded). */
+export function baselineOf(g: Generation | undefined): BaselineReport {
+  if (!g) return NO_BASELINE;
+  return { source: 'snapshot', generation: g.generation, uploadedAt: g.uploadedAt, user: g.user, host: g.host, records: g.records, sha256: g.sha256 };
+}
 
 export interface UploadReport {
   kind: Kind | null;
