@@ -7,6 +7,7 @@ export type Severity = 'error' | 'warning';
 export const ISSUE_CODES = [
   // the file and its header
   'EMPTY_FILE',
+  'OTHER_SHEETS',
   'NO_RECORDS',
   'NO_FINAL_LINE_BREAK',
   'MISSING_COLUMN',

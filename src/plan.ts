@@ -125,6 +125,19 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   input.onProgress?.(rows);
 
   const header = source.info.header;
+  const sheet = source.info.sheet;
+  if (sheet && input.read.sheet === undefined && sheet.others.length) {
+    // The first sheet is only a guess at which one the user meant when others hold data too.
+    const others = sheet.others.map((n) => `'${n}'`).join(', ');
+    validator.add(
+      issue(
+        'warning',
+        'OTHER_SHEETS',
+        `the workbook has other sheets with data (${others}); only the first, '${sheet.name}', was read: pass --sheet NAME to read another`,
+        { line: null },
+      ),
+    );
+  }
   if (rows === 0 && validator.errors === 0 && plans.size === 0) {
     if (header) {
       // A header and no records: its columns are still checked, so a wrong header is not hidden.

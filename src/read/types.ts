@@ -35,6 +35,8 @@ export interface ReadInfo {
   header: readonly string[] | null;
   /** Its line (or row): 1, unless blank lines or Excel's `sep=` line come first. */
   headerLine: number | null;
+  /** Workbooks: the sheet read, and the other sheets that hold anything. */
+  sheet?: { readonly name: string; readonly others: readonly string[] };
 }
 
 /** A file's records in batches, and what was learnt about the file while reading them. */

@@ -89,6 +89,7 @@ export async function* readWorkbook(bytes: Buffer, source: string, sheet: string
     );
   }
   const name = pickSheet(book.SheetNames, sheet, source);
+  info.sheet = { name, others: book.SheetNames.filter((n) => n !== name && book.Sheets[n]?.['!ref'] !== undefined) };
   const ws = book.Sheets[name];
   if (!ws?.['!ref']) return;
   const range = XLSX.utils.decode_range(ws['!ref']);

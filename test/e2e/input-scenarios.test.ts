@@ -162,3 +162,28 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
     expect(r.json().error.code).toBe('WORKBOOK_TOO_LARGE');
   });
 });
+
+describe('a workbook with several sheets', () => {
+  it('warns when other sheets hold data and no --sheet chose one', async () => {
+    const XLSX = await import('@e965/xlsx');
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['employeeID', 'email', 'name'],
+        ['E1', 'a@example.com', 'A'],
+      ]),
+      'Staff',
+    );
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['old'], ['x']]), 'Archive');
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([]), 'Empty');
+    const file = tempDir().write('multi.xlsx', XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json().issues).toEqual([
+      expect.objectContaining({ code: 'OTHER_SHEETS', severity: 'warning', message: expect.stringContaining("('Archive'); only the first, 'Staff'") }),
+    ]);
+    const chosen = await runCli(['team-members', file, '--dry-run', '--json', '--sheet', 'Staff']);
+    expect(chosen.json().issues).toEqual([]);
+  });
+});
