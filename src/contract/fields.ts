@@ -4,9 +4,6 @@
 // when the fast check (./fast.ts) cannot decide a record.
 import type { Kind } from './kinds.js';
 
-export const WEEKDAY_KEYS = ['0', '1', '2', '3', '4', '5', '6'] as const;
-export type WeekdayKey = (typeof WEEKDAY_KEYS)[number];
-
 /** Bounds from §2.2: since 6..23, to 8..30 (values above 24 close after midnight). */
 export const HOUR_BOUNDS = { since: { min: 6, max: 23 }, to: { min: 8, max: 30 } } as const;
 

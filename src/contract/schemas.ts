@@ -53,7 +53,6 @@ export const teamMemberAccepted = teamMember.extend({
   roleCode: z.union([nonEmpty, z.number().finite().transform(String)]).nullable(),
 });
 
-export type OpenPeriodDay = z.infer<typeof openPeriodDay>;
 export type OpenPeriod = z.infer<typeof openPeriod>;
 
 export const SCHEMAS = { 'store-cards': storeCard, 'team-members': teamMember } as const;
