@@ -68,8 +68,7 @@ export interface Plan {
 export async function buildPlan(input: PlanInput): Promise<Plan> {
   const { kind } = input;
   const validator = new Validator(kind, { knownParents: input.knownParents, knownParentsFrom: input.knownParentsFrom, maxIssues: input.maxIssues });
-  const keys: string[] = [];
-  const bodies: string[] = [];
+  const { keys, bodies } = validator;
   const rejected: RejectedRecord[] = [];
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
@@ -114,10 +113,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         ok = validator.check(raw, plan, mapped);
       }
       if (ok === NEEDS_SCHEMA) throw new Error('the schema did not load');
-      if (ok) {
-        keys.push(ok.key);
-        bodies.push(ok.json);
-      } else if (input.keepRejected && validator.errors > errorsBefore) {
+      if (!ok && input.keepRejected && validator.errors > errorsBefore) {
         rejected.push({ raw, issues: validator.rowIssues });
       }
     }

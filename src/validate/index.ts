@@ -52,6 +52,9 @@ export const NEEDS_SCHEMA = Symbol('needs the zod schema');
 /** Issues kept in full; past this only their counts (a file with 2M mistakes must not need 2M objects). */
 export const MAX_ISSUES = 1000;
 
+/** rowIssues of a record without any: shared, so a valid record allocates no array. */
+const NONE: Issue[] = [];
+
 export class Validator {
   /** The first MAX_ISSUES issues, in the order found. */
   readonly issues: Issue[] = [];
@@ -60,14 +63,29 @@ export class Validator {
   /** More issues were found than are kept. */
   truncated = false;
   /** The issues of the record checked last, all of them (for --errors-csv), whatever the limit. */
-  rowIssues: Issue[] = [];
+  rowIssues: Issue[] = NONE;
   errors = 0;
   warnings = 0;
-  private readonly keys = new KeyIndex();
+  /** Key and canonical wire JSON of each valid record, in file order. */
+  readonly keys: string[] = [];
+  readonly bodies: string[] = [];
+
+  /** Every key seen (valid record or not), by its entry in the key index. */
+  private readonly keysSeen: string[] = [];
+  private readonly keyIndex = new KeyIndex((entry) => this.keysSeen[entry]!);
+  /**
+   * Per entry of the email index: the index of the valid record's body that holds the email, or the
+   * email itself (lower case) when its record was rejected. Emails are not kept twice: a million of
+   * them held here cost more time than all the rest of the uniqueness checks.
+   */
+  private readonly emailsSeen: (number | string)[] = [];
+  private readonly emailIndex = new KeyIndex((entry) => {
+    const at = this.emailsSeen[entry]!;
+    return typeof at === 'string' ? at : lowerCase((JSON.parse(this.bodies[at]!) as { email: string }).email);
+  });
 
   /** Whether a record with this key was seen (valid or not): the diff asks which baseline keys remain. */
-  readonly hasKey = (key: string): boolean => this.keys.has(key);
-  private readonly emails = new KeyIndex();
+  readonly hasKey = (key: string): boolean => this.keyIndex.has(key);
   /** zod, loaded the first time the fast check cannot decide a record (most files never need it). */
   private schema: (typeof SCHEMAS)[Kind] | undefined;
   private readonly accepts;
@@ -87,6 +105,7 @@ export class Validator {
   add(found: Issue): void {
     if (this.issues.length < this.maxIssues) this.issues.push(found);
     else this.truncated = true;
+    if (this.rowIssues === NONE) this.rowIssues = [];
     this.rowIssues.push(found);
     this.counts[found.code] = (this.counts[found.code] ?? 0) + 1;
     if (found.severity === 'error') this.errors++;
@@ -100,16 +119,17 @@ export class Validator {
   }
 
   /**
-   * The record's wire JSON and key when it is valid; undefined (with issues added) when not; or
-   * NEEDS_SCHEMA, before anything is recorded, when only zod can judge it and zod is not loaded yet.
+   * True when the record is valid, and then its key and wire JSON are added to `keys` and `bodies`;
+   * false (with issues added) when not; or NEEDS_SCHEMA, before anything is recorded, when only zod
+   * can judge it and zod is not loaded yet.
    */
-  check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): { key: string; json: string } | undefined | typeof NEEDS_SCHEMA {
+  check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): boolean | typeof NEEDS_SCHEMA {
     const candidate = mapped.issues?.some((i) => i.severity === 'error') ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
     // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
     const accepted = this.accepts(candidate);
     if (!accepted && !this.schema) return NEEDS_SCHEMA;
     const before = this.errors;
-    this.rowIssues = [];
+    this.rowIssues = NONE;
     if (mapped.issues) for (const i of mapped.issues) this.add(i);
 
     let data: Record<string, unknown> | undefined;
@@ -132,10 +152,14 @@ export class Validator {
     this.spreadsheet(raw, plan, candidate);
 
     const key = typeof candidate[this.keyField] === 'string' ? (candidate[this.keyField] as string) : undefined;
-    if (key) this.unique(this.keys, key, this.keyField, raw, plan);
+    if (key && this.unique(this.keyIndex, key, this.keyField, raw, plan)) this.keysSeen.push(key);
+    let newEmail: string | undefined;
     if (this.kind === 'team-members') {
       const email = candidate.email;
-      if (typeof email === 'string' && email) this.unique(this.emails, lowerCase(email), 'email', raw, plan, email);
+      if (typeof email === 'string' && email) {
+        const lower = lowerCase(email);
+        if (this.unique(this.emailIndex, lower, 'email', raw, plan, email)) newEmail = lower;
+      }
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
       if (known && typeof parent === 'string' && !known.has(parent)) {
@@ -150,12 +174,16 @@ export class Validator {
       }
     }
 
-    if (this.errors > before || !data || !key) return undefined;
+    const valid = this.errors === before && data !== undefined && key !== undefined && key !== '';
+    if (newEmail !== undefined) this.emailsSeen.push(valid ? this.bodies.length : newEmail);
+    if (!valid) return false;
     const json = JSON.stringify(data);
     // V8 builds the result as a rope of growing parts; it is kept for the whole run, and reading a
     // character flattens it in place, which halves what a million of them hold (383 → ~200 MB).
     json.charCodeAt(0);
-    return { key, json };
+    this.keys.push(key);
+    this.bodies.push(json);
+    return true;
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */
@@ -244,10 +272,11 @@ export class Validator {
     }
   }
 
-  private unique(seen: KeyIndex, value: string, field: string, raw: RawRecord, plan: ColumnPlan, written = value): void {
+  /** True when `value` is new (and was added to `seen` as its next entry); false, with an issue, when not. */
+  private unique(seen: KeyIndex, value: string, field: string, raw: RawRecord, plan: ColumnPlan, written = value): boolean {
     const { line } = raw;
     const first = seen.firstLine(value, line);
-    if (first === undefined) return;
+    if (first === undefined) return true;
     const { column } = cellOf(plan, raw, field);
     const how = field === 'email' ? ' (emails are compared ignoring case)' : '';
     this.add(
@@ -258,6 +287,7 @@ export class Validator {
         { line, column, field, value: written },
       ),
     );
+    return false;
   }
 
   private hoursCell(plan: ColumnPlan, raw: RawRecord, path: readonly PropertyKey[]): { column: string | null; value: unknown } {
