@@ -68,15 +68,15 @@ function failed(a: AuditEntry): FailedAttempt {
 }
 
 /** A kept generation's records; undefined when its snapshot was pruned (or cannot be read). */
-async function records(state: State, g: ListedGeneration | undefined): Promise<Map<string, string> | undefined> {
+async function records(state: State, g: ListedGeneration | undefined): Promise<ReadonlyMap<string, string> | undefined> {
   if (!g?.kept) return undefined;
   return generationRecords(state, g).catch(() => undefined);
 }
 
 /** +added −removed ~changed against the generation before; unknown when either snapshot is not kept. */
 function changes(
-  after: Map<string, string> | undefined,
-  before: Map<string, string> | undefined,
+  after: ReadonlyMap<string, string> | undefined,
+  before: ReadonlyMap<string, string> | undefined,
 ): { added: number | null; removed: number | null; changed: number | null } {
   if (!after || !before) return { added: null, removed: null, changed: null };
   const diff = diffRecords(before, 'snapshot', [...after.keys()], [...after.values()]);

@@ -1,6 +1,7 @@
 // `upload restore <kind>`: an earlier generation sent again through the normal path — diff against the
 // latest, the guards, the question, send, record — as a new generation that says what it restored.
-import { decodeCanonical, type Payload } from './contract/json-array.js';
+import type { Payload } from './contract/json-array.js';
+import { decodeCanonical } from './diff/snapshot.js';
 import { KINDS, type Kind } from './contract/kinds.js';
 import { diffRecords } from './diff/index.js';
 import { UsageError } from './errors.js';

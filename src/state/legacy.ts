@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeCanonical } from '../contract/json-array.js';
+import { decodeCanonical } from '../diff/snapshot.js';
 import { KINDS } from '../contract/kinds.js';
 import { siteName } from './paths.js';
 import type { AuditEntry, Generation, StateKey } from './types.js';

@@ -41,15 +41,20 @@ export class KeyIndex {
     }
   }
 
-  /** Whether `key` has been added. */
-  has(key: string): boolean {
+  /** The line `key` was first seen on, or undefined when it has not been added. */
+  lineOf(key: string): number | undefined {
     const h = this.hash(key);
     const { table } = this;
     for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
       const entry = table[2 * at + 1]!;
-      if (entry === 0) return false;
-      if (table[2 * at] === h && this.recall(entry - 1) === key) return true;
+      if (entry === 0) return undefined;
+      if (table[2 * at] === h && this.recall(entry - 1) === key) return this.lines[entry - 1];
     }
+  }
+
+  /** Whether `key` has been added. */
+  has(key: string): boolean {
+    return this.lineOf(key) !== undefined;
   }
 
   private add(at: number, h: number, line: number): void {

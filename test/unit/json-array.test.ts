@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeCanonical, encodePayload, jsonArrayChunks } from '../../src/contract/json-array.js';
+import { encodePayload, jsonArrayChunks } from '../../src/contract/json-array.js';
+import { decodeCanonical } from '../../src/diff/snapshot.js';
 
 const CHUNK = 256 * 1024;
 
@@ -66,8 +67,30 @@ describe('decodeCanonical', () => {
       member('E\u0000\\5', 'escaped key'),
     ];
     const body = Buffer.concat(encodePayload(bodies).chunks);
-    expect(decodeCanonical(body, 'employeeID')).toEqual(new Map(bodies.map((b) => [JSON.parse(b).employeeID, b])));
-    expect(decodeCanonical(Buffer.from('[]'), 'employeeID')).toEqual(new Map());
+    expect(new Map(decodeCanonical(body, 'employeeID'))).toEqual(new Map(bodies.map((b) => [JSON.parse(b).employeeID, b])));
+    expect(new Map(decodeCanonical(Buffer.from('[]'), 'employeeID'))).toEqual(new Map());
+  });
+
+  it('answers like a Map, by key and in order, however the body is cut into parts', () => {
+    const bodies = Array.from({ length: 300 }, (_, i) => member(`E${i}`, i % 7 === 0 ? `Zoë "${i}" \\` : `N${i}`));
+    const body = Buffer.concat(encodePayload(bodies).chunks);
+    const expected = new Map(bodies.map((b) => [JSON.parse(b).employeeID as string, b]));
+    for (const partBytes of [1, 100, 1000, 1 << 20]) {
+      const decoded = decodeCanonical(body, 'employeeID', partBytes)!;
+      expect(decoded.size).toBe(300);
+      expect([...decoded.keys()]).toEqual([...expected.keys()]);
+      expect([...decoded.values()]).toEqual([...expected.values()]);
+      expect([...decoded]).toEqual([...expected]);
+      for (const [key, value] of expected) {
+        expect(decoded.get(key)).toBe(value);
+        expect(decoded.has(key)).toBe(true);
+      }
+      expect(decoded.get('E300')).toBeUndefined();
+      expect(decoded.has('E')).toBe(false);
+      const visited: string[] = [];
+      decoded.forEach((value, key) => visited.push(`${key}=${value.length}`));
+      expect(visited).toEqual([...expected].map(([k, v]) => `${k}=${v.length}`));
+    }
   });
 
   it.each([
@@ -86,8 +109,11 @@ describe('decodeCanonical', () => {
     fc.assert(
       fc.property(fc.uniqueArray(rec, { selector: (r) => r.employeeID, maxLength: 20 }), (records) => {
         const bodies = records.map((r) => JSON.stringify(r));
-        const decoded = decodeCanonical(Buffer.concat(encodePayload(bodies).chunks), 'employeeID');
-        expect(decoded).toEqual(new Map(records.map((r, i) => [r.employeeID, bodies[i]!])));
+        for (const partBytes of [7, undefined]) {
+          const decoded = decodeCanonical(Buffer.concat(encodePayload(bodies).chunks), 'employeeID', partBytes);
+          expect(new Map(decoded)).toEqual(new Map(records.map((r, i) => [r.employeeID, bodies[i]!])));
+          for (const r of records) expect(decoded!.get(r.employeeID)).toBe(bodies[records.indexOf(r)]);
+        }
       }),
       { numRuns: 200 },
     );
