@@ -8,8 +8,10 @@ import { describeMapping, type FieldSource } from './map/describe.js';
 import type { Mapping } from './map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from './map/plan.js';
 import { mapRecord } from './map/record.js';
-import { hasHeaderRow, openRecords, type RawRecord, type ReadOptions } from './read/index.js';
-import { NEEDS_SCHEMA, Validator } from './validate/index.js';
+import { hasHeaderRow, openRecords, type ReadOptions } from './read/index.js';
+import { NEEDS_SCHEMA, Validator, type RejectedRecord } from './validate/index.js';
+
+export type { RejectedRecord } from './validate/index.js';
 
 export interface Baseline {
   readonly source: Exclude<BaselineSource, 'none'>;
@@ -32,12 +34,6 @@ export interface PlanInput {
   readonly keepRejected?: boolean;
   /** Called now and then with the number of records read, for progress displays. */
   readonly onProgress?: ((records: number) => void) | undefined;
-}
-
-/** A record with at least one error, as it was read, and its issues. */
-export interface RejectedRecord {
-  readonly raw: RawRecord;
-  readonly issues: readonly Issue[];
 }
 
 export interface Plan {
@@ -67,9 +63,12 @@ export interface Plan {
 
 export async function buildPlan(input: PlanInput): Promise<Plan> {
   const { kind } = input;
-  const validator = new Validator(kind, { knownParents: input.knownParents, knownParentsFrom: input.knownParentsFrom, maxIssues: input.maxIssues });
-  const { keys, bodies } = validator;
-  const rejected: RejectedRecord[] = [];
+  const validator = new Validator(kind, {
+    knownParents: input.knownParents,
+    knownParentsFrom: input.knownParentsFrom,
+    maxIssues: input.maxIssues,
+    keepRejected: input.keepRejected,
+  });
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
   let last: ColumnPlan | undefined;
@@ -105,7 +104,6 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       if (plan.fatal) break records;
       rows++;
       if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
-      const errorsBefore = validator.errors;
       const mapped = mapRecord(plan, raw);
       let ok = validator.check(raw, plan, mapped);
       if (ok === NEEDS_SCHEMA) {
@@ -113,12 +111,11 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         ok = validator.check(raw, plan, mapped);
       }
       if (ok === NEEDS_SCHEMA) throw new Error('the schema did not load');
-      if (!ok && input.keepRejected && validator.errors > errorsBefore) {
-        rejected.push({ raw, issues: validator.rowIssues });
-      }
     }
   }
   input.onProgress?.(rows);
+  validator.finish();
+  const { keys, bodies } = validator;
 
   const header = source.info.header;
   const sheet = source.info.sheet;
@@ -169,7 +166,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     diff,
     delimiter: source.info.delimiter,
     header: header ?? first?.columns ?? null,
-    rejected,
+    rejected: validator.rejected,
     mapping: first ? describeMapping(first) : [],
   };
 }

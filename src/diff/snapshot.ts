@@ -4,7 +4,7 @@
 // search each, and only their offsets and a key index are kept. A record's text is a slice of the
 // decoded body made when it is asked for, so nothing of the baseline outlives the diff but a few
 // strings and typed arrays (docs/performance.md, "Baseline and diff").
-import { KeyIndex } from '../validate/key-index.js';
+import { doubled, KeyIndex } from '../validate/key-index.js';
 
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
@@ -137,12 +137,6 @@ class SnapshotRecords implements ReadonlyMap<string, string> {
   forEach(visit: (value: string, key: string, map: ReadonlyMap<string, string>) => void): void {
     for (let r = 0; r < this.size; r++) visit(this.textOf(r), this.keyOf(r), this);
   }
-}
-
-function doubled(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 /** Anything read() declines: every byte scanned, records decoded one by one into a Map. */

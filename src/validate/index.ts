@@ -8,7 +8,7 @@ import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/plan.js';
 import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
-import { KeyIndex } from './key-index.js';
+import { doubled, KeyList } from './key-index.js';
 import { describe } from './messages.js';
 
 /**
@@ -44,6 +44,14 @@ export interface ValidatorOptions {
   readonly knownParentsFrom?: string | undefined;
   /** How many issues to keep in full (default MAX_ISSUES). */
   readonly maxIssues?: number | undefined;
+  /** Keep each rejected record with its issues (for --errors-csv). */
+  readonly keepRejected?: boolean | undefined;
+}
+
+/** A record with at least one error, as it was read, and its issues. */
+export interface RejectedRecord {
+  readonly raw: RawRecord;
+  readonly issues: readonly Issue[];
 }
 
 /** check()'s answer when a record needs zod, which loads on first need (validate/index.ts loadSchema). */
@@ -62,30 +70,31 @@ export class Validator {
   readonly counts: Record<string, number> = {};
   /** More issues were found than are kept. */
   truncated = false;
-  /** The issues of the record checked last, all of them (for --errors-csv), whatever the limit. */
-  rowIssues: Issue[] = NONE;
+  /** The issues of the record being checked, all of them (for --errors-csv), whatever the limit. */
+  private rowIssues: Issue[] = NONE;
   errors = 0;
   warnings = 0;
-  /** Key and canonical wire JSON of each valid record, in file order. */
+  /** Key and canonical wire JSON of each valid record, in file order (complete after finish()). */
   readonly keys: string[] = [];
   readonly bodies: string[] = [];
 
-  /** Every key seen (valid record or not), by its entry in the key index. */
-  private readonly keysSeen: string[] = [];
-  private readonly keyIndex = new KeyIndex((entry) => this.keysSeen[entry]!);
-  /**
-   * Per entry of the email index: the index of the valid record's body that holds the email, or the
-   * email itself (lower case) when its record was rejected. Emails are not kept twice: a million of
-   * them held here cost more time than all the rest of the uniqueness checks.
-   */
-  private readonly emailsSeen: (number | string)[] = [];
-  private readonly emailIndex = new KeyIndex((entry) => {
-    const at = this.emailsSeen[entry]!;
-    return typeof at === 'string' ? at : lowerCase((JSON.parse(this.bodies[at]!) as { email: string }).email);
-  });
+  // Per record checked, by its number: its line, its body (-1 when rejected), its column plan, its key.
+  private checked = 0;
+  private lines = new Int32Array(1024);
+  private bodyOf = new Int32Array(1024);
+  private readonly planOf: ColumnPlan[] = [];
+  private readonly keysSeen: (string | undefined)[] = [];
+  /** The email of each rejected record that has one; a valid record's email is read from its body. */
+  private readonly rejectedEmails = new Map<number, string>();
+  private readonly keyList;
+  private readonly emailList;
+  /** Rejected records with their issues, by record number (with keepRejected). */
+  private readonly rejectedRecords = new Map<number, RejectedRecord>();
+  /** Valid records whose key or email may repeat an earlier one, kept (with keepRejected) in case they do. */
+  private readonly mayRepeat = new Map<number, RejectedRecord>();
 
-  /** Whether a record with this key was seen (valid or not): the diff asks which baseline keys remain. */
-  readonly hasKey = (key: string): boolean => this.keyIndex.has(key);
+  /** Whether a record with this key was seen (valid or not), after finish(): the diff asks which baseline keys remain. */
+  readonly hasKey = (key: string): boolean => this.keyList.has(key);
   /** zod, loaded the first time the fast check cannot decide a record (most files never need it). */
   private schema: (typeof SCHEMAS)[Kind] | undefined;
   private readonly accepts;
@@ -100,6 +109,26 @@ export class Validator {
     this.maxIssues = options.maxIssues ?? MAX_ISSUES;
     this.accepts = ACCEPTS[kind];
     this.keyField = KINDS[kind].keyField;
+    const flagRepeats = options.keepRejected === true;
+    this.keyList = new KeyList((record) => this.keysSeen[record], { flagRepeats });
+    this.emailList = new KeyList(
+      (record) => {
+        const email = this.emailOf(record);
+        return email === undefined ? undefined : lowerCase(email);
+      },
+      { flagRepeats },
+    );
+  }
+
+  /** The rejected records with all their issues, in file order (with keepRejected; after finish()). */
+  get rejected(): RejectedRecord[] {
+    return [...this.rejectedRecords.keys()].sort((a, b) => a - b).map((record) => this.rejectedRecords.get(record)!);
+  }
+
+  /** A record's email as written: from its body when it was valid. Only until finish() compacts the bodies. */
+  private emailOf(record: number): string | undefined {
+    const body = this.bodyOf[record]!;
+    return body === -1 ? this.rejectedEmails.get(record) : (JSON.parse(this.bodies[body]!) as { email: string }).email;
   }
 
   add(found: Issue): void {
@@ -151,15 +180,12 @@ export class Validator {
     this.cellCount(raw, plan);
     this.spreadsheet(raw, plan, candidate);
 
-    const key = typeof candidate[this.keyField] === 'string' ? (candidate[this.keyField] as string) : undefined;
-    if (key && this.unique(this.keyIndex, key, this.keyField, raw, plan)) this.keysSeen.push(key);
-    let newEmail: string | undefined;
+    const key = typeof candidate[this.keyField] === 'string' && candidate[this.keyField] !== '' ? (candidate[this.keyField] as string) : undefined;
+    let email: string | undefined;
+    let mayRepeat = this.keyList.add(key);
     if (this.kind === 'team-members') {
-      const email = candidate.email;
-      if (typeof email === 'string' && email) {
-        const lower = lowerCase(email);
-        if (this.unique(this.emailIndex, lower, 'email', raw, plan, email)) newEmail = lower;
-      }
+      if (typeof candidate.email === 'string' && candidate.email) email = candidate.email;
+      mayRepeat = this.emailList.add(email === undefined ? undefined : lowerCase(email)) || mayRepeat;
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
       if (known && typeof parent === 'string' && !known.has(parent)) {
@@ -174,16 +200,73 @@ export class Validator {
       }
     }
 
-    const valid = this.errors === before && data !== undefined && key !== undefined && key !== '';
-    if (newEmail !== undefined) this.emailsSeen.push(valid ? this.bodies.length : newEmail);
-    if (!valid) return false;
+    // Keys and emails are compared with the others at the end (finish()); the record is valid until then.
+    const record = this.checked++;
+    if (record === this.lines.length) {
+      this.lines = doubled(this.lines);
+      this.bodyOf = doubled(this.bodyOf);
+    }
+    this.lines[record] = raw.line;
+    this.planOf.push(plan);
+    this.keysSeen.push(key);
+    const valid = this.errors === before && data !== undefined && key !== undefined;
+    if (!valid) {
+      this.bodyOf[record] = -1;
+      if (email !== undefined) this.rejectedEmails.set(record, email);
+      if (this.options.keepRejected && this.errors > before) this.rejectedRecords.set(record, { raw, issues: this.rowIssues });
+      return false;
+    }
     const json = JSON.stringify(data);
     // V8 builds the result as a rope of growing parts; it is kept for the whole run, and reading a
     // character flattens it in place, which halves what a million of them hold (383 → ~200 MB).
     json.charCodeAt(0);
+    this.bodyOf[record] = this.bodies.length;
     this.keys.push(key);
     this.bodies.push(json);
+    if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     return true;
+  }
+
+  /**
+   * After the last record: every key and email that repeats an earlier one is an error on its record,
+   * which is rejected (its body leaves `bodies`). The issues are then put in line order.
+   */
+  finish(): void {
+    const repeats = [
+      ...this.keyList.finish().map((r) => ({ ...r, field: this.keyField })),
+      ...(this.kind === 'team-members' ? this.emailList.finish().map((r) => ({ ...r, field: 'email' })) : []),
+    ].sort((a, b) => a.entry - b.entry || (a.field === 'email' ? 1 : -1));
+    if (repeats.length === 0) return;
+    const dropped = new Uint8Array(this.bodies.length);
+    for (const { entry: record, first, field } of repeats) {
+      const plan = this.planOf[record]!;
+      const index = plan.fields.get(field);
+      const written = field === 'email' ? this.emailOf(record)! : this.keysSeen[record]!;
+      const how = field === 'email' ? ' (emails are compared ignoring case)' : '';
+      this.rowIssues = NONE;
+      this.add(
+        issue(
+          'error',
+          field === 'email' ? 'DUPLICATE_EMAIL' : 'DUPLICATE_KEY',
+          `${field} '${written}' already appears on line ${this.lines[first]}${how}; each ${field} must be unique: remove or fix one of the rows`,
+          { line: this.lines[record]!, column: index === undefined ? null : (plan.columns[index] ?? null), field, value: written },
+        ),
+      );
+      const body = this.bodyOf[record]!;
+      if (body !== -1) dropped[body] = 1;
+      if (!this.options.keepRejected) continue;
+      const kept = this.rejectedRecords.get(record) ?? this.mayRepeat.get(record);
+      if (kept) this.rejectedRecords.set(record, { raw: kept.raw, issues: [...kept.issues, ...this.rowIssues] });
+    }
+    let at = 0;
+    for (let i = 0; i < this.bodies.length; i++) {
+      if (dropped[i]) continue;
+      this.keys[at] = this.keys[i]!;
+      this.bodies[at++] = this.bodies[i]!;
+    }
+    this.keys.length = at;
+    this.bodies.length = at;
+    this.issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */
@@ -270,24 +353,6 @@ export class Validator {
       );
       return;
     }
-  }
-
-  /** True when `value` is new (and was added to `seen` as its next entry); false, with an issue, when not. */
-  private unique(seen: KeyIndex, value: string, field: string, raw: RawRecord, plan: ColumnPlan, written = value): boolean {
-    const { line } = raw;
-    const first = seen.firstLine(value, line);
-    if (first === undefined) return true;
-    const { column } = cellOf(plan, raw, field);
-    const how = field === 'email' ? ' (emails are compared ignoring case)' : '';
-    this.add(
-      issue(
-        'error',
-        field === 'email' ? 'DUPLICATE_EMAIL' : 'DUPLICATE_KEY',
-        `${field} '${written}' already appears on line ${first}${how}; each ${field} must be unique: remove or fix one of the rows`,
-        { line, column, field, value: written },
-      ),
-    );
-    return false;
   }
 
   private hoursCell(plan: ColumnPlan, raw: RawRecord, path: readonly PropertyKey[]): { column: string | null; value: unknown } {

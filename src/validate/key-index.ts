@@ -58,11 +58,7 @@ export class KeyIndex {
   }
 
   private add(at: number, h: number, line: number): void {
-    if (this.entries === this.lines.length) {
-      const lines = new Int32Array(this.lines.length * 2);
-      lines.set(this.lines);
-      this.lines = lines;
-    }
+    if (this.entries === this.lines.length) this.lines = doubled(this.lines);
     this.lines[this.entries] = line;
     this.table[2 * at] = h;
     this.table[2 * at + 1] = ++this.entries;
@@ -83,6 +79,114 @@ export class KeyIndex {
     }
     this.table = table;
   }
+}
+
+/**
+ * Duplicates among millions of keys, found all at once at the end. The plan loop only appends each
+ * key's hash to a typed array; finish() sorts the hashes and compares the keys (through `recall`) only
+ * where hashes are equal. Sequential writes and one native sort cost half what probing a table of a
+ * million keys does in the plan loop (docs/performance.md, "Hot loop"), which is why the validator
+ * uses this and the snapshot, which is looked up key by key, uses KeyIndex.
+ */
+export class KeyList {
+  private hashes = new Int32Array(1 << 16);
+  private entries = 0;
+  /** After finish(): each entry as (hash >>> drop) * scale + entry, sorted. */
+  private sorted: Float64Array | undefined;
+  private scale = 1;
+  private drop = 0;
+  /** A bit per hash value seen, when the owner wants to know which keys may repeat an earlier one. */
+  private readonly seen: Uint8Array | undefined;
+
+  /**
+   * `recall(entry)` gives back an entry's key, or undefined for an entry added without one; with
+   * `flagRepeats`, add() tells whether the key may repeat an earlier one (never wrong when it says no).
+   */
+  constructor(
+    private readonly recall: (entry: number) => string | undefined,
+    options: { readonly flagRepeats?: boolean; readonly hash?: (key: string) => number } = {},
+  ) {
+    this.hash = options.hash ?? fnv1a;
+    if (options.flagRepeats) this.seen = new Uint8Array(SEEN_BITS / 8);
+  }
+
+  private readonly hash: (key: string) => number;
+
+  get size(): number {
+    return this.entries;
+  }
+
+  /** Adds the next entry (a key, or undefined for a record without one). */
+  add(key: string | undefined): boolean {
+    if (this.entries === this.hashes.length) this.hashes = doubled(this.hashes);
+    const h = key === undefined ? 0 : this.hash(key);
+    this.hashes[this.entries++] = h;
+    if (!this.seen || key === undefined) return false;
+    const bit = h & (SEEN_BITS - 1);
+    const was = (this.seen[bit >>> 3]! >>> (bit & 7)) & 1;
+    this.seen[bit >>> 3]! |= 1 << (bit & 7);
+    return was === 1;
+  }
+
+  /** Each entry whose key equals an earlier entry's, with the first entry of that key, in entry order. */
+  finish(): { readonly entry: number; readonly first: number }[] {
+    const n = this.entries;
+    // Hash and entry in one exact double (53 bits): the hash loses low bits only past 2M entries.
+    const bits = Math.max(1, Math.ceil(Math.log2(n + 1)));
+    this.drop = Math.max(0, bits - 21);
+    this.scale = 2 ** bits;
+    const sorted = new Float64Array(n);
+    for (let i = 0; i < n; i++) sorted[i] = (this.hashes[i]! >>> this.drop) * this.scale + i;
+    sorted.sort();
+    this.sorted = sorted;
+    this.hashes = new Int32Array(0);
+    const found: { entry: number; first: number }[] = [];
+    for (let i = 0; i < n;) {
+      const h = Math.floor(sorted[i]! / this.scale);
+      let j = i + 1;
+      while (j < n && Math.floor(sorted[j]! / this.scale) === h) j++;
+      if (j - i > 1) {
+        // Entries of one hash come in entry order, so the first of each key is its earliest.
+        const firsts = new Map<string, number>();
+        for (let k = i; k < j; k++) {
+          const entry = sorted[k]! - h * this.scale;
+          const key = this.recall(entry);
+          if (key === undefined) continue;
+          const first = firsts.get(key);
+          if (first === undefined) firsts.set(key, entry);
+          else found.push({ entry, first });
+        }
+      }
+      i = j;
+    }
+    return found.sort((a, b) => a.entry - b.entry);
+  }
+
+  /** Whether `key` was added; only after finish(). */
+  has(key: string): boolean {
+    const { sorted, scale } = this;
+    if (!sorted) throw new Error('KeyList.has before finish');
+    const h = this.hash(key) >>> this.drop;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < h * scale) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < sorted.length && Math.floor(sorted[k]! / scale) === h; k++) if (this.recall(sorted[k]! - h * scale) === key) return true;
+    return false;
+  }
+}
+
+/** Bits of add()'s repeat filter: 2 MB, so about one key in 16 is flagged at a million. */
+const SEEN_BITS = 1 << 24;
+
+/** A copy of `a` twice as long (a growable list of ints over a typed array). */
+export function doubled(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /** FNV-1a over UTF-16 code units, as a signed 32-bit integer (as the Int32Array holds it). */

@@ -12,7 +12,7 @@ interface Row {
   readonly name: string;
 }
 
-async function plan(rows: readonly Row[]) {
+async function plan(rows: readonly Row[], keepRejected = false) {
   const text = ['employeeID,email,name', ...rows.map((r) => `${r.id},${r.email},${r.name}`)].join('\n') + '\n';
   return buildPlan({
     kind: 'team-members',
@@ -20,15 +20,17 @@ async function plan(rows: readonly Row[]) {
     read: { source: 't.csv', format: 'csv' },
     mapping: {},
     stdin: Readable.from([Buffer.from(text)]),
+    keepRejected,
   });
 }
 
 /** What the validator must find: the first line of each key and of each email (ignoring case). */
-function model(rows: readonly Row[]): { issues: string[]; valid: string[] } {
+function model(rows: readonly Row[]): { issues: string[]; valid: string[]; rejected: number[] } {
   const keys = new Map<string, number>();
   const emails = new Map<string, number>();
   const issues: string[] = [];
   const valid: string[] = [];
+  const rejected: number[] = [];
   rows.forEach((r, i) => {
     const line = i + 2;
     let ok = r.name !== '';
@@ -46,8 +48,9 @@ function model(rows: readonly Row[]): { issues: string[]; valid: string[] } {
       ok = false;
     }
     if (ok) valid.push(r.id);
+    else rejected.push(line);
   });
-  return { issues, valid };
+  return { issues, valid, rejected };
 }
 
 describe('unique keys and emails', () => {
@@ -58,14 +61,24 @@ describe('unique keys and emails', () => {
       name: fc.constantFrom('Ann', ''), // an empty name rejects the record for another reason
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(row, { maxLength: 12 }), async (rows) => {
-        const result = await plan(rows);
+      fc.asyncProperty(fc.array(row, { maxLength: 12 }), fc.boolean(), async (rows, keepRejected) => {
+        const result = await plan(rows, keepRejected);
         const found = result.issues
           .filter((i) => i.code.startsWith('DUPLICATE_'))
           .map((i) => `${i.line} ${i.code} ${/already appears on line (\d+)/.exec(i.message)![1]}`);
         const expected = model(rows);
         expect(found).toEqual(expected.issues);
         expect(result.keys).toEqual(expected.valid);
+        expect(result.bodies.map((b) => (JSON.parse(b) as { employeeID: string }).employeeID)).toEqual(expected.valid);
+        // --errors-csv lists every rejected row, in file order, with each of its errors.
+        expect(result.rejected.map((r) => r.raw.line)).toEqual(keepRejected ? expected.rejected : []);
+        for (const { raw, issues } of result.rejected) {
+          const own = result.issues.filter((i) => i.line === raw.line && i.severity === 'error').map((i) => i.code);
+          expect(issues.filter((i) => i.severity === 'error').map((i) => i.code)).toEqual(own);
+        }
+        // The issues are in line order.
+        const lines = result.issues.map((i) => i.line ?? 0);
+        expect(lines).toEqual([...lines].sort((a, b) => a - b));
       }),
       { numRuns: 200 },
     );
