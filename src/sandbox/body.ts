@@ -1,5 +1,6 @@
 // An upload body, parsed as it streams in: the whole array validated against the shared contract
-// (and for unique keys) before anything is stored; memory for one record's text at a time.
+// (and for unique keys) before anything is stored. What is stored is the accepted records encoded
+// canonically, as bytes (no string per record), so a million members cost the body's size once.
 import type { IncomingMessage } from 'node:http';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { ACCEPTS } from '../contract/fast.js';
@@ -7,6 +8,7 @@ import { ACCEPTED_SCHEMAS } from '../contract/schemas.js';
 import { UploadError } from '../errors.js';
 import { decodeText } from '../read/decode.js';
 import { jsonArrayElements } from '../read/json.js';
+import { KeyList, lowerCase } from '../validate/key-index.js';
 
 export class TooLarge extends Error {}
 
@@ -16,11 +18,19 @@ export interface BodyError {
   readonly message: string;
 }
 
-export type ParsedBody = { readonly ok: true; readonly records: string[] } | { readonly ok: false; readonly message: string; readonly errors: BodyError[] };
+/** A stored set: how many records, and `[record,record,…]` as UTF-8 chunks. */
+export interface StoredSet {
+  readonly count: number;
+  readonly chunks: readonly Buffer[];
+}
+
+export const EMPTY_SET: StoredSet = { count: 0, chunks: [Buffer.from('[]')] };
+
+export type ParsedBody = { readonly ok: true; readonly set: StoredSet } | { readonly ok: false; readonly message: string; readonly errors: BodyError[] };
 
 const MAX_LISTED = 100;
 
-async function* limited(req: IncomingMessage, max: number): AsyncGenerator<Uint8Array> {
+async function* limited(req: AsyncIterable<unknown>, max: number): AsyncGenerator<Uint8Array> {
   let seen = 0;
   for await (const chunk of req) {
     seen += (chunk as Buffer).length;
@@ -29,59 +39,213 @@ async function* limited(req: IncomingMessage, max: number): AsyncGenerator<Uint8
   }
 }
 
-export async function parseBody(req: IncomingMessage, kind: Kind, maxBody: number): Promise<ParsedBody> {
+export function parseBody(req: IncomingMessage, kind: Kind, maxBody: number): Promise<ParsedBody> {
+  return parseRecords(limited(req, maxBody), kind);
+}
+
+/** An element JSON.parse could not read, found where the array is scanned element by element. */
+class BadElement extends Error {}
+
+/** The records of a body (or of a stored file), checked and encoded canonically. */
+export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind): Promise<ParsedBody> {
   const schema = ACCEPTED_SCHEMAS[kind];
   const keyField = KINDS[kind].keyField;
   const accepts = ACCEPTS[kind];
-  const records: string[] = [];
   const errors: BodyError[] = [];
   let invalid = 0;
-  const keys = new Set<string>();
-  const emails = new Set<string>();
   const fail = (index: number, path: string, message: string) => {
     invalid++;
     if (errors.length < MAX_LISTED) errors.push({ index, path, message });
   };
+  // Keys and emails are compared at the end, by sorted hashes (validate/key-index.ts); the records
+  // with equal hashes are read back from what is stored.
+  const stored = new StoredBatches();
+  const keys = new KeyList((entry) => stored.field(entry, keyField));
+  const emails = new KeyList((entry) => lowerCase(stored.field(entry, 'email')));
+  /** The element number of each stored record. */
+  const elementOf: number[] = [];
   let index = 0;
   try {
-    const text = decodeText(limited(req, maxBody), 'utf-8', 'body');
-    for await (const el of jsonArrayElements(text, 'body', Infinity)) {
-      const i = index++;
-      let value: unknown;
-      try {
-        value = JSON.parse(el.text);
-      } catch (err) {
-        return { ok: false, message: `invalid JSON in element ${i}: ${(err as Error).message}`, errors: [] };
-      }
-      // The fast check accepts what the contract accepts (a property test holds it to zod); zod judges,
-      // and words, everything else.
-      let record: Record<string, unknown>;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value) && accepts(value as Record<string, unknown>))
-        record = value as Record<string, unknown>;
-      else {
-        const result = schema.safeParse(value);
-        if (!result.success) {
-          for (const zi of result.error.issues) fail(i, zi.path.join('.'), zi.message);
-          continue;
+    for await (const { values, text } of elementBatches(decodeText(bytes, 'utf-8', 'body'))) {
+      const accepted: Record<string, unknown>[] = [];
+      let asSent = text !== undefined && kind === 'team-members' && !text.includes('\\');
+      let length = values.length + 1; // the brackets and commas of `[…]`
+      for (const value of values) {
+        const i = index++;
+        // The fast check accepts what the contract accepts (a property test holds it to zod); zod judges,
+        // and words, everything else.
+        let record: Record<string, unknown>;
+        if (isObject(value) && accepts(value)) record = value;
+        else {
+          asSent = false;
+          const result = schema.safeParse(value);
+          if (!result.success) {
+            for (const zi of result.error.issues) fail(i, zi.path.join('.'), zi.message);
+            continue;
+          }
+          record = result.data;
         }
-        record = result.data;
+        if (asSent) length += compactLength(record);
+        keys.add(record[keyField] as string);
+        if (kind === 'team-members') emails.add(lowerCase(record.email as string));
+        elementOf.push(i);
+        accepted.push(record);
       }
-      const key = record[keyField] as string;
-      if (keys.has(key)) fail(i, keyField, `duplicate ${keyField} '${key}'`);
-      keys.add(key);
-      if (kind === 'team-members') {
-        const email = (record.email as string).toLowerCase();
-        if (emails.has(email)) fail(i, 'email', `duplicate email '${record.email as string}'`);
-        emails.add(email);
-      }
-      if (invalid === 0) records.push(JSON.stringify(record));
+      if (accepted.length === 0) continue;
+      // A batch of team members sent compact and without escapes is stored as sent when its length is
+      // that of its canonical form: see compactLength. Anything else is encoded again.
+      stored.add(accepted.length, asSent && length === text!.length + 2 ? text! : JSON.stringify(accepted).slice(1, -1));
     }
   } catch (err) {
     if (err instanceof TooLarge) throw err;
+    if (err instanceof BadElement) return { ok: false, message: `invalid JSON in element ${index}: ${err.message}`, errors: [] };
     if (err instanceof UploadError)
       return { ok: false, message: `the body is not a JSON array of objects: ${err.message.replace(/^body:\d+: /, '')}`, errors: [] };
     throw err;
   }
-  if (invalid > 0) return { ok: false, message: `${invalid} problem(s) in the uploaded array; nothing was stored`, errors };
-  return { ok: true, records };
+  const repeats = [
+    ...keys.finish().map((r) => ({ ...r, field: keyField })),
+    ...(kind === 'team-members' ? emails.finish().map((r) => ({ ...r, field: 'email' })) : []),
+  ].sort((a, b) => a.entry - b.entry || (a.field === 'email' ? 1 : -1));
+  // Listed past the limit for now: with the first MAX_LISTED of the others, they hold the first of all.
+  for (const { entry, field } of repeats.slice(0, MAX_LISTED))
+    errors.push({ index: elementOf[entry]!, path: field, message: `duplicate ${field} '${stored.field(entry, field)}'` });
+  invalid += repeats.length;
+  if (invalid > 0) {
+    // In element order; the first MAX_LISTED of either list hold the first MAX_LISTED of both.
+    const first = errors.sort((a, b) => a.index - b.index).slice(0, MAX_LISTED);
+    return { ok: false, message: `${invalid} problem(s) in the uploaded array; nothing was stored`, errors: first };
+  }
+  return { ok: true, set: stored.set() };
+}
+
+/**
+ * The length of a team member's canonical JSON, given that its text holds no backslash: every value is
+ * a string (no escapes, so as long as written, plus its quotes) or null, and the keys are in schema
+ * order (the fast check saw to both). A text of the same record that is not canonical — with
+ * whitespace, or a key twice — is longer, never shorter, so equal lengths mean equal texts.
+ */
+function compactLength(record: Record<string, unknown>): number {
+  let length = 1; // {
+  for (const field in record) {
+    const value = record[field];
+    length += field.length + 4 + (typeof value === 'string' ? value.length + 2 : 4); // "field": and a comma or }
+  }
+  return length;
+}
+
+/** The accepted records, `[record,record,…]`, in UTF-8 chunks of a batch each; a record is found again by its number. */
+class StoredBatches {
+  private readonly chunks: Buffer[] = [];
+  /** The number of each chunk's first record. */
+  private readonly firsts: number[] = [];
+  private count = 0;
+  private cached: { chunk: number; records: Record<string, unknown>[] } | undefined;
+
+  /** A batch of `records` records, as their JSON without the brackets. */
+  add(records: number, json: string): void {
+    this.chunks.push(Buffer.from(this.chunks.length === 0 ? `[${json}` : `,${json}`));
+    this.firsts.push(this.count);
+    this.count += records;
+  }
+
+  /** A field of a stored record, read back from its chunk (the last chunk read is kept parsed). */
+  field(record: number, field: string): string {
+    let lo = 0;
+    let hi = this.firsts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.firsts[mid]! <= record) lo = mid;
+      else hi = mid - 1;
+    }
+    if (this.cached?.chunk !== lo) this.cached = { chunk: lo, records: JSON.parse(`[${this.chunks[lo]!.toString('utf8', 1)}]`) as Record<string, unknown>[] };
+    return this.cached.records[record - this.firsts[lo]!]![field] as string;
+  }
+
+  set(): StoredSet {
+    return this.count === 0 ? EMPTY_SET : { count: this.count, chunks: [...this.chunks, Buffer.from(']')] };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The array's elements, parsed, in batches. A compact array — `[{…},{…}]`, as the CLI sends — is cut
+ * after its last `},{` as it streams in and each batch is read by one JSON.parse: a `},{` inside a
+ * string leaves the batch ending inside that string, which JSON.parse rejects, so a wrong cut cannot
+ * pass. Anything else (whitespace, another shape, a syntax error, a wrong cut) is read from there on
+ * element by element, which words every error.
+ */
+async function* elementBatches(texts: AsyncIterable<string>): AsyncGenerator<Batch> {
+  const source = texts[Symbol.asyncIterator]();
+  let pending = '';
+  let opened = false;
+  for (let next = await source.next(); !next.done; next = await source.next()) {
+    pending += next.value;
+    if (!opened) {
+      if (pending.length < 2) continue;
+      if (!pending.startsWith('[{')) {
+        yield* oneByOne(pending, source);
+        return;
+      }
+      opened = true;
+      pending = pending.slice(1);
+    }
+    const cut = pending.lastIndexOf('},{');
+    if (cut === -1) continue;
+    const text = pending.slice(0, cut + 1);
+    const values = parsedObjects(`[${text}]`);
+    if (!values) {
+      yield* oneByOne(`[${pending}`, source);
+      return;
+    }
+    yield { values, text };
+    pending = pending.slice(cut + 2);
+  }
+  if (!opened) {
+    yield* oneByOne(pending, source);
+    return;
+  }
+  // The last batch: `{…},…,{…}]`, perhaps with whitespace after it.
+  const rest = pending.trimEnd();
+  const text = rest.slice(0, -1);
+  const values = rest.endsWith(']') ? parsedObjects(`[${text}]`) : undefined;
+  if (!values) {
+    yield* oneByOne(`[${pending}`, source);
+    return;
+  }
+  yield { values, text };
+}
+
+/** Elements, parsed, and the text they were parsed from when that is exactly `{…},…,{…}`. */
+interface Batch {
+  readonly values: readonly unknown[];
+  readonly text?: string | undefined;
+}
+
+/** The values of a JSON array of objects, or undefined when it is not one. */
+function parsedObjects(text: string): unknown[] | undefined {
+  try {
+    const values = JSON.parse(text) as unknown;
+    return Array.isArray(values) && values.every(isObject) ? values : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The rest of the array (`first`, then what `source` still holds), scanned and parsed element by element. */
+async function* oneByOne(first: string, source: AsyncIterator<string>): AsyncGenerator<Batch> {
+  async function* rest(): AsyncGenerator<string> {
+    yield first;
+    for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
+  }
+  for await (const el of jsonArrayElements(rest(), 'body', Infinity)) {
+    try {
+      yield { values: [JSON.parse(el.text)] };
+    } catch (err) {
+      throw new BadElement((err as Error).message);
+    }
+  }
 }

@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { kindForPath, type KindInfo } from '../contract/kinds.js';
 import { successMessage } from '../contract/message.js';
 import { UploadError } from '../errors.js';
-import { jsonArrayChunks } from '../contract/json-array.js';
 import { parseBody, TooLarge } from './body.js';
 import { SandboxStore } from './store.js';
 
@@ -73,15 +72,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       return 'unauthorised';
     }
     if (req.method === 'GET') {
-      const records = store.get(info.kind);
+      const set = store.get(info.kind);
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      for (const chunk of jsonArrayChunks(records)) {
+      for (const chunk of set.chunks) {
         if (res.destroyed) break;
         // A client that goes away never drains: stop on close as well.
         if (!res.write(chunk)) await drainOrClose(res);
       }
       res.end();
-      return `${records.length} records`;
+      return `${set.count} records`;
     }
     if (req.method !== 'POST' && req.method !== 'PUT') {
       answer(res, 405, `method ${req.method} is not allowed here; use POST`, {}, { allow: 'GET, POST, PUT' });
@@ -102,9 +101,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       answer(res, 400, result.message, { errors: result.errors });
       return `invalid: ${result.message}`;
     }
-    await store.replace(info.kind, result.records);
-    answer(res, 200, successMessage(info, result.records.length));
-    return `${result.records.length} records stored`;
+    await store.replace(info.kind, result.set);
+    answer(res, 200, successMessage(info, result.set.count));
+    return `${result.set.count} records stored`;
   };
 
   // A client that sends its headers or its body slowly (or never) is cut off instead of holding a socket.

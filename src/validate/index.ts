@@ -8,7 +8,7 @@ import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/plan.js';
 import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
-import { doubled, KeyList } from './key-index.js';
+import { doubled, KeyList, lowerCase } from './key-index.js';
 import { describe } from './messages.js';
 
 /**
@@ -27,15 +27,6 @@ function formulaLike(text: string): boolean {
 function mayBeNumber(text: string): boolean {
   const c = text.charCodeAt(0);
   return c === 43 || c === 45 || (c >= 48 && c <= 57);
-}
-
-/** toLowerCase, without a new string for the usual email that is ASCII and lower case already. */
-function lowerCase(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 127 || (c >= 65 && c <= 90)) return text.toLowerCase();
-  }
-  return text;
 }
 
 export interface ValidatorOptions {

@@ -182,6 +182,15 @@ export class KeyList {
 /** Bits of add()'s repeat filter: 2 MB, so about one key in 16 is flagged at a million. */
 const SEEN_BITS = 1 << 24;
 
+/** toLowerCase, without a new string for the usual email that is ASCII and lower case already. */
+export function lowerCase(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127 || (c >= 65 && c <= 90)) return text.toLowerCase();
+  }
+  return text;
+}
+
 /** A copy of `a` twice as long (a growable list of ints over a typed array). */
 export function doubled(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2);

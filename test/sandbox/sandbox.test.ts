@@ -172,7 +172,7 @@ describe('persistence', () => {
     try {
       const res = await fetch(`${again.url}${CARDS}`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(await res.json()).toEqual([card(1), card(2)]);
-      expect(again.store.get('team-members').map((r) => JSON.parse(r))).toEqual([member(1)]);
+      expect(JSON.parse(Buffer.concat(again.store.get('team-members').chunks).toString())).toEqual([member(1)]);
     } finally {
       await again.close();
     }
