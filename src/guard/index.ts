@@ -1,6 +1,7 @@
 // The guard stage: what would make this upload a mistake, decided from the plan alone, so a dry run
 // reaches the same verdict a real run acts on. Pure: facts in, a verdict out. A refusal sends nothing
 // and names the exact override.
+import { thousands } from '../numbers.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import { GuardRefusal } from '../errors.js';
@@ -60,7 +61,7 @@ export function judge(input: GuardInput): Verdict {
       return verdict(
         new GuardRefusal(
           'NO_BASELINE',
-          `there is no baseline to compare with (${input.noBaselineWhy ?? 'no earlier upload is recorded'}), so the removal guard cannot protect this upload: it would replace whatever the service holds with ${input.count.toLocaleString('en-US')} ${noun}${input.count === 1 ? '' : 's'}`,
+          `there is no baseline to compare with (${input.noBaselineWhy ?? 'no earlier upload is recorded'}), so the removal guard cannot protect this upload: it would replace whatever the service holds with ${thousands(input.count)} ${noun}${input.count === 1 ? '' : 's'}`,
           'pass --baseline FILE (e.g. the export that was last uploaded) to compare with it, or --no-baseline if you know nothing on the service must be kept',
         ),
       );
@@ -72,12 +73,11 @@ export function judge(input: GuardInput): Verdict {
   if (diff.removed > allowed) {
     const share = diff.baselineCount ? ` (${((100 * diff.removed) / diff.baselineCount).toFixed(1)} %)` : '';
     const keys = diff.examples.removed.join(', ') + (diff.removed > diff.examples.removed.length ? ', …' : '');
-    const what =
-      input.limit.kind === 'percent' ? `${describeLimit(input.limit)} of ${diff.baselineCount.toLocaleString('en-US')}, that is ${allowed}` : `${allowed}`;
+    const what = input.limit.kind === 'percent' ? `${describeLimit(input.limit)} of ${thousands(diff.baselineCount)}, that is ${allowed}` : `${allowed}`;
     return verdict(
       new GuardRefusal(
         'TOO_MANY_REMOVALS',
-        `this upload would remove ${diff.removed.toLocaleString('en-US')} of ${diff.baselineCount.toLocaleString('en-US')} ${noun}s${share}, more than --max-removals allows (${what}); it would remove ${keys}`,
+        `this upload would remove ${thousands(diff.removed)} of ${thousands(diff.baselineCount)} ${noun}s${share}, more than --max-removals allows (${what}); it would remove ${keys}`,
         `if the file is complete and these removals are intended, run again with --max-removals ${diff.removed}`,
       ),
     );

@@ -1,11 +1,12 @@
 // `upload history` for a person: one line per upload, newest first, failed attempts under the upload
 // they were compared with.
+import { thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import type { FailedAttempt, HistoryReport } from '../history.js';
 import { plural } from './human.js';
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-const n = (x: number | null) => (x === null ? '?' : x.toLocaleString('en-US'));
+const n = (x: number | null) => (x === null ? '?' : thousands(x));
 
 function failedLine(a: FailedAttempt): string {
   return `      ✗ ${when(a.time)}  ${a.user}@${a.host}  ${a.source}  ${plural(a.records, 'record')}: ${a.outcome}${a.error ? ` (${a.error}${a.status ? `, HTTP ${a.status}` : ''})` : ''}`;

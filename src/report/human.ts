@@ -1,4 +1,5 @@
 // Human renderings of issues, diffs and outcomes: text in, text out; the caller decides where it goes.
+import { thousands } from '../numbers.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { OpenPeriod } from '../contract/schemas.js';
@@ -92,7 +93,7 @@ export function invalidSummary(
 ): { message: string; hint: string } {
   const rejected = counts.rows - counts.valid;
   const found = `${plural(counts.errors, 'error')}${counts.warnings ? ` and ${plural(counts.warnings, 'warning')}` : ''}`;
-  const rows = counts.rows ? ` in ${plural(counts.rows, 'record')} (${rejected.toLocaleString('en-US')} rejected)` : '';
+  const rows = counts.rows ? ` in ${plural(counts.rows, 'record')} (${thousands(rejected)} rejected)` : '';
   return {
     message: `${source}: ${found}${rows}; nothing was sent`,
     hint: errorsCsv
@@ -102,13 +103,13 @@ export function invalidSummary(
 }
 
 export function plural(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+  return `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** "+12 −3 ~5 =1,214", or a plain statement that there is nothing to compare with. */
 export function formatDiffCounts(diff: Diff): string {
   if (diff.baseline === 'none') return 'no baseline to compare with';
-  const n = (x: number | null) => (x ?? 0).toLocaleString('en-US');
+  const n = (x: number | null) => thousands(x ?? 0);
   return `+${n(diff.added)} −${n(diff.removed)} ~${n(diff.changed)} =${n(diff.unchanged)}`;
 }
 

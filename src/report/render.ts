@@ -1,4 +1,5 @@
 // The engine's events in words, for a person: which lines, in which colour, at which level.
+import { thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import { showSendEvent } from './send-progress.js';
 import type { RunEvent } from './events.js';
@@ -18,7 +19,7 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       return;
     }
     case 'reading':
-      ui.progress(event.records === null ? `Reading ${event.source}…` : `Reading ${event.source}: ${event.records.toLocaleString('en-US')} records`);
+      ui.progress(event.records === null ? `Reading ${event.source}…` : `Reading ${event.source}: ${thousands(event.records)} records`);
       return;
     case 'read':
     case 'sent':
@@ -38,7 +39,7 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       if (event.truncated) {
         ui.notice(
           style.dim(
-            `  (${plural(event.errors, 'error')} and ${plural(event.warnings, 'warning')} in all; the first ${event.issues.length.toLocaleString('en-US')} are listed here and in --json, every rejected row is in --errors-csv)`,
+            `  (${plural(event.errors, 'error')} and ${plural(event.warnings, 'warning')} in all; the first ${thousands(event.issues.length)} are listed here and in --json, every rejected row is in --errors-csv)`,
           ),
         );
       }
