@@ -141,11 +141,13 @@ async function uploadVersusCurl(size, file) {
       return r;
     }),
   );
+  const bodyMB = Math.round(statSync(body).size / 1e5) / 10;
   rows.push({
     label: `curl POST of the same JSON, ${name}`,
     ...pick(curl),
     sandboxMB: curl.sandboxMB,
-    note: `sandbox peak ${curl.sandboxMB} MB; CLI ${(cli.wallMs / curl.wallMs).toFixed(2)}× curl`,
+    bodyMB,
+    note: `${bodyMB} MB body, ${(bodyMB / (curl.wallMs / 1000)).toFixed(0)} MB/s; sandbox peak ${curl.sandboxMB} MB; CLI ${(cli.wallMs / curl.wallMs).toFixed(2)}× curl`,
   });
 }
 
@@ -233,6 +235,8 @@ async function dryRunWithBaseline(file, name) {
   rows.push({
     label: `dry run with the snapshot baseline, ${name}`,
     ...pick(d),
+    floorWallMs: f.wallMs,
+    floorCpuMs: f.cpuMs,
     note: `${(d.wallMs / f.wallMs).toFixed(2)}× floor (cpu ${(d.cpuMs / f.cpuMs).toFixed(2)}×)`,
   });
 }
@@ -266,6 +270,8 @@ async function uploadToSink(file, name, records) {
     rows.push({
       label: `upload to a sink, ${name}`,
       ...pick(u),
+      dryWallMs: d.wallMs,
+      dryCpuMs: d.cpuMs,
       note: `${(u.wallMs / d.wallMs).toFixed(2)}× its dry run (cpu ${(u.cpuMs / d.cpuMs).toFixed(2)}×)`,
     });
   } finally {
