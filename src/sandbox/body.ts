@@ -8,7 +8,7 @@ import { ACCEPTED_SCHEMAS } from '../contract/schemas.js';
 import { UploadError } from '../errors.js';
 import { decodeText } from '../read/decode.js';
 import { jsonArrayElements } from '../read/json.js';
-import { KeyList, lowerCase } from '../validate/key-index.js';
+import { doubled, KeyList, lowerCase } from '../validate/key-index.js';
 
 export class TooLarge extends Error {}
 
@@ -63,7 +63,7 @@ export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind)
   const keys = new KeyList((entry) => stored.field(entry, keyField));
   const emails = new KeyList((entry) => lowerCase(stored.field(entry, 'email')));
   /** The element number of each stored record. */
-  const elementOf: number[] = [];
+  let elementOf = new Int32Array(1024);
   let index = 0;
   try {
     for await (const { values, text } of elementBatches(decodeText(bytes, 'utf-8', 'body'))) {
@@ -88,7 +88,8 @@ export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind)
         if (asSent) length += compactLength(record);
         keys.add(record[keyField] as string);
         if (kind === 'team-members') emails.add(lowerCase(record.email as string));
-        elementOf.push(i);
+        if (stored.count + accepted.length === elementOf.length) elementOf = doubled(elementOf);
+        elementOf[stored.count + accepted.length] = i;
         accepted.push(record);
       }
       if (accepted.length === 0) continue;
@@ -139,14 +140,19 @@ class StoredBatches {
   private readonly chunks: Buffer[] = [];
   /** The number of each chunk's first record. */
   private readonly firsts: number[] = [];
-  private count = 0;
+  private records = 0;
   private cached: { chunk: number; records: Record<string, unknown>[] } | undefined;
 
   /** A batch of `records` records, as their JSON without the brackets. */
   add(records: number, json: string): void {
     this.chunks.push(Buffer.from(this.chunks.length === 0 ? `[${json}` : `,${json}`));
-    this.firsts.push(this.count);
-    this.count += records;
+    this.firsts.push(this.records);
+    this.records += records;
+  }
+
+  /** How many records are stored. */
+  get count(): number {
+    return this.records;
   }
 
   /** A field of a stored record, read back from its chunk (the last chunk read is kept parsed). */

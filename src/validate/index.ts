@@ -102,7 +102,7 @@ export class Validator {
     this.accepts = ACCEPTS[kind];
     this.keyField = KINDS[kind].keyField;
     const flagRepeats = options.keepRejected === true;
-    this.keyList = new KeyList((record) => this.keysSeen[record], { flagRepeats });
+    this.keyList = new KeyList((record) => this.keysSeen[record], { flagRepeats, lookups: true });
     this.emailList = new KeyList(
       (record) => {
         const email = this.emailOf(record);

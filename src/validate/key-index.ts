@@ -100,17 +100,20 @@ export class KeyList {
 
   /**
    * `recall(entry)` gives back an entry's key, or undefined for an entry added without one; with
-   * `flagRepeats`, add() tells whether the key may repeat an earlier one (never wrong when it says no).
+   * `flagRepeats`, add() tells whether the key may repeat an earlier one (never wrong when it says no);
+   * with `lookups`, has() answers after finish() (the sorted hashes are kept for it).
    */
   constructor(
     private readonly recall: (entry: number) => string | undefined,
-    options: { readonly flagRepeats?: boolean; readonly hash?: (key: string) => number } = {},
+    options: { readonly flagRepeats?: boolean; readonly lookups?: boolean; readonly hash?: (key: string) => number } = {},
   ) {
     this.hash = options.hash ?? fnv1a;
+    this.lookups = options.lookups === true;
     if (options.flagRepeats) this.seen = new Uint8Array(SEEN_BITS / 8);
   }
 
   private readonly hash: (key: string) => number;
+  private readonly lookups: boolean;
 
   get size(): number {
     return this.entries;
@@ -138,7 +141,7 @@ export class KeyList {
     const sorted = new Float64Array(n);
     for (let i = 0; i < n; i++) sorted[i] = (this.hashes[i]! >>> this.drop) * this.scale + i;
     sorted.sort();
-    this.sorted = sorted;
+    if (this.lookups) this.sorted = sorted;
     this.hashes = new Int32Array(0);
     const found: { entry: number; first: number }[] = [];
     for (let i = 0; i < n;) {
@@ -162,10 +165,10 @@ export class KeyList {
     return found.sort((a, b) => a.entry - b.entry);
   }
 
-  /** Whether `key` was added; only after finish(). */
+  /** Whether `key` was added; only after finish(), and with `lookups`. */
   has(key: string): boolean {
     const { sorted, scale } = this;
-    if (!sorted) throw new Error('KeyList.has before finish');
+    if (!sorted) throw new Error('KeyList.has needs lookups and finish()');
     const h = this.hash(key) >>> this.drop;
     let lo = 0;
     let hi = sorted.length;

@@ -77,7 +77,7 @@ describe('KeyList', () => {
     for (const hash of [undefined, (key: string) => key.length, () => 7]) {
       fc.assert(
         fc.property(fc.array(keyArb, { maxLength: 200 }), (keys) => {
-          const list = new KeyList((entry) => keys[entry], { flagRepeats: true, ...(hash ? { hash } : {}) });
+          const list = new KeyList((entry) => keys[entry], { flagRepeats: true, lookups: true, ...(hash ? { hash } : {}) });
           const seen = new Set<string>();
           for (const key of keys) {
             const flagged = list.add(key);
@@ -98,7 +98,7 @@ describe('KeyList', () => {
   it('keeps hash and entry exact past two million entries, where the hash gives up low bits', () => {
     const n = 2_200_000;
     const key = (i: number) => (i === n - 1 ? 'K17' : `K${i}`);
-    const list = new KeyList((entry) => key(entry));
+    const list = new KeyList((entry) => key(entry), { lookups: true });
     for (let i = 0; i < n; i++) list.add(key(i));
     expect(list.finish()).toEqual([{ entry: n - 1, first: 17 }]);
     expect(list.has('K2199998')).toBe(true);
