@@ -95,7 +95,7 @@ describe('KeyList', () => {
     }
   });
 
-  it('keeps hash and entry exact past two million entries, where the hash gives up low bits', () => {
+  it('finds the one repeat among 2.2 million entries', () => {
     const n = 2_200_000;
     const key = (i: number) => (i === n - 1 ? 'K17' : `K${i}`);
     const list = new KeyList((entry) => key(entry), { lookups: true });
