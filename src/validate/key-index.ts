@@ -179,20 +179,21 @@ interface Sorted {
 
 /**
  * The hashes in ascending order, each with the entry (its index in `hashes`) it came from: a stable
- * radix sort in two passes of 16 bits, a quarter of the time of sorting packed doubles natively.
+ * radix sort in three passes of 11 bits, a third of the time of sorting packed doubles natively for a
+ * million hashes, and next to nothing for ten (its table of counts is 2,048 long).
  */
 function sortByHash(hashes: Uint32Array<ArrayBuffer>): Sorted {
   const n = hashes.length;
   let from: Sorted = { hashes, entries: new Int32Array(n) };
   for (let i = 0; i < n; i++) from.entries[i] = i;
   let to: Sorted = { hashes: new Uint32Array(n), entries: new Int32Array(n) };
-  const starts = new Int32Array(0x10001);
-  for (const shift of [0, 16]) {
+  const starts = new Int32Array(DIGITS + 1);
+  for (const shift of [0, 11, 22]) {
     starts.fill(0);
-    for (let i = 0; i < n; i++) starts[((from.hashes[i]! >>> shift) & 0xffff) + 1]!++;
-    for (let d = 1; d <= 0xffff; d++) starts[d]! += starts[d - 1]!;
+    for (let i = 0; i < n; i++) starts[((from.hashes[i]! >>> shift) & (DIGITS - 1)) + 1]!++;
+    for (let d = 1; d < DIGITS; d++) starts[d]! += starts[d - 1]!;
     for (let i = 0; i < n; i++) {
-      const at = starts[(from.hashes[i]! >>> shift) & 0xffff]!++;
+      const at = starts[(from.hashes[i]! >>> shift) & (DIGITS - 1)]!++;
       to.hashes[at] = from.hashes[i]!;
       to.entries[at] = from.entries[i]!;
     }
@@ -200,6 +201,8 @@ function sortByHash(hashes: Uint32Array<ArrayBuffer>): Sorted {
   }
   return from;
 }
+
+const DIGITS = 1 << 11;
 
 /** Bits of add()'s repeat filter: 2 MB, so about one key in 16 is flagged at a million. */
 const SEEN_BITS = 1 << 24;
