@@ -1,12 +1,14 @@
 // An upload body, parsed as it streams in: the whole array validated against the shared contract
 // (and for unique keys) before anything is stored. What is stored is the accepted records encoded
-// canonically, as bytes (no string per record), so a million members cost the body's size once.
+// canonically, as bytes (no string per record): in memory, or — with a data directory — written to the
+// set's temp file as they are parsed, so a million members cost next to no memory.
 import type { IncomingMessage } from 'node:http';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { ACCEPTS } from '../contract/fast.js';
 import { ACCEPTED_SCHEMAS } from '../contract/schemas.js';
 import { UploadError } from '../errors.js';
 import { decodeText } from '../read/decode.js';
+import type { AtomicFile } from '../state/atomic.js';
 import { jsonArrayElements } from '../read/json.js';
 import { doubled, KeyList, lowerCase } from '../validate/key-index.js';
 
@@ -18,15 +20,16 @@ export interface BodyError {
   readonly message: string;
 }
 
-/** A stored set: how many records, and `[record,record,…]` as UTF-8 chunks. */
-export interface StoredSet {
+/**
+ * A set's records, `[record,record,…]` as UTF-8: how many, and the bytes in memory (`chunks`), or none
+ * when they went to the file parseRecords was given.
+ */
+export interface ParsedSet {
   readonly count: number;
   readonly chunks: readonly Buffer[];
 }
 
-export const EMPTY_SET: StoredSet = { count: 0, chunks: [Buffer.from('[]')] };
-
-export type ParsedBody = { readonly ok: true; readonly set: StoredSet } | { readonly ok: false; readonly message: string; readonly errors: BodyError[] };
+export type ParsedBody = ({ readonly ok: true } & ParsedSet) | { readonly ok: false; readonly message: string; readonly errors: BodyError[] };
 
 const MAX_LISTED = 100;
 
@@ -39,15 +42,15 @@ async function* limited(req: AsyncIterable<unknown>, max: number): AsyncGenerato
   }
 }
 
-export function parseBody(req: IncomingMessage, kind: Kind, maxBody: number): Promise<ParsedBody> {
-  return parseRecords(limited(req, maxBody), kind);
+export function parseBody(req: IncomingMessage, kind: Kind, maxBody: number, file?: AtomicFile): Promise<ParsedBody> {
+  return parseRecords(limited(req, maxBody), kind, file);
 }
 
 /** An element JSON.parse could not read, found where the array is scanned element by element. */
 class BadElement extends Error {}
 
-/** The records of a body (or of a stored file), checked and encoded canonically. */
-export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind): Promise<ParsedBody> {
+/** The records of a body (or of a stored file), checked and encoded canonically, kept in memory or written to `file`. */
+export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind, file?: AtomicFile): Promise<ParsedBody> {
   const schema = ACCEPTED_SCHEMAS[kind];
   const keyField = KINDS[kind].keyField;
   const accepts = ACCEPTS[kind];
@@ -59,7 +62,7 @@ export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind)
   };
   // Keys and emails are compared at the end, by sorted hashes (validate/key-index.ts); the records
   // with equal hashes are read back from what is stored.
-  const stored = new StoredBatches();
+  const stored = new StoredBatches(file);
   const keys = new KeyList((entry) => stored.field(entry, keyField));
   const emails = new KeyList((entry) => lowerCase(stored.field(entry, 'email')));
   /** The element number of each stored record. */
@@ -95,7 +98,7 @@ export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind)
       if (accepted.length === 0) continue;
       // A batch of team members sent compact and without escapes is stored as sent when its length is
       // that of its canonical form: see compactLength. Anything else is encoded again.
-      stored.add(accepted.length, asSent && length === text!.length + 2 ? text! : JSON.stringify(accepted).slice(1, -1));
+      await stored.add(accepted.length, asSent && length === text!.length + 2 ? text! : JSON.stringify(accepted).slice(1, -1));
     }
   } catch (err) {
     if (err instanceof TooLarge) throw err;
@@ -117,7 +120,7 @@ export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind)
     const first = errors.sort((a, b) => a.index - b.index).slice(0, MAX_LISTED);
     return { ok: false, message: `${invalid} problem(s) in the uploaded array; nothing was stored`, errors: first };
   }
-  return { ok: true, set: stored.set() };
+  return { ok: true, count: stored.count, chunks: await stored.finish() };
 }
 
 /**
@@ -135,24 +138,45 @@ function compactLength(record: Record<string, unknown>): number {
   return length;
 }
 
-/** The accepted records, `[record,record,…]`, in UTF-8 chunks of a batch each; a record is found again by its number. */
+/**
+ * The accepted records, `[record,record,…]`, in UTF-8 chunks of a batch each, kept in memory or written
+ * to a file; a record is found again by its number (read back from the file when it went there).
+ */
 class StoredBatches {
   private readonly chunks: Buffer[] = [];
-  /** The number of each chunk's first record. */
+  /** Per chunk: the number of its first record, and where it starts in the bytes. */
   private readonly firsts: number[] = [];
+  private readonly offsets: number[] = [];
   private records = 0;
+  private bytes = 0;
   private cached: { chunk: number; records: Record<string, unknown>[] } | undefined;
 
-  /** A batch of `records` records, as their JSON without the brackets. */
-  add(records: number, json: string): void {
-    this.chunks.push(Buffer.from(this.chunks.length === 0 ? `[${json}` : `,${json}`));
-    this.firsts.push(this.records);
-    this.records += records;
-  }
+  constructor(private readonly file: AtomicFile | undefined) {}
 
   /** How many records are stored. */
   get count(): number {
     return this.records;
+  }
+
+  /** A batch of `records` records, as their JSON without the brackets. */
+  async add(records: number, json: string): Promise<void> {
+    const chunk = Buffer.from(this.records === 0 ? `[${json}` : `,${json}`);
+    this.firsts.push(this.records);
+    this.offsets.push(this.bytes);
+    this.records += records;
+    this.bytes += chunk.length;
+    if (this.file) await this.file.write(chunk);
+    else this.chunks.push(chunk);
+  }
+
+  /** The closing bracket added; the chunks in memory (none when they went to the file). */
+  async finish(): Promise<readonly Buffer[]> {
+    const end = Buffer.from(this.records === 0 ? '[]' : ']');
+    if (this.file) {
+      await this.file.write(end);
+      return [];
+    }
+    return [...this.chunks, end];
   }
 
   /** A field of a stored record, read back from its chunk (the last chunk read is kept parsed). */
@@ -164,12 +188,11 @@ class StoredBatches {
       if (this.firsts[mid]! <= record) lo = mid;
       else hi = mid - 1;
     }
-    if (this.cached?.chunk !== lo) this.cached = { chunk: lo, records: JSON.parse(`[${this.chunks[lo]!.toString('utf8', 1)}]`) as Record<string, unknown>[] };
+    if (this.cached?.chunk !== lo) {
+      const chunk = this.file ? this.file.readSync(this.offsets[lo]!, (this.offsets[lo + 1] ?? this.bytes) - this.offsets[lo]!) : this.chunks[lo]!;
+      this.cached = { chunk: lo, records: JSON.parse(`[${chunk.toString('utf8', 1)}]`) as Record<string, unknown>[] };
+    }
     return this.cached.records[record - this.firsts[lo]!]![field] as string;
-  }
-
-  set(): StoredSet {
-    return this.count === 0 ? EMPTY_SET : { count: this.count, chunks: [...this.chunks, Buffer.from(']')] };
   }
 }
 

@@ -74,7 +74,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (req.method === 'GET') {
       const set = store.get(info.kind);
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      for (const chunk of set.chunks) {
+      for await (const chunk of store.bytes(set)) {
         if (res.destroyed) break;
         // A client that goes away never drains: stop on close as well.
         if (!res.write(chunk)) await drainOrClose(res);
@@ -96,14 +96,23 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       answer(res, 413, `body of ${declared} bytes is over the limit of ${maxBody} bytes`, {}, { connection: 'close' });
       return 'too large';
     }
-    const result = await parseBody(req, info.kind, maxBody);
-    if (!result.ok) {
-      answer(res, 400, result.message, { errors: result.errors });
-      return `invalid: ${result.message}`;
+    // With a data directory the body goes to its set's temp file as it is parsed; it is put in place
+    // only if the whole body is accepted, and removed otherwise.
+    let staged = await store.stage(info.kind);
+    try {
+      const result = await parseBody(req, info.kind, maxBody, staged);
+      if (!result.ok) {
+        answer(res, 400, result.message, { errors: result.errors });
+        return `invalid: ${result.message}`;
+      }
+      const replacing = store.replace(info.kind, result, staged);
+      staged = undefined; // replace() owns it now
+      await replacing;
+      answer(res, 200, successMessage(info, result.count));
+      return `${result.count} records stored`;
+    } finally {
+      await staged?.abort();
     }
-    await store.replace(info.kind, result.set);
-    answer(res, 200, successMessage(info, result.set.count));
-    return `${result.set.count} records stored`;
   };
 
   // A client that sends its headers or its body slowly (or never) is cut off instead of holding a socket.

@@ -1,14 +1,20 @@
-// The sandbox's stored sets: one array per kind, kept as its canonical bytes and, with a data
-// directory, persisted atomically so a restart (or a crash) finds the last whole set.
+// The sandbox's stored sets, one per kind, as their canonical bytes: in memory, or — with a data
+// directory — a file there, replaced atomically so a restart (or a crash) finds the last whole set. A
+// body is written to its set's temp file as it is parsed and put in place only once it is accepted.
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
-import { writeFileAtomic } from '../state/atomic.js';
+import { atomicFile, type AtomicFile } from '../state/atomic.js';
 import { isAlive } from '../state/whoami.js';
-import { EMPTY_SET, parseRecords, type StoredSet } from './body.js';
+import { parseRecords, type ParsedSet } from './body.js';
 
 const FILES: Record<Kind, string> = { 'store-cards': 'storeCards.json', 'team-members': 'teamMembers.json' };
+
+/** A stored set: how many records, and their bytes in memory or the file that holds them. */
+export type StoredSet = { readonly count: number; readonly chunks: readonly Buffer[] } | { readonly count: number; readonly path: string };
+
+const EMPTY: StoredSet = { count: 0, chunks: [Buffer.from('[]')] };
 
 export class SandboxStore {
   private readonly sets = new Map<Kind, StoredSet>();
@@ -26,7 +32,7 @@ export class SandboxStore {
       // Read as a body is, so a file edited by hand is checked against the contract too.
       const parsed = await parseRecords(createReadStream(path), kind);
       if (!parsed.ok) throw new Error(`${path}: ${parsed.message}${parsed.errors.map((e) => `; element ${e.index} ${e.path}: ${e.message}`).join('')}`);
-      this.sets.set(kind, parsed.set);
+      this.sets.set(kind, { count: parsed.count, path });
     }
   }
 
@@ -39,17 +45,30 @@ export class SandboxStore {
   }
 
   get(kind: Kind): StoredSet {
-    return this.sets.get(kind) ?? EMPTY_SET;
+    return this.sets.get(kind) ?? EMPTY;
   }
 
-  /** Replaces a kind's set; replacements of one kind run one after another, never interleaved. */
-  replace(kind: Kind, set: StoredSet): Promise<void> {
+  /** A set's bytes, `[record,record,…]`. */
+  bytes(set: StoredSet): AsyncIterable<Buffer> | Iterable<Buffer> {
+    return 'path' in set ? (createReadStream(set.path) as AsyncIterable<Buffer>) : set.chunks;
+  }
+
+  /** Where a body of `kind` is written as it is parsed, with a data directory: its set's temp file. */
+  async stage(kind: Kind): Promise<AtomicFile | undefined> {
+    return this.dataDir ? atomicFile(join(this.dataDir, FILES[kind])) : undefined;
+  }
+
+  /**
+   * Replaces a kind's set with an accepted body: its bytes in memory, or its staged file, which is put
+   * in place. Replacements of one kind run one after another, never interleaved.
+   */
+  replace(kind: Kind, set: ParsedSet, staged: AtomicFile | undefined): Promise<void> {
     const previous = this.queues.get(kind) ?? Promise.resolve();
     const next = previous
       .catch(() => {})
       .then(async () => {
-        if (this.dataDir) await writeFileAtomic(join(this.dataDir, FILES[kind]), set.chunks);
-        this.sets.set(kind, set);
+        if (staged) await staged.commit();
+        this.sets.set(kind, staged ? { count: set.count, path: join(this.dataDir!, FILES[kind]) } : set);
       });
     this.queues.set(kind, next);
     return next;

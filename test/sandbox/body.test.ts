@@ -6,7 +6,11 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ACCEPTED_SCHEMAS } from '../../src/contract/schemas.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseRecords, type ParsedBody } from '../../src/sandbox/body.js';
+import { atomicFile } from '../../src/state/atomic.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const MAX_LISTED = 100;
 
@@ -17,10 +21,25 @@ function chunked(text: string, size: number): Readable {
   return Readable.from(parts);
 }
 
-async function parse(text: string, size = 64 * 1024): Promise<{ ok: true; stored: string; count: number } | { ok: false; result: ParsedBody }> {
-  const result = await parseRecords(chunked(text, size), 'team-members');
-  if (!result.ok) return { ok: false, result };
-  return { ok: true, stored: Buffer.concat(result.set.chunks).toString('utf8'), count: result.set.count };
+/**
+ * Parses `text` as the sandbox does: in memory, or (toFile) written to a set's temp file as it is read,
+ * which is committed when the body is accepted and removed when not.
+ */
+async function parse(text: string, size = 64 * 1024, toFile = false): Promise<{ ok: true; stored: string; count: number } | { ok: false; result: ParsedBody }> {
+  const dir = tempDir().dir;
+  const path = join(dir, 'teamMembers.json');
+  const file = toFile ? await atomicFile(path) : undefined;
+  const result = await parseRecords(chunked(text, size), 'team-members', file);
+  if (!result.ok) {
+    await file?.abort();
+    expect(readdirSync(dir)).toEqual([]);
+    return { ok: false, result };
+  }
+  await file?.commit();
+  const stored = file ? readFileSync(path, 'utf8') : Buffer.concat(result.chunks).toString('utf8');
+  if (file) expect(result.chunks).toEqual([]);
+  else expect(existsSync(path)).toBe(false);
+  return { ok: true, stored, count: result.count };
 }
 
 /** What the service must answer for a body that is a JSON array. */
@@ -68,10 +87,10 @@ function write(records: readonly Record<string, unknown>[], how: string): string
 describe('the sandbox body reader', () => {
   it('stores or refuses exactly what the model does, in any style and any chunking', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(member, { maxLength: 40 }), style, fc.integer({ min: 1, max: 300 }), async (records, how, size) => {
+      fc.asyncProperty(fc.array(member, { maxLength: 40 }), style, fc.integer({ min: 1, max: 300 }), fc.boolean(), async (records, how, size, toFile) => {
         const text = write(records, how);
         const expected = model(text);
-        const got = await parse(text, size);
+        const got = await parse(text, size, toFile);
         if (expected.ok) expect(got).toEqual(expected);
         else {
           expect(got.ok).toBe(false);
@@ -92,6 +111,7 @@ describe('the sandbox body reader', () => {
     }));
     const text = JSON.stringify(records);
     expect(await parse(text, 4096)).toEqual({ ok: true, stored: text, count: 20_000 });
+    expect(await parse(text, 4096, true)).toEqual({ ok: true, stored: text, count: 20_000 });
   });
 
   it('lists the first hundred problems by element, repeats found at the end among them', async () => {
@@ -103,7 +123,7 @@ describe('the sandbox body reader', () => {
       parentKey: null,
     }));
     const text = JSON.stringify(records);
-    const got = await parse(text, 1000);
+    const got = await parse(text, 1000, true); // repeats read back from the temp file
     const expected = model(text);
     expect(got.ok).toBe(false);
     expect(expected.ok).toBe(false);
