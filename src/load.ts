@@ -1,7 +1,6 @@
 // Loaders that read other files through the same stages as an upload: the --baseline file, the
 // --store-cards file and the last snapshot. They sit above the stages, so the stages never call the
 // orchestrator.
-import { decodeCanonical } from './diff/snapshot.js';
 import { KINDS, type Kind } from './contract/kinds.js';
 import { GuardRefusal, InputError, UploadError, UsageError } from './errors.js';
 import type { Mapping } from './map/mapping-file.js';
@@ -64,6 +63,7 @@ export async function loadBaseline(req: BaselineRequest): Promise<BaselineResult
 /** A generation's records by key. The store has checked the bytes against their sha256. */
 export async function generationRecords(state: State, generation: Generation): Promise<ReadonlyMap<string, string>> {
   const body = await state.store.readSnapshot(state.key, generation.generation);
+  const { decodeCanonical } = await import('./diff/snapshot.js');
   const records = decodeCanonical(body, KINDS[state.key.kind].keyField);
   if (!records) {
     throw new GuardRefusal(

@@ -2,17 +2,14 @@
 // store, loads what the plan is compared with, plans (read, map, validate, diff), judges the plan, and —
 // on a real run — hands it to ./run.ts to lock, check, confirm, send and record. A failure ends the run
 // and comes back with the report as far as it got; the entry point maps it to an outcome and exit code.
-import { encodePayload, type Payload } from './contract/json-array.js';
+import type { Payload } from './contract/json-array.js';
 import { InputError } from './errors.js';
 import { judge } from './guard/index.js';
 import { loadBaseline, loadKnownParents, type State } from './load.js';
 import type { UploadOptions } from './options.js';
 import { buildPlan, type Plan } from './plan.js';
 import { normaliseBaseUrl } from './state/paths.js';
-import { diffCsvLines } from './report/diff-csv.js';
-import { errorsCsvLines, writeErrorsCsv } from './report/errors-csv.js';
 import { invalidSummary } from './report/human.js';
-import { writePrivateFile } from './report/private-file.js';
 import { diffReport, emptyReport, type BaselineReport, type UploadReport, markUploaded } from './report/types.js';
 import { execute, type RunContext } from './run.js';
 import { openStore } from './state/index.js';
@@ -145,7 +142,9 @@ async function prepare(
     errors: plan.errors,
     warnings: plan.warnings,
   });
+  // The writers of the files asked for by flags load only when asked for: most runs write none.
   if (options.errorsCsv !== undefined) {
+    const { errorsCsvLines, writeErrorsCsv } = await import('./report/errors-csv.js');
     await writeErrorsCsv(
       options.errorsCsv,
       errorsCsvLines(
@@ -165,10 +164,15 @@ async function prepare(
     throw new InputError('INVALID_RECORDS', message, hint);
   }
   // Written once the records are valid, whatever the guards say: they are what a review needs most.
-  const payload = !options.dryRun || options.payloadOut !== undefined ? encodePayload(plan.bodies) : undefined;
-  if (options.payloadOut !== undefined) await writePrivateFile(options.payloadOut, '--payload-out', payload!.chunks);
+  const encode = async () => (await import('./contract/json-array.js')).encodePayload(plan.bodies);
+  const payload = !options.dryRun || options.payloadOut !== undefined ? await encode() : undefined;
+  if (options.payloadOut !== undefined) {
+    const { writePrivateFile } = await import('./report/private-file.js');
+    await writePrivateFile(options.payloadOut, '--payload-out', payload!.chunks);
+  }
   if (options.diffOut !== undefined) {
     if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${options.diffOut}: there is no baseline to compare with, so the file lists no changes` });
+    const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('./report/private-file.js'), import('./report/diff-csv.js')]);
     await writePrivateFile(options.diffOut, '--diff-out', diffCsvLines(kind, baseline?.records ?? new Map(), plan.keys, plan.bodies, plan.delimiter ?? ','));
   }
   report.mapping = plan.mapping;
@@ -200,7 +204,7 @@ async function prepare(
   if (options.dryRun) {
     if (options.planOut !== undefined && state) {
       const { writePlan } = await import('./plan-file.js');
-      await writePlan(options.planOut, planFacts(options, state, against, plan, verdict.notes, head?.generation ?? 0), payload ?? encodePayload(plan.bodies));
+      await writePlan(options.planOut, planFacts(options, state, against, plan, verdict.notes, head?.generation ?? 0), payload ?? (await encode()));
       ctx.emit({ type: 'notice', message: `Plan saved to ${options.planOut}: send exactly it with: upload apply ${options.planOut}` });
     }
     report.outcome = 'dry-run';

@@ -12,8 +12,6 @@ import type { InputFormat } from '../read/types.js';
 import { currentUser } from '../state/whoami.js';
 import { hostname } from 'node:os';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
-import { checkWritable as checkErrorsCsvWritable } from '../report/errors-csv.js';
-import { checkWritable } from '../report/private-file.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
 import type { ProcessIo } from './io.js';
 
@@ -101,7 +99,8 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
   const { baseUrl } = sending;
 
   const errorsCsv = text(flags.errorsCsv);
-  if (errorsCsv !== undefined) await checkErrorsCsvWritable(errorsCsv);
+  // Loaded only for the flags that write files: most runs write none.
+  if (errorsCsv !== undefined) await (await import('../report/errors-csv.js')).checkWritable(errorsCsv);
   const payloadOut = text(flags.payloadOut);
   if (payloadOut !== undefined) await checkWritable(payloadOut, '--payload-out');
   const diffOut = text(flags.diffOut);
@@ -170,4 +169,10 @@ function stateSpec(state: string | undefined, stateDir: string | undefined, env:
 /** How this run is named in the history: UPLOAD_USER and UPLOAD_HOST override the OS's names. */
 function identity(env: NodeJS.ProcessEnv): { user: string; host: string } {
   return { user: env.UPLOAD_USER || currentUser(), host: env.UPLOAD_HOST || hostname() };
+}
+
+/** private-file's check that a path can be written, loaded only when a flag names a file. */
+async function checkWritable(path: string, flag: string): Promise<void> {
+  const { checkWritable: check } = await import('../report/private-file.js');
+  await check(path, flag);
 }
