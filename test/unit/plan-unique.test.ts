@@ -84,3 +84,27 @@ describe('unique keys and emails', () => {
     );
   });
 });
+
+describe('repeats in JSON records that bring their own columns', () => {
+  it('names the column as the repeating record wrote it', async () => {
+    const records = [
+      { employeeID: 'E1', email: 'a@x.example', name: 'A' },
+      { 'Employee ID': 'E2', 'E-mail': 'b@x.example', name: 'B' },
+      { 'Employee ID': 'E1', 'E-mail': 'c@x.example', name: 'C' },
+      { employeeID: 'E3', email: 'B@X.example', name: 'D' },
+    ];
+    const result = await buildPlan({
+      kind: 'team-members',
+      path: '-',
+      read: { source: 't.json', format: 'json' },
+      mapping: {},
+      stdin: Readable.from([Buffer.from(JSON.stringify(records, null, 1))]),
+    });
+    const repeats = result.issues.filter((i) => i.code.startsWith('DUPLICATE_')).map((i) => [i.code, i.column, i.value]);
+    expect(repeats).toEqual([
+      ['DUPLICATE_KEY', 'Employee ID', 'E1'],
+      ['DUPLICATE_EMAIL', 'email', 'B@X.example'],
+    ]);
+    expect(result.keys).toEqual(['E1', 'E2']);
+  });
+});
