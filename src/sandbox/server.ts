@@ -102,6 +102,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     try {
       const result = await parseBody(req, info.kind, maxBody, staged);
       if (!result.ok) {
+        // Cleared before the answer, so a client that looks finds nothing left of its body.
+        await staged?.abort();
+        staged = undefined;
         answer(res, 400, result.message, { errors: result.errors });
         return `invalid: ${result.message}`;
       }

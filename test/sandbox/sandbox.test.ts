@@ -1,7 +1,7 @@
 // The reference service over real HTTP: every status it can answer, persistence, serialisation.
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -44,6 +44,9 @@ function call(
 const json = (extra: Record<string, string> = {}) => ({ 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, ...extra });
 const upload = (s: TestSandbox, path: string, records: unknown, method = 'POST') =>
   call(s.url, path, { method, headers: json(), body: JSON.stringify(records) });
+
+/** Temp files in the data directory: a body being parsed is written to one, so none may outlive its request. */
+const leftovers = (sandbox: TestSandbox) => readdirSync(sandbox.dataDir).filter((name) => name.endsWith('.tmp'));
 
 let s: TestSandbox;
 beforeEach(async () => {
@@ -99,6 +102,7 @@ describe('refusals, each with a JSON body', () => {
       expect(res.body).toMatchObject({ status: 400, message: expect.any(String), errors: expect.any(Array) });
     }
     expect(await s.stored(CARDS)).toEqual([card(1)]);
+    expect(leftovers(s)).toEqual([]);
   });
 
   it('400 lists the problems of invalid records, validating the whole array before storing', async () => {
@@ -123,6 +127,9 @@ describe('refusals, each with a JSON body', () => {
     const dupEmail = await upload(s, MEMBERS, [member(1), { ...member(2), email: 'E1@Example.com' }]);
     expect(dupEmail.status).toBe(400);
     expect(dupEmail.body.errors[0]).toMatchObject({ index: 1, path: 'email' });
+    // A refused body's temp file, written as it was parsed, is gone, and nothing was put in place.
+    expect(leftovers(s)).toEqual([]);
+    expect(readdirSync(s.dataDir)).not.toContain('teamMembers.json');
   });
 
   it('413 over --max-body, by Content-Length or while streaming', async () => {
@@ -139,6 +146,7 @@ describe('refusals, each with a JSON body', () => {
     // The service answers 413 and closes; depending on timing the client sees the answer or a reset.
     expect([413, 'ECONNRESET', 'EPIPE']).toContain(streamed.status);
     expect(await s.stored(MEMBERS)).toEqual([]);
+    expect(leftovers(s)).toEqual([]);
   });
 
   it('415 for a content type other than JSON', async () => {
