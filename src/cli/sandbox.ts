@@ -1,5 +1,5 @@
 // `upload sandbox`: the reference service until SIGINT or SIGTERM.
-import { UsageError } from '../errors.js';
+import { UploadError, UsageError } from '../errors.js';
 import { isLoopback } from '../send/config.js';
 import { DEFAULT_MAX_BODY, startSandbox } from '../sandbox/server.js';
 import type { ProcessIo } from './io.js';
@@ -36,6 +36,7 @@ export async function sandboxAction(flags: Record<string, string | undefined>, i
   try {
     sandbox = await startSandbox({ token: token!, host: flags.host, port, dataDir: flags.dataDir, maxBody, log: (line) => io.stderr.write(`${line}\n`) });
   } catch (err) {
+    if (err instanceof UploadError) return { failure: err }; // its data directory, named as such
     const e = err as NodeJS.ErrnoException;
     return {
       failure: new UsageError(

@@ -1,8 +1,6 @@
 // JSON arrays and NDJSON to raw records. The array is split element by element from a stream, so a
 // file of any size is read with memory for one record at a time, and each element keeps its line.
-import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
-import { decodeText } from './decode.js';
 import { FORBIDDEN_KEYS, MAX_RECORD_CHARS, type RawRecord } from './types.js';
 
 export interface JsonElement {
@@ -185,12 +183,4 @@ export async function* readNdjson(text: AsyncIterable<string>, source: string): 
   }
   const last = one(rest);
   if (last) yield last;
-}
-
-/**
- * A JSON array file the tool wrote itself (a snapshot, the sandbox's data), element by element. No
- * element-size limit: the file is ours, and a record too large to read would be corruption anyway.
- */
-export function jsonArrayFile(path: string): AsyncGenerator<JsonElement> {
-  return jsonArrayElements(decodeText(createReadStream(path), undefined, path), path, Infinity);
 }

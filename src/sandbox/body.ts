@@ -10,7 +10,7 @@ import { UploadError } from '../errors.js';
 import { decodeText } from '../read/decode.js';
 import type { AtomicFile } from '../state/atomic.js';
 import { jsonArrayElements } from '../read/json.js';
-import { doubled, KeyList, lowerCase } from '../validate/key-index.js';
+import { doubled, KeyList, lowerCase, runOf } from '../validate/key-index.js';
 
 export class TooLarge extends Error {}
 
@@ -181,18 +181,12 @@ class StoredBatches {
 
   /** A field of a stored record, read back from its chunk (the last chunk read is kept parsed). */
   field(record: number, field: string): string {
-    let lo = 0;
-    let hi = this.firsts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.firsts[mid]! <= record) lo = mid;
-      else hi = mid - 1;
+    const n = runOf(this.firsts, record);
+    if (this.cached?.chunk !== n) {
+      const bytes = this.file ? this.file.readSync(this.offsets[n]!, (this.offsets[n + 1] ?? this.bytes) - this.offsets[n]!) : this.chunks[n]!;
+      this.cached = { chunk: n, records: JSON.parse(`[${bytes.toString('utf8', 1)}]`) as Record<string, unknown>[] };
     }
-    if (this.cached?.chunk !== lo) {
-      const chunk = this.file ? this.file.readSync(this.offsets[lo]!, (this.offsets[lo + 1] ?? this.bytes) - this.offsets[lo]!) : this.chunks[lo]!;
-      this.cached = { chunk: lo, records: JSON.parse(`[${chunk.toString('utf8', 1)}]`) as Record<string, unknown>[] };
-    }
-    return this.cached.records[record - this.firsts[lo]!]![field] as string;
+    return this.cached.records[record - this.firsts[n]!]![field] as string;
   }
 }
 

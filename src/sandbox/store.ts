@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
+import { UsageError } from '../errors.js';
 import { atomicFile, type AtomicFile } from '../state/atomic.js';
 import { isAlive } from '../state/whoami.js';
 import { parseRecords, type ParsedSet } from './body.js';
@@ -31,7 +32,17 @@ export class SandboxStore {
       if (!(await stat(path).catch(() => undefined))) continue;
       // Read as a body is, so a file edited by hand is checked against the contract too.
       const parsed = await parseRecords(createReadStream(path), kind);
-      if (!parsed.ok) throw new Error(`${path}: ${parsed.message}${parsed.errors.map((e) => `; element ${e.index} ${e.path}: ${e.message}`).join('')}`);
+      if (!parsed.ok) {
+        const first = parsed.errors[0];
+        const what = first
+          ? `element ${first.index}${first.path ? ` ${first.path}` : ''}: ${first.message} (${parsed.errors.length === 1 ? 'one problem' : 'and more'})`
+          : parsed.message;
+        throw new UsageError(
+          'SANDBOX_DATA_INVALID',
+          `--data-dir: ${path} does not hold a set the contract accepts: ${what}`,
+          'move the file out of the data directory (the sandbox then starts with no records of that kind), or fix it',
+        );
+      }
       this.sets.set(kind, { count: parsed.count, path });
     }
   }

@@ -9,7 +9,7 @@ import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/plan.js';
 import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
-import { doubled, KeyList, lowerCase } from './key-index.js';
+import { doubled, KeyList, lowerCase, runOf } from './key-index.js';
 import { describe } from './messages.js';
 
 /**
@@ -79,7 +79,8 @@ export class Validator {
   private readonly rejectedKeys = new Map<number, string>();
   private readonly rejectedEmails = new Map<number, string>();
   /** The column plan of each run of records read with one: a CSV file has one; JSON records may change it. */
-  private readonly plans: { readonly first: number; readonly plan: ColumnPlan }[] = [];
+  private readonly plans: ColumnPlan[] = [];
+  private readonly planFirsts: number[] = [];
   private readonly keyList;
   private readonly emailList;
   /** Rejected records with their issues, by record number (with keepRejected). */
@@ -127,13 +128,7 @@ export class Validator {
 
   /** The column plan a record was read with. */
   private planOf(record: number): ColumnPlan {
-    let lo = 0;
-    for (let hi = this.plans.length - 1; lo < hi;) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.plans[mid]!.first <= record) lo = mid;
-      else hi = mid - 1;
-    }
-    return this.plans[lo]!.plan;
+    return this.plans[runOf(this.planFirsts, record)]!;
   }
 
   /** A record's email as written: from its body when it was valid. */
@@ -218,7 +213,10 @@ export class Validator {
       this.bodyOf = doubled(this.bodyOf);
     }
     this.lines[record] = raw.line;
-    if (this.plans.at(-1)?.plan !== plan) this.plans.push({ first: record, plan });
+    if (this.plans.at(-1) !== plan) {
+      this.plans.push(plan);
+      this.planFirsts.push(record);
+    }
     if (this.errors > before || data === undefined || key === undefined) {
       this.bodyOf[record] = -1;
       if (key !== undefined) this.rejectedKeys.set(record, key);

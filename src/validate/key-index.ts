@@ -1,9 +1,8 @@
 // "Where did I first see this key?" for millions of keys, without keeping them: open addressing over
 // one typed array of (hash, entry) pairs, and the line of each entry in another. When two hashes are
-// equal the keys themselves are compared, fetched from their owner through `recall` (the validator
-// keeps each key; an email it finds in the record's body), so the index holds no strings and the
-// garbage collector has nothing in it to trace. Half the time of keeping the strings in the index
-// (docs/performance.md, "Hot loop").
+// equal the keys themselves are compared, fetched from their owner through `recall`, so the index
+// holds no strings and the garbage collector has nothing in it to trace. The snapshot looks its
+// records up by key with it; the validator, which only needs the repeats, uses KeyList below.
 
 export class KeyIndex {
   private mask = (1 << 16) - 1;
@@ -214,6 +213,17 @@ export function lowerCase(text: string): string {
     if (c > 127 || (c >= 65 && c <= 90)) return text.toLowerCase();
   }
   return text;
+}
+
+/** Which run a numbered item belongs to, given each run's first number in ascending order (`firsts[0]` ≤ n). */
+export function runOf(firsts: readonly number[], n: number): number {
+  let lo = 0;
+  for (let hi = firsts.length - 1; lo < hi;) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (firsts[mid]! <= n) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** A copy of `a` twice as long (a growable list of ints over a typed array). */

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const CARDS = '/integrations/storeCards';
 const MEMBERS = '/integrations/teamMembers';
@@ -205,6 +206,16 @@ describe('upload sandbox (the command)', () => {
     const r = await runCli(['sandbox', '--port', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('SANDBOX_TOKEN');
+  });
+
+  it('refuses to start on a data directory whose set the contract refuses, naming the file and the problem', async () => {
+    const dir = tempDir();
+    const file = dir.write('teamMembers.json', JSON.stringify([{ employeeID: 'E1', email: 'e1@example.com', name: 'Ann' }]));
+    const r = await runCli(['sandbox', '--port', '0', '--data-dir', dir.dir], { env: { SANDBOX_TOKEN: TOKEN } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--data-dir: ${file} does not hold a set the contract accepts: element 0 roleCode:`);
+    expect(r.stderr).toContain('move the file out of the data directory');
+    expect(r.stderr).not.toContain('--port');
   });
 
   it('prints its address on stdout, serves, and stops cleanly on SIGTERM', async () => {
