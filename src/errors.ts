@@ -59,6 +59,7 @@ export const ERROR_CODES = {
     'PLAN_BASE_URL',
     'STATE_UNREACHABLE',
     'STATE_UNUSABLE',
+    'EXPORT_INEXACT',
   ],
   invalid: [
     'INVALID_RECORDS',

@@ -220,6 +220,31 @@ Examples:
       run(applyAction(plan, flags, io));
     });
   program
+    .command('export <kind>')
+    .summary('write the last recorded set of store-cards or team-members as CSV, xlsx or JSON')
+    .description(
+      'Write the set the service last confirmed (or an earlier one, while its snapshot is kept) as a file to edit and upload again: CSV or an Excel workbook in the layout of `upload template`, or the wire JSON. Uploading the untouched file changes nothing. The file holds names and emails: it is written 0600 (0660 in a folder shared with a group).',
+    )
+    .option('--base-url <url>', 'service address (default: $UPLOAD_BASE_URL)')
+    .option('--state <dir|url>', 'the state store (default: $UPLOAD_STATE, else the XDG state directory)')
+    .option('--state-dir <dir>', 'the older name of --state')
+    .option('--generation <n>', 'an earlier upload (see upload history); default: the latest')
+    .option('-o, --output <file>', 'write to this file (default: CSV on standard output)')
+    .addOption(new Option('--format <format>', "csv, xlsx or json (default: from --output's extension, else csv)").choices(['csv', 'xlsx', 'json']))
+    .option('-q, --quiet', 'do not say what was written')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ upload export team-members --output staff.xlsx        for Excel; upload it again when edited
+  $ upload export store-cards > stores.csv                 CSV on standard output
+  $ upload export team-members --generation 41 --format json --output before.json`,
+    )
+    .action(async (kind: string, flags: Record<string, unknown>) => {
+      const { exportAction } = await import('./export.js');
+      run(exportAction(checkKind(kind), flags, io));
+    });
+  program
     .command('state')
     .summary('copy the state (every upload recorded, with history) to another store')
     .description(
