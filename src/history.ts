@@ -4,10 +4,15 @@ import type { Kind } from './contract/kinds.js';
 import { diffRecords } from './diff/index.js';
 import { generationRecords, type State } from './load.js';
 import type { RunContext } from './run.js';
-import type { AuditEntry, Generation, ListedGeneration } from './state/types.js';
+import { operationOf } from './state/operation.js';
+import type { AuditEntry, Generation, ListedGeneration, Operation } from './state/types.js';
 import { openState } from './upload.js';
 
 export interface HistoryEntry extends Generation {
+  /** What the upload was (derived for uploads recorded before it was kept). */
+  readonly operation: Operation;
+  /** Keys --hold-removals kept on the service (empty: none). */
+  readonly heldRemovals: readonly string[];
   /** Against the generation before it, when both snapshots are still kept; null otherwise. */
   readonly added: number | null;
   readonly removed: number | null;
@@ -48,7 +53,7 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
     for (const [i, g] of generations.slice(0, limit).entries()) {
       const previous = generations[i + 1];
       const before = previous ? await records(state, previous) : new Map<string, string>();
-      entries.push({ ...g, ...changes(after, before), failed: failedAfter(g.generation) });
+      entries.push({ ...g, operation: operationOf(g), heldRemovals: g.heldRemovals ?? [], ...changes(after, before), failed: failedAfter(g.generation) });
       after = before;
     }
     return {

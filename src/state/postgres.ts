@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { GuardRefusal, UsageError } from '../errors.js';
-import type { AuditEntry, Generation, Holder, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+import type { AuditEntry, Generation, Holder, Lease, ListedGeneration, Operation, StateKey, StateStore } from './types.js';
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS upload_generations (
@@ -22,6 +22,8 @@ CREATE TABLE IF NOT EXISTS upload_generations (
   sha256        text    NOT NULL,
   restored_from integer,
   plan          text,
+  operation     text,             -- upload, merge, remove, restore, apply (NULL: recorded before it was kept)
+  held_removals jsonb,            -- keys --hold-removals kept on the service
   snapshot      bytea,            -- NULL once pruned by --keep
   PRIMARY KEY (base_url, kind, generation)
 );
@@ -57,9 +59,14 @@ export function safeLabel(url: string): string {
 
 type Row = Record<string, unknown>;
 
+/** Columns added after the first release, created on the first write that needs them (under the lock). */
+export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb`;
+
 export class PostgresStore implements StateStore {
   readonly notices: string[] = [];
   private readonly locks = new Map<string, { client: pg.Client; lease: Lease }>();
+  /** Whether upload_generations predates ADDED_COLUMNS: the next commit adds them. */
+  private missingColumns = false;
 
   private constructor(
     readonly label: string,
@@ -81,6 +88,12 @@ export class PostgresStore implements StateStore {
       await client.query(SCHEMA_SQL);
       await client.query('COMMIT');
       store.notices.push(`Created the state tables in ${label} (upload_generations, upload_heads, upload_audit, upload_locks).`);
+    } else {
+      // Only looked at here: a read never writes; the first upload adds them (see commit).
+      const added = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals')`,
+      );
+      store.missingColumns = Number(added.rows[0]?.n) < 2;
     }
     return store;
   }
@@ -188,6 +201,7 @@ export class PostgresStore implements StateStore {
     const c = this.client;
     await c.query('BEGIN');
     try {
+      if (this.missingColumns) await c.query(ADDED_COLUMNS);
       // The compare-and-swap: the head moves only from the generation this upload was compared with.
       const moved =
         expected === 0
@@ -200,11 +214,12 @@ export class PostgresStore implements StateStore {
       if (moved.rowCount !== 1)
         throw new GuardRefusal('STATE_MOVED', `the state of ${key.kind} to ${key.baseUrl} in ${this.label} is no longer at upload #${expected}`, 'run again');
       await c.query(
-        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
          ON CONFLICT (base_url, kind, generation) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, uploaded_by = EXCLUDED.uploaded_by, host = EXCLUDED.host,
            tool_version = EXCLUDED.tool_version, source = EXCLUDED.source, records = EXCLUDED.records, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256,
-           restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot`,
+           restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot,
+           operation = EXCLUDED.operation, held_removals = EXCLUDED.held_removals`,
         [
           key.baseUrl,
           key.kind,
@@ -220,6 +235,8 @@ export class PostgresStore implements StateStore {
           meta.restoredFrom,
           meta.plan,
           Buffer.concat(body),
+          meta.operation ?? null,
+          meta.heldRemovals?.length ? JSON.stringify(meta.heldRemovals) : null,
         ],
       );
       await c.query('UPDATE upload_generations SET snapshot = NULL WHERE base_url = $1 AND kind = $2 AND generation <= $3 AND snapshot IS NOT NULL', [
@@ -228,6 +245,7 @@ export class PostgresStore implements StateStore {
         generation.generation - keep,
       ]);
       await c.query('COMMIT');
+      this.missingColumns = false;
     } catch (err) {
       await c.query('ROLLBACK').catch(() => {});
       throw err;
@@ -273,6 +291,8 @@ function toGeneration(r: Row): Generation {
     sha256: String(r.sha256),
     restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
     plan: typeof r.plan === 'string' ? r.plan : null,
+    ...(typeof r.operation === 'string' ? { operation: r.operation as Operation } : {}),
+    ...(Array.isArray(r.held_removals) && r.held_removals.length ? { heldRemovals: r.held_removals as string[] } : {}),
   };
 }
 
