@@ -17,7 +17,7 @@ export function describeOperation(g: Generation): string {
       return `restore of #${g.restoredFrom ?? '?'}`;
     case 'apply':
       return `apply of plan ${g.plan ?? g.source}`;
-    default:
+    case 'upload':
       return `full upload of ${g.source}`;
   }
 }
