@@ -8,12 +8,12 @@ import { confirmQuestion } from '../report/human.js';
 import { renderEvent } from '../report/render.js';
 import type { RunContext } from '../engine/context.js';
 import type { RunFacts, RunResult } from '../engine/result.js';
-import type { ProcessIo } from './io.js';
+import type { RunIo } from './io.js';
 import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
 
-async function frame(flags: Record<string, unknown>, io: ProcessIo, blank: RunFacts, run: (ctx: RunContext) => Promise<RunResult>): Promise<CommandResult> {
+async function frame(flags: Record<string, unknown>, io: RunIo, blank: RunFacts, run: (ctx: RunContext) => Promise<RunResult>): Promise<CommandResult> {
   const json = flags.json === true;
   const detailedExitcode = flags.detailedExitcode === true;
   const interrupt = onInterrupt();
@@ -24,6 +24,7 @@ async function frame(flags: Record<string, unknown>, io: ProcessIo, blank: RunFa
     stdin: io.stdin,
     env: io.env,
     signal: interrupt.signal,
+    redact: io.secrets.redact,
   });
   try {
     const { facts, failure } = await run({
@@ -43,14 +44,14 @@ async function frame(flags: Record<string, unknown>, io: ProcessIo, blank: RunFa
   }
 }
 
-export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
   return frame(flags, io, { kind, source: displayName(file), dryRun: flags.dryRun === true }, async (ctx) => {
     const { runUpload } = await import('../engine/upload.js');
     return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
   });
 }
 
-export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
   const dryRun = flags.dryRun === true;
   return frame(flags, io, { kind, source: null, dryRun }, async (ctx) => {
     const sending = await parseSending(flags, io, { dryRun, url: 'always' });
@@ -60,7 +61,7 @@ export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: Pr
   });
 }
 
-export function applyAction(plan: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export function applyAction(plan: string, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
   return frame(flags, io, { kind: null, source: plan, dryRun: false }, async (ctx) => {
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });

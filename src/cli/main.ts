@@ -7,8 +7,9 @@ import { EXIT, isUploadError, UploadError, UsageError, type Outcome } from '../e
 import type { RunFacts } from '../engine/result.js';
 import { DEFAULTS } from '../engine/options.js';
 import type { UploadReport } from '../report/types.js';
+import { Secrets } from '../send/secrets.js';
 import { toolVersion } from '../version.js';
-import { processIo, type ProcessIo } from './io.js';
+import { processIo, type ProcessIo, type RunIo } from './io.js';
 import type { CommandResult } from './result.js';
 import type { Ending } from '../report/assemble.js';
 
@@ -19,7 +20,7 @@ function uploadCommand(
   kind: 'store-cards' | 'team-members',
   summary: string,
   run: (result: Promise<CommandResult>) => void,
-  io: ProcessIo,
+  io: RunIo,
 ): Command {
   const cmd = program
     .command(`${kind} <file>`)
@@ -114,7 +115,9 @@ function quietOnBrokenPipe(stream: NodeJS.WritableStream): void {
   });
 }
 
-export async function main(argv: readonly string[], io: ProcessIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], processIo_: ProcessIo = processIo()): Promise<number> {
+  // The secrets this run must never show belong to it, not to the process (tests run many in one).
+  const io: RunIo = { ...processIo_, secrets: new Secrets() };
   quietOnBrokenPipe(io.stdout);
   quietOnBrokenPipe(io.stderr);
   let pending: Promise<CommandResult> | undefined;
@@ -315,8 +318,8 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
   return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null }, internal: true };
 }
 
-export async function finish(result: CommandResult, io: ProcessIo): Promise<number> {
-  const { redact } = await import('../send/secrets.js');
+export async function finish(result: CommandResult, io: RunIo): Promise<number> {
+  const { redact } = io.secrets;
   const { facts } = result;
   let exitCode = result.exitCode ?? EXIT.ok;
   let ending: Ending | undefined;

@@ -13,7 +13,7 @@ import { currentUser } from '../state/whoami.js';
 import { hostname } from 'node:os';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
-import type { ProcessIo } from './io.js';
+import type { ProcessIo, RunIo } from './io.js';
 
 export function count(flag: string, value: unknown, min: number): number {
   const n = Number(value);
@@ -40,7 +40,7 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
  */
 export async function parseSending(
   flags: Record<string, unknown>,
-  io: ProcessIo,
+  io: RunIo,
   how: { dryRun: boolean; stdin?: string | undefined; url?: 'always' | 'when-sending' | 'optional' },
 ): Promise<SendOptions> {
   const { dryRun, stdin } = how;
@@ -58,6 +58,7 @@ export async function parseSending(
   }
   const tokenConfigured = tokenFile !== undefined || io.env[tokenEnv] !== undefined;
   const token = !dryRun || tokenConfigured ? await resolveToken({ tokenEnv, tokenFile }, io.env, io.stdin) : undefined;
+  if (token) io.secrets.keep(token.value);
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
   const confirm = flags.yes === true ? 'yes' : interactive && stdin === undefined ? 'prompt' : 'impossible';
   if (!dryRun && confirm === 'impossible') {
@@ -83,7 +84,7 @@ export function parseGuards(flags: Record<string, unknown>): GuardOptions {
   return { maxRemovals: parseMaxRemovals(text(flags.maxRemovals) ?? DEFAULTS.maxRemovals), allowEmpty: flags.allowEmpty === true };
 }
 
-export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<UploadOptions> {
+export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: RunIo): Promise<UploadOptions> {
   const dryRun = flags.dryRun === true;
   const sending = await parseSending(flags, io, { dryRun, stdin: file === '-' ? 'records' : undefined });
   const { baseUrl } = sending;

@@ -48,6 +48,8 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
   const lease = await store.lock(key, { ...job.identity, pid: process.pid, what: `${info.noun}s to ${key.baseUrl}` });
   try {
     if (lease.recovered) ctx.emit({ type: 'lock-recovered', owner: lease.recovered });
+    // What the store did to be written to (an old folder migrated, tables created): said where it is seen.
+    for (const message of lease.notices ?? []) ctx.emit({ type: 'notice', message });
     const now = await store.head(key);
     if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
     if (job.confirm !== 'yes') await confirm(job, ctx);
