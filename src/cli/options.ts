@@ -2,9 +2,9 @@
 // order a person fixes them: where to send, with which token, how to confirm, then the input's flags.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
-import { parseMaxRemovals, type RemovalLimit } from '../guard/limit.js';
+import { parseMaxRemovals } from '../guard/limit.js';
 import { loadMapping } from '../map/mapping-file.js';
-import { DEFAULTS, type Identity, type UploadOptions } from '../options.js';
+import { DEFAULTS, type GuardOptions, type SendOptions, type StateOptions, type UploadOptions } from '../engine/options.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
@@ -33,16 +33,6 @@ function seconds(flag: string, value: unknown): number {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** What sending needs: where, with which token, how to confirm, how hard to try. */
-export interface Sending {
-  readonly retries: number;
-  readonly timeoutSeconds: number;
-  readonly baseUrl: URL | undefined;
-  readonly token: UploadOptions['token'];
-  readonly tokenEnv: string;
-  readonly confirm: UploadOptions['confirm'];
-}
-
 /**
  * The address, token and confirmation, checked in the order a person fixes them. A dry run sends
  * nothing, so it needs none of them, but those it is given are checked. `stdin` names what else
@@ -52,7 +42,7 @@ export async function parseSending(
   flags: Record<string, unknown>,
   io: ProcessIo,
   how: { dryRun: boolean; stdin?: string | undefined; url?: 'always' | 'when-sending' | 'optional' },
-): Promise<Sending> {
+): Promise<SendOptions> {
   const { dryRun, stdin } = how;
   const retries = count('--retries', flags.retries ?? DEFAULTS.retries, 0);
   const timeoutSeconds = seconds('--timeout', flags.timeout ?? DEFAULTS.timeoutSeconds);
@@ -81,7 +71,7 @@ export async function parseSending(
 }
 
 /** Where the state lives, how much of it to keep, and how this run is named in it. */
-export function parseState(flags: Record<string, unknown>, io: ProcessIo): { state: string; keep: number; identity: Identity } {
+export function parseState(flags: Record<string, unknown>, io: ProcessIo): StateOptions {
   return {
     state: stateSpec(text(flags.state), text(flags.stateDir), io.env),
     keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
@@ -89,7 +79,7 @@ export function parseState(flags: Record<string, unknown>, io: ProcessIo): { sta
   };
 }
 
-export function parseGuards(flags: Record<string, unknown>): { maxRemovals: RemovalLimit; allowEmpty: boolean } {
+export function parseGuards(flags: Record<string, unknown>): GuardOptions {
   return { maxRemovals: parseMaxRemovals(text(flags.maxRemovals) ?? DEFAULTS.maxRemovals), allowEmpty: flags.allowEmpty === true };
 }
 

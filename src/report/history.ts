@@ -2,7 +2,7 @@
 // they were compared with.
 import { thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
-import type { FailedAttempt, HistoryReport } from '../history.js';
+import type { FailedAttempt, HistoryReport } from '../engine/history.js';
 import { describeOperation } from '../state/operation.js';
 import { plural } from './human.js';
 

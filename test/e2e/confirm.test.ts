@@ -8,7 +8,8 @@ import { parseUploadOptions } from '../../src/cli/options.js';
 import { confirmQuestion } from '../../src/report/human.js';
 import type { ConfirmRequest } from '../../src/report/events.js';
 import type { UploadReport } from '../../src/report/types.js';
-import { runUpload } from '../../src/upload.js';
+import { runUpload } from '../../src/engine/upload.js';
+import { assembleReport } from '../../src/report/assemble.js';
 import { auditLines, latestSnapshot, lockOf } from '../helpers/state.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
@@ -35,9 +36,8 @@ async function upload(file: string, who: Person): Promise<UploadReport> {
   const env = sb!.env;
   const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {} } as unknown as ProcessIo;
   const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', stateDir: sb!.stateDir, noBaseline: true }, io);
-  const { report, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, confirm: (request) => who.confirm(request) });
-  if (failure !== undefined) Object.assign(report, settle(failure));
-  return report;
+  const { facts, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, confirm: (request) => who.confirm(request) });
+  return assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
 }
 
 describe('confirmation on a terminal', () => {
