@@ -2,7 +2,7 @@
 // merge, a removal by key, and a nightly sync whose removals are held back — each through the same
 // diff, guards, lock, STATE_MOVED check, send and record as any upload, and named in the history.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
@@ -42,8 +42,12 @@ for (const backend of ['directory', 'postgres'] as const) {
           ...[21, 22, 23].map((n) => `${id(n)},m${n}@example.com,New ${n},3,STORE-001`),
         ].join('\n'),
       );
-      const dry = await run(['team-members', file, '--merge', '--dry-run', '--json']);
+      const diffOut = join(s.dir, 'changes.csv');
+      const dry = await run(['team-members', file, '--merge', '--dry-run', '--json', '--diff-out', diffOut]);
       expect(dry.code).toBe(0);
+      // The review file lists what the merged set changes: three added, one renamed, nothing removed.
+      const rows = readFileSync(diffOut, 'utf8').trim().split(/\r?\n/).slice(1);
+      expect(rows.map((r) => r.split(',')[0])).toEqual(['changed', 'added', 'added', 'added']);
       expect(dry.json()).toMatchObject({ outcome: 'dry-run', records: 4, diff: { added: 3, removed: 0, changed: 1, unchanged: 19 } });
       expect(await s.stored(TEAM)).toHaveLength(20);
 
