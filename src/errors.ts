@@ -8,6 +8,8 @@ export const EXIT = {
   ok: 0,
   /** Only with --detailed-exitcode: the run succeeded and the upload changes (or changed) something. */
   changes: 8,
+  /** --hold-removals: uploaded, with the removals the guard would have refused held back. */
+  held: 9,
   internal: 1,
   usage: 2,
   invalid: 3,
@@ -81,6 +83,7 @@ export const ERROR_CODES = {
     'BASELINE_INVALID',
     'STORE_CARDS_INVALID',
     'PLAN_INVALID',
+    'UNKNOWN_KEY',
   ],
   refused: ['EMPTY_UPLOAD', 'TOO_MANY_REMOVALS', 'NO_BASELINE', 'LOCK_HELD', 'DECLINED', 'SNAPSHOT_CORRUPT', 'STATE_MOVED', 'PLAN_STALE'],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],

@@ -46,8 +46,28 @@ async function frame(flags: Record<string, unknown>, io: RunIo, blank: RunFacts,
 
 export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
   return frame(flags, io, { kind, source: displayName(file), dryRun: flags.dryRun === true }, async (ctx) => {
+    const options = await parseUploadOptions(kind, file, flags, io);
+    if (options.merge) {
+      const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../engine/frame.js'), import('../engine/merge.js')]);
+      return runFrame(mergeDefinition(options), ctx);
+    }
     const { runUpload } = await import('../engine/upload.js');
-    return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
+    return runUpload(options, ctx);
+  });
+}
+
+export function removeAction(kind: Kind, keys: readonly string[], flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
+  const dryRun = flags.dryRun === true;
+  return frame(flags, io, { kind, source: null, dryRun }, async (ctx) => {
+    const keysFile = typeof flags.keysFile === 'string' ? flags.keysFile : undefined;
+    const sending = await parseSending(flags, io, { dryRun, url: 'always', stdin: keysFile === '-' ? 'keys' : undefined });
+    const { removeList } = await import('./remove.js');
+    const { list, source } = await removeList(keys, keysFile, io);
+    const { runRemove } = await import('../engine/remove.js');
+    return runRemove(
+      { kind, keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, allowEmpty: flags.allowEmpty === true, ...parseState(flags, io) },
+      ctx,
+    );
   });
 }
 

@@ -42,7 +42,9 @@ function uploadCommand(
     .option('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: detected)')
     .option('--encoding <label>', 'text encoding, e.g. windows-1252 (default: UTF-8, or the BOM)')
     .option('--baseline <file>', 'compare against this file instead of the last upload')
-    .option('--no-baseline', 'allow an upload with no baseline at all (the removal guard cannot protect it)');
+    .option('--no-baseline', 'allow an upload with no baseline at all (the removal guard cannot protect it)')
+    .option('--merge', 'the file holds only records to add or replace (by key); every other record of the last upload is kept')
+    .option('--hold-removals', 'if the removal guard would refuse: send the file plus the records it leaves out, delete nothing, exit 9');
   cmd.on('option:baseline', (file: string) => givenBaseline.set(cmd, file));
   cmd.on('option:no-baseline', () => acknowledged.add(cmd));
   if (kind === 'team-members') cmd.option('--store-cards <file>', "check each parentKey against this store-card file's nodeKeys");
@@ -93,6 +95,8 @@ Examples:
   $ upload ${kind} ${file} --yes --json              unattended (cron): no prompt, one JSON report on stdout
   $ upload ${kind} export.csv --map '{"${kind === 'store-cards' ? 'nodeKey": "Filiale' : 'employeeID": "Personalnummer'}"}'   name a column the tool does not know
   $ upload ${kind} ${file} --max-removals 37         allow exactly the 37 removals you expect
+  $ upload ${kind} ${kind === 'store-cards' ? 'fix.csv' : 'new-hires.csv'} --merge          add or replace only these records (docs/everyday.md)
+  $ upload ${kind} ${file} --yes --hold-removals     nightly: send additions and changes, hold back doubtful removals (exit 9)
 ${EXIT_CODES}`;
 }
 
@@ -102,7 +106,9 @@ Exit codes:
   1 internal error (a bug)           2 usage or configuration error
   3 invalid input; nothing sent      4 refused by a safety guard; nothing sent
   5 rejected by the service          6 unreachable, or outcome unknown after retries
-  7 the answer does not confirm the upload                 130 interrupted`;
+  7 the answer does not confirm the upload
+  8 only with --detailed-exitcode: succeeded, and something changed
+  9 uploaded, with removals held back (--hold-removals)    130 interrupted`;
 
 /**
  * `upload … --json | head -c1`: the reader went away. What was left to say has nowhere to go; the run's
@@ -223,6 +229,28 @@ Examples:
     .action(async (plan: string, flags: Record<string, unknown>) => {
       const { applyAction } = await import('./actions.js');
       run(applyAction(plan, flags, io));
+    });
+  sendingOptions(
+    program
+      .command('remove <kind> [keys...]')
+      .summary('upload the last recorded set without some records: remove a leaver by key')
+      .description(
+        'Send the last recorded set of store-cards or team-members without the records of the keys given (and those in --keys-file), through the same diff, guards, confirmation, lock, send and record as any upload. A key that is not in the set is an error that names it; nothing is sent.',
+      )
+      .option('--keys-file <file>', 'also remove the keys in this file, one per line (- for standard input)')
+      .option('--dry-run', 'show what the removal would change, send nothing')
+      .option('--allow-empty', 'allow removing the last records (the set becomes empty)'),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ upload remove team-members E1042 --dry-run
+  $ upload remove team-members --keys-file leavers.txt --yes`,
+    )
+    .action(async (kind: string, keys: string[], flags: Record<string, unknown>) => {
+      const { removeAction } = await import('./actions.js');
+      run(removeAction(checkKind(kind), keys, flags, io));
     });
   program
     .command('export <kind>')
@@ -364,7 +392,9 @@ export async function finish(result: CommandResult, io: RunIo): Promise<number> 
       if (settled.error.hint) say.notice(`  → ${settled.error.hint}`);
     }
   } else if (facts?.done) {
-    ending = { outcome: facts.done, exitCode: EXIT.ok, error: null };
+    // Uploaded with removals held back: a success a nightly job's monitoring must still see (exit 9).
+    if (facts.done === 'uploaded' && facts.held?.length) exitCode = EXIT.held;
+    ending = { outcome: facts.done, exitCode, error: null };
   }
   let report: UploadReport | undefined;
   if (facts && ending) {

@@ -11,7 +11,7 @@ import { describeBaseline } from '../report/human.js';
 import { baselineOf, type BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
-import type { AuditEntry, Generation, StateKey, StateStore } from '../state/types.js';
+import type { AuditEntry, Generation, Operation, StateKey, StateStore } from '../state/types.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
 import type { Identity, SendOptions } from './options.js';
@@ -40,6 +40,9 @@ export interface Job {
   /** For restore and apply: what the new generation says it came from. */
   readonly restoredFrom?: number | null;
   readonly plan?: string | null;
+  /** What the upload is (a merge, a removal …), and the removals it held back, for the history. */
+  readonly operation?: Operation | undefined;
+  readonly heldRemovals?: readonly string[] | undefined;
 }
 
 export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
@@ -128,6 +131,8 @@ async function record(job: Job, ctx: RunContext): Promise<number | null> {
       sha256: payload.sha256,
       restoredFrom: job.restoredFrom ?? null,
       plan: job.plan ?? null,
+      ...(job.operation ? { operation: job.operation } : {}),
+      ...(job.heldRemovals?.length ? { heldRemovals: job.heldRemovals } : {}),
     };
     const generation = await job.store.commit(job.key, job.expected, payload.chunks, meta, job.keep);
     ctx.emit({ type: 'recorded', generation: generation.generation, store: job.store.label });

@@ -3,7 +3,9 @@
 // where its records go, what it compares with, where its planned set comes from and how it is judged.
 // Each step returns data; the frame keeps what they returned as the run's facts, so a run that stops
 // half-way still reports everything it learnt, and the report is assembled once from them.
-import { judge, type Verdict } from '../guard/index.js';
+import type { GuardInput, Verdict } from '../guard/index.js';
+import { judgeHolding } from '../sets/hold.js';
+import { encoded } from './encoded.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Definition, Opened, Planned } from './definition.js';
@@ -29,12 +31,14 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
 
     const against = await def.baseline(opened, ctx);
     facts = { ...facts, against: against.against };
-    const planned = await def.plan(opened, against, ctx);
+    let planned = await def.plan(opened, against, ctx);
     // A saved plan's report names the plan; the others name what the records came from.
     facts = { ...facts, source: facts.source ?? planned.source, records: planned.records, diff: planned.diff, ...(planned.file ? { file: planned.file } : {}) };
 
     // Invalid records are refused before anything else is judged or shown; the files asked for are still written.
-    const verdict = planned.invalid ? undefined : judgeStep(def, opened, against, planned, ctx);
+    let verdict: Verdict | undefined;
+    if (!planned.invalid) ({ verdict, planned } = judgeStep(def, opened, against, planned, ctx));
+    if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
     await writeOutputs(def.outputs ?? {}, { def, opened, against, planned, verdict }, ctx);
     if (planned.invalid) throw planned.invalid;
     if (verdict?.refusal) throw verdict.refusal;
@@ -66,6 +70,8 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
         diff: planned.diff,
         restoredFrom: planned.restoredFrom ?? null,
         plan: planned.savedPlan ?? null,
+        operation: planned.operation ?? (planned.restoredFrom !== undefined ? 'restore' : planned.savedPlan !== undefined ? 'apply' : 'upload'),
+        heldRemovals: planned.held,
       },
       ctx,
     );
@@ -77,30 +83,53 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
   }
 }
 
-/** The verdict on the planned set, shown as it is reached: the first records, the changes, the guards' notes. */
-function judgeStep(def: Definition, opened: Opened, against: BaselineResult, planned: Planned, ctx: RunContext): Verdict {
+/**
+ * The verdict on the planned set, shown as it is reached: the first records, the changes, the guards'
+ * notes. With --hold-removals, a removal the guard would refuse is held back (../sets/hold.ts): the set
+ * then keeps the omitted records as recorded and is judged again, in full, as what would be sent.
+ */
+function judgeStep(def: Definition, opened: Opened, against: BaselineResult, planned: Planned, ctx: RunContext): { verdict: Verdict; planned: Planned } {
   const { kind } = opened.target;
   const { file } = planned;
   if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.slice(0, PREVIEW), total: file.bodies.length });
   ctx.emit({ type: 'diff', kind, diff: planned.diff, against: against.against, noBaselineWhy: against.why || undefined });
-  const verdict: Verdict = def.guards
-    ? judge({
-        kind,
-        source: planned.source,
-        count: planned.count,
-        diff: planned.diff,
-        limit: def.guards.maxRemovals,
-        allowEmpty: def.guards.allowEmpty,
-        acknowledgeNoBaseline: def.guards.acknowledgeNoBaseline,
-        noBaselineWhy: against.why,
-        has: {
-          token: def.send.token !== undefined,
-          tokenEnv: def.send.tokenEnv,
-          baseUrl: opened.target.baseUrl !== undefined,
-          confirmation: def.send.confirm !== 'impossible',
-        },
-      })
-    : { refusal: undefined, notes: planned.notes ?? [], needs: [] };
+  if (!def.guards) {
+    const verdict: Verdict = { refusal: undefined, notes: planned.notes ?? [], needs: [] };
+    ctx.emit({ type: 'guard-notes', notes: verdict.notes });
+    return { verdict, planned };
+  }
+  const input: GuardInput = {
+    kind,
+    source: planned.source,
+    count: planned.count,
+    diff: planned.diff,
+    limit: def.guards.maxRemovals,
+    allowEmpty: def.guards.allowEmpty,
+    acknowledgeNoBaseline: def.guards.acknowledgeNoBaseline,
+    noBaselineWhy: against.why,
+    has: {
+      token: def.send.token !== undefined,
+      tokenEnv: def.send.tokenEnv,
+      baseUrl: opened.target.baseUrl !== undefined,
+      confirmation: def.send.confirm !== 'impossible',
+    },
+  };
+  const set = planned.set ?? planned.file;
+  const recorded = against.baseline?.records;
+  const hold = def.guards.holdRemovals && set && recorded ? { recorded } : undefined;
+  const judged = judgeHolding(input, set ?? { keys: [], bodies: [] }, hold);
+  const { verdict } = judged;
+  if (judged.held.length) {
+    ctx.emit({ type: 'held', kind, held: judged.held });
+    planned = {
+      ...planned,
+      diff: judged.diff,
+      count: judged.planned.keys.length,
+      set: judged.planned,
+      held: judged.held,
+      payload: encoded(judged.planned.bodies),
+    };
+  }
   ctx.emit({ type: 'guard-notes', notes: verdict.notes });
-  return verdict;
+  return { verdict, planned };
 }

@@ -31,7 +31,7 @@ export async function writeOutputs(requests: OutputRequests, judged: Judged, ctx
     const { writePrivateFile } = await import('../report/private-file.js');
     await writePrivateFile(requests.payloadOut, '--payload-out', (await planned.payload()).chunks);
   }
-  if (requests.diffOut !== undefined && file) await writeDiff(requests.diffOut, judged, ctx);
+  if (requests.diffOut !== undefined && (planned.set ?? file)) await writeDiff(requests.diffOut, judged, ctx);
   if (requests.planOut !== undefined && !judged.verdict.refusal) await savePlan(requests.planOut, judged.verdict, judged, ctx);
 }
 
@@ -39,8 +39,10 @@ async function writeDiff(path: string, { opened, against, planned }: Judged, ctx
   const baseline = against.baseline;
   if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${path}: there is no baseline to compare with, so the file lists no changes` });
   const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('../report/private-file.js'), import('../report/diff-csv.js')]);
-  const file = planned.file!;
-  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records ?? new Map(), file.keys, file.bodies, file.delimiter ?? ','));
+  // What would be sent: the file's records, or the set a merge, a removal or held removals make of them.
+  const set = planned.set ?? planned.file!;
+  const delimiter = planned.file?.delimiter ?? ',';
+  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records ?? new Map(), set.keys, set.bodies, delimiter));
 }
 
 /** The plan of a dry run, with what it was compared with, for `upload apply` to send byte for byte. */

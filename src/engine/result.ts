@@ -34,6 +34,8 @@ export interface RunFacts {
   /** What the plan is compared with, with its provenance. */
   readonly against?: BaselineReport;
   readonly diff?: Diff;
+  /** Removals --hold-removals held back: the keys kept on the service although the file leaves them out. */
+  readonly held?: readonly string[];
   readonly executed?: Executed;
   /** How a run that succeeded ended. */
   readonly done?: 'dry-run' | 'uploaded';

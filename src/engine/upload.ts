@@ -22,7 +22,12 @@ export function uploadDefinition(options: UploadOptions): Definition {
     send: options,
     keep: options.keep,
     identity: options.identity,
-    guards: { maxRemovals: options.maxRemovals, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: options.noBaseline },
+    guards: {
+      maxRemovals: options.maxRemovals,
+      allowEmpty: options.allowEmpty,
+      acknowledgeNoBaseline: options.noBaseline,
+      holdRemovals: options.holdRemovals,
+    },
     outputs: options,
     // Without an address (a dry run may have none) there is no history to compare with.
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),

@@ -40,6 +40,7 @@ export function assembleReport(facts: RunFacts, ending: Ending): UploadReport {
       : null,
     unchanged: unchangedOf(facts),
     generation: executed?.generation ?? null,
+    heldRemovals: facts.held ?? [],
     response: executed ? { status: executed.answer.status, message: executed.answer.message } : (ending.response ?? null),
     error: ending.error,
   };

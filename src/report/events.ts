@@ -28,6 +28,8 @@ export type RunEvent =
   | { readonly type: 'diff'; readonly kind: Kind; readonly diff: Diff; readonly against: BaselineReport; readonly noBaselineWhy: string | undefined }
   | { readonly type: 'recorded'; readonly generation: number; readonly store: string }
   | { readonly type: 'guard-notes'; readonly notes: readonly string[] }
+  /** --hold-removals: the removal guard would have refused; these recorded keys are sent as they are. */
+  | { readonly type: 'held'; readonly kind: Kind; readonly held: readonly string[] }
   | { readonly type: 'dry-run'; readonly kind: Kind; readonly count: number; readonly needs: readonly string[] }
   | { readonly type: 'sending'; readonly kind: Kind; readonly count: number; readonly origin: string }
   | { readonly type: 'send'; readonly event: SendEvent; readonly origin: string }
