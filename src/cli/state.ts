@@ -1,10 +1,11 @@
 // `upload state --to STORE`: every recorded upload, with its history, copied into another store (a
 // local directory into PostgreSQL, or into a shared folder). Nothing in the target is overwritten.
+import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
 import { parseState } from './options.js';
 import type { CommandResult } from './result.js';
 
-export async function stateAction(flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export async function stateAction(flags: Flags, io: ProcessIo): Promise<CommandResult> {
   try {
     const from = parseState({ state: flags.from }, io).state;
     const to = parseState({ state: flags.to }, io).state;
