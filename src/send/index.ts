@@ -126,11 +126,12 @@ function makeDispatcher(policy: RetryPolicy, env: NodeJS.ProcessEnv): EnvHttpPro
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the run's environment (given, not read from the process).
   // The connect timeout must be given to each connector: the proxy's, the tunnelled TLS one and the direct one.
   const connect = { timeout: policy.connectMs };
-  const proxy = (...names: string[]) => names.map((n) => env[n]).find(Boolean);
+  // Always a string: undici reads process.env for a setting left undefined, and this run's settings
+  // are the ones in `env`.
   return new EnvHttpProxyAgent({
-    httpProxy: proxy('http_proxy', 'HTTP_PROXY'),
-    httpsProxy: proxy('https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'),
-    noProxy: proxy('no_proxy', 'NO_PROXY') ?? '',
+    httpProxy: proxySetting(env, HTTP_PROXY_VARS) ?? '',
+    httpsProxy: proxySetting(env, HTTPS_PROXY_VARS) ?? '',
+    noProxy: proxySetting(env, ['no_proxy', 'NO_PROXY']) ?? '',
     connect,
     proxyTls: connect,
     requestTls: connect,
@@ -139,11 +140,22 @@ function makeDispatcher(policy: RetryPolicy, env: NodeJS.ProcessEnv): EnvHttpPro
   });
 }
 
+const HTTP_PROXY_VARS = ['http_proxy', 'HTTP_PROXY'];
+const HTTPS_PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
+
+/**
+ * The first of `names` that is set, as curl reads them: the lower-case name first, and a variable set
+ * to the empty string counts — `https_proxy=` turns the proxy off even when HTTPS_PROXY is set.
+ */
+function proxySetting(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
+  return env[names.find((n) => env[n] !== undefined) ?? ''];
+}
+
 /** Which proxy variable would carry a request to `url`, for hints (never its value: it may hold a password). */
 function proxied(url: URL, env: NodeJS.ProcessEnv): string | undefined {
-  const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-  const name = names.find((n) => env[n]);
-  if (!name) return undefined;
+  const names = url.protocol === 'https:' ? HTTPS_PROXY_VARS : HTTP_PROXY_VARS;
+  const name = names.find((n) => env[n] !== undefined);
+  if (!name || env[name] === '') return undefined;
   const noProxy = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[\s,]+/).filter(Boolean);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const excluded = noProxy.some((entry) => entry === '*' || host === entry.replace(/^\.|:\d+$/g, '') || host.endsWith(`.${entry.replace(/^\.|:\d+$/g, '')}`));

@@ -28,6 +28,15 @@ describe.concurrent('proxies', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('an empty lower-case variable turns the proxy off, as curl reads it', async () => {
+    const server = await serve({ ok: true });
+    const proxy = track(await recordingProxy());
+    const run = await upload(server.url, [], { env: { http_proxy: '', HTTP_PROXY: proxy.url } });
+    expect(run.code).toBe(0);
+    expect(proxy.seen).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('plain http to a remote host is refused before any connection, even through a proxy', async () => {
     const proxy = track(await recordingProxy());
     const run = await upload('http://scheduling.example.com', [], { env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url } });
