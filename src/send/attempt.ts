@@ -2,6 +2,7 @@
 // the whole body left before a failure matters: if it did, the service may have applied it.
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
+import { decodeAnswer } from './decode-answer.js';
 
 export type AttemptResult =
   | {
@@ -11,6 +12,8 @@ export type AttemptResult =
       readonly text: string;
       /** The answer was longer than MAX_ANSWER_BYTES: `text` is its start. */
       readonly truncated: boolean;
+      /** Why the body could not be decoded (an unknown or broken Content-Encoding). */
+      readonly unreadable?: string;
     }
   | {
       readonly kind: 'failed';
@@ -74,8 +77,11 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
       // One connection per attempt: a kept-alive socket the service has closed would blur the outcome.
       reset: true,
     });
-    const { text, truncated } = await readCapped(answer.body, MAX_ANSWER_BYTES);
-    return { kind: 'answer', status: answer.statusCode, headers: answer.headers, text, truncated };
+    const raw = await readCapped(answer.body, MAX_ANSWER_BYTES);
+    const decoded = raw.truncated ? raw : decodeAnswer(raw.bytes, answer.headers['content-encoding'], MAX_ANSWER_BYTES);
+    const base = { kind: 'answer', status: answer.statusCode, headers: answer.headers } as const;
+    if ('unreadable' in decoded) return { ...base, text: '', truncated: false, unreadable: decoded.unreadable };
+    return { ...base, text: decoded.bytes.toString('utf8'), truncated: decoded.truncated };
   } catch (err) {
     if (input.signal.aborted) throw input.signal.reason;
     if (answerDeadline.signal.aborted) {
@@ -93,8 +99,8 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   }
 }
 
-/** The answer's first `max` bytes as text; the rest is not read (the connection is closed instead). */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ text: string; truncated: boolean }> {
+/** The answer's first `max` bytes as sent; the rest is not read (the connection is closed instead). */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -102,10 +108,10 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max
     size += chunk.length;
     if (size > max) {
       body.destroy();
-      return { text: Buffer.concat(chunks).subarray(0, max).toString('utf8'), truncated: true };
+      return { bytes: Buffer.concat(chunks).subarray(0, max), truncated: true };
     }
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+  return { bytes: Buffer.concat(chunks), truncated: false };
 }
 
 function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick<AttemptInput, 'answerMs' | 'connectMs'>): AttemptResult {

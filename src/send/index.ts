@@ -82,7 +82,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
           const answer = withEarlierAttempts(
-            () => checkAnswer(req, result.status, result.headers, result.text, req.payload.records, result.truncated),
+            () => checkAnswer(req, result.status, result.headers, result.text, req.payload.records, result.truncated, result.unreadable),
             maybeApplied,
           );
           return { answer, attempts: n };
