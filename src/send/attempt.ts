@@ -40,6 +40,8 @@ export interface AttemptInput {
   readonly onSent: () => void;
 }
 
+/** Not a certificate problem: the two ends share no TLS version, or the other end does not speak TLS. */
+const TLS_VERSION_CODES = /^ERR_SSL_.*(PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|WRONG_VERSION_NUMBER)$/;
 const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
 
 /** A success answer is a one-line JSON object; past 1 MiB an answer is not a real one, and is not read further. */
@@ -122,6 +124,14 @@ function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick
     const why =
       code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? `no answer within ${secs}` : `the connection broke before the answer (${code})`;
     return { kind: 'failed', delivered, retryable: true, code, describe: `the body was sent but ${why}` };
+  }
+  const tlsVersion = TLS_VERSION_CODES.exec(code);
+  if (tlsVersion) {
+    const describe =
+      tlsVersion[1] === 'WRONG_VERSION_NUMBER'
+        ? `the service did not answer in TLS (${code}): the address may be plain http, or the port another service's`
+        : `the service offers only a TLS version older than this tool accepts (TLS 1.2 or newer) (${code})`;
+    return { kind: 'failed', delivered, retryable: false, code, describe };
   }
   if (TLS_CODES.test(code)) {
     return { kind: 'failed', delivered, retryable: false, code, describe: `the TLS certificate was not accepted (${code})` };

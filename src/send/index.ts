@@ -164,6 +164,9 @@ function proxied(url: URL, env: NodeJS.ProcessEnv): string | undefined {
 
 function hintFor(code: string): string | undefined {
   if (code === 'ENOTFOUND') return 'check the host name in --base-url / UPLOAD_BASE_URL (and the proxy settings)';
+  if (/WRONG_VERSION_NUMBER$/.test(code)) return 'check the scheme and port in --base-url / UPLOAD_BASE_URL';
+  if (/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE/.test(code))
+    return 'the service (or a proxy in front of it) must offer TLS 1.2 or newer: ask its operators; lowering the security of this tool is not an option';
   return 'if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its PEM file';
 }
 

@@ -67,6 +67,25 @@ describe.concurrent('TLS and private certificate authorities', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a service offering only TLS 1.0 is named as such, not as a certificate problem: unreachable, not retried', async () => {
+    const old = { ...tls, minVersion: 'TLSv1', maxVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' } as const;
+    const server = track(await scriptedServer([{ ok: true }], old));
+    const run = await upload(server.url);
+    expect(run.code).toBe(6);
+    expect(run.json().error.message).toMatch(/offers only a TLS version older than this tool accepts.*after 1 attempt/);
+    expect(run.json().error.message).not.toMatch(/certificate/);
+    expect(run.json().error.hint).toMatch(/TLS 1\.2 or newer/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('https to a port that speaks plain http says so', async () => {
+    const server = track(await scriptedServer([{ ok: true }]));
+    const run = await upload(server.url.replace('http:', 'https:'));
+    expect(run.code).toBe(6);
+    expect(run.json().error.message).toMatch(/did not answer in TLS/);
+    expect(run.json().error.hint).toMatch(/scheme and port/);
+  });
+
   it('a NODE_EXTRA_CA_CERTS that cannot be read is a usage error, before any connection', async () => {
     const server = track(await scriptedServer([{ ok: true }], tls));
     const run = await upload(server.url, [], { env: { NODE_EXTRA_CA_CERTS: '/nonexistent/ca.pem' } });

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TlsOptions } from 'node:tls';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll } from 'vitest';
 
@@ -47,7 +48,7 @@ export type Script = readonly Step[] | ((req: Received, index: number) => Step |
  * Answers request i with steps[i] (after the script runs out, the last step repeats), or with what the
  * script function returns for it. With tls, https.
  */
-export async function scriptedServer(script: Script, tls?: { key: string; cert: string }): Promise<ScriptedServer> {
+export async function scriptedServer(script: Script, tls?: { key: string; cert: string } & TlsOptions): Promise<ScriptedServer> {
   const requests: Received[] = [];
   const waiting: ((r: Received) => void)[] = [];
   const started = Date.now();
