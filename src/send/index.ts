@@ -2,6 +2,7 @@
 // checked against what was sent. A full replacement is idempotent, so sending the same bytes again
 // is safe; the outcome says honestly whether the service may have applied an attempt that got no answer.
 import { EnvHttpProxyAgent } from 'undici';
+import { skippingContinue } from './interim.js';
 import type { KindInfo } from '../contract/kinds.js';
 import { Interrupted, ServiceRejected, ServiceUnreachable } from '../errors.js';
 import { checkAnswer, serviceMessage, type ServiceAnswer } from './answer.js';
@@ -126,13 +127,15 @@ function makeDispatcher(policy: RetryPolicy, env: NodeJS.ProcessEnv): EnvHttpPro
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the run's environment (given, not read from the process).
   // The connect timeout must be given to each connector: the proxy's, the tunnelled TLS one and the direct one.
   const connect = { timeout: policy.connectMs };
+  // Direct connections also skip an unsolicited 100 Continue (interim.ts); a tunnel through a proxy is
+  // undici's own, and the proxy answers for what it passes on.
   // Always a string: undici reads process.env for a setting left undefined, and this run's settings
   // are the ones in `env`.
   return new EnvHttpProxyAgent({
     httpProxy: proxySetting(env, HTTP_PROXY_VARS) ?? '',
     httpsProxy: proxySetting(env, HTTPS_PROXY_VARS) ?? '',
     noProxy: proxySetting(env, ['no_proxy', 'NO_PROXY']) ?? '',
-    connect,
+    connect: skippingContinue(connect),
     proxyTls: connect,
     requestTls: connect,
     headersTimeout: policy.answerMs,

@@ -1,5 +1,6 @@
-// What middleboxes do to an answer: a proxy that compresses it, and a body that decodes into more than
-// an answer can be. The cap counts decoded bytes.
+// What middleboxes do to an answer: a proxy that compresses it, interim answers nobody asked for, and a
+// body that decodes into more than an answer can be. The cap counts decoded bytes.
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -75,4 +76,55 @@ describe('behind a real nginx', () => {
       await inner.stop();
     }
   });
+});
+
+/**
+ * A raw loopback server that reads one request whole, then writes `before` (interim answers, in the
+ * given pieces) and the success answer for the records received.
+ */
+async function interimServer(before: readonly string[]): Promise<{ url: string; received: () => number; close: () => void }> {
+  let received = 0;
+  const server = createTcpServer((socket) => {
+    let data = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      const end = data.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/content-length: *(\d+)/i.exec(data.subarray(0, end).toString('latin1'))?.[1] ?? NaN);
+      if (data.length < end + 4 + length) return;
+      received++;
+      const records = (JSON.parse(data.subarray(end + 4, end + 4 + length).toString('utf8')) as unknown[]).length;
+      const body = JSON.stringify({ message: `${records} team member(s) uploaded`, status: 200 });
+      void (async () => {
+        for (const piece of before) {
+          socket.write(piece);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received: () => received, close: () => server.close() };
+}
+
+describe.concurrent('interim answers before the final one', () => {
+  const cases: [string, string[]][] = [
+    ['an unsolicited 100 Continue', ['HTTP/1.1 100 Continue\r\n\r\n']],
+    ['two 100s and a 103 Early Hints', ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </s.css>\r\n\r\n']],
+    ['a 100 arriving a few bytes at a time', ['HTTP/1', '.1 10', '0 Continue\r', '\n', '\r\n']],
+  ];
+  for (const [name, before] of cases) {
+    it(`${name} is skipped: uploaded once, exit 0`, async () => {
+      const server = await interimServer(before);
+      try {
+        const run = await upload(server.url);
+        expect(run.code).toBe(0);
+        expect(run.json()).toMatchObject({ outcome: 'uploaded', response: { status: 200, message: '3 team member(s) uploaded' } });
+        expect(server.received()).toBe(1);
+      } finally {
+        server.close();
+      }
+    });
+  }
 });
