@@ -8,10 +8,10 @@
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
 import { createHash } from 'node:crypto';
-import { chmod, lstat, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
-import { writeFileAtomic } from './atomic.js';
+import { appendRegularFile, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
 import { migrateLegacy } from './legacy.js';
@@ -125,7 +125,7 @@ export class DirectoryStore implements StateStore {
     const meta = await readJson<Generation>(join(dir, 'generations', `${generation}.json`));
     if (!meta)
       throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
-    const body = await readFile(join(dir, 'snapshots', `${generation}.json`)).catch((err: NodeJS.ErrnoException) => {
+    const body = await readState(join(dir, 'snapshots', `${generation}.json`)).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT')
         throw new UsageError(
           'BAD_GENERATION',
@@ -186,17 +186,14 @@ export class DirectoryStore implements StateStore {
   /** One line in one write in append mode, so concurrent writers never interleave a line. */
   async audit(key: StateKey, entry: AuditEntry): Promise<void> {
     const dir = await this.ensure(key);
-    const file = await open(join(dir, 'audit.jsonl'), 'a', this.fileMode);
-    try {
-      await file.write(`${JSON.stringify(entry)}\n`);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
+    await appendRegularFile(join(dir, 'audit.jsonl'), `${JSON.stringify(entry)}\n`, this.fileMode).catch(unusable);
   }
 
   async attempts(key: StateKey, limit = Number.MAX_SAFE_INTEGER): Promise<AuditEntry[]> {
-    const text = await readFile(join(this.dir(key), 'audit.jsonl'), 'utf8').catch(() => '');
+    const text = await readState(join(this.dir(key), 'audit.jsonl')).then(
+      (bytes) => bytes.toString('utf8'),
+      (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(err)),
+    );
     const lines = text.split('\n').filter(Boolean);
     const out: AuditEntry[] = [];
     for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
@@ -233,10 +230,26 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** A file of the state folder: never read through a link, never waited on as a FIFO. */
+function readState(path: string): Promise<Buffer> {
+  return readRegularFile(path).catch(unusable);
+}
+
+/** Something other than a file where the store keeps one: a documented refusal, not a crash or a hang. */
+function unusable(err: unknown): never {
+  if (err instanceof NotAFile)
+    throw new UsageError(
+      'STATE_UNUSABLE',
+      `${err.message} in the state folder`,
+      'move it aside: the state folder holds only the files this tool writes (and never follows links in it)',
+    );
+  throw err;
+}
+
 async function readJson<T>(path: string): Promise<T | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readState(path)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;

@@ -4,7 +4,8 @@
 // same host. The file is created whole (link() from a temp file), so it is never seen half-written.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { readRegularFile } from './atomic.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
@@ -136,7 +137,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function readHolder(path: string): Promise<LeaseFile | 'unreadable' | 'gone'> {
   let content: string;
   try {
-    content = await readFile(path, 'utf8');
+    content = (await readRegularFile(path)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
     throw err;
