@@ -4,6 +4,7 @@ import { GuardRefusal, UsageError } from './errors.js';
 import type { Identity, UploadOptions } from './options.js';
 import { readPlan } from './plan-file.js';
 import { emptyReport, markUploaded, baselineOf } from './report/types.js';
+import { assertSettled } from './load.js';
 import { execute, type RunContext } from './run.js';
 import { resolveBaseUrl } from './send/config.js';
 import { openState, type RunResult } from './upload.js';
@@ -46,6 +47,7 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
           'make a new plan with --dry-run --plan-out FILE against what the service holds now, review it, and apply that one',
         );
       }
+      if (doc.baseline === 'snapshot') await assertSettled(state, () => Promise.resolve(doc.body.sha256));
       const against = baselineOf(head);
       report.baseline = against;
       const diff = { baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null, examples: { added: [], removed: [], changed: [] } };

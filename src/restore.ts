@@ -6,7 +6,7 @@ import { KINDS, type Kind } from './contract/kinds.js';
 import { diffRecords } from './diff/index.js';
 import { UsageError } from './errors.js';
 import { judge, type RemovalLimit } from './guard/index.js';
-import { generationRecords, type State } from './load.js';
+import { assertSettled, generationRecords, type State } from './load.js';
 import type { Identity, UploadOptions } from './options.js';
 import { describeBaseline } from './report/human.js';
 import { diffReport, emptyReport, markUploaded, baselineOf } from './report/types.js';
@@ -48,6 +48,7 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
         'check --base-url and --state; `upload history` lists what is recorded',
       );
     const target = await pick(state, head, options.generation);
+    await assertSettled(state, () => Promise.resolve(target.sha256));
     const source = `upload #${target.generation}`;
     report.source = source;
     const body = await state.store.readSnapshot(state.key, target.generation);

@@ -5,7 +5,7 @@
 import type { Payload } from './contract/json-array.js';
 import { InputError } from './errors.js';
 import { judge } from './guard/index.js';
-import { loadBaseline, loadKnownParents, type State } from './load.js';
+import { assertSettled, loadBaseline, loadKnownParents, type State } from './load.js';
 import type { UploadOptions } from './options.js';
 import { buildPlan, type Plan } from './plan.js';
 import { normaliseBaseUrl } from './state/paths.js';
@@ -165,7 +165,9 @@ async function prepare(
   }
   // Written once the records are valid, whatever the guards say: they are what a review needs most.
   const encode = async () => (await import('./contract/json-array.js')).encodePayload(plan.bodies);
-  const payload = !options.dryRun || options.payloadOut !== undefined ? await encode() : undefined;
+  let payload = !options.dryRun || options.payloadOut !== undefined ? await encode() : undefined;
+  // Compared with a recorded upload: one sent but never confirmed must be settled first.
+  if (state && baseline?.source === 'snapshot') await assertSettled(state, async () => (payload ??= await encode()).sha256);
   if (options.payloadOut !== undefined) {
     const { writePrivateFile } = await import('./report/private-file.js');
     await writePrivateFile(options.payloadOut, '--payload-out', payload!.chunks);

@@ -220,23 +220,42 @@ Examples:
       run(applyAction(plan, flags, io));
     });
   program
-    .command('state')
-    .summary('copy the state (every upload recorded, with history) to another store')
+    .command('state [action] [kind]')
+    .summary('copy the state to another store (--to), or settle an upload sent but never confirmed (resolve)')
     .description(
-      'Copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.',
+      `Without an action: copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.
+
+resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the answer lost, the lock lost while sending, or a store that could not record it) is recorded as "sent, not confirmed", and every run compared with the recorded uploads refuses (BASELINE_UNCERTAIN) until it is settled. Check on the service which set it holds, then say --sent (it holds that upload: its recorded bytes become the latest) or --previous (it does not).`,
     )
-    .requiredOption('--to <dir|url>', 'the store to copy into')
+    .option('--to <dir|url>', 'the store to copy into')
     .option('--from <dir|url>', 'the store to copy from (default: $UPLOAD_STATE, else the XDG state directory)')
+    .option('--sent', 'resolve: the service holds the unconfirmed upload')
+    .option('--previous', 'resolve: the service does not hold it (it still holds the latest recorded upload)')
+    .option('--base-url <url>', 'resolve: service address (default: $UPLOAD_BASE_URL)')
+    .option('--state <dir|url>', 'resolve: the state store (default: $UPLOAD_STATE, else the XDG state directory)')
+    .option('--state-dir <dir>', 'the older name of --state')
     .addHelpText(
       'after',
       `
 Examples:
   $ upload state --to postgres://uploader@db.example.com/scheduling
-  $ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload`,
+  $ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload
+  $ upload state resolve team-members --sent        the service holds the upload that was sent but not confirmed`,
     )
-    .action(async (flags: Record<string, unknown>) => {
-      const { stateAction } = await import('./state.js');
-      run(stateAction(flags, io));
+    .action(async (action: string | undefined, kind: string | undefined, flags: Record<string, unknown>) => {
+      const { stateAction, resolveAction } = await import('./state.js');
+      if (action === undefined) run(stateAction(flags, io));
+      else if (action === 'resolve') run(resolveAction(checkKind(kind ?? ''), flags, io));
+      else
+        run(
+          Promise.resolve({
+            failure: new UsageError(
+              'BAD_USAGE',
+              `'${action}' is not an action of upload state`,
+              'use upload state --to STORE, or upload state resolve KIND --sent|--previous',
+            ),
+          }),
+        );
     });
   program
     .command('sandbox')

@@ -17,12 +17,13 @@ export async function checkWritable(path: string, flag: string, code: Code = 'OU
     () => undefined,
     (err: unknown) => (err instanceof NotAFile ? `it is ${err.what}` : undefined),
   );
-  if (unsafe) throw new UsageError(code, `${flag} ${path}: cannot write the file: ${unsafe}`, 'give the path of a regular file, or of one that does not exist yet');
+  if (unsafe)
+    throw new UsageError(code, `${flag} ${path}: cannot write the file: ${unsafe}`, 'give the path of a regular file, or of one that does not exist yet');
   // The file is replaced, not written into: what counts is the right to write in its directory.
   const problem = await access(dirname(resolve(path)), constants.W_OK).then(
-        () => undefined,
-        (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? 'its directory does not exist' : 'permission denied'),
-      );
+    () => undefined,
+    (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? 'its directory does not exist' : 'permission denied'),
+  );
   if (problem) throw new UsageError(code, `${flag} ${path}: cannot write the file: ${problem}`, 'give a path in a directory you can write to');
 }
 

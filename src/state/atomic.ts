@@ -82,7 +82,7 @@ export async function appendRegularFile(path: string, text: string, mode: number
 
 /** Writes every byte, or fails: a short write (a nearly full disk) is an error, never a silent cut. */
 async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const { bytesWritten } = await file.write(bytes, at, bytes.length - at);
     if (bytesWritten === 0) throw Object.assign(new Error(`a write made no progress after ${at} bytes`), { code: 'ENOSPC' });
     at += bytesWritten;

@@ -3,6 +3,7 @@
 //   generations/<n>.json   the provenance of each confirmed upload (kept for ever)
 //   snapshots/<n>.json     the exact bytes of the newest --keep uploads (0600)
 //   head.json              {"generation": n}: written last, the commit point
+//   intent.json, intent.body.json   an upload about to be sent, until a commit confirms it
 //   audit.jsonl            one line per attempt that reached the service
 //   lock                   the lease (./lease.ts)
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
@@ -15,7 +16,7 @@ import { appendRegularFile, NotAFile, readRegularFile, writeFileAtomic } from '.
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
 import { migrateLegacy } from './legacy.js';
-import type { AuditEntry, Generation, Holder, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
 
 export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
@@ -156,6 +157,8 @@ export class DirectoryStore implements StateStore {
       );
     const generation = { ...meta, generation: expected + 1 };
     await this.write(key, generation, body, null);
+    // The head has moved past any intent for this generation: it is confirmed (pending() says so too).
+    await this.forget(key);
     await this.prune(key, generation.generation, keep);
     return generation;
   }
@@ -181,6 +184,41 @@ export class DirectoryStore implements StateStore {
       const n = Number(name.replace(/\.json$/, ''));
       if (Number.isInteger(n) && n <= latest - keep) await rm(join(dir, name), { force: true });
     }
+  }
+
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void> {
+    const dir = await this.ensure(key);
+    const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString() };
+    // The bytes first: an intent is only ever seen with its body whole.
+    await writeFileAtomic(join(dir, 'intent.body.json'), body, this.fileMode);
+    await writeFileAtomic(join(dir, 'intent.json'), [`${JSON.stringify(intent)}\n`], this.fileMode);
+  }
+
+  async pending(key: StateKey): Promise<Intent | undefined> {
+    const intent = await readJson<Intent>(join(this.dir(key), 'intent.json'));
+    if (!intent) return undefined;
+    // Confirmed, but the intent outlived the commit (a crash between the two): not pending.
+    const head = await readJson<{ generation: number }>(join(this.dir(key), 'head.json'));
+    return intent.generation > (head?.generation ?? 0) ? intent : undefined;
+  }
+
+  async readPending(key: StateKey): Promise<Buffer> {
+    const intent = await this.pending(key);
+    if (!intent) throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
+    const body = await readState(join(this.dir(key), 'intent.body.json'));
+    if (body.length !== intent.bytes || createHash('sha256').update(body).digest('hex') !== intent.sha256)
+      throw new GuardRefusal(
+        'SNAPSHOT_CORRUPT',
+        `the unconfirmed upload in ${this.label} is damaged (its bytes do not match their sha256)`,
+        'settle it with --previous, or pass --baseline FILE',
+      );
+    return body;
+  }
+
+  async forget(key: StateKey): Promise<void> {
+    const dir = this.dir(key);
+    await rm(join(dir, 'intent.json'), { force: true });
+    await rm(join(dir, 'intent.body.json'), { force: true });
   }
 
   /** One line in one write in append mode, so concurrent writers never interleave a line. */

@@ -13,7 +13,8 @@ import { keyDir, lockOf } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const { serve } = serversForFile();
-const dryRun = (extra: string[]) => runCli(['team-members', fixture('team-members.csv'), '--dry-run', '--no-baseline', '--json', ...extra], { timeoutMs: 20_000 });
+const dryRun = (extra: string[]) =>
+  runCli(['team-members', fixture('team-members.csv'), '--dry-run', '--no-baseline', '--json', ...extra], { timeoutMs: 20_000 });
 const FLAGS = ['--payload-out', '--diff-out', '--errors-csv'] as const;
 
 describe.concurrent('a file flag never writes through a link or into a FIFO', () => {
@@ -88,10 +89,10 @@ describe.concurrent('the state folder', () => {
     mkdirSync(dirname(lock), { recursive: true });
     execFileSync('mkfifo', [lock]);
     const started = Date.now();
-    const run = await runCli(
-      ['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state', state, '--base-url', server.url],
-      { env: { UPLOAD_TOKEN: CANARY }, timeoutMs: 20_000 },
-    );
+    const run = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state', state, '--base-url', server.url], {
+      env: { UPLOAD_TOKEN: CANARY },
+      timeoutMs: 20_000,
+    });
     expect(run.code).toBe(2);
     expect(run.json().error).toMatchObject({ code: 'STATE_UNUSABLE' });
     expect(run.json().error.message).toMatch(/FIFO/);
@@ -108,10 +109,9 @@ describe.concurrent('the state folder', () => {
     writeFileSync(elsewhere, 'mine\n');
     execFileSync('rm', [audit]);
     symlinkSync(elsewhere, audit);
-    const run = await runCli(
-      ['team-members', fixture('team-members.csv'), '--yes', '--json', '--state', first.stateDir, '--base-url', server.url],
-      { env: { UPLOAD_TOKEN: CANARY } },
-    );
+    const run = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--json', '--state', first.stateDir, '--base-url', server.url], {
+      env: { UPLOAD_TOKEN: CANARY },
+    });
     expect(readFileSync(elsewhere, 'utf8')).toBe('mine\n');
     expect(run.stderr).toMatch(/audit log .* could not be written.*symbolic link/);
     expect(existsSync(audit)).toBe(true);

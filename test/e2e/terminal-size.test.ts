@@ -8,7 +8,10 @@ import { BIN, fixture } from '../helpers/cli.js';
 function underZeroSizedPty(args: readonly string[]): Promise<{ code: number | null; output: string; ms: number }> {
   const started = Date.now();
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qec', `stty rows 0 cols 0 && ${quoted}`, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '' } });
+  const child = spawn('script', ['-qec', `stty rows 0 cols 0 && ${quoted}`, '/dev/null'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: '' },
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);

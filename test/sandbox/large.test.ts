@@ -61,7 +61,16 @@ describe('sandbox with large bodies', () => {
     running = await sandbox();
     const { records } = members(100_000);
     const compact = Buffer.from(JSON.stringify(records));
-    const spaced = Buffer.from(`[${records.map((r) => `{${Object.entries(r).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`).join(', ')}]`);
+    const spaced = Buffer.from(
+      `[${records
+        .map(
+          (r) =>
+            `{${Object.entries(r)
+              .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+              .join(', ')}}`,
+        )
+        .join(', ')}]`,
+    );
     const timed = async (body: Buffer) => {
       const started = performance.now();
       const answer = await post(running!.url, body, false);
