@@ -6,9 +6,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { settle, type ProcessIo } from '../../src/cli/main.js';
+import { settle } from '../../src/cli/main.js';
+import type { RunIo } from '../../src/cli/io.js';
+import { Secrets } from '../../src/send/secrets.js';
+import { assembleReport } from '../../src/report/assemble.js';
 import { parseUploadOptions } from '../../src/cli/options.js';
-import { runUpload } from '../../src/upload.js';
+import { runUpload } from '../../src/engine/upload.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { freshDatabase } from '../helpers/postgres.js';
@@ -58,10 +61,10 @@ describe.each(Object.entries(backends))('with the %s store', (_name, backend) =>
     expect((await cli(['team-members', writeMembers(sb.dir, 'first.csv', range(1, 20)), '--yes', '--no-baseline'])).code).toBe(0);
 
     const env = sb.env;
-    const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {} } as unknown as ProcessIo;
+    const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {}, secrets: new Secrets() } as unknown as RunIo;
     const options = await parseUploadOptions('team-members', writeMembers(sb.dir, 'mine.csv', range(1, 21)), { retries: '0', timeout: '10', state }, io);
     let other: number | null = null;
-    const { report, failure } = await runUpload(options, {
+    const { facts, failure } = await runUpload(options, {
       env,
       stdin: io.stdin,
       emit: () => {},
@@ -72,7 +75,7 @@ describe.each(Object.entries(backends))('with the %s store', (_name, backend) =>
         return true;
       },
     });
-    if (failure !== undefined) Object.assign(report, settle(failure));
+    const report = assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
     expect(other).toBe(0);
     expect(report).toMatchObject({ outcome: 'refused', exitCode: 4, error: { code: 'LOCK_LOST' } });
     expect(await sb.stored(TEAM)).toHaveLength(22);
