@@ -108,9 +108,7 @@ export class PostgresStore implements StateStore {
   }
 
   async lock(key: StateKey, holder: Holder): Promise<Lease> {
-    const notices = (await this.ensureTables())
-      ? [`Created the state tables in ${this.label} (${TABLES.join(', ')}).`]
-      : [];
+    const notices = (await this.ensureTables()) ? [`Created the state tables in ${this.label} (${TABLES.join(', ')}).`] : [];
     // A session of its own: the lock lives exactly as long as this connection.
     const client = await connect(this.url, this.label);
     const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [lockId(key)]);

@@ -61,7 +61,13 @@ describe.each(Object.entries(backends))('with the %s store', (_name, backend) =>
     expect((await cli(['team-members', writeMembers(sb.dir, 'first.csv', range(1, 20)), '--yes', '--no-baseline'])).code).toBe(0);
 
     const env = sb.env;
-    const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {}, secrets: new Secrets() } as unknown as RunIo;
+    const io = {
+      env,
+      stdin: Object.assign(Readable.from([]), { isTTY: true }),
+      stderr: { isTTY: true },
+      stdout: {},
+      secrets: new Secrets(),
+    } as unknown as RunIo;
     const options = await parseUploadOptions('team-members', writeMembers(sb.dir, 'mine.csv', range(1, 21)), { retries: '0', timeout: '10', state }, io);
     let other: number | null = null;
     const { facts, failure } = await runUpload(options, {
