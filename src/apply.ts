@@ -1,12 +1,21 @@
 // `upload apply <plan>`: exactly the bytes a dry run saved and someone reviewed, sent only if the store
 // is still at the generation the plan was made against; otherwise nothing is sent (PLAN_STALE).
 import { GuardRefusal, UsageError } from './errors.js';
-import type { Identity, UploadOptions } from './options.js';
-import { readPlan } from './plan-file.js';
-import { emptyReport, markUploaded, baselineOf } from './report/types.js';
+import { DEFAULTS, type Identity, type UploadOptions } from './options.js';
+import { readPlan, type PlanDocument } from './plan-file.js';
+import { emptyReport, markUploaded, baselineOf, diffReport } from './report/types.js';
 import { execute, type RunContext } from './run.js';
 import { resolveBaseUrl } from './send/config.js';
 import { openState, type RunResult } from './upload.js';
+import { KINDS } from './contract/kinds.js';
+import { analyseChanges } from './diff/changed.js';
+import type { ChangeTally } from './diff/fields.js';
+import { diffRecords, noBaseline, type Diff } from './diff/index.js';
+import { decodeCanonical } from './diff/snapshot.js';
+import { InputError } from './errors.js';
+import { judge, parseLimit } from './guard/index.js';
+import { generationRecords, type State } from './load.js';
+import type { Generation } from './state/types.js';
 
 export interface ApplyOptions {
   readonly plan: string;
@@ -48,15 +57,19 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
       }
       const against = baselineOf(head);
       report.baseline = against;
-      const diff = { baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null, examples: { added: [], removed: [], changed: [] } };
-      report.diff = { ...doc.diff, baseline: doc.baseline, examples: diff.examples };
-      report.unchanged = doc.diff.added === 0 && doc.diff.removed === 0 && doc.diff.changed === 0;
       ctx.emit({
         type: 'notice',
         message: `Plan ${options.plan}: ${doc.body.records} record(s) from ${doc.source}, made by ${doc.user}@${doc.host} at ${doc.createdAt}`,
       });
+      // Judged again, with the limits the plan was judged with, against what the store holds now.
+      const { diff, verdict } = await judgePlan(doc, body, head && { state, head });
+      report.diff = diffReport(diff);
+      report.unchanged = diff.added === 0 && diff.removed === 0 && diff.changed === 0;
+      report.guards = verdict.guards;
       ctx.emit({ type: 'diff', kind: doc.kind, diff, against, noBaselineWhy: undefined });
-      ctx.emit({ type: 'guard-notes', notes: doc.notes });
+      ctx.emit({ type: 'guards', kind: doc.kind, guards: verdict.guards });
+      ctx.emit({ type: 'guard-notes', notes: head ? verdict.notes : doc.notes });
+      if (verdict.refusal) throw verdict.refusal;
       const executed = await execute(
         {
           ...options,
@@ -82,4 +95,43 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
   } catch (failure) {
     return { report, failure };
   }
+}
+
+/**
+ * The plan's body against the latest upload, through the same guards as any upload, with the limits
+ * the plan records (the defaults for a plan written before it recorded them). With nothing recorded
+ * there is nothing to compare with: the plan's own counts stand and the guards cannot apply.
+ */
+async function judgePlan(doc: PlanDocument, body: Buffer, latest: { state: State; head: Generation } | undefined) {
+  const limits = doc.limits ?? { maxRemovals: DEFAULTS.maxRemovals, maxChanges: DEFAULTS.maxChanges, maxEmptied: DEFAULTS.maxEmptied, allowEmpty: false };
+  let diff: Diff = { ...noBaseline(), baseline: doc.baseline, ...doc.diff };
+  let changes: ChangeTally | undefined;
+  if (latest) {
+    const planned = decodeCanonical(body, KINDS[doc.kind].keyField);
+    if (!planned)
+      throw new InputError(
+        'PLAN_INVALID',
+        "the plan's body is not a body this tool wrote",
+        'make a new plan with --dry-run --plan-out FILE, review it, and apply that one',
+      );
+    const records = await generationRecords(latest.state, latest.head);
+    const [keys, bodies] = [[...planned.keys()], [...planned.values()]];
+    diff = diffRecords(records, 'snapshot', keys, bodies);
+    changes = analyseChanges(doc.kind, records, keys, bodies, diff);
+  }
+  const verdict = judge({
+    kind: doc.kind,
+    source: doc.source,
+    count: doc.body.records,
+    diff,
+    changes,
+    limit: parseLimit('--max-removals', limits.maxRemovals),
+    maxChanges: parseLimit('--max-changes', limits.maxChanges),
+    maxEmptied: parseLimit('--max-emptied', limits.maxEmptied),
+    allowEmpty: limits.allowEmpty,
+    // A plan is only written once its baseline question was settled.
+    acknowledgeNoBaseline: true,
+    has: { token: true, tokenEnv: '', baseUrl: true, confirmation: true },
+  });
+  return { diff, verdict };
 }

@@ -5,7 +5,8 @@ import { decodeCanonical } from './diff/snapshot.js';
 import { KINDS, type Kind } from './contract/kinds.js';
 import { diffRecords } from './diff/index.js';
 import { UsageError } from './errors.js';
-import { judge, type RemovalLimit } from './guard/index.js';
+import { analyseChanges } from './diff/changed.js';
+import { judge, type Limit } from './guard/index.js';
 import { generationRecords, type State } from './load.js';
 import type { Identity, UploadOptions } from './options.js';
 import { describeBaseline } from './report/human.js';
@@ -23,7 +24,9 @@ export interface RestoreOptions {
   readonly baseUrl: URL;
   readonly token: UploadOptions['token'];
   readonly tokenEnv: string;
-  readonly maxRemovals: RemovalLimit;
+  readonly maxRemovals: Limit;
+  readonly maxChanges: Limit;
+  readonly maxEmptied: Limit;
   readonly allowEmpty: boolean;
   readonly retries: number;
   readonly timeoutSeconds: number;
@@ -60,7 +63,9 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
       );
     const against = baselineOf(head);
     report.baseline = against;
-    const diff = diffRecords(await generationRecords(state, head), 'snapshot', [...records.keys()], [...records.values()]);
+    const latest = await generationRecords(state, head);
+    const [keys, bodies] = [[...records.keys()], [...records.values()]];
+    const diff = diffRecords(latest, 'snapshot', keys, bodies);
     report.records = records.size;
     report.diff = diffReport(diff);
     report.unchanged = diff.added === 0 && diff.removed === 0 && diff.changed === 0;
@@ -74,11 +79,16 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
       source,
       count: records.size,
       diff,
+      changes: analyseChanges(kind, latest, keys, bodies, diff),
       limit: options.maxRemovals,
+      maxChanges: options.maxChanges,
+      maxEmptied: options.maxEmptied,
       allowEmpty: options.allowEmpty,
       acknowledgeNoBaseline: false,
       has: { token: options.token !== undefined, tokenEnv: options.tokenEnv, baseUrl: true, confirmation: options.confirm !== 'impossible' },
     });
+    report.guards = verdict.guards;
+    ctx.emit({ type: 'guards', kind, guards: verdict.guards });
     ctx.emit({ type: 'guard-notes', notes: verdict.notes });
     if (verdict.refusal) throw verdict.refusal;
     if (options.dryRun) {

@@ -4,7 +4,9 @@
 // and comes back with the report as far as it got; the entry point maps it to an outcome and exit code.
 import type { Payload } from './contract/json-array.js';
 import { InputError } from './errors.js';
+import { analyseChanges } from './diff/changed.js';
 import { judge } from './guard/index.js';
+import { describeLimit } from './guard/limit.js';
 import { loadBaseline, loadKnownParents, type State } from './load.js';
 import type { UploadOptions } from './options.js';
 import { buildPlan, type Plan } from './plan.js';
@@ -39,6 +41,13 @@ function planFacts(options: UploadOptions, state: State, against: BaselineReport
     baseline: against.source,
     diff: { added, removed, changed, unchanged },
     notes: [...notes],
+    // The limits it was judged with: `apply` judges the plan again with them, not with its own defaults.
+    limits: {
+      maxRemovals: describeLimit(options.maxRemovals),
+      maxChanges: describeLimit(options.maxChanges),
+      maxEmptied: describeLimit(options.maxEmptied),
+      allowEmpty: options.allowEmpty,
+    },
   };
 }
 
@@ -185,7 +194,10 @@ async function prepare(
     source,
     count: plan.keys.length,
     diff: plan.diff,
+    changes: analyseChanges(kind, baseline?.records, plan.keys, plan.bodies, plan.diff),
     limit: options.maxRemovals,
+    maxChanges: options.maxChanges,
+    maxEmptied: options.maxEmptied,
     allowEmpty: options.allowEmpty,
     acknowledgeNoBaseline: options.noBaseline,
     noBaselineWhy: why,
@@ -196,6 +208,8 @@ async function prepare(
       confirmation: options.confirm !== 'impossible',
     },
   });
+  report.guards = verdict.guards;
+  ctx.emit({ type: 'guards', kind, guards: verdict.guards });
   ctx.emit({ type: 'guard-notes', notes: verdict.notes });
   if (verdict.refusal) throw verdict.refusal;
 

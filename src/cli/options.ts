@@ -2,7 +2,7 @@
 // order a person fixes them: where to send, with which token, how to confirm, then the input's flags.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
-import { parseMaxRemovals, type RemovalLimit } from '../guard/limit.js';
+import { parseLimit, type Limit } from '../guard/limit.js';
 import { loadMapping } from '../map/mapping-file.js';
 import { DEFAULTS, type Identity, type UploadOptions } from '../options.js';
 import { parseDelimiterFlag } from '../read/csv.js';
@@ -89,8 +89,20 @@ export function parseState(flags: Record<string, unknown>, io: ProcessIo): { sta
   };
 }
 
-export function parseGuards(flags: Record<string, unknown>): { maxRemovals: RemovalLimit; allowEmpty: boolean } {
-  return { maxRemovals: parseMaxRemovals(text(flags.maxRemovals) ?? DEFAULTS.maxRemovals), allowEmpty: flags.allowEmpty === true };
+export interface GuardLimits {
+  readonly maxRemovals: Limit;
+  readonly maxChanges: Limit;
+  readonly maxEmptied: Limit;
+  readonly allowEmpty: boolean;
+}
+
+export function parseGuards(flags: Record<string, unknown>): GuardLimits {
+  return {
+    maxRemovals: parseLimit('--max-removals', text(flags.maxRemovals) ?? DEFAULTS.maxRemovals),
+    maxChanges: parseLimit('--max-changes', text(flags.maxChanges) ?? DEFAULTS.maxChanges),
+    maxEmptied: parseLimit('--max-emptied', text(flags.maxEmptied) ?? DEFAULTS.maxEmptied),
+    allowEmpty: flags.allowEmpty === true,
+  };
 }
 
 export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<UploadOptions> {
