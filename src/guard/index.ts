@@ -88,7 +88,7 @@ export function judge(input: GuardInput): Verdict {
       );
     }
     notes.push(
-      'No baseline, so the removal guard (--max-removals) and the change guards (--max-changes, --max-emptied) cannot apply: nothing is known about what the service holds now',
+      'No baseline, so the removal guard (--max-removals) cannot apply, and neither can the change guards (--max-changes, --max-emptied): nothing is known about what the service holds now',
     );
     return verdict(guards);
   }
