@@ -1,7 +1,9 @@
 // The guard stage: what would make this upload a mistake, decided from the plan alone, so a dry run
 // reaches the same verdict a real run acts on. Pure: facts in, a verdict out. Every command that sends
-// (upload, restore, apply, and whatever sends a set built from the last one) calls judge() with what it
-// would send, so no path gets round a guard. A refusal sends nothing and names the exact override.
+// (upload, restore, apply, and whatever sends a set built from the last one) calls judge() with the
+// diff of exactly what it would send, so no path gets round a guard: a file sent with its omitted
+// records held back removes nothing, but its changes and emptied values are judged all the same.
+// A refusal sends nothing and names the exact override.
 import { thousands } from '../numbers.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { ChangeTally } from '../diff/fields.js';
