@@ -68,7 +68,12 @@ export function valueOf(record: Fields, field: string): unknown {
 
 export const isEmpty = (value: unknown): boolean => value === undefined || value === null || value === '';
 
-const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+/** Equal values; only the hours are objects, and they are written in one key order, so their JSON compares. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
 
 export function tallyChanges(kind: Kind, changes: Iterable<RecordChange>): ChangeTally {
   const fields = Object.keys(CONTRACT[kind]);
