@@ -150,6 +150,23 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     expect(Object.keys(sent[0]!.opentToGuestsPeriod)).toEqual(['6']);
   });
 
+  it('says without a baseline that the guards could not apply, and reports no guards before judging', async () => {
+    const { write, cron } = await setup();
+    const first = await cron('store-cards', write('stores.csv', storesCsv()), '--no-baseline');
+    expect(first.code).toBe(0);
+    const notApplied = { count: null, limit: null, verdict: 'not-applied', why: 'there is no baseline to compare with' };
+    expect(first.json().guards).toEqual([
+      { name: 'EMPTY_UPLOAD', flag: '--allow-empty', setting: false, count: 30, limit: null, verdict: 'passed' },
+      { name: 'TOO_MANY_REMOVALS', flag: '--max-removals', setting: '10%', ...notApplied },
+      { name: 'VALUES_EMPTIED', flag: '--max-emptied', setting: '5%', ...notApplied },
+      { name: 'TOO_MANY_CHANGES', flag: '--max-changes', setting: '25%', ...notApplied },
+    ]);
+    expect(first.stderr).toContain('neither can the change guards (--max-changes, --max-emptied)');
+    const bad = await cron('store-cards', write('other.csv', storesCsv()), '--max-changes', 'most');
+    expect(bad.code).toBe(2);
+    expect(bad.json()).toMatchObject({ guards: null, error: { code: 'BAD_MAX_CHANGES' } });
+  });
+
   it('refuses every storeConceptCode sent as null from a Konzept column', async () => {
     const { s, write, cron } = await setup();
     expect((await cron('store-cards', write('stores.csv', storesCsv()), '--no-baseline')).code).toBe(0);
