@@ -96,6 +96,7 @@ function judgeStep(def: Definition, opened: Opened, against: BaselineResult, pla
         maxEmptied: def.guards.maxEmptied,
         allowEmpty: def.guards.allowEmpty,
         acknowledgeNoBaseline: def.guards.acknowledgeNoBaseline,
+        from: planned.file ? 'file' : planned.savedPlan ? 'plan' : 'recorded',
         noBaselineWhy: against.why,
         has: {
           token: def.send.token !== undefined,

@@ -31,6 +31,11 @@ export interface GuardInput {
   readonly allowEmpty: boolean;
   /** --no-baseline: the user accepts that the guards cannot protect an upload with no baseline. */
   readonly acknowledgeNoBaseline: boolean;
+  /**
+   * Where the set comes from, for what the override says: a file (the default: is it complete, is it
+   * read as intended?), a recorded set (restore), or a saved plan (apply: a new plan is the override).
+   */
+  readonly from?: 'file' | 'recorded' | 'plan';
   /** Why there is no baseline, when there is none. */
   readonly noBaselineWhy?: string | undefined;
   /** What this run has of what sending needs (a dry run may have none of it). */
@@ -116,20 +121,23 @@ export function judge(input: GuardInput): Verdict {
       overrideHint(
         refusing.map((f) => f.check.name),
         overrides,
+        input.from ?? 'file',
       ),
     ),
   );
 }
 
 /** The override, and what it is for: a complete file for removals, a file read as intended for changes. */
-function overrideHint(names: readonly GuardCheck['name'][], overrides: string): string {
+function overrideHint(names: readonly GuardCheck['name'][], overrides: string, from: NonNullable<GuardInput['from']>): string {
   const removals = names.includes('TOO_MANY_REMOVALS');
   const changes = names.some((n) => n === 'TOO_MANY_CHANGES' || n === 'VALUES_EMPTIED');
+  const meant = removals && changes ? 'these removals and changes are meant' : removals ? 'these removals are intended' : 'these changes are meant';
+  if (from === 'plan') return `if ${meant}, make a new plan with --dry-run --plan-out FILE ${overrides}, review it, and apply that one`;
   const run = `run again with ${overrides}`;
-  if (!changes) return `if the file is complete and these removals are intended, ${run}`;
+  if (from === 'recorded') return `if ${meant}, ${run}${changes ? ' (see every change first with --dry-run)' : ''}`;
+  if (!changes) return `if the file is complete and ${meant}, ${run}`;
   const review = ' (review every change first with --dry-run --diff-out changes.csv)';
-  if (!removals) return `if the file is read as intended and these changes are meant, ${run}${review}`;
-  return `if the file is complete and read as intended, and these removals and changes are meant, ${run}${review}`;
+  return `if the file is ${removals ? 'complete and read as intended, and' : 'read as intended and'} ${meant}, ${run}${review}`;
 }
 
 function removals(input: GuardInput, removed: number, baselineCount: number): Finding {

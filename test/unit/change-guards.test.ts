@@ -4,6 +4,7 @@ import { analyseChanges } from '../../src/diff/changed.js';
 import { lossFields, tallyChanges } from '../../src/diff/fields.js';
 import { diffRecords } from '../../src/diff/index.js';
 import { judgeChanges, judgeEmptied } from '../../src/guard/changes.js';
+import { judge } from '../../src/guard/index.js';
 import { worthShowing, type GuardCheck } from '../../src/guard/checks.js';
 import { allowedOf, parseLimit } from '../../src/guard/limit.js';
 import { UsageError } from '../../src/errors.js';
@@ -118,6 +119,34 @@ describe('the change guards', () => {
     expect(found.refusal?.override).toBe('--max-emptied 30');
     const passed = judgeEmptied('store-cards', closedMonToFri(), parseLimit('--max-emptied', '30'));
     expect(passed.check).toMatchObject({ verdict: 'passed', count: 30, limit: 30 });
+  });
+
+  it('gives every override this upload needs, in the words of where the set comes from', () => {
+    const before = Array.from({ length: 30 }, (_, i) => card(`S${i}`, 1, week(ALL)));
+    const after = Array.from({ length: 30 }, (_, i) => card(`S${i}`, 1, week(['6', '0'])));
+    const { diff, tally } = analyse(before, after);
+    const hint = (from?: 'file' | 'recorded' | 'plan') =>
+      judge({
+        kind: 'store-cards',
+        source: 'stores.csv',
+        count: 30,
+        diff,
+        changes: tally,
+        limit: parseLimit('--max-removals', '10%'),
+        maxChanges: parseLimit('--max-changes', '25%'),
+        maxEmptied: parseLimit('--max-emptied', '5%'),
+        allowEmpty: false,
+        acknowledgeNoBaseline: false,
+        has: { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true },
+        ...(from ? { from } : {}),
+      }).refusal?.hint;
+    expect(hint()).toBe(
+      'if the file is read as intended and these changes are meant, run again with --max-emptied 30 --max-changes 30 (review every change first with --dry-run --diff-out changes.csv)',
+    );
+    expect(hint('recorded')).toBe('if these changes are meant, run again with --max-emptied 30 --max-changes 30 (see every change first with --dry-run)');
+    expect(hint('plan')).toBe(
+      'if these changes are meant, make a new plan with --dry-run --plan-out FILE --max-emptied 30 --max-changes 30, review it, and apply that one',
+    );
   });
 
   it('shows a guard to a person when it refuses or comes within a fifth of its limit', () => {
