@@ -48,6 +48,12 @@ function uploadCommand(
   if (kind === 'team-members') cmd.option('--store-cards <file>', "check each parentKey against this store-card file's nodeKeys");
   return cmd
     .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the baseline', DEFAULTS.maxRemovals)
+    .option('--max-changes <n|p%>', 'refuse to change more than this many records, or this share of the baseline', DEFAULTS.maxChanges)
+    .option(
+      '--max-emptied <n|p%>',
+      'refuse to empty more than this many values of any one field, or this share of the records that hold one',
+      DEFAULTS.maxEmptied,
+    )
     .option('--allow-empty', 'allow uploading no records at all (deletes every record)')
     .option('--retries <n>', 'retries after a passing failure', String(DEFAULTS.retries))
     .option('--timeout <seconds>', 'time to wait for the answer to one attempt', String(DEFAULTS.timeoutSeconds))
@@ -93,6 +99,7 @@ Examples:
   $ upload ${kind} ${file} --yes --json              unattended (cron): no prompt, one JSON report on stdout
   $ upload ${kind} export.csv --map '{"${kind === 'store-cards' ? 'nodeKey": "Filiale' : 'employeeID": "Personalnummer'}"}'   name a column the tool does not know
   $ upload ${kind} ${file} --max-removals 37         allow exactly the 37 removals you expect
+  $ upload ${kind} ${file} --max-changes 120         allow exactly the 120 changed records you expect
 ${EXIT_CODES}`;
 }
 
@@ -192,6 +199,12 @@ Examples:
       .option('--generation <n>', 'the upload to restore (see upload history); default: the one before the latest')
       .option('--dry-run', 'show what the restore would change, send nothing')
       .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the latest upload', DEFAULTS.maxRemovals)
+      .option('--max-changes <n|p%>', 'refuse to change more than this many records, or this share of the latest upload', DEFAULTS.maxChanges)
+      .option(
+        '--max-emptied <n|p%>',
+        'refuse to empty more than this many values of any one field, or this share of the records that hold one',
+        DEFAULTS.maxEmptied,
+      )
       .option('--allow-empty', 'allow restoring a set with no records at all'),
   )
     .addHelpText(
