@@ -14,7 +14,8 @@ interface CommandSpec {
   readonly summary: string;
   readonly description?: string;
   readonly examples: readonly string[];
-  readonly action: (args: readonly string[], flags: Flags, io: RunIo) => Promise<CommandResult>;
+  /** The arguments by position (an optional one not given is undefined). */
+  readonly action: (args: readonly (string | undefined)[], flags: Flags, io: RunIo) => Promise<CommandResult>;
 }
 
 const checkKind = (kind: string | undefined): Kind => {
@@ -38,6 +39,7 @@ function uploadSpec(kind: Kind): CommandSpec {
       `$ upload ${kind} ${file} --yes --json              unattended (cron): no prompt, one JSON report on stdout`,
       `$ upload ${kind} export.csv --map '{"${column}"}'   name a column the tool does not know`,
       `$ upload ${kind} ${file} --max-removals 37         allow exactly the 37 removals you expect`,
+      `$ upload ${kind} ${file} --max-changes 120         allow exactly the 120 changed records you expect`,
     ],
     action: async ([path], flags, io) => (await import('./actions.js')).uploadAction(kind, path!, flags, io),
   };
@@ -74,15 +76,28 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     action: async ([plan], flags, io) => (await import('./actions.js')).applyAction(plan!, flags, io),
   },
   state: {
-    usage: 'state',
-    summary: 'copy the state (every upload recorded, with history) to another store',
-    description:
-      'Copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.',
+    usage: 'state [action] [kind]',
+    summary: 'copy the state to another store (--to), or settle an upload sent but never confirmed (resolve)',
+    description: `Without an action: copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.
+
+resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the answer lost, the lock lost while sending, or a store that could not record it) is recorded as "sent, not confirmed", and every run compared with the recorded uploads refuses (BASELINE_UNCERTAIN) until it is settled. Check on the service which set it holds, then say --sent (it holds that upload: its recorded bytes become the latest) or --previous (it does not).`,
     examples: [
       '$ upload state --to postgres://uploader@db.example.com/scheduling',
       '$ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload',
+      '$ upload state resolve team-members --sent        the service holds the upload that was sent but not confirmed',
     ],
-    action: async (_args, flags, io) => (await import('./state.js')).stateAction(flags, io),
+    action: async ([action, kind], flags, io) => {
+      const { stateAction, resolveAction } = await import('./state.js');
+      if (action === undefined) return stateAction(flags, io);
+      if (action === 'resolve') return resolveAction(checkKind(kind), flags, io);
+      return {
+        failure: new UsageError(
+          'BAD_USAGE',
+          `'${action}' is not an action of upload state`,
+          'use upload state --to STORE, or upload state resolve KIND --sent|--previous',
+        ),
+      };
+    },
   },
   sandbox: {
     usage: 'sandbox',
@@ -111,8 +126,8 @@ export function addCommands(program: Command, io: RunIo, run: (result: Promise<C
     const uploads = name === 'store-cards' || name === 'team-members';
     cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}${uploads ? `\n${exitCodes}` : ''}`);
     cmd.action((...args: unknown[]) => {
-      // commander passes the arguments, then the options and the command: the arguments are the strings.
-      const given = args.filter((a): a is string => typeof a === 'string');
+      // commander passes the arguments by position, then the options and the command.
+      const given = args.slice(0, cmd.registeredArguments.length) as (string | undefined)[];
       run(spec.action(given, flags(), io));
     });
   }
