@@ -3,27 +3,28 @@
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { resolveBaseUrl } from '../send/config.js';
-import type { ProcessIo } from './io.js';
+import type { Flags } from './flags.js';
+import type { RunIo } from './io.js';
 import { count, parseState } from './options.js';
 import type { CommandResult } from './result.js';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-export async function exportAction(kind: Kind, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export async function exportAction(kind: Kind, flags: Flags, io: RunIo): Promise<CommandResult> {
   try {
     const baseUrl = resolveBaseUrl(text(flags.baseUrl), io.env);
     const { state } = parseState(flags, io);
     const output = text(flags.output);
-    const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
+    const generation = flags.exportGeneration === undefined ? undefined : count('--generation', flags.exportGeneration, 1);
     const { exportFormat } = await import('../export/index.js');
-    const format = exportFormat(text(flags.format), output);
+    const format = exportFormat(text(flags.exportFormat), output);
     if (format === 'xlsx' && output === undefined)
       throw new UsageError('BAD_FLAG', 'a workbook is not written to standard output', `give it a file: --output ${kind}.xlsx`);
     if (output !== undefined) await (await import('../export/file.js')).checkTarget(output);
     const { runExport } = await import('../export/run.js');
     const done = await runExport({ kind, baseUrl, state, generation, format, output }, io.env, io.stdout);
     if (flags.quiet !== true) {
-      const { plural } = await import('../report/human.js');
+      const { plural } = await import('../numbers.js');
       const g = done.generation;
       const where = output === undefined ? 'standard output' : `${output} (mode ${done.mode!.toString(8).padStart(4, '0')})`;
       io.stderr.write(

@@ -3,9 +3,10 @@
 // values of this type; so are the commands built on them later (export, merge, remove).
 import type { Payload } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
+import type { ChangeTally } from '../diff/fields.js';
 import type { Diff } from '../diff/index.js';
 import type { UploadError } from '../errors.js';
-import type { RemovalLimit } from '../guard/limit.js';
+import type { Limit } from '../guard/limit.js';
 import type { RecordSet } from '../sets/index.js';
 import type { Generation, Operation } from '../state/types.js';
 import type { BaselineResult } from './baseline.js';
@@ -15,18 +16,21 @@ import type { Plan } from './plan.js';
 import type { RunFacts } from './result.js';
 import type { State } from './state.js';
 
-/** Where the records go. */
-export interface Target {
+/** Where the records go; `Found` is what locating them read that the later steps work from (a saved plan). */
+export interface Target<Found = undefined> {
   readonly kind: Kind;
   /** Undefined only on a dry run with no address: then there is no store to compare with. */
   readonly baseUrl: URL | undefined;
   /** What is known once the target is (a saved plan says its kind and size). */
   readonly facts?: Partial<RunFacts>;
+  readonly found?: Found;
+  /** The guards' settings when only the target knows them (a saved plan's); else the definition's. */
+  readonly guards?: GuardSettings;
 }
 
 /** The target with its state store opened and the store's latest generation read once, without the lock. */
-export interface Opened {
-  readonly target: Target;
+export interface Opened<Found = undefined> {
+  readonly target: Target<Found>;
   readonly state: State | undefined;
   readonly head: Generation | undefined;
 }
@@ -39,13 +43,15 @@ export interface Planned {
   /** Records that would be sent. */
   readonly count: number;
   readonly diff: Diff;
+  /** What the changed records change, field by field (src/diff/changed.ts), for the change guards; undefined without a baseline. */
+  readonly changes: () => ChangeTally | undefined;
   /** The body, encoded once when first asked for (a dry run may never need it). */
   readonly payload: () => Promise<Payload>;
   /** The plan of a file, when the set was read from one: the preview and the files asked for need it. */
   readonly file?: Plan;
   /** Why the set must not be judged or sent (invalid records); the files asked for are still written. */
   readonly invalid?: UploadError;
-  /** What a saved plan's guards said when it was made (apply): it is not judged again. */
+  /** What a saved plan's guards said when it was made (apply), shown when there is nothing to judge it against again. */
   readonly notes?: readonly string[];
   /** What the new generation says it came from. */
   readonly restoredFrom?: number;
@@ -58,9 +64,11 @@ export interface Planned {
   readonly held?: readonly string[];
 }
 
-/** The guards' settings; a command without them sends what was judged before (a saved plan). */
+/** The guards' settings (a saved plan's are those it was made with). */
 export interface GuardSettings {
-  readonly maxRemovals: RemovalLimit;
+  readonly maxRemovals: Limit;
+  readonly maxChanges: Limit;
+  readonly maxEmptied: Limit;
   readonly allowEmpty: boolean;
   /** --no-baseline */
   readonly acknowledgeNoBaseline: boolean;
@@ -68,7 +76,7 @@ export interface GuardSettings {
   readonly holdRemovals?: boolean;
 }
 
-export interface Definition {
+export interface Definition<Found = undefined> {
   /** What the report says before anything else is known. */
   readonly facts: RunFacts;
   readonly dryRun: boolean;
@@ -81,9 +89,9 @@ export interface Definition {
   readonly outputs?: OutputRequests;
   /** The refusal when the store moved under the lock (a saved plan says PLAN_STALE). */
   readonly staleCode?: 'STATE_MOVED' | 'PLAN_STALE';
-  locate(ctx: RunContext): Promise<Target>;
-  baseline(opened: Opened, ctx: RunContext): Promise<BaselineResult>;
-  plan(opened: Opened, against: BaselineResult, ctx: RunContext): Promise<Planned>;
+  locate(ctx: RunContext): Promise<Target<Found>>;
+  baseline(opened: Opened<Found>, ctx: RunContext): Promise<BaselineResult>;
+  plan(opened: Opened<Found>, against: BaselineResult, ctx: RunContext): Promise<Planned>;
 }
 
 /** The files a run writes on request (./outputs.ts). */

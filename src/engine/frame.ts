@@ -3,12 +3,15 @@
 // where its records go, what it compares with, where its planned set comes from and how it is judged.
 // Each step returns data; the frame keeps what they returned as the run's facts, so a run that stops
 // half-way still reports everything it learnt, and the report is assembled once from them.
+import { analyseChanges } from '../diff/changed.js';
+import type { Diff } from '../diff/index.js';
 import type { GuardInput, Verdict } from '../guard/index.js';
+import type { RecordSet } from '../sets/index.js';
 import { judgeHolding } from '../sets/hold.js';
 import { encoded } from './encoded.js';
-import type { BaselineResult } from './baseline.js';
+import { assertSettled, type BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
-import type { Definition, Opened, Planned } from './definition.js';
+import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
 import { execute } from './execute.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
@@ -19,7 +22,7 @@ export type { Definition, Planned } from './definition.js';
 /** Records shown as they will be sent, before the diff and the question. */
 const PREVIEW = 3;
 
-export async function runFrame(def: Definition, ctx: RunContext): Promise<RunResult> {
+export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): Promise<RunResult> {
   let facts = def.facts;
   let state: State | undefined;
   try {
@@ -27,7 +30,8 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
     facts = { ...facts, kind: target.kind, ...target.facts };
     if (target.baseUrl) state = await openState(def.state, target.baseUrl, target.kind, ctx);
     const head = state ? await state.store.head(state.key) : undefined;
-    const opened: Opened = { target, state, head };
+    const opened: Opened<Found> = { target, state, head };
+    const guards = target.guards ?? def.guards;
 
     const against = await def.baseline(opened, ctx);
     facts = { ...facts, against: against.against };
@@ -35,11 +39,14 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
     // A saved plan's report names the plan; the others name what the records came from.
     facts = { ...facts, source: facts.source ?? planned.source, records: planned.records, diff: planned.diff, ...(planned.file ? { file: planned.file } : {}) };
 
+    // Compared with a recorded upload: one sent but never confirmed must be settled first (write-ahead).
+    if (state && !planned.invalid && planned.diff.baseline === 'snapshot') await assertSettled(state, async () => (await planned.payload()).sha256);
     // Invalid records are refused before anything else is judged or shown; the files asked for are still written.
     let verdict: Verdict | undefined;
-    if (!planned.invalid) ({ verdict, planned } = judgeStep(def, opened, against, planned, ctx));
+    if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));
+    if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
-    await writeOutputs(def.outputs ?? {}, { def, opened, against, planned, verdict }, ctx);
+    await writeOutputs(def.outputs ?? {}, { def, guards, opened, against, planned, verdict }, ctx);
     if (planned.invalid) throw planned.invalid;
     if (verdict?.refusal) throw verdict.refusal;
     // A Ctrl-C during the reading ends the run here, before anything is sent or audited.
@@ -88,13 +95,21 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
  * notes. With --hold-removals, a removal the guard would refuse is held back (../sets/hold.ts): the set
  * then keeps the omitted records as recorded and is judged again, in full, as what would be sent.
  */
-function judgeStep(def: Definition, opened: Opened, against: BaselineResult, planned: Planned, ctx: RunContext): { verdict: Verdict; planned: Planned } {
+function judgeStep(
+  def: Definition<unknown>,
+  guards: GuardSettings | undefined,
+  opened: Opened<unknown>,
+  against: BaselineResult,
+  planned: Planned,
+  ctx: RunContext,
+): { verdict: Verdict; planned: Planned } {
   const { kind } = opened.target;
   const { file } = planned;
   if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.slice(0, PREVIEW), total: file.bodies.length });
   ctx.emit({ type: 'diff', kind, diff: planned.diff, against: against.against, noBaselineWhy: against.why || undefined });
-  if (!def.guards) {
-    const verdict: Verdict = { refusal: undefined, notes: planned.notes ?? [], needs: [] };
+  if (!guards) {
+    const verdict: Verdict = { refusal: undefined, guards: [], notes: planned.notes ?? [], needs: [] };
+    ctx.emit({ type: 'guards', kind, guards: verdict.guards });
     ctx.emit({ type: 'guard-notes', notes: verdict.notes });
     return { verdict, planned };
   }
@@ -103,9 +118,13 @@ function judgeStep(def: Definition, opened: Opened, against: BaselineResult, pla
     source: planned.source,
     count: planned.count,
     diff: planned.diff,
-    limit: def.guards.maxRemovals,
-    allowEmpty: def.guards.allowEmpty,
-    acknowledgeNoBaseline: def.guards.acknowledgeNoBaseline,
+    changes: planned.changes(),
+    limit: guards.maxRemovals,
+    maxChanges: guards.maxChanges,
+    maxEmptied: guards.maxEmptied,
+    allowEmpty: guards.allowEmpty,
+    acknowledgeNoBaseline: guards.acknowledgeNoBaseline,
+    from: planned.file ? 'file' : planned.savedPlan ? 'plan' : 'recorded',
     noBaselineWhy: against.why,
     has: {
       token: def.send.token !== undefined,
@@ -116,20 +135,26 @@ function judgeStep(def: Definition, opened: Opened, against: BaselineResult, pla
   };
   const set = planned.set ?? planned.file;
   const recorded = against.baseline?.records;
-  const hold = def.guards.holdRemovals && set && recorded ? { recorded } : undefined;
+  const hold =
+    guards.holdRemovals && set && recorded
+      ? { recorded, changesOf: (held: RecordSet, diff: Diff) => analyseChanges(kind, recorded, held.keys, held.bodies, diff) }
+      : undefined;
   const judged = judgeHolding(input, set ?? { keys: [], bodies: [] }, hold);
   const { verdict } = judged;
   if (judged.held.length) {
     ctx.emit({ type: 'held', kind, held: judged.held });
+    const kept = judged.planned;
     planned = {
       ...planned,
       diff: judged.diff,
-      count: judged.planned.keys.length,
-      set: judged.planned,
+      count: kept.keys.length,
+      set: kept,
       held: judged.held,
-      payload: encoded(judged.planned.bodies),
+      payload: encoded(kept.bodies),
+      changes: () => analyseChanges(kind, recorded, kept.keys, kept.bodies, judged.diff),
     };
   }
+  ctx.emit({ type: 'guards', kind, guards: verdict.guards });
   ctx.emit({ type: 'guard-notes', notes: verdict.notes });
   return { verdict, planned };
 }

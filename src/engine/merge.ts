@@ -3,6 +3,7 @@
 // full upload; only where the set comes from differs, so the diff, the guards, the question, the lock,
 // the STATE_MOVED check, the send and the record are the upload's own.
 import { KINDS } from '../contract/kinds.js';
+import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { GuardRefusal } from '../errors.js';
 import { mergeSets } from '../sets/index.js';
@@ -31,10 +32,13 @@ export function mergeDefinition(options: UploadOptions): Definition {
       const recorded = against.baseline!.records;
       if (planned.invalid || !planned.file) return { ...planned, operation: 'merge' };
       const set = mergeSets(recorded, planned.file);
+      const diff = diffRecords(recorded, 'snapshot', set.keys, set.bodies);
       return {
         ...planned,
         count: set.keys.length,
-        diff: diffRecords(recorded, 'snapshot', set.keys, set.bodies),
+        diff,
+        // Every recorded record the merge keeps counts as a holder of its values.
+        changes: () => analyseChanges(options.kind, recorded, set.keys, set.bodies, diff),
         payload: encoded(set.bodies),
         set,
         operation: 'merge',

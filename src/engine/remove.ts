@@ -2,6 +2,7 @@
 // those keys, sent through the same frame as any upload. Naming the keys is naming the exact number of
 // removals, which is what --max-removals asks for; every other guard judges as usual.
 import { KINDS, type Kind } from '../contract/kinds.js';
+import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { GuardRefusal, InputError } from '../errors.js';
 import { removeKeys } from '../sets/index.js';
@@ -14,7 +15,7 @@ import type { RunContext } from './context.js';
 import type { RunResult } from './result.js';
 import { baselineOf } from '../report/types.js';
 
-export interface RemoveOptions extends SendOptions, StateOptions, Pick<GuardOptions, 'allowEmpty'> {
+export interface RemoveOptions extends SendOptions, StateOptions, Pick<GuardOptions, 'allowEmpty' | 'maxChanges' | 'maxEmptied'> {
   readonly kind: Kind;
   /** The keys to remove, each once. */
   readonly keys: readonly string[];
@@ -38,7 +39,13 @@ export function removeDefinition(options: RemoveOptions): Definition {
     send: options,
     keep: options.keep,
     identity: options.identity,
-    guards: { maxRemovals: { kind: 'count', count: keys.length }, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: false },
+    guards: {
+      maxRemovals: { kind: 'count', count: keys.length },
+      maxChanges: options.maxChanges,
+      maxEmptied: options.maxEmptied,
+      allowEmpty: options.allowEmpty,
+      acknowledgeNoBaseline: false,
+    },
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head)
@@ -62,11 +69,13 @@ export function removeDefinition(options: RemoveOptions): Definition {
           `check the spelling (keys are compared exactly, case included); \`upload export ${kind}\` lists what is recorded`,
         );
       }
+      const diff = diffRecords(recorded, 'snapshot', set.keys, set.bodies);
       return Promise.resolve({
         source: options.source,
         records: set.keys.length,
         count: set.keys.length,
-        diff: diffRecords(recorded, 'snapshot', set.keys, set.bodies),
+        diff,
+        changes: () => analyseChanges(kind, recorded, set.keys, set.bodies, diff),
         payload: encoded(set.bodies),
         set,
         operation: 'remove' as const,

@@ -3,6 +3,7 @@
 // diff is worked out again, and the whole judgement is made again on what would then be sent: the
 // additions and changes go through under every other guard (the change and emptied-value guards
 // judge the same changed records, as nothing held is changed), and nothing is deleted.
+import type { ChangeTally } from '../diff/fields.js';
 import { diffRecords, type Diff } from '../diff/index.js';
 import { judge, type GuardInput, type Verdict } from '../guard/index.js';
 import { holdRemovals, type RecordSet } from './index.js';
@@ -19,12 +20,19 @@ export interface Judged {
 export function judgeHolding(
   input: GuardInput,
   planned: RecordSet,
-  hold: { readonly recorded: ReadonlyMap<string, string>; readonly holds?: (key: string) => boolean } | undefined,
+  hold:
+    | {
+        readonly recorded: ReadonlyMap<string, string>;
+        /** The field analysis of the set with the held records (they count as holders of their values). */
+        readonly changesOf?: (set: RecordSet, diff: Diff) => ChangeTally | undefined;
+      }
+    | undefined,
 ): Judged {
   const verdict = judge(input);
   const source = input.diff.baseline;
   if (!hold || source === 'none' || verdict.refusal?.code !== 'TOO_MANY_REMOVALS') return { verdict, planned, diff: input.diff, held: [] };
-  const kept = holdRemovals(hold.recorded, planned, hold.holds);
+  const kept = holdRemovals(hold.recorded, planned);
   const diff = diffRecords(hold.recorded, source, kept.keys, kept.bodies);
-  return { verdict: judge({ ...input, diff, count: kept.keys.length }), planned: kept, diff, held: kept.held };
+  const changes = hold.changesOf ? hold.changesOf(kept, diff) : input.changes;
+  return { verdict: judge({ ...input, diff, changes, count: kept.keys.length }), planned: kept, diff, held: kept.held };
 }

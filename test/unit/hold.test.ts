@@ -1,6 +1,7 @@
 // --hold-removals in the one judge step: held only when the removal guard would refuse, and then the
 // set that would be sent is judged again, in full.
 import { describe, expect, it } from 'vitest';
+import { analyseChanges } from '../../src/diff/changed.js';
 import { diffRecords } from '../../src/diff/index.js';
 import type { GuardInput } from '../../src/guard/index.js';
 import { judgeHolding } from '../../src/sets/hold.js';
@@ -9,12 +10,16 @@ const rec = (k: string, name = `N ${k}`) => JSON.stringify({ employeeID: k, emai
 const recorded = new Map(Array.from({ length: 20 }, (_, i) => [`E${i}`, rec(`E${i}`)]));
 
 function input(keys: string[], bodies: string[], over: Partial<GuardInput> = {}): GuardInput {
+  const diff = diffRecords(recorded, 'snapshot', keys, bodies);
   return {
     kind: 'team-members',
     source: 'nightly.csv',
     count: keys.length,
-    diff: diffRecords(recorded, 'snapshot', keys, bodies),
+    diff,
+    changes: analyseChanges('team-members', recorded, keys, bodies, diff),
     limit: { kind: 'percent', percent: 10 },
+    maxChanges: { kind: 'percent', percent: 25 },
+    maxEmptied: { kind: 'percent', percent: 5 },
     allowEmpty: false,
     acknowledgeNoBaseline: false,
     has: { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true },
@@ -47,6 +52,14 @@ describe('judgeHolding', () => {
       { recorded },
     );
     expect(judged).toMatchObject({ held: [], verdict: { refusal: undefined }, diff: { removed: 2 } });
+  });
+
+  it('judges the held set again in full: a file read wrongly is still refused by the change guard', () => {
+    const renamed = bodies.map((b, i) => (i < 10 ? rec(keys[i]!, 'Wrong') : b));
+    const judged = judgeHolding(input(keys, renamed), { keys, bodies: renamed }, { recorded });
+    expect(judged.held).toHaveLength(5);
+    expect(judged.diff).toMatchObject({ removed: 0, changed: 10 });
+    expect(judged.verdict.refusal?.code).toBe('TOO_MANY_CHANGES');
   });
 
   it('leaves every other refusal standing: an empty file is still refused', () => {
