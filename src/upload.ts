@@ -160,6 +160,7 @@ async function prepare(
       source,
       { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings },
       options.errorsCsv,
+      plan.issues,
     );
     throw new InputError('INVALID_RECORDS', message, hint);
   }

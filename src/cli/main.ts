@@ -34,6 +34,7 @@ function uploadCommand(
     .option('--map <file|json>', 'mapping of wire field to column(s), a JSON file or inline JSON starting with {')
     .option('--ignore-column <name>', 'leave this column out (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .addOption(new Option('--time-format <format>', 'how the file writes 8.30: clock (08:30) or decimal (8.3 hours)').choices(['clock', 'decimal']))
+    .addOption(new Option('--split-hours <how>', 'a day with two periods (9-12, 14-18): error, or span (send 9-18)').choices(['error', 'span']))
     .addOption(new Option('--format <format>', 'input format (default: from the file extension)').choices(['csv', 'json', 'ndjson', 'xlsx']))
     .option('--sheet <name|n>', 'workbook sheet to read, by name or 1-based number (default: the first)')
     .option('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: detected)')

@@ -121,7 +121,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(text(flags.delimiter) ?? '');
   const ignoreColumns = Array.isArray(flags.ignoreColumn) ? (flags.ignoreColumn as string[]) : undefined;
-  const mapping = loadMapping(text(flags.map), kind, { ignoreColumns, timeFormat: text(flags.timeFormat) });
+  const mapping = loadMapping(text(flags.map), kind, { ignoreColumns, timeFormat: text(flags.timeFormat), splitHours: text(flags.splitHours) });
   const guards = parseGuards(flags);
   const state = parseState(flags, io);
   const storeCards = text(flags.storeCards);

@@ -66,6 +66,10 @@ function groupRepeated(source: string, warnings: readonly Issue[]): { grouped: s
       single.push(...list);
       continue;
     }
+    if (code === 'UNKNOWN_COLUMN') {
+      grouped.push(unusedColumns(source, list));
+      continue;
+    }
     const values = [...new Set(list.map((i) => i.value ?? ''))];
     const shown =
       values
@@ -85,15 +89,48 @@ function groupRepeated(source: string, warnings: readonly Issue[]): { grouped: s
   return { grouped, single };
 }
 
+/** Unused columns named, not counted as rows: "5 columns are not used: 'A', 'B', … and 2 more (stores.csv:1)". */
+export const SHOWN_COLUMNS = 10;
+
+function unusedColumns(source: string, list: readonly Issue[]): string {
+  const names = [...new Set(list.map((i) => i.column ?? ''))];
+  const shown = names
+    .slice(0, SHOWN_COLUMNS)
+    .map((n) => `'${n}'`)
+    .join(', ');
+  const more = names.length > SHOWN_COLUMNS ? ` and ${thousands(names.length - SHOWN_COLUMNS)} more` : '';
+  const lines = [...new Set(list.map((i) => i.line))].filter((l) => l !== null);
+  return `${plural(names.length, 'column')} ${names.length === 1 ? 'is' : 'are'} not used: ${shown}${more} (${source}:${lines.join(', ')}); map them with --map, or leave them out with --ignore-column to silence this`;
+}
+
+// Problems with the header, not with the cells of a record: the advice is about the header.
+const HEADER_CODES: ReadonlySet<string> = new Set([
+  'MISSING_COLUMN',
+  'MAPPED_COLUMN_MISSING',
+  'AMBIGUOUS_COLUMN',
+  'UNPLACED_COLUMN',
+  'AMBIGUOUS_WEEKDAY',
+  'HOURS_PAIR_INCOMPLETE',
+  'HOURS_TWICE',
+]);
+
 /** The closing lines of an invalid run: the counts, then what to do next. */
 export function invalidSummary(
   source: string,
   counts: { rows: number; valid: number; errors: number; warnings: number },
   errorsCsv: string | undefined,
+  issues: readonly Issue[] = [],
 ): { message: string; hint: string } {
   const rejected = counts.rows - counts.valid;
   const found = `${plural(counts.errors, 'error')}${counts.warnings ? ` and ${plural(counts.warnings, 'warning')}` : ''}`;
   const rows = counts.rows ? ` in ${plural(counts.rows, 'record')} (${thousands(rejected)} rejected)` : '';
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length && errors.every((i) => HEADER_CODES.has(i.code))) {
+    return {
+      message: `${source}: ${found} in the header; nothing was sent`,
+      hint: 'fix the header as said above (rename a column, map it with --map, or leave it out with --ignore-column), then run again',
+    };
+  }
   return {
     message: `${source}: ${found}${rows}; nothing was sent`,
     hint: errorsCsv
