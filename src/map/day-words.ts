@@ -114,7 +114,14 @@ export function dayRef(token: Token | undefined, numbers: boolean): DayRef | und
 function group(tokens: readonly Token[], at: number): { days: readonly number[]; length: number; raw: string } | undefined {
   for (const [words, days] of GROUPS) {
     if (words.every((w, k) => tokens[at + k]?.kind === 'word' && tokens[at + k]!.text === w)) {
-      return { days, length: words.length, raw: tokens.slice(at, at + words.length).map((t) => t.raw).join(' ') };
+      return {
+        days,
+        length: words.length,
+        raw: tokens
+          .slice(at, at + words.length)
+          .map((t) => t.raw)
+          .join(' '),
+      };
     }
   }
   return undefined;

@@ -178,7 +178,10 @@ export function parseDay(text: string, format?: TimeFormat): DayResult {
   const whole = parseRange(text, format);
   if (whole === 'closed') return whole;
   if (!('error' in whole)) return { periods: [whole] };
-  const parts = spaced(text).trim().split(BETWEEN).filter((p) => p !== '');
+  const parts = spaced(text)
+    .trim()
+    .split(BETWEEN)
+    .filter((p) => p !== '');
   if (parts.length < 2) return whole;
   const periods: DayHours[] = [];
   for (const part of parts) {
@@ -232,4 +235,3 @@ export interface CellOptions {
   readonly timeFormat?: TimeFormat | undefined;
   readonly splitHours?: 'span' | undefined;
 }
-

@@ -6,13 +6,75 @@ import { dayRef, parseSelector, tokenize, type DayItem } from './day-words.js';
 import { FULL_NAMES, WEEKDAYS, fold, readings } from './weekdays.js';
 
 const OPEN_WORDS = ['since', 'opens', 'open', 'opening', 'from', 'von', 'ab', 'van', 'ouverture', 'apertura', 'abre', 'opent', 'offnung', 'desde', 'dalle'];
-const CLOSE_WORDS = ['to', 'closes', 'close', 'closing', 'until', 'bis', 'tot', 'fermeture', 'chiusura', 'cierre', 'cierra', 'sluit', 'sluiting', 'schluss', 'hasta', 'alle'];
+const CLOSE_WORDS = [
+  'to',
+  'closes',
+  'close',
+  'closing',
+  'until',
+  'bis',
+  'tot',
+  'fermeture',
+  'chiusura',
+  'cierre',
+  'cierra',
+  'sluit',
+  'sluiting',
+  'schluss',
+  'hasta',
+  'alle',
+];
 // Two periods of one day (a lunch break): `Monday Morning` / `Monday Afternoon`, `Mo Open 2`.
 const FIRST_WORDS = ['morning', 'am', 'vormittag', 'vormittags', 'morgens', 'matin', 'matinee', 'ochtend', 'voormiddag', 'manana', 'mattina', 'mattino'];
-const SECOND_WORDS = ['afternoon', 'pm', 'evening', 'nachmittag', 'nachmittags', 'abend', 'abends', 'midi', 'soir', 'middag', 'namiddag', 'avond', 'tarde', 'pomeriggio', 'sera'];
+const SECOND_WORDS = [
+  'afternoon',
+  'pm',
+  'evening',
+  'nachmittag',
+  'nachmittags',
+  'abend',
+  'abends',
+  'midi',
+  'soir',
+  'middag',
+  'namiddag',
+  'avond',
+  'tarde',
+  'pomeriggio',
+  'sera',
+];
 // Words that say nothing more about the column: `Monday opening time`, `Mo-Fr Öffnungszeiten`.
-const FILLER_WORDS = ['hours', 'hour', 'time', 'times', 'zeit', 'zeiten', 'uhrzeit', 'heure', 'heures', 'hora', 'horas', 'ora', 'orario', 'tijd', 'uur', 'apres'];
-const HOURS_WORDS = new Set(['opening', 'hours', 'offnungszeiten', 'openingstijden', 'openingsuren', 'horaires', 'horaire', 'horario', 'horarios', 'orari', 'orario']);
+const FILLER_WORDS = [
+  'hours',
+  'hour',
+  'time',
+  'times',
+  'zeit',
+  'zeiten',
+  'uhrzeit',
+  'heure',
+  'heures',
+  'hora',
+  'horas',
+  'ora',
+  'orario',
+  'tijd',
+  'uur',
+  'apres',
+];
+const HOURS_WORDS = new Set([
+  'opening',
+  'hours',
+  'offnungszeiten',
+  'openingstijden',
+  'openingsuren',
+  'horaires',
+  'horaire',
+  'horario',
+  'horarios',
+  'orari',
+  'orario',
+]);
 // The wire name, its natural misspelling ("open to guests") and the plain words for it.
 const JSON_COLUMNS = new Set([
   'openttoguestsperiod',
@@ -78,7 +140,12 @@ export function hoursColumn(column: string): HoursColumn | undefined {
   if (selector) {
     const rest = tokens.slice(selector.end).filter((t) => t.kind === 'word' || t.kind === 'num');
     // `Mo-Fr Opening Hours` says what `Mo-Fr` says; `Monday Opening` is the opening time.
-    const words = rest.map((t) => t.text).join(' ').replace(/\bopening hours\b/g, '').split(' ').filter((w) => w !== '' && (!HOURS_WORDS.has(w) || w === 'opening'));
+    const words = rest
+      .map((t) => t.text)
+      .join(' ')
+      .replace(/\bopening hours\b/g, '')
+      .split(' ')
+      .filter((w) => w !== '' && (!HOURS_WORDS.has(w) || w === 'opening'));
     const found = roleOf(words);
     if (found) return { ...found, items: selector.items };
     if (!selector.weak) return { role: 'unplaced', rest: rest.map((t) => t.raw).join(' ') };

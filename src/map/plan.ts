@@ -236,7 +236,21 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
       };
     });
   const unnamed = columns.flatMap((name, index) => (name === '' ? [index] : []));
-  return { kind, columns, fields, fed, scalars, hoursJson, days, later, issues, fatal, unnamed, timeFormat: options.mapping.timeFormat, splitHours: options.mapping.splitHours };
+  return {
+    kind,
+    columns,
+    fields,
+    fed,
+    scalars,
+    hoursJson,
+    days,
+    later,
+    issues,
+    fatal,
+    unnamed,
+    timeFormat: options.mapping.timeFormat,
+    splitHours: options.mapping.splitHours,
+  };
 }
 
 /** The column a mapping names, as written or differing only in case and spacing; -1 if none. */

@@ -26,7 +26,8 @@ class Unreadable extends Error {}
 
 export function parseWeek(text: string, options: CellOptions): { period: Record<string, DayHours> } | { problems: DayProblem[] } {
   const problem = (message: string) => ({ problems: [{ day: undefined, message }] });
-  if (isAllDay(text)) return problem(`'${text.trim()}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
+  if (isAllDay(text))
+    return problem(`'${text.trim()}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
   let rules: Rule[];
   try {
     rules = readRules(tokenize(text, true), options);
@@ -50,7 +51,10 @@ export function parseWeek(text: string, options: CellOptions): { period: Record<
     for (const day of expand(rule.items, (ref) => resolved.days.get(ref)!)) {
       const earlier = ruleOf.get(day);
       if (earlier !== undefined && !rule.overrides) {
-        problems.push({ day, message: `the day is given twice in '${text.trim()}' ('${rules[earlier]!.text}' and '${rule.text}'); keep one, or separate the rules with ';' to let the later one replace the earlier` });
+        problems.push({
+          day,
+          message: `the day is given twice in '${text.trim()}' ('${rules[earlier]!.text}' and '${rule.text}'); keep one, or separate the rules with ';' to let the later one replace the earlier`,
+        });
       }
       ruleOf.set(day, r);
     }
@@ -76,7 +80,7 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rule[] {
   // A week written with AM/PM reads as Google writes it (see meridiem in ./hours.ts).
   const google = tokens.some((t) => t.kind === 'time' && /[ap]\.?\s?m\.?$/i.test(t.text));
   let i = 0;
-  const word = (k: number, set: ReadonlySet<string>) => tokens[k]?.kind === 'word' && set.has(tokens[k]!.text);
+  const word = (k: number, set: ReadonlySet<string>) => tokens[k]?.kind === 'word' && set.has(tokens[k].text);
   const shown = (from: number, to: number) =>
     tokens
       .slice(from, to)
@@ -88,7 +92,8 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rule[] {
     if (i >= tokens.length) break;
     const start = i;
     const whole = tokens.slice(i).map((t) => t.text);
-    if (whole[0] === '24/7') throw new Unreadable(`'24/7' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
+    if (whole[0] === '24/7')
+      throw new Unreadable(`'24/7' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
     // Public and school holidays have no place on the wire: a closed one changes nothing.
     if (word(i, new Set(['ph', 'sh'])) && tokens[i + 1] && isClosedWord(tokens[i + 1]!)) {
       i += 2;

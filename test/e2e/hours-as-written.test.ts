@@ -83,7 +83,9 @@ describe.concurrent('on screen', () => {
   it('a lunch break says the service holds one period per day and how to send the span', async () => {
     const { run: r } = await upload('store-cards', 'store-cards-lunch-break.csv', [], true);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain("store-cards-lunch-break.csv:2 Mon: Monday: two opening periods, 09:00-12:00 and 14:00-18:00, but the service holds one period per day");
+    expect(r.stderr).toContain(
+      'store-cards-lunch-break.csv:2 Mon: Monday: two opening periods, 09:00-12:00 and 14:00-18:00, but the service holds one period per day',
+    );
     expect(r.stderr).toContain('--split-hours span to send 09:00-18:00');
   });
 

@@ -21,7 +21,12 @@ describe.each(Object.entries(ALIASES))('%s aliases', (kind, fields) => {
   it.each(Object.entries(fields))('docs/input.md lists every alias of %s', (field, aliases) => {
     const row = doc.split('\n').find((l) => l.startsWith(`| ${kind} | ${field} |`));
     expect(row, `no row for ${kind} ${field}`).toBeDefined();
-    expect(row!.split('|')[3]!.split(',').map((a) => a.trim())).toEqual(aliases);
+    expect(
+      row!
+        .split('|')[3]!
+        .split(',')
+        .map((a) => a.trim()),
+    ).toEqual(aliases);
   });
 });
 

@@ -74,7 +74,7 @@ describe('a lunch break: two periods in one cell', () => {
   });
 
   it('a comma inside a time is not a break: 08,30-21,30 stays one (ambiguous) range', () => {
-    expect(parseDay('08,30-21,30')).toEqual({ error: expect.stringContaining("could be 08:30 or 8.3 hours") });
+    expect(parseDay('08,30-21,30')).toEqual({ error: expect.stringContaining('could be 08:30 or 8.3 hours') });
     expect(parseDay('08,30-21,30', 'clock')).toEqual({ periods: [{ since: 8.5, to: 21.5 }] });
   });
 });

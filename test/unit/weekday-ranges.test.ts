@@ -9,7 +9,8 @@ const plan = (columns: string[], mapping = {}) => compilePlan('store-cards', ['n
 /** Which column feeds each day, Monday first: `Mo-Fr` for Monday to Friday. */
 const fed = (columns: string[]) => {
   const p = plan(columns);
-  const name = (d: (typeof p.days)[number]) => (d === undefined ? null : d.layout === 'range' ? p.columns[d.index] : `${p.columns[d.since!]}|${p.columns[d.to!]}`);
+  const name = (d: (typeof p.days)[number]) =>
+    d === undefined ? null : d.layout === 'range' ? p.columns[d.index] : `${p.columns[d.since!]}|${p.columns[d.to!]}`;
   return { days: [1, 2, 3, 4, 5, 6, 0].map((day) => name(p.days[day])), codes: p.issues.map((i) => i.code) };
 };
 
@@ -65,12 +66,20 @@ describe('two periods of a day in two columns', () => {
   it('both filled is SPLIT_HOURS, saying the service holds one period', () => {
     const { issues } = map(['9-12', '14-18']);
     expect(issues).toEqual([
-      expect.objectContaining({ code: 'SPLIT_HOURS', column: 'Monday Morning', field: 'opentToGuestsPeriod.1', message: expect.stringContaining('one period per day') }),
+      expect.objectContaining({
+        code: 'SPLIT_HOURS',
+        column: 'Monday Morning',
+        field: 'opentToGuestsPeriod.1',
+        message: expect.stringContaining('one period per day'),
+      }),
     ]);
   });
 
   it('with --split-hours span: first opening to last closing', () => {
-    expect(map(['9-12', '14-18'], 'span')).toEqual({ candidate: expect.objectContaining({ opentToGuestsPeriod: { '1': { since: 9, to: 18 } } }), issues: undefined });
+    expect(map(['9-12', '14-18'], 'span')).toEqual({
+      candidate: expect.objectContaining({ opentToGuestsPeriod: { '1': { since: 9, to: 18 } } }),
+      issues: undefined,
+    });
   });
 
   it.each([
