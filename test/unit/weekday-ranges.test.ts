@@ -1,6 +1,8 @@
 // Headers naming several days (`Mo-Fr`, `Weekdays`, `Montag bis Freitag`) and later periods of a day
 // (`Monday Afternoon`, `Mo Open 2`), in six languages (issue 20).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LANGUAGES, WEEKDAYS } from '../../src/map/weekdays.js';
 import { compilePlan } from '../../src/map/plan.js';
 import { mapRecord } from '../../src/map/record.js';
 
@@ -46,10 +48,18 @@ describe('a header naming a range of days feeds each of them', () => {
     expect(fed(['Mo-Fr von', 'Mo-Fr bis']).days.slice(0, 5)).toEqual(Array(5).fill('Mo-Fr von|Mo-Fr bis'));
   });
 
-  it('a column naming days with words it does not know is an error, never a closed day', () => {
-    const p = plan(['Monday notes']);
+  it.each([
+    ['Monday notes', 'notes'],
+    ['Mon-Frei', 'Frei'],
+    ['Montag bis Freitgg', 'bis Freitgg'],
+  ])('%j names days with words it does not know: an error, never a closed day', (column, rest) => {
+    const p = plan([column]);
     expect(p.issues.map((i) => i.code)).toEqual(['UNPLACED_COLUMN']);
-    expect(p.issues[0]!.message).toContain("'notes' is not understood");
+    expect(p.issues[0]!.message).toContain(`'${rest}' is not understood`);
+  });
+
+  it.each(['Do Not Call', 'Sat Nav', 'Mar Code'])('%j: one short name is too weak a sign, the column is only unused', (column) => {
+    expect(plan([column]).issues.map((i) => i.code)).toEqual(['UNKNOWN_COLUMN']);
   });
 });
 
@@ -101,5 +111,32 @@ describe('a range cell feeding five days', () => {
     const { issues } = mapRecord(p, { line: 2, columns: p.columns, cells: ['S1', 's@example.com', 'nine'] });
     expect(issues).toHaveLength(1);
     expect(issues![0]!.message).toMatch(/^Monday to Friday: /);
+  });
+});
+
+describe('property: a range of full day names in any language feeds exactly the days from one to the other', () => {
+  it('`<from><joint><to>` → from, from+1, …, to (forward through the week)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LANGUAGES),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom('-', ' - ', '–', ' to ', ' bis ', ' au ', ' t/m '),
+        fc.constantFrom(
+          (s: string) => s,
+          (s: string) => s.toUpperCase(),
+          (s: string) => s[0]!.toUpperCase() + s.slice(1),
+        ),
+        (language, from, length, joint, cased) => {
+          const to = (from + length) % 7;
+          const column = `${cased(WEEKDAYS[language][from]![0]!)}${joint}${cased(WEEKDAYS[language][to]![0]!)}`;
+          const p = plan([column]);
+          expect(p.issues, column).toEqual([]);
+          const fedDays = [0, 1, 2, 3, 4, 5, 6].filter((d) => p.days[d] !== undefined);
+          const expected = Array.from({ length: length + 1 }, (_, k) => (from + k) % 7).sort();
+          expect(fedDays, column).toEqual(expected);
+        },
+      ),
+    );
   });
 });
