@@ -88,7 +88,7 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rule[] {
       .join(' ');
   while (i < tokens.length) {
     let overrides = false;
-    while (tokens[i]?.kind === 'semi' || tokens[i]?.kind === 'comma') overrides = overrides || tokens[i++]!.kind === 'semi';
+    for (; tokens[i]?.kind === 'semi' || tokens[i]?.kind === 'comma'; i++) if (tokens[i]!.kind === 'semi') overrides = true;
     if (i >= tokens.length) break;
     const start = i;
     const whole = tokens.slice(i).map((t) => t.text);

@@ -93,3 +93,20 @@ describe('property: times written the French and German way read as the clock', 
     );
   });
 });
+
+it('property: any cell is a day, closed or an error, never thrown on, and fast', () => {
+  const pieces = ['9', '12', ':', '00', '-', ', ', '/', ' ', 'h', 'Uhr', 'und', 'de ', ' a ', 'PM', '.', ',', '\n'];
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string(),
+        fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((a) => a.join('')),
+      ),
+      (text) => {
+        const result = parseDay(text);
+        expect(result === 'closed' || 'periods' in result || 'error' in result).toBe(true);
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});

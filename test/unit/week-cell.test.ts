@@ -90,3 +90,58 @@ describe('property: an OpenStreetMap week reads back as the week it was written 
     );
   });
 });
+
+describe("property: Google's list reads back as the week it was written from", () => {
+  const NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+  const ampm = (q: number) => {
+    const h = Math.floor(q / 4) % 24;
+    const m = (q % 4) * 15;
+    return `${h % 12 === 0 ? 12 : h % 12}${m ? `:${String(m).padStart(2, '0')}` : ''}\u202f${h < 12 ? 'AM' : 'PM'}`;
+  };
+  it('Monday: 9 AM – 6 PM, …, Sunday: Closed', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.tuple(fc.integer({ min: 24, max: 80 }), fc.integer({ min: 4, max: 15 })), { nil: undefined }), { minLength: 7, maxLength: 7 }),
+        fc.constantFrom(', ', '\n'),
+        (week, separator) => {
+          const order = [1, 2, 3, 4, 5, 6, 0];
+          const text = order
+            .map((day) => {
+              const d = week[day];
+              return `${NAMES[day]}: ${d ? `${ampm(d[0])}\u2009–\u2009${ampm(Math.min(d[0] + d[1], 95))}` : 'Closed'}`;
+            })
+            .join(separator);
+          const expected: Record<string, { since: number; to: number }> = {};
+          week.forEach((d, day) => {
+            if (d) expected[String(day)] = { since: d[0] / 4, to: Math.min(d[0] + d[1], 95) / 4 };
+          });
+          expect(hoursFromJson(text), text).toEqual({ period: expected });
+        },
+      ),
+    );
+  });
+});
+
+it('property: any text in the hours column is read or refused, never thrown on', () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string(),
+        fc
+          .array(fc.constantFrom('Mo', 'Fr', '-', ' ', ',', ';', '9', ':', '00', 'h', 'Uhr', 'off', 'AM', 'PM', '24/7', 'bis', 't/m', '.', '\n', 'PH'), {
+            maxLength: 20,
+          })
+          .map((a) => a.join('')),
+      ),
+      (text) => {
+        const result = hoursFromJson(text);
+        expect('period' in result || 'problems' in result).toBe(true);
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});
+
+it('two separators in a row end: `;;Mo 9-18` once looped for ever', () => {
+  expect(hoursFromJson(';;Mo 9-18;;\n;Tu off')).toEqual({ period: { '1': { since: 9, to: 18 } } });
+});

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, WEEKDAYS } from '../../src/map/weekdays.js';
+import { hoursColumn } from '../../src/map/layout.js';
 import { compilePlan } from '../../src/map/plan.js';
 import { mapRecord } from '../../src/map/record.js';
 
@@ -139,4 +140,21 @@ describe('property: a range of full day names in any language feeds exactly the 
       ),
     );
   });
+});
+
+it('property: any header name is placed, refused or left unused, never thrown on', () => {
+  const pieces = ['Mo', 'Fr', 'Monday', '-', ' ', '_', '2', 'Open', 'bis', 't/m', 'Öffnungszeiten', 'AM', 'notes', ',', '/', 'weekend', 'en', 'semaine'];
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string(),
+        fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((a) => a.join('')),
+      ),
+      (column) => {
+        const found = hoursColumn(column);
+        expect(found === undefined || typeof found.role === 'string').toBe(true);
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });
