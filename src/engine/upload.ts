@@ -1,8 +1,9 @@
 // `upload store-cards|team-members FILE`: the planned set is the file's records, read through the stages
 // (read → map → validate → diff), compared with --baseline FILE or the last confirmed upload.
+import { analyseChanges } from '../diff/changed.js';
 import { InputError } from '../errors.js';
 import type { Issue } from '../issues.js';
-import { invalidSummary } from '../report/human.js';
+import { plural, thousands } from '../numbers.js';
 import { loadBaseline, loadKnownParents } from './baseline.js';
 import type { RunContext } from './context.js';
 import { runFrame, type Definition, type Planned } from './frame.js';
@@ -23,7 +24,13 @@ export function uploadDefinition(options: UploadOptions): Definition {
     send: options,
     keep: options.keep,
     identity: options.identity,
-    guards: { maxRemovals: options.maxRemovals, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: options.noBaseline },
+    guards: {
+      maxRemovals: options.maxRemovals,
+      maxChanges: options.maxChanges,
+      maxEmptied: options.maxEmptied,
+      allowEmpty: options.allowEmpty,
+      acknowledgeNoBaseline: options.noBaseline,
+    },
     outputs: options,
     // Without an address (a dry run may have none) there is no history to compare with.
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
@@ -66,6 +73,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
         records: plan.rows,
         count: plan.keys.length,
         diff: plan.diff,
+        changes: () => analyseChanges(kind, against.baseline?.records, plan.keys, plan.bodies, plan.diff),
         file: plan,
         // Encoded once, and only when sent or written: a dry run without --payload-out never pays for it.
         payload: () => (encoded ??= import('../contract/json-array.js').then(({ encodePayload }) => encodePayload(plan.bodies))),
@@ -78,4 +86,40 @@ export function uploadDefinition(options: UploadOptions): Definition {
 function invalid(counts: Parameters<typeof invalidSummary>[1], source: string, errorsCsv: string | undefined, issues: readonly Issue[]): InputError {
   const { message, hint } = invalidSummary(source, counts, errorsCsv, issues);
   return new InputError('INVALID_RECORDS', message, hint);
+}
+
+// Problems with the header, not with the cells of a record: the advice is about the header.
+const HEADER_CODES: ReadonlySet<string> = new Set([
+  'MISSING_COLUMN',
+  'MAPPED_COLUMN_MISSING',
+  'AMBIGUOUS_COLUMN',
+  'UNPLACED_COLUMN',
+  'AMBIGUOUS_WEEKDAY',
+  'HOURS_PAIR_INCOMPLETE',
+  'HOURS_TWICE',
+]);
+
+/** The closing lines of an invalid run: the counts, then what to do next. */
+export function invalidSummary(
+  source: string,
+  counts: { rows: number; valid: number; errors: number; warnings: number },
+  errorsCsv: string | undefined,
+  issues: readonly Issue[] = [],
+): { message: string; hint: string } {
+  const rejected = counts.rows - counts.valid;
+  const found = `${plural(counts.errors, 'error')}${counts.warnings ? ` and ${plural(counts.warnings, 'warning')}` : ''}`;
+  const rows = counts.rows ? ` in ${plural(counts.rows, 'record')} (${thousands(rejected)} rejected)` : '';
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length && errors.every((i) => HEADER_CODES.has(i.code))) {
+    return {
+      message: `${source}: ${found} in the header; nothing was sent`,
+      hint: 'fix the header as said above (rename a column, map it with --map, or leave it out with --ignore-column), then run again',
+    };
+  }
+  return {
+    message: `${source}: ${found}${rows}; nothing was sent`,
+    hint: errorsCsv
+      ? `fix the cells named above (the rejected rows are in ${errorsCsv}, with an errors column) in the file, then run again`
+      : 'fix the cells named above in the file, then run again (--errors-csv FILE writes the rejected rows to a file)',
+  };
 }

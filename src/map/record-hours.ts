@@ -5,7 +5,7 @@ import type { RawRecord } from '../read/types.js';
 import { dayList } from './day-words.js';
 import { dayHours, isClosed, onePeriod, parseDay, parseTime, timeError, type DayHours } from './hours.js';
 import type { DayColumns } from './layout.js';
-import type { ColumnPlan } from './plan.js';
+import type { ColumnPlan } from './column-plan.js';
 
 export interface HoursProblem {
   readonly code: 'INVALID_HOURS' | 'SPLIT_HOURS';

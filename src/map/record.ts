@@ -3,8 +3,8 @@
 import { issue, asText, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
 import { hoursFromJson } from './hours-json.js';
+import type { ColumnPlan, ScalarField } from './column-plan.js';
 import { daysLabel, hoursFromColumns } from './record-hours.js';
-import type { ColumnPlan, ScalarField } from './plan.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 

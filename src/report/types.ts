@@ -1,7 +1,9 @@
 // The result of a run: exactly what `--json` prints, and what the human renderer reads.
-import type { Kind } from '../contract/kinds.js';
+import { KINDS, type Kind } from '../contract/kinds.js';
+import { plural } from '../numbers.js';
 import type { Diff } from '../diff/index.js';
 import type { Outcome } from '../errors.js';
+import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
 import type { Generation } from '../state/types.js';
@@ -55,9 +57,21 @@ export interface UploadReport {
   diff: DiffReport | null;
   /** True when a successful run changed nothing on the service (every record unchanged, nothing removed). */
   unchanged: boolean | null;
+  /** Every guard's verdict (name, count, limit, passed / refused / not-applied); null when the run stopped before judging. */
+  guards: readonly GuardCheck[] | null;
   /** The generation a confirmed upload became in the state store. */
   generation: number | null;
   response: { status: number; message: string } | null;
   /** Why the run stopped, when it did not succeed: a stable code, the message and what to do. */
   error: { code: string; message: string; hint: string | null } | null;
+}
+
+/** "upload #41 of 2026-11-20 21:03 UTC by cron@sync-01, 50,000 team members" */
+export function describeBaseline(b: BaselineReport, kind: Kind): string {
+  const noun = KINDS[kind].noun;
+  if (b.source === 'none') return 'nothing (no baseline)';
+  const records = b.records === null ? '' : `, ${plural(b.records, noun)}`;
+  if (b.source === 'file') return `the baseline file${records}`;
+  const when = b.uploadedAt ? ` of ${b.uploadedAt.slice(0, 16).replace('T', ' ')} UTC` : '';
+  return `upload #${b.generation}${when} by ${b.user}@${b.host}${records}`;
 }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, WEEKDAYS } from '../../src/map/weekdays.js';
 import { hoursColumn } from '../../src/map/layout.js';
-import { compilePlan } from '../../src/map/plan.js';
+import { compilePlan } from '../../src/map/column-plan.js';
 import { mapRecord } from '../../src/map/record.js';
 
 const plan = (columns: string[], mapping = {}) => compilePlan('store-cards', ['nodeKey', 'email', ...columns], { mapping, line: 1, perRecordColumns: false });
