@@ -114,7 +114,16 @@ async function prepare(
   const plan = await buildPlan({
     kind,
     path: options.file,
-    read: { source, format: options.format, delimiter: options.delimiter, encoding: options.encoding, sheet: options.sheet },
+    read: {
+      source,
+      format: options.format,
+      delimiter: options.delimiter,
+      encoding: options.encoding,
+      sheet: options.sheet,
+      headerRow: options.headerRow,
+      hiddenRows: options.hiddenRows,
+      signal: ctx.signal,
+    },
     mapping: options.mapping,
     baseline,
     knownParents: parents.knownParents,

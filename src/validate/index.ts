@@ -165,6 +165,7 @@ export class Validator {
     if (!accepted && !this.schema) return NEEDS_SCHEMA;
     const before = this.errors;
     this.rowIssues = NONE;
+    if (raw.issues) for (const i of raw.issues) this.add(i);
     if (mapped.issues) for (const i of mapped.issues) this.add(i);
 
     let data: Record<string, unknown> | undefined;

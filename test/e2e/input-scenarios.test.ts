@@ -181,7 +181,7 @@ describe('a workbook with several sheets', () => {
     const r = await runCli(['team-members', file, '--dry-run', '--json']);
     expect(r.code).toBe(0);
     expect(r.json().issues).toEqual([
-      expect.objectContaining({ code: 'OTHER_SHEETS', severity: 'warning', message: expect.stringContaining("('Archive'); only the first, 'Staff'") }),
+      expect.objectContaining({ code: 'OTHER_SHEETS', severity: 'warning', message: expect.stringContaining("('Archive'); only the first visible one, 'Staff'") }),
     ]);
     const chosen = await runCli(['team-members', file, '--dry-run', '--json', '--sheet', 'Staff']);
     expect(chosen.json().issues).toEqual([]);
