@@ -120,7 +120,9 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
       'drop --delimiter or pass --format csv',
     );
   }
-  workbookFlags(options, format);
+  const sniffing = options.format === undefined && (format === 'xlsx' || format === 'csv');
+  // Without --format, a file named .csv may turn out to be a workbook: its bytes settle the flags.
+  if (!sniffing) workbookFlags(options, format);
   const info: ReadInfo = { format, delimiter: null, header: null, headerLine: null };
   if (format === 'xlsx' && options.encoding !== undefined) {
     throw new UsageError(
@@ -131,7 +133,7 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
   }
   const bytes = fileBytes(path, stdin);
   // Named a workbook or a CSV file, with no --format: the first bytes decide which it is.
-  if (options.format === undefined && (format === 'xlsx' || format === 'csv')) return { info, batches: sniffed(bytes, options, info) };
+  if (sniffing) return { info, batches: sniffed(bytes, options, info) };
   if (format === 'xlsx') return { info, batches: workbookRecords(bytes, options, info) };
   return { info, batches: textRecords(textBytes(bytes, options.source, format), options, info) };
 }
@@ -158,8 +160,8 @@ async function* sniffed(bytes: AsyncGenerator<Uint8Array>, options: ReadOptions,
   }
   const named = info.format;
   info.format = head.length >= 4 && isWorkbook(head) ? 'xlsx' : 'csv';
+  workbookFlags(options, info.format);
   if (info.format !== named) {
-    workbookFlags(options, info.format);
     if (info.format === 'xlsx' && (options.encoding !== undefined || options.delimiter !== undefined)) {
       const flag = options.encoding !== undefined ? '--encoding' : '--delimiter';
       throw new UsageError(

@@ -73,7 +73,7 @@ function answersOf(worker: Worker, signal: AbortSignal | undefined) {
   const waiting: { resolve(a: WorkerAnswer | WorkerFailure): void; reject(e: unknown): void }[] = [];
   const queued: (WorkerAnswer | WorkerFailure)[] = [];
   let ended: WorkerFailure | undefined;
-  let aborted: unknown;
+  let aborted: Error | undefined;
   const deliver = (a: WorkerAnswer | WorkerFailure) => {
     const w = waiting.shift();
     if (w) w.resolve(a);
@@ -84,7 +84,7 @@ function answersOf(worker: Worker, signal: AbortSignal | undefined) {
     while (waiting.length) waiting.shift()!.resolve(ended);
   };
   const onAbort = () => {
-    aborted = signal!.reason;
+    aborted = signal!.reason as Error;
     void worker.terminate();
     while (waiting.length) waiting.shift()!.reject(aborted);
   };

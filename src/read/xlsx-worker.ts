@@ -98,7 +98,7 @@ function sheetCells(ws: XLSX.WorkSheet): SheetCells {
   // to the main thread in batches, each freed here once sent, so the two copies never coexist whole.
   data.forEach((row, r) => {
     if (!row) return;
-    delete data[r];
+    data[r] = undefined;
     if (rows.length === 5000) {
       post({ type: 'rows', rows });
       rows = [];
@@ -159,9 +159,12 @@ function dottedTime(format: string | number | undefined, value: number, date1904
   }
   const date = /^(d{1,2})\.(m{1,2})\.(y{2}|y{4})$/.exec(f);
   if (date) {
-    const d = XLSX.SSF.parse_date_code(value, { date1904 });
-    const year = date[3]!.length === 2 ? pad(d.y % 100, 2) : String(d.y);
-    return `${pad(d.d, date[1]!.length)}.${pad(d.m, date[2]!.length)}.${year}`;
+    // Serial day numbers count from 1899-12-30 (the 1900 system, as Excel's leap-year bug makes it
+    // from March 1900 on) or from 1904-01-01.
+    const day = new Date(Date.UTC(date1904 ? 1904 : 1899, date1904 ? 0 : 11, date1904 ? 1 : 30) + Math.floor(value) * 86400000);
+    const y = day.getUTCFullYear();
+    const year = date[3]!.length === 2 ? pad(y % 100, 2) : String(y);
+    return `${pad(day.getUTCDate(), date[1]!.length)}.${pad(day.getUTCMonth() + 1, date[2]!.length)}.${year}`;
   }
   return undefined;
 }

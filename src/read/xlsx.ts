@@ -86,7 +86,7 @@ export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: R
   const zipped = bytes[0] === 0x50;
   const parts = hiddenParts();
   if (zipped) {
-    const scan = await scanZip(bytes, WORKBOOK_LIMITS, signal, parts.readerFor);
+    const scan = await scanZip(bytes, WORKBOOK_LIMITS, signal, (name) => parts.readerFor(name));
     if ('unreadable' in scan) throw unreadable(source, `the file starts like a workbook but is not a readable zip (${scan.unreadable})`);
     if (scan.over) throw tooLarge(source, `${LIMIT_WORDS[scan.over](WORKBOOK_LIMITS[scan.over])} (counted while unpacking)`);
   }
