@@ -86,7 +86,7 @@ export async function* jsonArrayElements(chunks: AsyncIterable<string>, source: 
 }
 
 function tooLarge(source: string, line: number): never {
-  throw new InputError('RECORD_TOO_LARGE', `${source}:${line}: a record is larger than 1 MiB`, 'no real record is this large: check the file');
+  throw new InputError('RECORD_TOO_LARGE', `${source}:${line}: a record is longer than 1,048,576 characters`, 'no real record is this large: check the file');
 }
 
 /** Deeper than any real record: past this, a value is refused before anything walks it. */
