@@ -4,7 +4,7 @@
 import { issue, type Issue } from '../issues.js';
 
 /** Pure ASCII needs no normalising: the common case costs one regular-expression test. */
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 /** Every string value of a candidate record in NFC, in place. */
 export function toNfc(candidate: Record<string, unknown>): void {
