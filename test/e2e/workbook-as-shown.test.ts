@@ -80,6 +80,26 @@ describe('a workbook with a hidden sheet, a filtered-out row and a hidden column
   });
 });
 
+describe('an .ods workbook with a hidden row', () => {
+  const file = 'team-members-hidden-workbook.ods';
+
+  it('stops with one HIDDEN_ROWS for the file: which rows cannot be told', async () => {
+    const r = await dryRun('team-members', file, ['--sheet', 'Staff']);
+    expect(r.code).toBe(3);
+    expect((r.json().issues as { code: string }[]).filter((i) => i.code === 'HIDDEN_ROWS')).toEqual([
+      expect.objectContaining({ line: null, message: expect.stringContaining('--hidden-rows include') }),
+    ]);
+    const exclude = await dryRun('team-members', file, ['--sheet', 'Staff', '--hidden-rows', 'exclude']);
+    expect(exclude.code).toBe(3);
+  });
+
+  it('--hidden-rows include uploads every row', async () => {
+    const { run, stored } = await upload('team-members', file, ['--sheet', 'Staff', '--hidden-rows', 'include']);
+    expect(run.code).toBe(0);
+    expect(stored).toEqual(json('team-members-hidden-workbook.include.wire.json'));
+  });
+});
+
 describe('a title row above the header, times and dates written with dots', () => {
   const file = 'store-cards-dotted-times-workbook.xlsx';
 
