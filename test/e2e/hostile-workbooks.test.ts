@@ -3,7 +3,8 @@
 // at once. The zip's declared sizes are never believed; what it holds is counted while unpacking.
 import { crc32, createDeflateRaw } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN } from '../helpers/cli.js';
 import { startCli, until } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 import { xlsx } from '../helpers/zip.js';
@@ -37,10 +38,23 @@ async function deflatedRepeat(prefix: string, block: Buffer, times: number, suff
   return { bytes: Buffer.concat(out), size: Buffer.byteLength(prefix) + block.length * times + Buffer.byteLength(suffix), crc };
 }
 
+/** Prints the process's peak resident memory (worker threads included) as it exits. */
+const MAX_RSS = `data:text/javascript,process.on('exit', () => process.stderr.write('\\nmaxRSS=' + process.resourceUsage().maxRSS + '\\n'))`;
+
+/** The CLI in a process of its own (its memory is its own), timed, with its peak memory in MiB. */
 async function timed(args: string[]) {
   const start = Date.now();
-  const r = await runCli(args, { timeoutMs: 60_000 });
-  return { r, seconds: (Date.now() - start) / 1000 };
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', MAX_RSS, BIN, ...args], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
+  });
+  const rss = Number(/maxRSS=(\d+)/.exec(stderr)?.[1]) / 1024;
+  const r = { code, json: () => JSON.parse(stdout) as Record<string, any> };
+  return { r, seconds: (Date.now() - start) / 1000, rss };
 }
 
 describe('hostile workbooks end in seconds', () => {
@@ -55,13 +69,14 @@ describe('hostile workbooks end in seconds', () => {
     });
     expect(book.length).toBeLessThan(2 * 1024 * 1024);
     const file = tempDir().write('declares-zero.xlsx', book);
-    const { r, seconds } = await timed(['team-members', file, '--dry-run', '--json']);
+    const { r, seconds, rss } = await timed(['team-members', file, '--dry-run', '--json']);
     expect(r.code).toBe(3);
     expect(r.json()).toMatchObject({
       outcome: 'invalid',
       error: { code: 'WORKBOOK_TOO_LARGE', message: expect.stringContaining('cells (counted while unpacking)') },
     });
     expect(seconds).toBeLessThan(20);
+    expect(rss).toBeLessThan(1024);
   });
 
   it('a shared-string table truthfully declaring 499 MiB', async () => {
@@ -74,20 +89,22 @@ describe('hostile workbooks end in seconds', () => {
     );
     const book = xlsx({ sheetData: HEADER, sharedStrings: { data: '', deflated: strings } });
     const file = tempDir().write('strings.xlsx', book);
-    const { r, seconds } = await timed(['team-members', file, '--dry-run', '--json']);
+    const { r, seconds, rss } = await timed(['team-members', file, '--dry-run', '--json']);
     expect(r.code).toBe(3);
     expect(r.json().error).toMatchObject({ code: 'WORKBOOK_TOO_LARGE', message: expect.stringContaining('unpacks to more than 256 MiB') });
     expect(seconds).toBeLessThan(30);
+    expect(rss).toBeLessThan(1024);
   });
 
   it('a million formulas', async () => {
     const body =
       HEADER + rows(2, 100_000, (r) => Array.from({ length: 10 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r}"><f>1+1</f><v>2</v></c>`).join(''));
     const file = tempDir().write('formulas.xlsx', xlsx({ sheetData: body }));
-    const { r, seconds } = await timed(['team-members', file, '--dry-run', '--json']);
+    const { r, seconds, rss } = await timed(['team-members', file, '--dry-run', '--json']);
     expect(r.code).toBe(3);
     expect(r.json().error.code).toBe('WORKBOOK_TOO_LARGE');
     expect(seconds).toBeLessThan(20);
+    expect(rss).toBeLessThan(1024);
   });
 
   it('a 3 KB workbook declaring A1:XFD1048576, with a stray cell in the far corner', async () => {
@@ -95,10 +112,11 @@ describe('hostile workbooks end in seconds', () => {
     const book = xlsx({ sheetData: body, dimension: 'A1:XFD1048576' });
     expect(book.length).toBeLessThan(4096);
     const file = tempDir().write('far-corner.xlsx', book);
-    const { r, seconds } = await timed(['team-members', file, '--dry-run', '--json']);
+    const { r, seconds, rss } = await timed(['team-members', file, '--dry-run', '--json']);
     expect(r.code).toBe(0);
     expect(r.json().records).toBe(1);
     expect(seconds).toBeLessThan(15);
+    expect(rss).toBeLessThan(1024);
   });
 });
 
