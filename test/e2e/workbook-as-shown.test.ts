@@ -80,6 +80,19 @@ describe('a workbook with a hidden sheet, a filtered-out row and a hidden column
   });
 });
 
+describe('an .xls workbook with a hidden row and column', () => {
+  it('names the row, calls the column hidden, and --hidden-rows exclude leaves it out', async () => {
+    const r = await dryRun('team-members', 'team-members-hidden-workbook.xls', ['--sheet', 'Staff']);
+    expect(r.code).toBe(3);
+    const issues = r.json().issues as { code: string; line: number | null; column: string | null; message: string }[];
+    expect(issues.filter((i) => i.code === 'HIDDEN_ROWS').map((i) => i.line)).toEqual([4]);
+    expect(issues.find((i) => i.column === 'Notes')?.message).toContain('hidden in the workbook');
+    const { run, stored } = await upload('team-members', 'team-members-hidden-workbook.xls', ['--sheet', 'Staff', '--hidden-rows', 'exclude']);
+    expect(run.code).toBe(0);
+    expect(stored).toEqual(json('team-members-hidden-workbook.exclude.wire.json'));
+  });
+});
+
 describe('an .ods workbook with a hidden row', () => {
   const file = 'team-members-hidden-workbook.ods';
 
