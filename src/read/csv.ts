@@ -39,9 +39,9 @@ function isBlank(cells: readonly string[]): boolean {
   return true;
 }
 
-/** A header row (CSV or workbook): trimmed names, none forbidden, none twice. */
+/** A header row (CSV or workbook): trimmed names in NFC (as every text is sent), none forbidden, none twice. */
 export function checkHeader(source: string, line: number, header: readonly string[]): string[] {
-  const columns = header.map((h) => h.trim());
+  const columns = header.map((h) => h.trim().normalize('NFC'));
   const seen = new Map<string, number>();
   columns.forEach((name, i) => {
     if (FORBIDDEN_KEYS.has(name)) {

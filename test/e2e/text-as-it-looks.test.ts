@@ -93,3 +93,12 @@ describe('a JSON key given twice in one object', () => {
     expect(issuesOf(r)).toEqual([expect.objectContaining({ code: 'DUPLICATE_KEY', column: 'to' })]);
   });
 });
+
+describe('column names as they look', () => {
+  it('a header written in NFD names the same column as its NFC twin: the repeat is DUPLICATE_COLUMN', async () => {
+    const file = tempDir().write('staff.csv', 'employeeID,email,name,Pre\u0301nom,Pr\u00e9nom\nE1,a@example.com,A,x,y\n');
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(r.json().error).toMatchObject({ code: 'DUPLICATE_COLUMN', message: expect.stringContaining('Pr\u00e9nom') });
+  });
+});

@@ -54,7 +54,7 @@ function oracle(text: string, delimiterFlag: string | undefined): Outcome {
   if (start !== -1 && sep) start = parsed.findIndex((r, i) => i > start && !beforeHeader(r));
   const [header, ...rows] = start === -1 ? [] : parsed.slice(start);
   if (header) {
-    const columns = header.cells.map((h) => h.trim());
+    const columns = header.cells.map((h) => h.trim().normalize('NFC'));
     for (const [i, name] of columns.entries()) {
       if (FORBIDDEN_KEYS.has(name)) return { error: `FORBIDDEN_KEY t:${header.line}: column name '${name}' is not allowed` };
       const first = columns.indexOf(name);
