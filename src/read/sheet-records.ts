@@ -21,8 +21,6 @@ export interface SheetRecords {
   readonly records: RawRecord[];
   /** Names of the header's columns that are hidden in the workbook. */
   readonly hiddenColumns: string[];
-  /** Hidden rows left out with --hidden-rows exclude. */
-  readonly excluded: number;
 }
 
 /** A1-style column letters of a 0-based column index. */
@@ -49,7 +47,7 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
     }
   }
   const head = rows[at];
-  if (!head) return { header: null, headerLine: null, records: [], hiddenColumns: [], excluded: 0 };
+  if (!head) return { header: null, headerLine: null, records: [], hiddenColumns: [] };
   const line = head.r + 1;
   if (options.headerRow === undefined && filled(head.cells) === 1) {
     const below = rows.slice(at + 1).find((row) => filled(row.cells) > 1);
@@ -68,15 +66,11 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
   const hiddenColumns = columns.filter((name, c) => name !== '' && hiddenColumnSet.has(c));
   const hiddenRowSet = new Set(cells.hiddenRows);
   const records: RawRecord[] = [];
-  let excluded = 0;
   for (const row of rows.slice(at + 1)) {
     const r = row.r + 1;
     let issues: Issue[] | undefined;
     if (hiddenRowSet.has(row.r)) {
-      if (options.hiddenRows === 'exclude') {
-        excluded++;
-        continue;
-      }
+      if (options.hiddenRows === 'exclude') continue;
       if (options.hiddenRows !== 'include') {
         (issues ??= []).push(
           issue(
@@ -102,7 +96,7 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
     const values = row.cells.length < columns.length ? [...row.cells, ...Array<string>(columns.length - row.cells.length).fill('')] : row.cells;
     records.push(issues ? { line: r, columns, cells: values, issues } : { line: r, columns, cells: values });
   }
-  return { header: columns, headerLine: line, records, hiddenColumns, excluded };
+  return { header: columns, headerLine: line, records, hiddenColumns };
 }
 
 /** A header row that is part of a merged range is one row of a two-row header: never guessed at. */

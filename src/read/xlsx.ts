@@ -5,7 +5,7 @@
 import { InputError, UsageError } from '../errors.js';
 import type { RawRecord, ReadInfo, ReadOptions } from './types.js';
 import { sheetRecords } from './sheet-records.js';
-import { openWorkbook, type SheetFacts } from './xlsx-session.js';
+import { openWorkbook, type SheetFacts, type WorkerFailure } from './xlsx-session.js';
 import { hiddenParts } from './xlsx-hidden.js';
 import { scanZip, type ZipCounts } from './zip-scan.js';
 import { issue } from '../issues.js';
@@ -50,6 +50,10 @@ function unreadable(source: string, why: string): InputError {
   );
 }
 
+function failed(source: string, failure: WorkerFailure): InputError {
+  return failure.failure === 'too-large' ? tooLarge(source, 'needs more memory to read than the tool allows') : unreadable(source, failure.message);
+}
+
 const LIMIT_WORDS: Record<keyof ZipCounts, (n: number) => string> = {
   bytes: (n) => `unpacks to more than ${n / 1024 / 1024} MiB`,
   cells: (n) => `holds more than ${n.toLocaleString('en-US')} cells`,
@@ -92,9 +96,7 @@ export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: R
   }
   // .xls is not zipped: SheetJS reports its hidden rows and columns itself.
   const session = await openWorkbook(bytes, !zipped, signal);
-  if ('failure' in session) {
-    throw session.failure === 'too-large' ? tooLarge(source, 'needs more memory to read than the tool allows') : unreadable(source, session.message);
-  }
+  if ('failure' in session) throw failed(source, session);
   let cells;
   let index;
   try {
@@ -103,9 +105,7 @@ export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: R
   } finally {
     session.close();
   }
-  if ('failure' in cells) {
-    throw cells.failure === 'too-large' ? tooLarge(source, 'needs more memory to read than the tool allows') : unreadable(source, cells.message);
-  }
+  if ('failure' in cells) throw failed(source, cells);
   const sheet = session.sheets[index]!;
   const part = parts.sheetParts.get(sheet.name);
   const hidden = part === undefined ? undefined : parts.hidden.get(part);
