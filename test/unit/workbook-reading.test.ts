@@ -68,18 +68,14 @@ describe('sheetRecords', () => {
   });
 
   it('a header row inside a merged range is a merged header', () => {
-    expect(() =>
-      sheetRecords(
-        sheet(
-          [
-            ['Monday', ''],
-            ['open', 'close'],
-          ],
-          { merges: ['A1:B1'] },
-        ),
-        options,
-      ),
-    ).toThrow(/merged cells \(A1:B1\)/);
+    const twoRows = sheet(
+      [
+        ['Store', '', 'Monday', ''],
+        ['nodeKey', 'email', 'open', 'close'],
+      ],
+      { merges: ['A1:B1', 'C1:D1'] },
+    );
+    expect(() => sheetRecords(twoRows, options)).toThrow(/merged cells \(A1:B1\)/);
     expect(
       sheetRecords(
         sheet(
