@@ -39,8 +39,11 @@ function isBlank(cells: readonly string[]): boolean {
   return true;
 }
 
-/** A header row (CSV or workbook): trimmed names in NFC (as every text is sent), none forbidden, none twice. */
-export function checkHeader(source: string, line: number, header: readonly string[]): string[] {
+/**
+ * A header row (CSV or workbook): trimmed names in NFC (as every text is sent), none forbidden, none
+ * twice. `columnName` words a column's place (a workbook's says "column C (hidden)").
+ */
+export function checkHeader(source: string, line: number, header: readonly string[], columnName?: (i: number) => string): string[] {
   const columns = header.map((h) => h.trim().normalize('NFC'));
   const seen = new Map<string, number>();
   columns.forEach((name, i) => {
@@ -52,7 +55,7 @@ export function checkHeader(source: string, line: number, header: readonly strin
     if (first !== undefined) {
       throw new InputError(
         'DUPLICATE_COLUMN',
-        `${source}:${line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
+        `${source}:${line}: column '${name}' appears twice (${columnName ? `${columnName(first)} and ${columnName(i)}` : `columns ${first + 1} and ${i + 1}`})`,
         'rename or delete one of them',
       );
     }

@@ -14,7 +14,7 @@ export type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from
 export const FORMATS: readonly InputFormat[] = ['csv', 'json', 'ndjson', 'xlsx'];
 
 /** Extensions of the workbooks SheetJS reads; all of them are `--format xlsx`. */
-const WORKBOOK_EXTENSIONS = new Set(['.xlsx', '.xlsm', '.xls', '.ods']);
+const WORKBOOK_EXTENSIONS = new Set(['.xlsx', '.xlsm', '.xlsb', '.xls', '.ods']);
 
 /** CSV and workbooks have one header row shared by every record; JSON records bring their own keys. */
 export function hasHeaderRow(format: InputFormat): boolean {

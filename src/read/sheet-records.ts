@@ -61,8 +61,8 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
     }
   }
   checkMerged(cells.merges, head.r, options);
-  const columns = checkHeader(source, line, head.cells);
   const hiddenColumnSet = new Set(cells.hiddenColumns);
+  const columns = checkHeader(source, line, head.cells, (c) => `column ${columnLetters(c)}${hiddenColumnSet.has(c) ? ', hidden in the workbook' : ''}`);
   const hiddenColumns = columns.filter((name, c) => name !== '' && hiddenColumnSet.has(c));
   const hiddenRowSet = new Set(cells.hiddenRows);
   const records: RawRecord[] = [];

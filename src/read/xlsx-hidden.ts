@@ -8,6 +8,8 @@ export interface HiddenParts {
   readonly sheetParts: Map<string, string>;
   /** Part → 0-based hidden rows and columns. */
   readonly hidden: Map<string, { rows: number[]; columns: number[] }>;
+  /** Whether the hidden rows are read here (an xlsx's XML sheets, an .ods), not by SheetJS (.xlsb). */
+  readonly xml: () => boolean;
   /** An .ods workbook hides rows (which ones is not worked out: see docs/input.md). */
   readonly odsHides: () => boolean;
   /** The entry reader to hand to scanZip. */
@@ -58,6 +60,7 @@ export function hiddenParts(): HiddenParts {
   const hidden = new Map<string, { rows: number[]; columns: number[] }>();
   const sheetParts = new Map<string, string>();
   let odsHides = false;
+  let ods = false;
   const link = () => {
     for (const [name, id] of ids) {
       const target = targets.get(id);
@@ -68,8 +71,12 @@ export function hiddenParts(): HiddenParts {
     sheetParts,
     hidden,
     odsHides: () => odsHides,
+    xml: () => ids.size > 0 || ods,
     readerFor(name) {
-      if (name === 'content.xml') return (text) => void (odsHides ||= ODS_HIDDEN.test(text));
+      if (name === 'content.xml') {
+        ods = true;
+        return (text) => void (odsHides ||= ODS_HIDDEN.test(text));
+      }
       if (name === 'xl/workbook.xml') {
         // A small part, read in one chunk; decoded as the UTF-8 it is, for sheet names.
         return (text) => {

@@ -94,8 +94,8 @@ export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: R
     if ('unreadable' in scan) throw unreadable(source, `the file starts like a workbook but is not a readable zip (${scan.unreadable})`);
     if (scan.over) throw tooLarge(source, `${LIMIT_WORDS[scan.over](WORKBOOK_LIMITS[scan.over])} (counted while unpacking)`);
   }
-  // .xls is not zipped: SheetJS reports its hidden rows and columns itself.
-  const session = await openWorkbook(bytes, !zipped, signal);
+  // .xls (not zipped) and .xlsb (binary sheets): SheetJS reports their hidden rows and columns itself.
+  const session = await openWorkbook(bytes, !zipped || !parts.xml(), signal);
   if ('failure' in session) throw failed(source, session);
   let cells;
   let index;

@@ -188,3 +188,23 @@ describe('a file is what its bytes are', () => {
     expect((r.json().issues as { code: string }[]).map((i) => i.code)).toContain('FORMAT_FROM_CONTENT');
   });
 });
+
+describe('an .xlsb workbook (binary sheets, written here by SheetJS: LibreOffice cannot write .xlsb)', () => {
+  it('names its hidden row, as SheetJS reports it', async () => {
+    const XLSX = await import('@e965/xlsx');
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['employeeID', 'email', 'name'],
+      ['E1', 'a@example.com', 'A'],
+      ['E2', 'b@example.com', 'B'],
+    ]);
+    ws['!rows'] = [{}, {}, { hidden: true }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Staff');
+    const file = tempDir().write('staff.xlsb', XLSX.write(wb, { type: 'buffer', bookType: 'xlsb' }) as Buffer);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect((r.json().issues as { code: string; line: number }[]).filter((i) => i.code === 'HIDDEN_ROWS').map((i) => i.line)).toEqual([3]);
+    const excluded = await runCli(['team-members', file, '--dry-run', '--json', '--hidden-rows', 'exclude']);
+    expect(excluded.json()).toMatchObject({ exitCode: 0, records: 1 });
+  });
+});

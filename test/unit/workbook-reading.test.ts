@@ -126,3 +126,20 @@ describe('repeatedKey', () => {
     expect(repeatedKey(text)?.key).toBe(key);
   });
 });
+
+describe('a hidden column named in a header error', () => {
+  it('is called hidden, with its letter', () => {
+    expect(() =>
+      sheetRecords(
+        sheet(
+          [
+            ['a', 'b', 'a'],
+            ['1', '2', '3'],
+          ],
+          { hiddenColumns: [2] },
+        ),
+        options,
+      ),
+    ).toThrow("column 'a' appears twice (column A and column C, hidden in the workbook)");
+  });
+});
