@@ -3,6 +3,7 @@
 // receives is typed by it. A test checks that every option shown in any --help is documented.
 import { Option, type Command } from 'commander';
 import { DEFAULTS } from '../engine/options.js';
+import { HIDDEN_ROWS_CHOICES } from '../read/types.js';
 
 interface Spec {
   /** commander's syntax: `--name`, `-x, --name`, `--name <value>`, `--no-name`. */
@@ -36,7 +37,7 @@ export const FLAGS = {
   hiddenRows: {
     flags: '--hidden-rows <mode>',
     help: "upload a workbook's hidden rows, or leave them out (default: each is an error)",
-    choices: ['include', 'exclude'],
+    choices: HIDDEN_ROWS_CHOICES,
   },
   delimiter: { flags: '--delimiter <char>', help: 'CSV delimiter: , ; | or tab (default: detected)' },
   encoding: { flags: '--encoding <label>', help: 'text encoding, e.g. windows-1252 (default: UTF-8, or the BOM)' },

@@ -8,7 +8,7 @@ import { DEFAULTS, type GuardOptions, type SendOptions, type StateOptions, type 
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
-import { HIDDEN_ROWS_CHOICES, type HiddenRows, type InputFormat } from '../read/types.js';
+import type { HiddenRows, InputFormat } from '../read/types.js';
 import { currentUser } from '../state/whoami.js';
 import { hostname } from 'node:os';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
@@ -130,7 +130,8 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Flags,
     encoding,
     sheet: flags.sheet,
     headerRow: flags.headerRow === undefined ? undefined : count('--header-row', flags.headerRow, 1),
-    hiddenRows: parseHiddenRows(flags.hiddenRows),
+    // commander has checked it is one of the choices (--hidden-rows include|exclude).
+    hiddenRows: flags.hiddenRows as HiddenRows | undefined,
     baseline: flags.baseline,
     noBaseline: flags.noBaseline === true,
     storeCards,
@@ -141,17 +142,6 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Flags,
     planOut,
     ...state,
   };
-}
-
-/** --hidden-rows include|exclude. */
-function parseHiddenRows(value: string | undefined): HiddenRows | undefined {
-  if (value === undefined) return undefined;
-  if ((HIDDEN_ROWS_CHOICES as readonly string[]).includes(value)) return value as HiddenRows;
-  throw new UsageError(
-    'BAD_FLAG',
-    `--hidden-rows '${value}' is not include or exclude`,
-    'pass --hidden-rows include (upload them) or --hidden-rows exclude (leave them out)',
-  );
 }
 
 /** --state, or its older name --state-dir, or UPLOAD_STATE, or the XDG directory. */

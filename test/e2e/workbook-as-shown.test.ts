@@ -76,7 +76,7 @@ describe('a workbook with a hidden sheet, a filtered-out row and a hidden column
     const h = await dryRun('team-members', 'team-members.csv', ['--header-row', '2']);
     expect(h.json().error.code).toBe('HEADER_ROW_NOT_WORKBOOK');
     const bad = await dryRun('team-members', file, ['--hidden-rows', 'maybe']);
-    expect(bad.json().error.code).toBe('BAD_FLAG');
+    expect(bad.json().error.code).toBe('BAD_USAGE');
   });
 });
 
