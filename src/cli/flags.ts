@@ -3,6 +3,7 @@
 // receives is typed by it. A test checks that every option shown in any --help is documented.
 import { Option, type Command } from 'commander';
 import { DEFAULTS } from '../engine/options.js';
+import { HIDDEN_ROWS_CHOICES } from '../read/types.js';
 
 interface Spec {
   /** commander's syntax: `--name`, `-x, --name`, `--name <value>`, `--no-name`. */
@@ -31,8 +32,18 @@ export const FLAGS = {
     help: 'store cards: a day with two periods (9-12, 14-18) is an error, or with span is sent as 9-18',
     choices: ['error', 'span'],
   },
-  format: { flags: '--format <format>', help: 'input format (default: from the file extension)', choices: ['csv', 'json', 'ndjson', 'xlsx'] },
-  sheet: { flags: '--sheet <name|n>', help: 'workbook sheet to read, by name or 1-based number (default: the first)' },
+  format: {
+    flags: '--format <format>',
+    help: "input format (default: a workbook or text by the file's first bytes, then the extension)",
+    choices: ['csv', 'json', 'ndjson', 'xlsx'],
+  },
+  sheet: { flags: '--sheet <name|n>', help: 'workbook sheet to read, by name or number among the visible sheets (default: the first visible)' },
+  headerRow: { flags: '--header-row <n>', help: 'workbook row that names the columns, when a title is above it (default: the first non-blank row)' },
+  hiddenRows: {
+    flags: '--hidden-rows <mode>',
+    help: "upload a workbook's hidden rows, or leave them out (default: each is an error)",
+    choices: HIDDEN_ROWS_CHOICES,
+  },
   delimiter: { flags: '--delimiter <char>', help: 'CSV delimiter: , ; | or tab (default: detected)' },
   encoding: { flags: '--encoding <label>', help: 'text encoding, e.g. windows-1252 (default: UTF-8, or the BOM)' },
   baseline: { flags: '--baseline <file>', help: 'compare against this file instead of the last upload' },
@@ -101,6 +112,8 @@ const upload = (kind: 'store-cards' | 'team-members') =>
     ...(kind === 'store-cards' ? (['splitHours'] as const) : []),
     'format',
     'sheet',
+    'headerRow',
+    'hiddenRows',
     'delimiter',
     'encoding',
     'baseline',

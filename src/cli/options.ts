@@ -8,7 +8,7 @@ import { DEFAULTS, type GuardOptions, type SendOptions, type StateOptions, type 
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
-import type { InputFormat } from '../read/types.js';
+import type { HiddenRows, InputFormat } from '../read/types.js';
 import { currentUser } from '../state/whoami.js';
 import { hostname } from 'node:os';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
@@ -129,6 +129,9 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Flags,
     delimiter,
     encoding,
     sheet: flags.sheet,
+    headerRow: flags.headerRow === undefined ? undefined : count('--header-row', flags.headerRow, 1),
+    // commander has checked it is one of the choices (--hidden-rows include|exclude).
+    hiddenRows: flags.hiddenRows as HiddenRows | undefined,
     baseline: flags.baseline,
     noBaseline: flags.noBaseline === true,
     storeCards,

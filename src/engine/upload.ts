@@ -52,7 +52,16 @@ export function uploadDefinition(options: UploadOptions): Definition {
       const plan = await buildPlan({
         kind,
         path: options.file,
-        read: { source, format: options.format, delimiter: options.delimiter, encoding: options.encoding, sheet: options.sheet },
+        read: {
+          source,
+          format: options.format,
+          delimiter: options.delimiter,
+          encoding: options.encoding,
+          sheet: options.sheet,
+          headerRow: options.headerRow,
+          hiddenRows: options.hiddenRows,
+          signal: ctx.signal,
+        },
         mapping: options.mapping,
         baseline: against.baseline,
         knownParents: parents.knownParents,
