@@ -1,5 +1,6 @@
 // The terminal edge: human output on stderr, colour and a spinner only where a person is looking.
 import { createInterface } from 'node:readline/promises';
+import { styleText } from 'node:util';
 import type { Style } from '../report/human.js';
 import type { Ui } from '../report/ui.js';
 import { redact } from '../send/secrets.js';
@@ -19,16 +20,19 @@ export function wantsColor(options: { color: boolean; stderr: NodeJS.WriteStream
   return options.color && options.stderr.isTTY === true && !('NO_COLOR' in options.env) && options.env.TERM !== 'dumb';
 }
 
-export async function makeStyle(color: boolean): Promise<Style> {
+/**
+ * Node's own styleText (stable since 22.13) does what chalk did here: five basic styles. The decision
+ * to colour is wantsColor()'s, so styleText is told not to second-guess it from its own stream.
+ */
+export function makeStyle(color: boolean): Style {
   if (!color) return { bold: (s) => s, red: (s) => s, yellow: (s) => s, green: (s) => s, dim: (s) => s };
-  const { Chalk } = await import('chalk');
-  const c = new Chalk({ level: 1 });
-  return { bold: c.bold, red: c.red, yellow: c.yellow, green: c.green, dim: c.dim };
+  const paint = (format: Parameters<typeof styleText>[0]) => (s: string) => styleText(format, s, { validateStream: false });
+  return { bold: paint('bold'), red: paint('red'), yellow: paint('yellow'), green: paint('green'), dim: paint('dim') };
 }
 
 export async function terminalUi(options: TerminalOptions): Promise<Ui> {
   const color = wantsColor(options);
-  const style = await makeStyle(color);
+  const style = makeStyle(color);
   const live = options.stderr.isTTY === true && !options.quiet && options.env.TERM !== 'dumb' && !options.env.CI;
   const { default: ora } = live ? await import('ora') : { default: undefined };
   const spinner = ora?.({ stream: options.stderr, color: 'cyan', isEnabled: true });
