@@ -6,7 +6,7 @@ import type { Kind } from '../contract/kinds.js';
 import { EXIT, isUploadError, UploadError, UsageError, type Outcome } from '../errors.js';
 import { DEFAULTS } from '../options.js';
 import type { UploadReport } from '../report/types.js';
-import { toolVersion } from '../version.js';
+import { versionLine } from '../version.js';
 import { processIo, type ProcessIo } from './io.js';
 import type { CommandResult } from './result.js';
 
@@ -23,7 +23,7 @@ function uploadCommand(
     .command(`${kind} <file>`)
     .summary(summary)
     .description(
-      `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, or - for standard input. Every ${kind === 'store-cards' ? 'store card' : 'team member'} on the service is replaced by the file's records.`,
+      `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, a workbook (.xlsx, .xlsm, .xls or .ods; the first sheet unless --sheet), or - for standard input. Every ${kind === 'store-cards' ? 'store card' : 'team member'} on the service is replaced by the file's records.`,
     )
     .option('--dry-run', 'read, validate, diff and guard, but send nothing')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
@@ -121,7 +121,7 @@ export async function main(argv: readonly string[], io: ProcessIo = processIo())
   };
   const program = new Command('upload')
     .description('Upload the complete set of store cards or team members to the scheduling service, safely.')
-    .version(await toolVersion(), '-V, --version')
+    .version(await versionLine(), '-V, --version', 'print the version, with the Node it runs on')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });

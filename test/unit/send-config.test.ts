@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finish, type ProcessIo } from '../../src/cli/main.js';
 import { emptyReport } from '../../src/report/types.js';
+import { parseReport } from '../helpers/report-schema.js';
 import { checkAnswer } from '../../src/send/answer.js';
 import { isLoopback, resolveBaseUrl } from '../../src/send/config.js';
 import { keepSecret, redact } from '../../src/send/secrets.js';
@@ -67,6 +68,6 @@ describe('redaction', () => {
     expect(await finish({ failure: new Error('boom crash-secret-123'), json: true, report: emptyReport('team-members', 'x.csv', false) }, io)).toBe(1);
     expect(err.join('')).toContain('boom ***');
     expect(err.join('') + out.join('')).not.toContain('crash-secret-123');
-    expect(JSON.parse(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });
+    expect(parseReport(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });
   });
 });
