@@ -2,8 +2,9 @@
 // the same directory, fsync, rename over the target, fsync the directory.
 import { randomBytes } from 'node:crypto';
 import { readSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { renameRetrying } from './rename.js';
 
 export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>, mode = 0o600): Promise<void> {
   const file = await atomicFile(path, mode);
@@ -52,7 +53,7 @@ export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile
       try {
         await file.sync();
         await close();
-        await rename(temp, path);
+        await renameRetrying(temp, path);
       } catch (err) {
         await close().catch(() => {});
         await rm(temp, { force: true });
