@@ -73,7 +73,7 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
       const rl = createInterface({ input: options.stdin, output: options.stderr });
       // Ctrl-C at the prompt reaches readline, not the process: pass it on as an interruption.
       const { signal } = options;
-      rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+      rl.on('SIGINT', passOnCtrlC);
       try {
         const answer = await rl.question(`${redact(question)} [y/N] `, signal ? { signal } : {});
         return /^y(es)?$/i.test(answer.trim());
@@ -85,4 +85,15 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
       }
     },
   };
+}
+
+/**
+ * Hands a Ctrl-C that readline caught to the run's own handlers (src/cli/upload.ts), which end the run
+ * with its report. Calling them directly rather than signalling this process matters on Windows, where
+ * process.kill(pid, 'SIGINT') ends the process at once, with no report and the lock left behind.
+ * With no handler listening, the signal's default is what Ctrl-C would have done anyway.
+ */
+export function passOnCtrlC(): void {
+  if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT');
+  else process.kill(process.pid, 'SIGINT');
 }
