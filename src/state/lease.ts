@@ -6,7 +6,8 @@
 // written in place, and a reader takes a file still being written for a lock being taken right now.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, rm, stat } from 'node:fs/promises';
+import { readRegularFile } from './atomic.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
@@ -38,9 +39,6 @@ export interface LeaseTimes {
 
 export const LEASE_DEFAULTS: LeaseTimes = { leaseMs: 60_000, heartbeatMs: 15_000 };
 
-/** The mode lock files are created with (set per store by takeLease). */
-let fileMode = 0o600;
-
 /** A lock file younger than this with unreadable content is being written right now, not stale. */
 const WRITING_GRACE_MS = 10_000;
 
@@ -65,7 +63,6 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
 
 async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise<Lease> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  fileMode = times.fileMode ?? 0o600;
   const now = new Date();
   const me: LeaseFile = {
     ...holder,
@@ -76,7 +73,7 @@ async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise
   };
   let recovered: LeaseFile | undefined;
   for (let attempt = 0; attempt < 40; attempt++) {
-    if (await tryCreate(path, me, times.hardLinks !== false)) return holding(path, me, times, recovered);
+    if (await tryCreate(path, me, times)) return holding(path, me, times, recovered);
     const held = await readHolder(path);
     if (held === 'gone') continue;
     if (!(await isStale(path, held))) throw lockHeld(path, holder.what, held);
@@ -88,9 +85,9 @@ async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise
   throw lockHeld(path, holder.what, held === 'gone' ? 'unreadable' : held);
 }
 
-async function tryCreate(path: string, me: LeaseFile, hardLinks: boolean): Promise<boolean> {
-  if (!hardLinks || withoutLinks.has(dirname(path))) return createInPlace(path, me);
-  const temp = await writeTemp(path, me);
+async function tryCreate(path: string, me: LeaseFile, times: LeaseTimes): Promise<boolean> {
+  if (times.hardLinks === false || withoutLinks.has(dirname(path))) return createInPlace(path, me, times);
+  const temp = await writeTemp(path, me, times);
   try {
     await link(temp, path);
     return true;
@@ -102,7 +99,7 @@ async function tryCreate(path: string, me: LeaseFile, hardLinks: boolean): Promi
   } finally {
     await rm(temp, { force: true });
   }
-  return createInPlace(path, me);
+  return createInPlace(path, me, times);
 }
 
 /**
@@ -110,10 +107,10 @@ async function tryCreate(path: string, me: LeaseFile, hardLinks: boolean): Promi
  * file empty or cut short, which it takes for a lock being taken right now (WRITING_GRACE_MS), never
  * for a stale one; a write that fails removes the file again.
  */
-async function createInPlace(path: string, me: LeaseFile): Promise<boolean> {
+async function createInPlace(path: string, me: LeaseFile, times: LeaseTimes): Promise<boolean> {
   let file;
   try {
-    file = await open(path, 'wx', fileMode);
+    file = await open(path, 'wx', times.fileMode ?? 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
@@ -130,9 +127,10 @@ async function createInPlace(path: string, me: LeaseFile): Promise<boolean> {
   return true;
 }
 
-async function writeTemp(path: string, content: LeaseFile): Promise<string> {
+/** The lock file's content, written whole beside it, in the store's file mode. */
+async function writeTemp(path: string, content: LeaseFile, times: LeaseTimes): Promise<string> {
   const temp = `${path}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const file = await open(temp, 'wx', fileMode);
+  const file = await open(temp, 'wx', times.fileMode ?? 0o600);
   try {
     await file.writeFile(text(content));
     await file.sync();
@@ -175,7 +173,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function readHolder(path: string): Promise<LeaseFile | 'unreadable' | 'gone'> {
   let content: string;
   try {
-    content = await readFile(path, 'utf8');
+    content = (await readRegularFile(path)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
     throw err;
@@ -248,7 +246,7 @@ function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: Leas
       const renewed = { ...current, expiresAt: new Date(Date.now() + times.leaseMs).toISOString() };
       renewing = renewed;
       try {
-        await renameRetrying(await writeTemp(path, renewed), path);
+        await renameRetrying(await writeTemp(path, renewed, times), path);
         current = renewed;
       } finally {
         renewing = undefined;

@@ -54,9 +54,21 @@ export interface Lease {
   readonly holder: Holder;
   /** The holder of a lock this one took over (its lease expired, or its process died on this host). */
   readonly recovered?: (Holder & { since: string }) | undefined;
+  /** What the store did, under the lock, to be written to (an old state folder migrated, tables created). */
+  readonly notices?: readonly string[];
   /** Whether the lock is still this run's (a lease can lapse during a long suspend). */
   stillHeld(): Promise<boolean>;
   release(): Promise<void>;
+}
+
+/**
+ * A body about to be sent, recorded before its first byte leaves (write-ahead): the generation it will
+ * become once the service confirms it. An intent that no commit confirmed is an upload whose outcome
+ * is not known (unrecorded, unknown, or the lock lost while sending): the service may hold it.
+ */
+export interface Intent extends Generation {
+  /** When the body was about to be sent. */
+  readonly intendedAt: string;
 }
 
 /** A generation as listed: with whether its snapshot is still kept (--keep prunes old ones). */
@@ -67,7 +79,7 @@ export interface ListedGeneration extends Generation {
 export interface StateStore {
   /** What to call the store in messages: the directory, or the URL without its password. */
   readonly label: string;
-  /** Things worth telling the user on opening (tables created, an old state directory migrated). */
+  /** Things worth telling the user on opening. Opening and reading never write: see Lease.notices. */
   readonly notices: readonly string[];
   /** Takes the lock for a key, or refuses with LOCK_HELD naming who holds it. */
   lock(key: StateKey, holder: Holder): Promise<Lease>;
@@ -82,6 +94,18 @@ export interface StateStore {
    * `expected` (0: none); otherwise STATE_MOVED and nothing changes. Keeps the newest `keep` snapshots.
    */
   commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation>;
+  /**
+   * Records, under the lock, that `body` is about to be sent as generation expected + 1, with its bytes,
+   * so that what was sent is known whatever becomes of the run. A commit of that generation confirms
+   * it; until then pending() returns it.
+   */
+  intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void>;
+  /** The intent no commit confirmed, if any (one past the latest generation). */
+  pending(key: StateKey): Promise<Intent | undefined>;
+  /** The bytes of the pending intent (checked against its sha256). */
+  readPending(key: StateKey): Promise<Buffer>;
+  /** Forgets the pending intent: the service certainly did not apply it (or the user settled it so). */
+  forget(key: StateKey): Promise<void>;
   audit(key: StateKey, entry: AuditEntry): Promise<void>;
   /** The audit log, newest first. */
   attempts(key: StateKey, limit?: number): Promise<AuditEntry[]>;

@@ -31,7 +31,7 @@ describe('the package', () => {
   });
 
   it('ships no tests, no sources and no source maps', () => {
-    expect(files.filter((f) => /\.map$|\.test\.|^src\/|^test\/|^fixtures\/|^bench\/|^scripts\/|^dist\/demo\.js$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /\.map$|\.test\.|^src\/|^test\/|^fixtures\/|^bench\/|^scripts\/|^dist\/cli\/demo\.js$/.test(f))).toEqual([]);
   });
 
   it('carries the entry point, the contract, the report schema and the changelog', () => {

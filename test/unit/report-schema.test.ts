@@ -3,11 +3,15 @@
 // against it too (test/helpers/report-schema.ts), one for each outcome.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { emptyReport } from '../../src/report/types.js';
+import { assembleReport } from '../../src/report/assemble.js';
 import { REPORT_SCHEMA, reportProblems } from '../helpers/report-schema.js';
 
 const reportDoc = readFileSync(new URL('../../docs/report.md', import.meta.url), 'utf8');
 const properties = REPORT_SCHEMA.properties as Record<string, { enum?: unknown[] }>;
+
+/** The report of a run that stopped before reading anything. */
+const emptyReport = (kind: 'store-cards' | 'team-members' | null, source: string | null, dryRun: boolean) =>
+  assembleReport({ kind, source, dryRun }, { outcome: 'usage-error', exitCode: 2, error: { code: 'BAD_USAGE', message: 'm', hint: null } });
 
 describe('the --json report schema', () => {
   it('accepts the report a run starts from', () => {

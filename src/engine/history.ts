@@ -1,11 +1,11 @@
 // `upload history <kind>`: the generations of the store for a base URL and kind, newest first, each
 // with what changed against the one before it, and the failed attempts made against it.
-import type { Kind } from './contract/kinds.js';
-import { diffRecords } from './diff/index.js';
-import { generationRecords, type State } from './load.js';
-import type { RunContext } from './run.js';
-import type { AuditEntry, Generation, ListedGeneration } from './state/types.js';
-import { openState } from './upload.js';
+import type { Kind } from '../contract/kinds.js';
+import { diffRecords } from '../diff/index.js';
+import type { AuditEntry, Generation, Intent, ListedGeneration } from '../state/types.js';
+import { generationRecords } from './baseline.js';
+import type { RunContext } from './context.js';
+import { openState, type State } from './state.js';
 
 export interface HistoryEntry extends Generation {
   /** Against the generation before it, when both snapshots are still kept; null otherwise. */
@@ -34,6 +34,8 @@ export interface HistoryReport {
   readonly generations: readonly HistoryEntry[];
   /** Failed attempts before the first recorded generation. */
   readonly failedBefore: readonly FailedAttempt[];
+  /** An upload sent but never confirmed: the service may hold it (upload state resolve settles it). */
+  readonly pending: Intent | null;
 }
 
 export async function history(spec: string, baseUrl: URL, kind: Kind, limit: number, ctx: RunContext): Promise<HistoryReport> {
@@ -57,6 +59,7 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
       store: state.store.label,
       generations: entries,
       failedBefore: generations.length <= limit ? failedAfter(0) : [],
+      pending: (await state.store.pending(state.key)) ?? null,
     };
   } finally {
     await state.store.close();
