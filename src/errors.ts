@@ -43,6 +43,8 @@ export const ERROR_CODES = {
     'DELIMITER_NOT_CSV',
     'UNKNOWN_ENCODING',
     'BAD_MAX_REMOVALS',
+    'BAD_MAX_CHANGES',
+    'BAD_MAX_EMPTIED',
     'FLAG_FILE_TOO_LARGE',
     'SHEET_NOT_FOUND',
     'SHEET_NOT_WORKBOOK',
@@ -85,6 +87,8 @@ export const ERROR_CODES = {
   refused: [
     'EMPTY_UPLOAD',
     'TOO_MANY_REMOVALS',
+    'TOO_MANY_CHANGES',
+    'VALUES_EMPTIED',
     'NO_BASELINE',
     'LOCK_HELD',
     'LOCK_LOST',
@@ -142,7 +146,7 @@ export class InputError extends UploadError<CodesOf<'invalid'>> {
   readonly outcome = 'invalid' as const;
 }
 
-/** A safety guard refused the upload (empty, too many removals, lock held). Nothing was sent. */
+/** A safety guard refused the upload (empty, too many removals, changes or emptied values, lock held). Nothing was sent. */
 export class GuardRefusal extends UploadError<CodesOf<'refused'>> {
   readonly exitCode = EXIT.refused;
   readonly outcome = 'refused' as const;
