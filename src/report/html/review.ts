@@ -4,7 +4,7 @@
 // to, and the tables are complete without the script (which adds sorting and a text filter).
 import { KINDS } from '../../contract/kinds.js';
 import { changeRows, recordLine, type ChangeRow, type ReviewRecords } from './changes.js';
-import { esc } from './escape.js';
+import { esc, scriptJson } from './escape.js';
 import { page } from './page.js';
 import { countCards, guardSection, issuesSection, mappingSection, outcomeBanner, provenanceSection, type Provenance, type ReviewReport } from './sections.js';
 import { weekGrid, type Week } from './week.js';
@@ -14,8 +14,13 @@ export type { ReviewReport, Provenance } from './sections.js';
 
 /** Rows per table body: the unit the browser skips laying out until it is scrolled into view. */
 const CHUNK = 500;
+/**
+ * Changes written as table rows, for a reader without JavaScript; the script pages through all of
+ * them from the page's data (a 100,000-row table of markup would take a browser many seconds to open).
+ */
+export const STATIC_ROWS = 2000;
 /** Weekly grids drawn in the page; every store's hours are in the changes table whatever the number. */
-export const GRID_LIMIT = 500;
+export const GRID_LIMIT = 200;
 
 export interface ReviewPageInput {
   readonly report: ReviewReport;
@@ -32,8 +37,24 @@ function fieldList(row: ChangeRow, side: 'before' | 'after'): string {
 }
 
 function changeRow(row: ChangeRow): string {
-  const fields = row.change === 'changed' ? row.fields.map((f) => f.field).join(', ') : row.change === 'added' ? '(new record)' : '(whole record)';
+  const fields = fieldNames(row);
   return `<tr data-change="${row.change}" data-key="${esc(row.key)}"><td>${row.change}</td><td class="key">${esc(row.key)}</td><td>${esc(row.label)}</td><td>${esc(fields)}</td><td>${fieldList(row, 'before')}</td><td>${fieldList(row, 'after')}</td></tr>`;
+}
+
+/** A row as the script's data: change, key, label, fields, and the before and after lines as [field, value]. */
+type DataRow = [string, string, string, string, [string, string][], [string, string][]];
+
+function dataRow(row: ChangeRow): DataRow {
+  const side = (s: 'before' | 'after'): [string, string][] => {
+    if (row.change === 'changed') return row.fields.map((f) => [f.field, f[s]]);
+    const record = row[s];
+    return record ? [['', recordLine(record)]] : [];
+  };
+  return [row.change, row.key, row.label, fieldNames(row), side('before'), side('after')];
+}
+
+function fieldNames(row: ChangeRow): string {
+  return row.change === 'changed' ? row.fields.map((f) => f.field).join(', ') : row.change === 'added' ? '(new record)' : '(whole record)';
 }
 
 function changesSection(records: ReviewRecords | undefined, rows: readonly ChangeRow[]): string {
@@ -45,23 +66,29 @@ function changesSection(records: ReviewRecords | undefined, rows: readonly Chang
   if (!rows.length) return `<section id="changes"><h2>Changes</h2>${noBaseline}<p class="note">No record is added, removed or changed.</p></section>`;
   const by = (c: ChangeRow['change']) => rows.filter((r) => r.change === c).length;
   const radio = (id: string, label: string, checked = false) =>
-    `<input type="radio" name="show" id="show-${id}"${checked ? ' checked' : ''}><label for="show-${id}">${label}</label>`;
+    `<input type="radio" name="show" id="show-${id}" value="${id}"${checked ? ' checked' : ''}><label for="show-${id}">${label}</label>`;
+  const statics = rows.slice(0, STATIC_ROWS);
   const bodies: string[] = [];
-  for (let i = 0; i < rows.length; i += CHUNK)
+  for (let i = 0; i < statics.length; i += CHUNK)
     bodies.push(
-      `<tbody${rows.length > CHUNK ? ' class="chunk"' : ''}>${rows
+      `<tbody class="chunk">${statics
         .slice(i, i + CHUNK)
         .map(changeRow)
         .join('')}</tbody>`,
     );
+  const cut =
+    rows.length > STATIC_ROWS
+      ? `<p class="note static-only">The first ${num(STATIC_ROWS)} of ${num(rows.length)} changes are listed here; with JavaScript on, the table pages through all of them. <code>--diff-out FILE</code> writes every change as CSV.</p>`
+      : '';
   const noun = KINDS[records.kind].keyField;
   return (
-    `<section id="changes"><h2>Changes (${num(rows.length)})</h2>${noBaseline}<div class="filters">` +
+    `<section id="changes"><h2>Changes (${num(rows.length)})</h2>${noBaseline}${cut}<div class="filters">` +
     radio('all', `all ${num(rows.length)}`, true) +
     radio('added', `added ${num(by('added'))}`) +
     radio('removed', `removed ${num(by('removed'))}`) +
     radio('changed', `changed ${num(by('changed'))}`) +
-    `<div class="wrap"><table class="sortable changes" data-noun="changes"><thead><tr><th>change</th><th>${esc(noun)}</th><th>${records.kind === 'team-members' ? 'name' : 'email'}</th><th>fields</th><th>before</th><th>after</th></tr></thead>${bodies.join('')}</table></div></div></section>`
+    `<div class="wrap"><table class="changes" data-noun="changes" data-rows="changes-data"><thead><tr><th>change</th><th>${esc(noun)}</th><th>${records.kind === 'team-members' ? 'name' : 'email'}</th><th>fields</th><th>before</th><th>after</th></tr></thead>${bodies.join('')}</table></div></div>` +
+    `<script type="application/json" id="changes-data">${scriptJson(rows.map(dataRow))}</script></section>`
   );
 }
 

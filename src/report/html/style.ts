@@ -51,6 +51,7 @@ tr.filtered{display:none}
 input.filter{font:inherit;padding:4px 8px;border:1px solid var(--line);border-radius:6px;min-width:280px;margin:0 8px 6px 0}
 .count{color:var(--muted)}
 .note{color:var(--muted);margin:6px 0}
+.pager{margin:6px 0}.pager button{font:inherit;padding:2px 10px;border:1px solid var(--line);border-radius:6px;background:#fff;cursor:pointer}.pager button:disabled{opacity:.4;cursor:default}
 .lines{margin:0;padding:0;list-style:none}.lines li+li{margin-top:2px}
 .weeks{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:12px}
 figure.week{margin:0;background:#fff;border:1px solid var(--line);border-radius:6px;padding:8px 12px}
