@@ -1,5 +1,6 @@
 // `upload apply <plan>`: exactly the bytes a dry run saved and someone reviewed, sent only if the store
 // is still at the generation the plan was made against; otherwise nothing is sent (PLAN_STALE).
+import { KINDS } from './contract/kinds.js';
 import { GuardRefusal, UsageError } from './errors.js';
 import type { Identity, UploadOptions } from './options.js';
 import { readPlan } from './plan-file.js';
@@ -7,6 +8,20 @@ import { emptyReport, markUploaded, baselineOf } from './report/types.js';
 import { execute, type RunContext } from './run.js';
 import { resolveBaseUrl } from './send/config.js';
 import { openState, type RunResult } from './upload.js';
+import type { Reviewed } from './report/html/changes.js';
+import { generationRecords, type State } from './load.js';
+import type { Generation } from './state/types.js';
+import type { PlanDocument } from './plan-file.js';
+
+/** For the review page: the plan's records against what the store holds (the plan's own baseline). */
+async function reviewPlan(review: Reviewed, state: State, head: Generation | undefined, doc: PlanDocument, body: Buffer, plan: string): Promise<void> {
+  const { decodeCanonical } = await import('./diff/snapshot.js');
+  const records = decodeCanonical(body, KINDS[doc.kind].keyField);
+  const baseline = head ? await generationRecords(state, head) : undefined;
+  if (records) review.records = { kind: doc.kind, baseline, keys: [...records.keys()], bodies: [...records.values()] };
+  review.sha256 = doc.body.sha256;
+  review.plan = plan;
+}
 
 export interface ApplyOptions {
   readonly plan: string;
@@ -19,12 +34,15 @@ export interface ApplyOptions {
   readonly state: string;
   readonly keep: number;
   readonly identity: Identity;
+  /** Refuses a plan made for another named target than this run's (the CLI knows the config). */
+  readonly checkTarget?: (planTarget: string | null) => void;
 }
 
 export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<RunResult> {
   const report = emptyReport(null, options.plan, false);
   try {
     const { doc, body } = await readPlan(options.plan);
+    options.checkTarget?.(doc.target ?? null);
     report.kind = doc.kind;
     report.records = doc.body.records;
     const baseUrl = resolveBaseUrl(doc.baseUrl, {});
@@ -48,6 +66,7 @@ export async function runApply(options: ApplyOptions, ctx: RunContext): Promise<
       }
       const against = baselineOf(head);
       report.baseline = against;
+      if (ctx.review) await reviewPlan(ctx.review, state, head, doc, body, options.plan);
       const diff = { baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null, examples: { added: [], removed: [], changed: [] } };
       report.diff = { ...doc.diff, baseline: doc.baseline, examples: diff.examples };
       report.unchanged = doc.diff.added === 0 && doc.diff.removed === 0 && doc.diff.changed === 0;

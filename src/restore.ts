@@ -60,7 +60,10 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
       );
     const against = baselineOf(head);
     report.baseline = against;
-    const diff = diffRecords(await generationRecords(state, head), 'snapshot', [...records.keys()], [...records.values()]);
+    const latest = await generationRecords(state, head);
+    const diff = diffRecords(latest, 'snapshot', [...records.keys()], [...records.values()]);
+    if (ctx.review)
+      Object.assign(ctx.review, { records: { kind, baseline: latest, keys: [...records.keys()], bodies: [...records.values()] }, sha256: target.sha256 });
     report.records = records.size;
     report.diff = diffReport(diff);
     report.unchanged = diff.added === 0 && diff.removed === 0 && diff.changed === 0;

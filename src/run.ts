@@ -9,6 +9,7 @@ import type { Diff } from './diff/index.js';
 import { GuardRefusal, Interrupted, isUploadError, UploadError, type Outcome } from './errors.js';
 import type { Identity, UploadOptions } from './options.js';
 import type { ConfirmRequest, RunEvent } from './report/events.js';
+import type { Reviewed } from './report/html/changes.js';
 import { describeBaseline } from './report/human.js';
 import { baselineOf, type BaselineReport } from './report/types.js';
 import type { Tuning } from './send/backoff.js';
@@ -27,6 +28,8 @@ export interface RunContext {
   readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
   /** Tighter send timings (tests); undefined in real use. */
   readonly tuning?: Tuning | undefined;
+  /** With --report-html: where the run leaves what the review page shows beyond the report. */
+  readonly review?: Reviewed | undefined;
 }
 
 /** What a real run sends, where, and what it was judged against. */

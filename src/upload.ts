@@ -32,6 +32,7 @@ function planFacts(options: UploadOptions, state: State, against: BaselineReport
   return {
     kind: options.kind,
     baseUrl: state.key.baseUrl,
+    target: options.target ?? null,
     source: options.source,
     createdAt: new Date().toISOString(),
     ...options.identity,
@@ -127,6 +128,7 @@ async function prepare(
     },
   });
   ctx.emit({ type: 'read', source });
+  if (ctx.review) ctx.review.records = { kind, baseline: baseline?.records, keys: plan.keys, bodies: plan.bodies };
   report.records = plan.rows;
   report.issues = plan.issues;
   report.issueCounts = plan.issueCounts;
@@ -165,7 +167,8 @@ async function prepare(
   }
   // Written once the records are valid, whatever the guards say: they are what a review needs most.
   const encode = async () => (await import('./contract/json-array.js')).encodePayload(plan.bodies);
-  const payload = !options.dryRun || options.payloadOut !== undefined ? await encode() : undefined;
+  const payload = !options.dryRun || options.payloadOut !== undefined || options.planOut !== undefined || ctx.review ? await encode() : undefined;
+  if (ctx.review) ctx.review.sha256 = payload?.sha256 ?? null;
   if (options.payloadOut !== undefined) {
     const { writePrivateFile } = await import('./report/private-file.js');
     await writePrivateFile(options.payloadOut, '--payload-out', payload!.chunks);
@@ -205,6 +208,7 @@ async function prepare(
     if (options.planOut !== undefined && state) {
       const { writePlan } = await import('./plan-file.js');
       await writePlan(options.planOut, planFacts(options, state, against, plan, verdict.notes, head?.generation ?? 0), payload ?? (await encode()));
+      if (ctx.review) ctx.review.plan = options.planOut;
       ctx.emit({ type: 'notice', message: `Plan saved to ${options.planOut}: send exactly it with: upload apply ${options.planOut}` });
     }
     report.outcome = 'dry-run';

@@ -9,6 +9,7 @@ import type { UploadReport } from '../report/types.js';
 import { toolVersion } from '../version.js';
 import { processIo, type ProcessIo } from './io.js';
 import type { CommandResult } from './result.js';
+import type { CommandLine } from './targets.js';
 
 export type { ProcessIo } from './io.js';
 
@@ -18,6 +19,7 @@ function uploadCommand(
   summary: string,
   run: (result: Promise<CommandResult>) => void,
   io: ProcessIo,
+  argv: readonly string[],
 ): Command {
   const cmd = program
     .command(`${kind} <file>`)
@@ -43,7 +45,7 @@ function uploadCommand(
   cmd.on('option:baseline', (file: string) => givenBaseline.set(cmd, file));
   cmd.on('option:no-baseline', () => acknowledged.add(cmd));
   if (kind === 'team-members') cmd.option('--store-cards <file>', "check each parentKey against this store-card file's nodeKeys");
-  return cmd
+  cmd
     .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the baseline', DEFAULTS.maxRemovals)
     .option('--allow-empty', 'allow uploading no records at all (deletes every record)')
     .option('--retries <n>', 'retries after a passing failure', String(DEFAULTS.retries))
@@ -57,12 +59,31 @@ function uploadCommand(
     .option('--state-dir <dir>', 'the older name of --state')
     .option('--keep <n>', 'keep the snapshots of this many confirmed uploads', String(DEFAULTS.keep))
     .option('--no-color', 'no colour in the output')
-    .option('-q, --quiet', 'print only warnings, errors and the outcome')
+    .option('-q, --quiet', 'print only warnings, errors and the outcome');
+  return afterRunOptions(cmd)
     .addHelpText('after', uploadExamples(kind))
     .action(async (file: string, flags: Record<string, unknown>) => {
       const { uploadAction } = await import('./upload.js');
-      run(uploadAction(kind, file, { ...flags, ...baselineFlags(cmd) }, io));
+      run(uploadAction(kind, file, { ...flags, ...baselineFlags(cmd) }, io, commandLine(cmd, argv)));
     });
+}
+
+/** The named target, the review page and the notification: options of every command that may send. */
+function afterRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'the config file with the named targets (default: ./upload.config.json, else the per-user one)')
+    .option('--target <name>', 'a named target from the config: its service, state, token, maps, limits and notifications (default: $UPLOAD_TARGET)')
+    .option('--report-html <file>', 'write a review page of the run: one self-contained HTML file')
+    .option('--notify <url>', 'after the run, post a JSON summary to this webhook (repeatable; default: $UPLOAD_NOTIFY)', (v: string, all: string[] = []) => [
+      ...all,
+      v,
+    ])
+    .addOption(new Option('--notify-on <when>', 'when to notify (default: failure, any exit but 0 and 8)').choices(['failure', 'change', 'always']));
+}
+
+/** What the command line said, for the target's settings (a flag given wins) and the review page. */
+function commandLine(cmd: Command, argv: readonly string[]): CommandLine {
+  return { argv, given: (flag) => cmd.getOptionValueSource(flag) === 'cli' };
 }
 
 function checkKind(kind: string): Kind {
@@ -138,10 +159,10 @@ ${EXIT_CODES}
 
 Documentation: README.md and docs/ in the package.`,
   );
-  uploadCommand(program, 'store-cards', 'upload the complete set of store cards', run, io);
-  uploadCommand(program, 'team-members', 'upload the complete set of team members', run, io);
+  uploadCommand(program, 'store-cards', 'upload the complete set of store cards', run, io, argv);
+  uploadCommand(program, 'team-members', 'upload the complete set of team members', run, io, argv);
   const sendingOptions = (cmd: Command) =>
-    cmd
+    afterRunOptions(cmd)
       .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
       .option('--json', 'write one JSON report to stdout')
       .option('--base-url <url>', 'service address (default: $UPLOAD_BASE_URL)')
@@ -166,16 +187,41 @@ Documentation: README.md and docs/ in the package.`,
     .option('--state-dir <dir>', 'the older name of --state')
     .option('--limit <n>', 'show at most this many uploads', '20')
     .option('--json', 'write the history as JSON to stdout')
+    .option('--html <file>', 'also write the history as one self-contained HTML page')
+    .option('--config <file>', 'the config file with the named targets')
+    .option('--target <name>', 'a named target from the config (default: $UPLOAD_TARGET)')
     .addHelpText(
       'after',
       `
 Examples:
   $ upload history team-members --base-url https://scheduling.example.com
-  $ upload history store-cards --limit 5 --json`,
+  $ upload history store-cards --limit 5 --json
+  $ upload history store-cards --target production --html history.html`,
     )
-    .action(async (kind: string, flags: Record<string, unknown>) => {
+    .action(async (kind: string, flags: Record<string, unknown>, cmd: Command) => {
       const { historyAction } = await import('./history.js');
-      run(historyAction(checkKind(kind), flags, io));
+      run(historyAction(checkKind(kind), flags, io, commandLine(cmd, argv)));
+    });
+  program
+    .command('config')
+    .summary('show the settings a run would use, and where each comes from (secrets redacted)')
+    .description(
+      'Print the effective settings — service address, state store, token source, mapping, guard limits, notifications — for a target of the config file (or none), with where each value comes from: a flag, a target, a variable or the default. Tokens are never shown; webhook addresses only by their host.',
+    )
+    .option('--config <file>', 'the config file (default: ./upload.config.json, else the per-user one)')
+    .option('--target <name>', "the target to show (default: $UPLOAD_TARGET, else the config's defaultTarget)")
+    .addOption(new Option('--kind <kind>', 'show the --map for this kind').choices(['store-cards', 'team-members']))
+    .option('--json', 'write the settings as JSON to stdout')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ upload config
+  $ upload config --target production --kind store-cards`,
+    )
+    .action(async (flags: Record<string, unknown>, cmd: Command) => {
+      const { configAction } = await import('./config.js');
+      run(configAction(flags, io, commandLine(cmd, argv)));
     });
   sendingOptions(
     program
@@ -196,9 +242,9 @@ Examples:
   $ upload restore team-members --dry-run                 what going back one upload would change
   $ upload restore team-members --generation 41 --yes`,
     )
-    .action(async (kind: string, flags: Record<string, unknown>) => {
+    .action(async (kind: string, flags: Record<string, unknown>, cmd: Command) => {
       const { restoreAction } = await import('./upload.js');
-      run(restoreAction(checkKind(kind), flags, io));
+      run(restoreAction(checkKind(kind), flags, io, commandLine(cmd, argv)));
     });
   sendingOptions(
     program
@@ -215,9 +261,9 @@ Examples:
   $ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json
   $ upload apply reviewed.plan.json --yes`,
     )
-    .action(async (plan: string, flags: Record<string, unknown>) => {
+    .action(async (plan: string, flags: Record<string, unknown>, cmd: Command) => {
       const { applyAction } = await import('./upload.js');
-      run(applyAction(plan, flags, io));
+      run(applyAction(plan, flags, io, commandLine(cmd, argv)));
     });
   program
     .command('state')
@@ -354,6 +400,12 @@ export async function finish(result: CommandResult, io: ProcessIo): Promise<numb
   // redact() is the last line of defence: no code path puts the token in a report.
   const json = result.failure === undefined && result.data !== undefined ? result.data : report;
   if (result.json && json) io.stdout.write(`${redact(JSON.stringify(json, null, 2))}\n`);
+  // The review page and the notification see the final report; neither changes the exit code.
+  if (result.after && report) {
+    const { afterRun } = await import('./after-run.js');
+    const warn = (line: string) => (result.ui ? result.ui.notice(line) : io.stderr.write(`${redact(line)}\n`));
+    await afterRun(result.after, report, result.baseUrl ?? null, io, warn);
+  }
   return exitCode;
 }
 

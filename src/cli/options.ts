@@ -149,6 +149,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
     diffOut,
     planOut,
     ...state,
+    target: text(flags.targetName) ?? null,
   };
 }
 

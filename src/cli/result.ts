@@ -1,5 +1,6 @@
 // What a command hands back to the entry point, which alone turns it into output and an exit code.
 import type { Style } from '../report/human.js';
+import type { AfterRun } from './after-run.js';
 import type { UploadReport } from '../report/types.js';
 
 export interface CommandResult {
@@ -16,4 +17,8 @@ export interface CommandResult {
   readonly json?: boolean;
   /** --detailed-exitcode: exit 8 for a successful run that changes something. */
   readonly detailedExitcode?: boolean;
+  /** The review page and the notification, done once the outcome is final. */
+  readonly after?: AfterRun;
+  /** The service address the run used, for the review page. */
+  readonly baseUrl?: string | null;
 }

@@ -12,15 +12,32 @@ import type { ProcessIo } from './io.js';
 import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
+import { prepareAfterRun, type AfterRun } from './after-run.js';
+import { withTarget, type CommandLine } from './targets.js';
 
 async function frame(
-  flags: Record<string, unknown>,
+  command: string,
+  kind: Kind | undefined,
+  given: Record<string, unknown>,
   io: ProcessIo,
+  line: CommandLine,
   blank: () => ReturnType<typeof emptyReport>,
-  run: (ctx: RunContext) => Promise<RunResult>,
+  run: (ctx: RunContext, flags: Record<string, unknown>) => Promise<RunResult>,
 ): Promise<CommandResult> {
-  const json = flags.json === true;
-  const detailedExitcode = flags.detailedExitcode === true;
+  const json = given.json === true;
+  const detailedExitcode = given.detailedExitcode === true;
+  // The target's settings under the command line's, and what to do once the outcome is final.
+  let flags: Record<string, unknown>;
+  let after: AfterRun | undefined;
+  try {
+    const chosen = await withTarget(given, io, line, kind);
+    flags = { ...chosen.flags, targetName: chosen.target?.name };
+    after = await prepareAfterRun(command, flags, io, chosen.target, line.argv);
+  } catch (failure) {
+    return { report: blank(), failure, json };
+  }
+  const protectedName = after.target?.target.protected === true ? after.target.name : undefined;
+  const baseUrl = typeof flags.baseUrl === 'string' ? flags.baseUrl : (io.env.UPLOAD_BASE_URL ?? null);
   const interrupt = onInterrupt();
   const ui = await terminalUi({
     color: flags.color !== false,
@@ -31,42 +48,53 @@ async function frame(
     signal: interrupt.signal,
   });
   try {
-    const { report, failure } = await run({
-      env: io.env,
-      stdin: io.stdin,
-      signal: interrupt.signal,
-      tuning: io.tuning,
-      emit: (event) => renderEvent(ui, event),
-      confirm: (request) => ui.confirm(confirmQuestion(request)),
-    });
-    return { report, failure, ui, json, detailedExitcode };
+    const { report, failure } = await run(
+      {
+        env: io.env,
+        stdin: io.stdin,
+        signal: interrupt.signal,
+        tuning: io.tuning,
+        review: after.html?.review,
+        emit: (event) => renderEvent(ui, event),
+        // A protected target is confirmed by typing its name, not by a habitual y.
+        confirm: (request) => ui.confirm(confirmQuestion(request), protectedName),
+      },
+      flags,
+    );
+    return { report, failure, ui, json, detailedExitcode, after, baseUrl };
   } catch (failure) {
-    return { report: blank(), failure, ui, json };
+    return { report: blank(), failure, ui, json, after, baseUrl };
   } finally {
     ui.done();
     interrupt.dispose();
   }
 }
 
-export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export function uploadAction(kind: Kind, file: string, given: Record<string, unknown>, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
   return frame(
-    flags,
+    kind,
+    kind,
+    given,
     io,
-    () => emptyReport(kind, displayName(file), flags.dryRun === true),
-    async (ctx) => {
+    line,
+    () => emptyReport(kind, displayName(file), given.dryRun === true),
+    async (ctx, flags) => {
       const { runUpload } = await import('../upload.js');
       return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
     },
   );
 }
 
-export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
-  const dryRun = flags.dryRun === true;
+export function restoreAction(kind: Kind, given: Record<string, unknown>, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
+  const dryRun = given.dryRun === true;
   return frame(
-    flags,
+    'restore',
+    kind,
+    given,
     io,
+    line,
     () => emptyReport(kind, null, dryRun),
-    async (ctx) => {
+    async (ctx, flags) => {
       const sending = await parseSending(flags, io, { dryRun, url: 'always' });
       const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
       const { runRestore } = await import('../restore.js');
@@ -75,16 +103,20 @@ export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: Pr
   );
 }
 
-export function applyAction(plan: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export function applyAction(plan: string, given: Record<string, unknown>, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
   return frame(
-    flags,
+    'apply',
+    undefined,
+    given,
     io,
+    line,
     () => emptyReport(null, plan, false),
-    async (ctx) => {
+    async (ctx, flags) => {
       // The plan names its service; an address given as well must be the same one.
       const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
       const { runApply } = await import('../apply.js');
-      return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io) }, ctx);
+      const { planTargetCheck } = await import('./targets.js');
+      return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget: await planTargetCheck(flags, io) }, ctx);
     },
   );
 }

@@ -16,7 +16,13 @@ export interface ChosenTarget {
   readonly configPath: string;
 }
 
-export function chooseTarget(loaded: LoadedConfig | undefined, flag: string | undefined, env: NodeJS.ProcessEnv): ChosenTarget | undefined {
+export function chooseTarget(
+  loaded: LoadedConfig | undefined,
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  /** Only reading (history, config): a protected target may be named by UPLOAD_TARGET too. */
+  how_: { showOnly?: boolean } = {},
+): ChosenTarget | undefined {
   const how = flag !== undefined ? '--target' : env.UPLOAD_TARGET ? 'UPLOAD_TARGET' : loaded?.config.defaultTarget !== undefined ? 'defaultTarget' : undefined;
   if (how === undefined) return undefined;
   const name = (flag ?? (env.UPLOAD_TARGET || loaded?.config.defaultTarget))!;
@@ -35,7 +41,7 @@ export function chooseTarget(loaded: LoadedConfig | undefined, flag: string | un
       'use one of those names, or add the target to the config file',
     );
   }
-  if (target.protected === true && how !== '--target') {
+  if (target.protected === true && how !== '--target' && !how_.showOnly) {
     throw new UsageError(
       'PROTECTED_TARGET',
       `the target '${name}' is protected, and was chosen by ${how === 'UPLOAD_TARGET' ? 'UPLOAD_TARGET' : `the defaultTarget of ${loaded.path}`}, not on the command line`,

@@ -15,6 +15,16 @@ export interface ReviewRecords {
   readonly bodies: readonly string[];
 }
 
+/**
+ * Filled in by a run when a review page was asked for (--report-html): the records it planned, the
+ * baseline, and the body's sha256 (a plan's, for apply). Left empty where the run did not get that far.
+ */
+export interface Reviewed {
+  records?: ReviewRecords;
+  sha256?: string | null;
+  plan?: string | null;
+}
+
 export interface FieldLine {
   readonly field: string;
   readonly before: string;
