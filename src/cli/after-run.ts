@@ -6,7 +6,7 @@ import type { ChosenTarget } from '../config/target.js';
 import type { NotifySettings } from '../notify/index.js';
 import type { Reviewed } from '../report/html/changes.js';
 import type { UploadReport } from '../report/types.js';
-import type { ProcessIo } from './io.js';
+import type { RunIo } from './io.js';
 
 export interface AfterRun {
   /** The command as typed (for the page), and its name (for the notification). */
@@ -24,18 +24,23 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 export async function prepareAfterRun(
   command: string,
   flags: Record<string, unknown>,
-  io: ProcessIo,
+  io: RunIo,
   target: ChosenTarget | undefined,
   argv: readonly string[],
 ): Promise<AfterRun> {
   const path = text(flags.reportHtml);
   if (path !== undefined) await (await import('../report/private-file.js')).checkWritable(path, '--report-html');
   const { parseNotify } = await import('../notify/index.js');
-  const notify = parseNotify(flags, io.env, {
-    notify: target?.target.notify,
-    notifyOn: target?.target.notifyOn,
-    from: target ? `target ${target.name} in ${target.configPath}` : undefined,
-  });
+  const notify = parseNotify(
+    flags,
+    io.env,
+    {
+      notify: target?.target.notify,
+      notifyOn: target?.target.notifyOn,
+      from: target ? `target ${target.name} in ${target.configPath}` : undefined,
+    },
+    (secret) => io.secrets.keep(secret),
+  );
   return {
     argv,
     command,
@@ -46,7 +51,7 @@ export async function prepareAfterRun(
   };
 }
 
-export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: string | null, io: ProcessIo, warn: (line: string) => void): Promise<void> {
+export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: string | null, io: RunIo, warn: (line: string) => void): Promise<void> {
   if (after.html) {
     const [{ reviewPage }, { writePrivateFile }] = await Promise.all([import('../report/html/review.js'), import('../report/private-file.js')]);
     const { review } = after.html;
@@ -72,6 +77,6 @@ export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: s
       host: io.env.UPLOAD_HOST || hostname(),
       durationMs: Date.now() - after.startedAt,
     };
-    await notifyAfterRun(after.notify, report, facts, io.env, warn, io.notifyTiming);
+    await notifyAfterRun(after.notify, report, facts, io.env, warn, io.notifyTiming, io.secrets.redact);
   }
 }

@@ -1,11 +1,10 @@
 // `upload config`: the effective settings of a run, for a person or (--json) a script, secrets redacted.
 import type { Kind } from '../contract/kinds.js';
-import { redact } from '../send/secrets.js';
-import type { ProcessIo } from './io.js';
+import type { RunIo } from './io.js';
 import type { CommandResult } from './result.js';
 import type { CommandLine } from './targets.js';
 
-export async function configAction(flags: Record<string, unknown>, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
+export async function configAction(flags: Record<string, unknown>, io: RunIo, line: CommandLine): Promise<CommandResult> {
   const json = flags.json === true;
   try {
     const [{ loadConfig }, { chooseTarget }, { effectiveConfig, formatConfig }] = await Promise.all([
@@ -18,10 +17,9 @@ export async function configAction(flags: Record<string, unknown>, io: ProcessIo
     const chosen = chooseTarget(loaded, typeof flags.target === 'string' ? flags.target : undefined, io.env, { showOnly: true });
     const effective = effectiveConfig(loaded, chosen, flags, line.given, io.env, flags.kind as Kind | undefined);
     if (json) return { exitCode: 0, data: effective, json };
-    io.stdout.write(`${redact(formatConfig(effective).join('\n'))}\n`);
+    io.stdout.write(`${io.secrets.redact(formatConfig(effective).join('\n'))}\n`);
     return { exitCode: 0 };
   } catch (failure) {
-    const { emptyReport } = await import('../report/types.js');
-    return { failure, json, report: emptyReport(null, null, false) };
+    return { failure, json, facts: { kind: null, source: null, dryRun: false } };
   }
 }

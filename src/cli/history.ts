@@ -18,7 +18,7 @@ export async function historyAction(kind: Kind, given: Record<string, unknown>, 
     const html = typeof flags.html === 'string' ? flags.html : undefined;
     const { checkWritable, writePrivateFile } = await import('../report/private-file.js');
     if (html !== undefined) await checkWritable(html, '--html');
-    const { history } = await import('../history.js');
+    const { history } = await import('../engine/history.js');
     const report = await history(state, baseUrl, kind, limit, { env: io.env, stdin: io.stdin, emit: () => {}, confirm: () => Promise.resolve(false) });
     if (html !== undefined) {
       const { historyPage } = await import('../report/html/history.js');
@@ -29,7 +29,6 @@ export async function historyAction(kind: Kind, given: Record<string, unknown>, 
     io.stdout.write(`${formatHistory(report).join('\n')}\n`);
     return { exitCode: 0 };
   } catch (failure) {
-    const { emptyReport } = await import('../report/types.js');
-    return { failure, json, report: emptyReport(kind, null, false) };
+    return { failure, json, facts: { kind, source: null, dryRun: false } };
   }
 }

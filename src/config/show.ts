@@ -1,7 +1,7 @@
 // `upload config`: the settings a run would use and where each comes from, with every secret shown
 // only as where it lives (a token's variable or file, a webhook's host), never its value.
 import type { Kind } from '../contract/kinds.js';
-import { DEFAULTS } from '../options.js';
+import { DEFAULTS } from '../engine/options.js';
 import { configCandidates, type LoadedConfig } from './load.js';
 import type { Target } from './schema.js';
 import { targetFlags, type ChosenTarget } from './target.js';

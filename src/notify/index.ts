@@ -21,12 +21,13 @@ export function parseNotifyOn(value: string, from: string): NotifyOn {
 export function parseNotify(
   flags: { notify?: unknown; notifyOn?: unknown },
   env: NodeJS.ProcessEnv,
-  config: { notify?: readonly string[] | undefined; notifyOn?: NotifyOn | undefined; from?: string } = {},
+  config: { notify?: readonly string[] | undefined; notifyOn?: NotifyOn | undefined; from?: string | undefined },
+  keepSecret: (secret: string) => void,
 ): NotifySettings {
   const given = Array.isArray(flags.notify) ? (flags.notify as string[]) : typeof flags.notify === 'string' ? [flags.notify] : [];
   const fromEnv = (env.UPLOAD_NOTIFY ?? '').split(/\s+/).filter(Boolean);
   const [texts, from] = given.length ? [given, '--notify'] : fromEnv.length ? [fromEnv, 'UPLOAD_NOTIFY'] : [config.notify ?? [], config.from ?? 'the config'];
-  const urls = texts.map((t) => parseNotifyUrl(t, from));
+  const urls = texts.map((t) => parseNotifyUrl(t, from, keepSecret));
   const on =
     typeof flags.notifyOn === 'string'
       ? parseNotifyOn(flags.notifyOn, '--notify-on')
@@ -47,9 +48,10 @@ export async function notifyAfterRun(
   env: NodeJS.ProcessEnv,
   warn: (line: string) => void,
   timing?: NotifyTiming,
+  redact?: (text: string) => string,
 ): Promise<void> {
   if (!settings.urls.length || !shouldNotify(settings.on, report)) return;
-  const results = await deliver(settings.urls, notification(report, facts), env, timing);
+  const results = await deliver(settings.urls, notification(report, facts), env, timing, redact);
   for (const r of results) {
     if (!r.ok) warn(`warning: the notification to ${hostOf(r.url)} was not delivered (${r.why}); the run's outcome is unchanged`);
   }

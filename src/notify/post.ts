@@ -4,7 +4,6 @@
 import { EnvHttpProxyAgent, request } from 'undici';
 import { UsageError } from '../errors.js';
 import { isLoopback } from '../send/config.js';
-import { keepSecret } from '../send/secrets.js';
 
 export interface NotifyTiming {
   /** The whole of one attempt: connecting, sending, the answer. */
@@ -16,7 +15,7 @@ export interface NotifyTiming {
 export const NOTIFY_TIMING: NotifyTiming = { attemptMs: 4000, retryAfterMs: 500 };
 
 /** A --notify URL (or one from UPLOAD_NOTIFY or the config): https, or http to loopback; kept secret. */
-export function parseNotifyUrl(text: string, from: string): URL {
+export function parseNotifyUrl(text: string, from: string, keepSecret: (secret: string) => void): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -44,8 +43,15 @@ export const hostOf = (url: URL) => url.host;
 export type Delivery = { readonly url: URL; readonly ok: true } | { readonly url: URL; readonly ok: false; readonly why: string };
 
 /** Posts the body to each URL (in parallel), each with one retry; never throws. */
-export async function deliver(urls: readonly URL[], body: unknown, env: NodeJS.ProcessEnv, timing: NotifyTiming = NOTIFY_TIMING): Promise<Delivery[]> {
-  const json = JSON.stringify(body);
+export async function deliver(
+  urls: readonly URL[],
+  body: unknown,
+  env: NodeJS.ProcessEnv,
+  timing: NotifyTiming = NOTIFY_TIMING,
+  redact: (text: string) => string = (t) => t,
+): Promise<Delivery[]> {
+  // Nothing secret is put in a notification; redact() is the last line of defence all the same.
+  const json = redact(JSON.stringify(body));
   const proxy = (...names: string[]) => names.map((n) => env[n]).find(Boolean);
   const dispatcher = new EnvHttpProxyAgent({
     httpProxy: proxy('http_proxy', 'HTTP_PROXY'),

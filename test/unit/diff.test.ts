@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffRecords, fieldChanges, noBaseline } from '../../src/diff/index.js';
-import { loadBaseline } from '../../src/load.js';
+import { loadBaseline } from '../../src/engine/baseline.js';
 import { DirectoryStore } from '../../src/state/dir.js';
 import { formatDiff, formatDiffCounts } from '../../src/report/human.js';
 import { tempDir } from '../helpers/tmp.js';

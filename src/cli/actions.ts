@@ -6,9 +6,9 @@ import { Interrupted } from '../errors.js';
 import { displayName } from '../read/index.js';
 import { confirmQuestion } from '../report/human.js';
 import { renderEvent } from '../report/render.js';
-import { emptyReport } from '../report/types.js';
-import type { RunContext, RunResult } from '../upload.js';
-import type { ProcessIo } from './io.js';
+import type { RunContext } from '../engine/context.js';
+import type { RunFacts, RunResult } from '../engine/result.js';
+import type { RunIo } from './io.js';
 import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
@@ -19,22 +19,22 @@ async function frame(
   command: string,
   kind: Kind | undefined,
   given: Record<string, unknown>,
-  io: ProcessIo,
+  io: RunIo,
   line: CommandLine,
-  blank: () => ReturnType<typeof emptyReport>,
+  blank: RunFacts,
   run: (ctx: RunContext, flags: Record<string, unknown>) => Promise<RunResult>,
 ): Promise<CommandResult> {
   const json = given.json === true;
   const detailedExitcode = given.detailedExitcode === true;
   // The target's settings under the command line's, and what to do once the outcome is final.
   let flags: Record<string, unknown>;
-  let after: AfterRun | undefined;
+  let after: AfterRun;
   try {
     const chosen = await withTarget(given, io, line, kind);
     flags = { ...chosen.flags, targetName: chosen.target?.name };
     after = await prepareAfterRun(command, flags, io, chosen.target, line.argv);
   } catch (failure) {
-    return { report: blank(), failure, json };
+    return { facts: blank, failure, json };
   }
   const protectedName = after.target?.target.protected === true ? after.target.name : undefined;
   const baseUrl = typeof flags.baseUrl === 'string' ? flags.baseUrl : (io.env.UPLOAD_BASE_URL ?? null);
@@ -46,9 +46,10 @@ async function frame(
     stdin: io.stdin,
     env: io.env,
     signal: interrupt.signal,
+    redact: io.secrets.redact,
   });
   try {
-    const { report, failure } = await run(
+    const { facts, failure } = await run(
       {
         env: io.env,
         stdin: io.stdin,
@@ -61,64 +62,40 @@ async function frame(
       },
       flags,
     );
-    return { report, failure, ui, json, detailedExitcode, after, baseUrl };
+    return { facts, failure, ui, json, detailedExitcode, after, baseUrl };
   } catch (failure) {
-    return { report: blank(), failure, ui, json, after, baseUrl };
+    return { facts: blank, failure, ui, json, after, baseUrl };
   } finally {
     ui.done();
     interrupt.dispose();
   }
 }
 
-export function uploadAction(kind: Kind, file: string, given: Record<string, unknown>, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
-  return frame(
-    kind,
-    kind,
-    given,
-    io,
-    line,
-    () => emptyReport(kind, displayName(file), given.dryRun === true),
-    async (ctx, flags) => {
-      const { runUpload } = await import('../upload.js');
-      return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
-    },
-  );
+export function uploadAction(kind: Kind, file: string, given: Record<string, unknown>, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  return frame(kind, kind, given, io, line, { kind, source: displayName(file), dryRun: given.dryRun === true }, async (ctx, flags) => {
+    const { runUpload } = await import('../engine/upload.js');
+    return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
+  });
 }
 
-export function restoreAction(kind: Kind, given: Record<string, unknown>, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
+export function restoreAction(kind: Kind, given: Record<string, unknown>, io: RunIo, line: CommandLine): Promise<CommandResult> {
   const dryRun = given.dryRun === true;
-  return frame(
-    'restore',
-    kind,
-    given,
-    io,
-    line,
-    () => emptyReport(kind, null, dryRun),
-    async (ctx, flags) => {
-      const sending = await parseSending(flags, io, { dryRun, url: 'always' });
-      const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
-      const { runRestore } = await import('../restore.js');
-      return runRestore({ kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
-    },
-  );
+  return frame('restore', kind, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
+    const sending = await parseSending(flags, io, { dryRun, url: 'always' });
+    const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
+    const { runRestore } = await import('../engine/restore.js');
+    return runRestore({ kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
+  });
 }
 
-export function applyAction(plan: string, given: Record<string, unknown>, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
-  return frame(
-    'apply',
-    undefined,
-    given,
-    io,
-    line,
-    () => emptyReport(null, plan, false),
-    async (ctx, flags) => {
-      // The plan names its service; an address given as well must be the same one.
-      const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
-      const { runApply } = await import('../apply.js');
-      const { planTargetCheck } = await import('./targets.js');
-      return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget: await planTargetCheck(flags, io) }, ctx);
-    },
-  );
+export function applyAction(plan: string, given: Record<string, unknown>, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  return frame('apply', undefined, given, io, line, { kind: null, source: plan, dryRun: false }, async (ctx, flags) => {
+    // The plan names its service; an address given as well must be the same one.
+    const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
+    const { runApply } = await import('../engine/apply.js');
+    const { planTargetCheck } = await import('./targets.js');
+    return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget: await planTargetCheck(flags, io) }, ctx);
+  });
 }
 
 /**
