@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { configSchema, type Config } from './schema.js';
+import { configSchema, targetSchema, type Config } from './schema.js';
 
 export interface LoadedConfig {
   readonly path: string;
@@ -53,10 +53,18 @@ function read(path: string, required: boolean): LoadedConfig | undefined {
   }
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
-    const first = parsed.error.issues[0]!;
+    // A misspelt key explains the missing one it was meant to be: it is named first.
+    const first = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0]!;
     const key = first.path.map(String).join('.') || '(the top level)';
-    const unknown = first.code === 'unrecognized_keys' ? ` ${first.keys.map((k) => `'${k}'`).join(', ')}` : '';
-    throw new UsageError('BAD_CONFIG', `${path}: ${key}: ${first.message}${unknown}`, fix);
+    if (first.code === 'unrecognized_keys') {
+      const known = knownKeys(first.path.length);
+      const named = first.keys.map((k) => {
+        const near = known.find((n) => n.toLowerCase() === k.toLowerCase().replace(/[-_]/g, ''));
+        return `'${k}'${near ? ` (did you mean '${near}'?)` : ''}`;
+      });
+      throw new UsageError('BAD_CONFIG', `${path}: ${key}: unknown key ${named.join(', ')}`, `the keys are: ${known.join(', ')}; ${fix}`);
+    }
+    throw new UsageError('BAD_CONFIG', `${path}: ${key}: ${first.message}`, fix);
   }
   const config = parsed.data;
   if (config.defaultTarget !== undefined && !(config.defaultTarget in config.targets)) {
@@ -67,4 +75,9 @@ function read(path: string, required: boolean): LoadedConfig | undefined {
     );
   }
   return { path, config };
+}
+
+/** The keys allowed at a depth: the top level, or a target (targets.NAME). */
+function knownKeys(depth: number): string[] {
+  return Object.keys(depth === 0 ? configSchema.shape : targetSchema.shape);
 }

@@ -38,7 +38,9 @@ describe('a notification after a run', () => {
     expect((await runCli(['team-members', first, '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     const cut = writeMembers(sb.dir, 'cut.csv', range(1, 10));
     const url = hook(webhook.url);
-    const r = await runCli(['team-members', cut, '--yes', '--json', '--state-dir', sb.stateDir, '--notify', url], { env: { ...sb.env, UPLOAD_HOST: 'sync-01' } });
+    const r = await runCli(['team-members', cut, '--yes', '--json', '--state-dir', sb.stateDir, '--notify', url], {
+      env: { ...sb.env, UPLOAD_HOST: 'sync-01' },
+    });
     expect(r.code).toBe(4);
     expect(webhook.requests).toHaveLength(1);
     const req = webhook.requests[0]!;
@@ -86,9 +88,13 @@ describe('a notification after a run', () => {
     expect(sent).toMatchObject({ outcome: 'uploaded', exitCode: 0, errorCode: null, generation: 2, counts: { added: 1, removed: 0 } });
     expect(sent.text).toContain('✅ scheduling-upload team-members: uploaded (exit 0)');
     // Nothing changes: --notify-on change is quiet, always is not.
-    expect((await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify', webhook.url, '--notify-on', 'change'], { env: sb.env })).code).toBe(0);
+    expect(
+      (await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify', webhook.url, '--notify-on', 'change'], { env: sb.env })).code,
+    ).toBe(0);
     expect(webhook.requests).toHaveLength(2);
-    expect((await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify', webhook.url, '--notify-on', 'always'], { env: sb.env })).code).toBe(0);
+    expect(
+      (await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify', webhook.url, '--notify-on', 'always'], { env: sb.env })).code,
+    ).toBe(0);
     expect(webhook.requests).toHaveLength(3);
   });
 
@@ -99,7 +105,10 @@ describe('a notification after a run', () => {
     writeFileSync(file, 'employeeID,email,name\nE1,not-an-email,A\n');
     const url = `http://127.0.0.1:${port}/hooks/secret-path-abcdef`;
     const started = Date.now();
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--state-dir', sb.stateDir, '--notify', url], { env: sb.env, notifyTiming: FAST });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--state-dir', sb.stateDir, '--notify', url], {
+      env: sb.env,
+      notifyTiming: FAST,
+    });
     expect(r.code).toBe(3);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(r.stderr).toMatch(/warning: the notification to 127\.0\.0\.1:\d+ was not delivered \(ECONNREFUSED\); the run's outcome is unchanged/);
@@ -129,9 +138,12 @@ describe('a notification after a run', () => {
   it('refuses a webhook over plain http to another host before anything runs', async () => {
     sb = await sandbox();
     const file = writeMembers(sb.dir, 'a.csv', range(1, 3));
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--notify', 'http://hooks.example.com/secret-xyz-123'], {
-      env: sb.env,
-    });
+    const r = await runCli(
+      ['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--notify', 'http://hooks.example.com/secret-xyz-123'],
+      {
+        env: sb.env,
+      },
+    );
     expect(r.code).toBe(2);
     expect(r.json().error.code).toBe('BAD_NOTIFY_URL');
     expect(r.stdout + r.stderr).not.toContain('secret-xyz-123');
