@@ -117,7 +117,9 @@ export function reviewPage(input: ReviewPageInput): string {
   const { report } = input;
   const rows = input.records ? changeRows(input.records) : [];
   const what = report.kind ? `${KINDS[report.kind].noun}s` : 'upload';
-  const title = `${report.dryRun ? 'Dry run' : 'Upload'} of ${what}${report.source ? ` from ${report.source}` : ''}: ${report.outcome}`;
+  // The outcome is in the title only when it is not what the title already says.
+  const plain = report.outcome === (report.dryRun ? 'dry-run' : 'uploaded');
+  const title = `${report.dryRun ? 'Dry run' : 'Upload'} of ${what}${report.source ? ` from ${report.source}` : ''}${plain ? '' : `: ${report.outcome}`}`;
   const nav = ['outcome', 'guards', 'provenance', 'mapping', 'changes', ...(input.records?.kind === 'store-cards' ? ['hours'] : []), 'issues']
     .map((id) => `<a href="#${id}">${id}</a>`)
     .join('');

@@ -28,7 +28,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;backgro
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .wrap{overflow:auto;max-height:80vh;background:#fff;border:1px solid var(--line);border-radius:6px}
 table{border-collapse:collapse;width:100%;background:#fff}
-th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+thead th{white-space:nowrap}
 thead th{position:sticky;top:0;background:#eaeef2;z-index:1}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 th[aria-sort=ascending] button::after{content:" ▲"}th[aria-sort=descending] button::after{content:" ▼"}
