@@ -59,7 +59,8 @@ export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: s
       report,
       records: review.records,
       provenance: {
-        command: ['upload', ...after.argv].join(' '),
+        // The command line may carry a webhook address (--notify), a secret like the token.
+        command: io.secrets.redact(['upload', ...after.argv].join(' ')),
         generatedAt: new Date().toISOString(),
         baseUrl,
         target: after.target?.name ?? null,
@@ -67,7 +68,9 @@ export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: s
         plan: review.plan ?? null,
       },
     });
-    await writePrivateFile(after.html.path, '--report-html', [html]).catch((err: Error) => warn(`warning: ${err.message}; the run's outcome is unchanged`));
+    await writePrivateFile(after.html.path, '--report-html', [io.secrets.redact(html)]).catch((err: Error) =>
+      warn(`warning: ${err.message}; the run's outcome is unchanged`),
+    );
   }
   if (after.notify) {
     const { notifyAfterRun } = await import('../notify/index.js');

@@ -3,7 +3,7 @@
 // endpoint costs a warning and a few seconds at most, never the run's exit code.
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
@@ -38,7 +38,8 @@ describe('a notification after a run', () => {
     expect((await runCli(['team-members', first, '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
     const cut = writeMembers(sb.dir, 'cut.csv', range(1, 10));
     const url = hook(webhook.url);
-    const r = await runCli(['team-members', cut, '--yes', '--json', '--state-dir', sb.stateDir, '--notify', url], {
+    const page = join(sb.dir, 'night.html');
+    const r = await runCli(['team-members', cut, '--yes', '--json', '--state-dir', sb.stateDir, '--notify', url, '--report-html', page], {
       env: { ...sb.env, UPLOAD_HOST: 'sync-01' },
     });
     expect(r.code).toBe(4);
@@ -68,6 +69,8 @@ describe('a notification after a run', () => {
     expect(body).not.toContain('xoxSecretPathPart123');
     // Nor does the address appear in anything the run printed.
     expect(r.stdout + r.stderr).not.toContain('xoxSecretPathPart123');
+    // The review page names the command as typed, the address redacted.
+    expect(readFileSync(page, 'utf8')).toContain('--notify *** --report-html');
   });
 
   it('stays quiet on success by default, and speaks with --notify-on change or always', async () => {

@@ -10,12 +10,21 @@ const report = (over: Partial<NotifiedReport> = {}): NotifiedReport => ({
   outcome: 'uploaded',
   exitCode: 0,
   records: 3,
-  issues: [{ severity: 'warning', code: 'FORMULA_LIKE', line: 2, column: 'name', field: 'name', value: '=Alice Smith', message: 'Alice Smith looks like a formula' }],
+  issues: [
+    { severity: 'warning', code: 'FORMULA_LIKE', line: 2, column: 'name', field: 'name', value: '=Alice Smith', message: 'Alice Smith looks like a formula' },
+  ],
   issueCounts: { FORMULA_LIKE: 1 },
   issuesTruncated: false,
   mapping: [],
   baseline: { ...NO_BASELINE, source: 'snapshot', user: 'alice', host: 'laptop' },
-  diff: { baseline: 'snapshot', added: 1, removed: 0, changed: 1, unchanged: 1, examples: { added: ['E3'], removed: [], changed: [{ key: 'E2', changes: [{ field: 'name', before: 'Bob', after: 'Robert' }] }] } },
+  diff: {
+    baseline: 'snapshot',
+    added: 1,
+    removed: 0,
+    changed: 1,
+    unchanged: 1,
+    examples: { added: ['E3'], removed: [], changed: [{ key: 'E2', changes: [{ field: 'name', before: 'Bob', after: 'Robert' }] }] },
+  },
   unchanged: false,
   generation: 7,
   response: { status: 200, message: '3 team member(s) uploaded' },
@@ -48,7 +57,9 @@ describe('a notification', () => {
       host: 'sync-01',
       time: '2026-11-23T21:00:00.000Z',
     });
-    expect(n.text).toBe('✅ scheduling-upload team-members to production: uploaded (exit 0) · 3 records, +1 −0 ~1 · 1 issues · 2 removals held · upload #7 · on sync-01, 1.2 s');
+    expect(n.text).toBe(
+      '✅ scheduling-upload team-members to production: uploaded (exit 0) · 3 records, +1 −0 ~1 · 1 issues · 2 removals held · upload #7 · on sync-01, 1.2 s',
+    );
   });
 
   it('is sent on failure by default; on change or always when asked', () => {

@@ -45,7 +45,7 @@ describe('escaping', () => {
 });
 
 describe('the page', () => {
-  it("allows exactly its own style and script, by their sha256", () => {
+  it('allows exactly its own style and script, by their sha256', () => {
     const html = reviewPage({ report: report(), records: undefined, provenance });
     const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)![1]!.replace(/&#39;/g, "'");
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
@@ -70,6 +70,30 @@ describe('the page', () => {
   });
 });
 
+describe('the guards', () => {
+  it("show each verdict with its numbers, whatever the report's guards carry", () => {
+    const guards = [
+      { name: 'TOO_MANY_REMOVALS', flag: '--max-removals', setting: '10%', count: 12, limit: 10, verdict: 'refused' },
+      {
+        name: 'VALUES_EMPTIED',
+        flag: '--max-emptied',
+        setting: '5%',
+        count: 1,
+        limit: 3,
+        verdict: 'passed',
+        field: 'email',
+        fields: [{ field: 'email', count: 1, held: 60, limit: 3 }],
+      },
+      { name: 'EMPTY_UPLOAD', flag: '--allow-empty', setting: false, count: null, limit: null, verdict: 'not-applied', why: '<no baseline>' },
+    ];
+    const html = reviewPage({ report: { ...report(), guards }, records: undefined, provenance });
+    expect(html).toContain('<tr data-guard="TOO_MANY_REMOVALS"><td><code>TOO_MANY_REMOVALS</code></td><td class="verdict-refused">refused</td>');
+    expect(html).toContain('<td class="verdict-ok">passed</td>');
+    expect(html).toContain('<li><code>email</code> count 1, held 60, limit 3</li>');
+    expect(html).toContain('why: <span class="mono">&lt;no baseline&gt;</span>');
+  });
+});
+
 describe('the week grid', () => {
   it('runs from 06:00 to 06:00 the next morning in quarter hours', () => {
     expect(gridLine(6)).toBe(1);
@@ -79,7 +103,12 @@ describe('the week grid', () => {
     expect(gridLine(30)).toBe(97);
   });
   it('draws past midnight, closed days and the days that differ', () => {
-    const html = weekGrid('S1', 'changed', { '5': { since: 9, to: 22 }, '6': { since: 10, to: 18 } }, { '5': { since: 18, to: 26.5 }, '0': { since: 12, to: 16 } });
+    const html = weekGrid(
+      'S1',
+      'changed',
+      { '5': { since: 9, to: 22 }, '6': { since: 10, to: 18 } },
+      { '5': { since: 18, to: 26.5 }, '0': { since: 12, to: 16 } },
+    );
     expect(html).toContain('class="bar gs-49 ge-83"');
     expect(html).toContain('<del>09:00–22:00</del> → <ins>18:00–02:30 (next day)</ins>');
     expect(html).toContain('<del>10:00–18:00</del> → <ins>closed</ins>');
@@ -95,7 +124,12 @@ describe('the change rows', () => {
       ['B', store('B', {})],
       ['C', store('C', {})],
     ]);
-    const rows = changeRows({ kind: 'store-cards', baseline, keys: ['N', 'A', 'C'], bodies: [store('N', {}), store('A', { '1': { since: 9, to: 22 } }, 'new@example.com'), store('C', {})] });
+    const rows = changeRows({
+      kind: 'store-cards',
+      baseline,
+      keys: ['N', 'A', 'C'],
+      bodies: [store('N', {}), store('A', { '1': { since: 9, to: 22 } }, 'new@example.com'), store('C', {})],
+    });
     expect(rows.map((r) => [r.change, r.key])).toEqual([
       ['added', 'N'],
       ['changed', 'A'],

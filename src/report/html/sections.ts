@@ -63,9 +63,22 @@ export function guardSection(r: ReviewReport): string {
   const rows = entries.map(([name, g]) => {
     const verdict = text(g.verdict ?? g.status ?? g.outcome, g.ok === true ? 'passed' : g.ok === false ? 'refused' : '—');
     const rest = Object.entries(g).filter(([k]) => !['guard', 'name', 'verdict', 'status', 'outcome', 'ok'].includes(k));
-    return `<tr data-guard="${esc(name)}"><td><code>${esc(name)}</code></td><td class="${verdictClass(verdict)}">${esc(verdict)}</td><td>${rest.map(([k, v]) => `${esc(k)}: <span class="mono">${esc(v)}</span>`).join('<br>')}</td></tr>`;
+    return `<tr data-guard="${esc(name)}"><td><code>${esc(name)}</code></td><td class="${verdictClass(verdict)}">${esc(verdict)}</td><td>${rest.map(([k, v]) => `${esc(k)}: ${detail(v)}`).join('<br>')}</td></tr>`;
   });
   return `<section id="guards"><h2>Guards</h2><div class="wrap"><table><thead><tr><th>guard</th><th>verdict</th><th>details</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${heldPart}</section>`;
+}
+
+/** A guard's detail: a scalar as it is; a list of per-field counts one `field count (of held, limit N)` each. */
+function detail(v: unknown): string {
+  if (!Array.isArray(v)) return `<span class="mono">${esc(v)}</span>`;
+  const items = v.map((item) => {
+    if (item === null || typeof item !== 'object') return esc(item);
+    const o = item as Record<string, unknown>;
+    const head = typeof o.field === 'string' ? `<code>${esc(o.field)}</code> ` : '';
+    const rest = Object.entries(o).filter(([k]) => k !== 'field');
+    return `${head}${rest.map(([k, x]) => `${esc(k)} ${esc(x)}`).join(', ')}`;
+  });
+  return items.length ? `<ul class="lines">${items.map((i) => `<li>${i}</li>`).join('')}</ul>` : '—';
 }
 
 /** A scalar as text; anything else (absent, an object) as the fallback. */
