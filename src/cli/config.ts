@@ -12,7 +12,7 @@ export async function configAction(flags: Record<string, unknown>, io: RunIo, li
       import('../config/target.js'),
       import('../config/show.js'),
     ]);
-    const loaded = loadConfig(typeof flags.config === 'string' ? flags.config : undefined, io.env);
+    const loaded = await loadConfig(typeof flags.config === 'string' ? flags.config : undefined, io.env);
     // Showing a protected target's settings writes nothing, so naming it by UPLOAD_TARGET is fine here.
     const chosen = chooseTarget(loaded, typeof flags.target === 'string' ? flags.target : undefined, io.env, { showOnly: true });
     const effective = effectiveConfig(loaded, chosen, flags, line.given, io.env, flags.kind as Kind | undefined);

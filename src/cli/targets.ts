@@ -21,7 +21,7 @@ export async function withTarget(
   const configFlag = typeof flags.config === 'string' ? flags.config : undefined;
   const targetFlag = typeof flags.target === 'string' ? flags.target : undefined;
   const [{ loadConfig }, { chooseTarget, targetFlags }] = await Promise.all([import('../config/load.js'), import('../config/target.js')]);
-  const loaded = loadConfig(configFlag, io.env);
+  const loaded = await loadConfig(configFlag, io.env);
   const target = chooseTarget(loaded, targetFlag, io.env, how);
   if (!target) return { flags, target };
   return { flags: { ...flags, ...targetFlags(target, kind, line.given) }, target };
@@ -35,6 +35,7 @@ export async function planTargetCheck(flags: Record<string, unknown>, io: Proces
   const [{ loadConfig }, { UsageError }] = await Promise.all([import('../config/load.js'), import('../errors.js')]);
   const chosen = typeof flags.targetName === 'string' ? flags.targetName : undefined;
   const explicit = typeof flags.target === 'string';
+  const targets = (await loadConfig(typeof flags.config === 'string' ? flags.config : undefined, io.env))?.config.targets ?? {};
   return (planTarget) => {
     if (planTarget === null) return;
     if (chosen !== undefined && chosen !== planTarget) {
@@ -44,7 +45,7 @@ export async function planTargetCheck(flags: Record<string, unknown>, io: Proces
         `apply it with --target ${planTarget}, or make a new plan for '${chosen}'`,
       );
     }
-    const target = loadConfig(typeof flags.config === 'string' ? flags.config : undefined, io.env)?.config.targets[planTarget];
+    const target = Object.hasOwn(targets, planTarget) ? targets[planTarget] : undefined;
     if (target?.protected === true && !explicit) {
       throw new UsageError(
         'PROTECTED_TARGET',

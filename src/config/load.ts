@@ -1,11 +1,11 @@
 // Finding and reading the config file: --config FILE, else upload.config.json in the working
 // directory, else the per-user one ($XDG_CONFIG_HOME/scheduling-upload/config.json, ~/.config by
 // default). An error names the file, the key and the fix.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { configSchema, targetSchema, type Config } from './schema.js';
+import type { Config } from './schema.js';
 
 export interface LoadedConfig {
   readonly path: string;
@@ -27,16 +27,15 @@ export function configCandidates(env: NodeJS.ProcessEnv, cwd = process.cwd()): s
 
 const fix = 'fix the file, or pass another with --config FILE (see docs/targets.md)';
 
-export function loadConfig(flag: string | undefined, env: NodeJS.ProcessEnv, cwd = process.cwd()): LoadedConfig | undefined {
-  if (flag !== undefined) return read(resolve(cwd, flag), true)!;
-  for (const path of configCandidates(env, cwd)) {
-    const found = read(path, false);
-    if (found) return found;
-  }
+export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<LoadedConfig | undefined> {
+  if (flag !== undefined) return read(resolve(cwd, flag), true);
+  // zod loads only when there is a file to check: most runs have none.
+  for (const path of configCandidates(env, cwd)) if (existsSync(path)) return read(path, false);
   return undefined;
 }
 
-function read(path: string, required: boolean): LoadedConfig | undefined {
+async function read(path: string, required: boolean): Promise<LoadedConfig | undefined> {
+  const { configSchema, targetSchema } = await import('./schema.js');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -57,7 +56,7 @@ function read(path: string, required: boolean): LoadedConfig | undefined {
     const first = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0]!;
     const key = first.path.map(String).join('.') || '(the top level)';
     if (first.code === 'unrecognized_keys') {
-      const known = knownKeys(first.path.length);
+      const known = Object.keys(first.path.length === 0 ? configSchema.shape : targetSchema.shape);
       const named = first.keys.map((k) => {
         const near = known.find((n) => n.toLowerCase() === k.toLowerCase().replace(/[-_]/g, ''));
         return `'${k}'${near ? ` (did you mean '${near}'?)` : ''}`;
@@ -75,9 +74,4 @@ function read(path: string, required: boolean): LoadedConfig | undefined {
     );
   }
   return { path, config };
-}
-
-/** The keys allowed at a depth: the top level, or a target (targets.NAME). */
-function knownKeys(depth: number): string[] {
-  return Object.keys(depth === 0 ? configSchema.shape : targetSchema.shape);
 }

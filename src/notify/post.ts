@@ -1,7 +1,7 @@
 // Delivering a notification: one POST of JSON per URL, a few seconds at most, one retry. A URL is a
 // secret (a webhook's path is its credential), so it is kept for redaction and named in messages only
 // by its host. A notification that cannot be delivered is a warning: the run's outcome stands.
-import { EnvHttpProxyAgent, request } from 'undici';
+import type { EnvHttpProxyAgent } from 'undici';
 import { UsageError } from '../errors.js';
 import { isLoopback } from '../send/config.js';
 
@@ -53,7 +53,9 @@ export async function deliver(
   // Nothing secret is put in a notification; redact() is the last line of defence all the same.
   const json = redact(JSON.stringify(body));
   const proxy = (...names: string[]) => names.map((n) => env[n]).find(Boolean);
-  const dispatcher = new EnvHttpProxyAgent({
+  // Loaded only when there is something to post: most runs notify no one.
+  const { EnvHttpProxyAgent: Agent } = await import('undici');
+  const dispatcher = new Agent({
     httpProxy: proxy('http_proxy', 'HTTP_PROXY'),
     httpsProxy: proxy('https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'),
     noProxy: proxy('no_proxy', 'NO_PROXY') ?? '',
@@ -80,6 +82,7 @@ async function deliverOne(url: URL, json: string, dispatcher: EnvHttpProxyAgent,
 
 async function post(url: URL, json: string, dispatcher: EnvHttpProxyAgent, ms: number): Promise<{ ok: true } | { ok: false; why: string; retry: boolean }> {
   try {
+    const { request } = await import('undici');
     const answer = await request(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'scheduling-upload' },
