@@ -24,6 +24,8 @@ export interface Diff {
   readonly unchanged: number | null;
   /** Size of the baseline (null without one): the base of a percentage removal limit. */
   readonly baselineCount: number | null;
+  /** Per planned record, by its place in the plan: ADDED, CHANGED or UNCHANGED (empty without a baseline). */
+  readonly status: Uint8Array;
   readonly examples: {
     readonly added: readonly string[];
     readonly removed: readonly string[];
@@ -33,6 +35,11 @@ export interface Diff {
 
 const EXAMPLES = 5;
 
+/** A planned record's place in the diff (Diff.status), so the field analysis visits only what changed. */
+export const UNCHANGED = 0;
+export const ADDED = 1;
+export const CHANGED = 2;
+
 export function noBaseline(): Diff {
   return {
     baseline: 'none',
@@ -41,6 +48,7 @@ export function noBaseline(): Diff {
     changed: null,
     unchanged: null,
     baselineCount: null,
+    status: new Uint8Array(0),
     examples: { added: [], removed: [], changed: [] },
   };
 }
@@ -61,15 +69,18 @@ export function diffRecords(
   let unchanged = 0;
   const addedKeys: string[] = [];
   const changedExamples: ChangeExample[] = [];
+  const status = new Uint8Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const before = baseline.get(key);
     if (before === undefined) {
       added++;
+      status[i] = ADDED;
       if (addedKeys.length < EXAMPLES) addedKeys.push(key);
     } else if (before === bodies[i]) unchanged++;
     else {
       changed++;
+      status[i] = CHANGED;
       if (changedExamples.length < EXAMPLES) changedExamples.push({ key, changes: fieldChanges(before, bodies[i]!) });
     }
   }
@@ -90,6 +101,7 @@ export function diffRecords(
     changed,
     unchanged,
     baselineCount: baseline.size,
+    status,
     examples: { added: addedKeys, removed: removedKeys, changed: changedExamples },
   };
 }

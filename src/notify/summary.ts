@@ -7,7 +7,7 @@ export type NotifyOn = 'failure' | 'change' | 'always';
 export const NOTIFY_ON: readonly NotifyOn[] = ['failure', 'change', 'always'];
 
 /** The report as a notification reads it: the keys every run has, and those some commands add. */
-export type NotifiedReport = Readonly<UploadReport> & { readonly guards?: unknown; readonly heldRemovals?: unknown; readonly operation?: unknown };
+export type NotifiedReport = Readonly<UploadReport> & { readonly heldRemovals?: unknown; readonly operation?: unknown };
 
 export interface RunFacts {
   /** The command that ran: store-cards, team-members, restore, apply, remove, … */

@@ -61,7 +61,10 @@ describe('a notification after a run', () => {
       host: 'sync-01',
       target: null,
     });
-    expect(sent.text).toMatch(/^❌ scheduling-upload team-members: refused \(exit 4, TOO_MANY_REMOVALS\) · 10 records, \+0 −10 ~0 · on sync-01, \d+\.\d s$/);
+    expect(sent.guards).toContainEqual({ guard: 'TOO_MANY_REMOVALS', verdict: 'refused', numbers: { count: 10, limit: 2 } });
+    expect(sent.text).toMatch(
+      /^❌ scheduling-upload team-members: refused \(exit 4, TOO_MANY_REMOVALS\) · 10 records, \+0 −10 ~0 · refused by TOO_MANY_REMOVALS · on sync-01, \d+\.\d s$/,
+    );
     expect(typeof sent.durationMs).toBe('number');
     // No personal data, no token, not its own address.
     expect(body).not.toMatch(/@example\.com|Member|E000/);

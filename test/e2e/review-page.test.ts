@@ -54,7 +54,9 @@ describe('the review page of a dry run', () => {
     const file = join(sb.dir, 'after.csv');
     writeFileSync(file, AFTER);
     const page = join(sb.dir, 'review.html');
-    const r = await runCli(['store-cards', file, '--dry-run', '--max-removals', '1', '--state-dir', sb.stateDir, '--report-html', page], { env: sb.env });
+    const r = await runCli(['store-cards', file, '--dry-run', '--max-removals', '1', '--max-changes', '2', '--state-dir', sb.stateDir, '--report-html', page], {
+      env: sb.env,
+    });
     expect(r.code).toBe(0);
     expect(statSync(page).mode & 0o777).toBe(0o600);
     const html = readFileSync(page, 'utf8');
@@ -93,6 +95,12 @@ describe('the review page of a dry run', () => {
       expect(dom.sat).toBe('10:00–18:00 → closed');
       expect(dom.sun).toBe('closed → 12:00–16:00');
       expect(dom.provenance).toContain('upload #1');
+      // Every guard's verdict, from the report's guards.
+      const guards = await p.evaluate<string[][]>(
+        `[...document.querySelectorAll('#guards tr[data-guard]')].map((r) => [r.cells[0].textContent, r.cells[1].textContent])`,
+      );
+      expect(guards).toContainEqual(['TOO_MANY_REMOVALS', 'passed']);
+      expect(guards).toContainEqual(['TOO_MANY_CHANGES', 'passed']);
       // The script sorts and filters: by text, then by type with the radio buttons.
       const filtered = await p.evaluate<string[]>(`(async () => {
         const box = document.querySelector('#changes input.filter');
@@ -179,7 +187,9 @@ describe('the review page of an upload and of the history', () => {
     const file = join(sb.dir, 'after.csv');
     writeFileSync(file, AFTER);
     const page = join(sb.dir, 'upload.html');
-    const r = await runCli(['store-cards', file, '--yes', '--max-removals', '1', '--state-dir', sb.stateDir, '--report-html', page], { env: sb.env });
+    const r = await runCli(['store-cards', file, '--yes', '--max-removals', '1', '--max-changes', '2', '--state-dir', sb.stateDir, '--report-html', page], {
+      env: sb.env,
+    });
     expect(r.code).toBe(0);
     const history = join(sb.dir, 'history.html');
     const h = await runCli(['history', 'store-cards', '--state-dir', sb.stateDir, '--html', history], { env: sb.env });

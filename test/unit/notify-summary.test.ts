@@ -29,6 +29,7 @@ const report = (over: Partial<NotifiedReport> = {}): NotifiedReport => ({
   generation: 7,
   response: { status: 200, message: '3 team member(s) uploaded' },
   error: null,
+  guards: null,
   ...over,
 });
 const facts = { command: 'team-members', target: 'production', host: 'sync-01', durationMs: 1234 };
@@ -37,7 +38,19 @@ describe('a notification', () => {
   it('carries counts, codes and keys, and no name, email, message or value', () => {
     const n = notification(
       report({
-        guards: [{ guard: 'VALUES_EMPTIED', verdict: 'passed', count: 1, limit: 5, examples: [{ key: 'E2', before: 'bob@example.com' }] }],
+        // Whatever text a guard carries (here an example value) stays out.
+        guards: [
+          {
+            name: 'VALUES_EMPTIED',
+            flag: '--max-emptied',
+            setting: '5%',
+            verdict: 'passed',
+            count: 1,
+            limit: 5,
+            field: 'email',
+            examples: [{ key: 'E2', before: 'bob@example.com' }],
+          },
+        ] as never,
         heldRemovals: ['E9', 'E10'],
       }),
       facts,

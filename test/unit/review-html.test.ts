@@ -5,6 +5,7 @@ import { changeRows } from '../../src/report/html/changes.js';
 import { esc, scriptJson } from '../../src/report/html/escape.js';
 import { reviewPage, STATIC_ROWS } from '../../src/report/html/review.js';
 import { gridLine, weekGrid } from '../../src/report/html/week.js';
+import type { GuardCheck } from '../../src/guard/index.js';
 import { NO_BASELINE, type UploadReport } from '../../src/report/types.js';
 
 const report = (over: Partial<UploadReport> = {}): UploadReport => ({
@@ -24,6 +25,7 @@ const report = (over: Partial<UploadReport> = {}): UploadReport => ({
   generation: null,
   response: null,
   error: null,
+  guards: null,
   ...over,
 });
 const provenance = { command: 'upload store-cards stores.csv', generatedAt: '2026-11-23T20:00:00.000Z', baseUrl: null, target: null, sha256: null, plan: null };
@@ -86,7 +88,7 @@ describe('the guards', () => {
       },
       { name: 'EMPTY_UPLOAD', flag: '--allow-empty', setting: false, count: null, limit: null, verdict: 'not-applied', why: '<no baseline>' },
     ];
-    const html = reviewPage({ report: { ...report(), guards }, records: undefined, provenance });
+    const html = reviewPage({ report: { ...report(), guards: guards as unknown as GuardCheck[] }, records: undefined, provenance });
     expect(html).toContain('<tr data-guard="TOO_MANY_REMOVALS"><td><code>TOO_MANY_REMOVALS</code></td><td class="verdict-refused">refused</td>');
     expect(html).toContain('<td class="verdict-ok">passed</td>');
     expect(html).toContain('<li><code>email</code> count 1, held 60, limit 3</li>');

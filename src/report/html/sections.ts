@@ -5,7 +5,6 @@ import { esc } from './escape.js';
 
 /** The report as the page reads it: the keys every run has, and those some commands add. */
 export type ReviewReport = Readonly<UploadReport> & {
-  readonly guards?: unknown;
   readonly heldRemovals?: unknown;
   readonly operation?: unknown;
   readonly target?: unknown;
@@ -44,13 +43,15 @@ function verdictClass(verdict: string): string {
 
 /** Each guard's verdict, whatever the shape the `guards` key takes: a list, or an object by guard. */
 export function guardSection(r: ReviewReport): string {
-  const entries: [string, Record<string, unknown>][] = Array.isArray(r.guards)
-    ? (r.guards as unknown[]).map((g, i) => {
+  // Read as data of any shape: a guard added later shows without a change here.
+  const guards: unknown = r.guards;
+  const entries: [string, Record<string, unknown>][] = Array.isArray(guards)
+    ? (guards as unknown[]).map((g, i) => {
         const o = asObject(g);
         return [text(o.guard ?? o.name ?? o.code, String(i)), o];
       })
-    : r.guards && typeof r.guards === 'object'
-      ? Object.entries(r.guards as Record<string, unknown>).map(([k, v]) => [k, asObject(v)])
+    : guards && typeof guards === 'object'
+      ? Object.entries(guards as Record<string, unknown>).map(([k, v]) => [k, asObject(v)])
       : [];
   const held = Array.isArray(r.heldRemovals) ? (r.heldRemovals as unknown[]) : [];
   const heldPart = held.length
@@ -58,7 +59,7 @@ export function guardSection(r: ReviewReport): string {
     : '';
   if (!entries.length) {
     const refusal = r.outcome === 'refused' && r.error ? `<p>Refused: <code>${esc(r.error.code)}</code> ${esc(r.error.message)}</p>` : '';
-    return `<section id="guards"><h2>Guards</h2>${refusal}<p class="note">This run's report carries no per-guard verdicts${refusal ? '' : '; no guard refused it'}.</p>${heldPart}</section>`;
+    return `<section id="guards"><h2>Guards</h2>${refusal}<p class="note">No guard judged this run: it stopped before there was a set to judge${refusal ? '' : ', or its guards spoke when its plan was made'}.</p>${heldPart}</section>`;
   }
   const rows = entries.map(([name, g]) => {
     const verdict = text(g.verdict ?? g.status ?? g.outcome, g.ok === true ? 'passed' : g.ok === false ? 'refused' : '—');
