@@ -91,8 +91,9 @@ describe('the guards', () => {
     const html = reviewPage({ report: { ...report(), guards: guards as unknown as GuardCheck[] }, records: undefined, provenance });
     expect(html).toContain('<tr data-guard="TOO_MANY_REMOVALS"><td><code>TOO_MANY_REMOVALS</code></td><td class="verdict-refused">refused</td>');
     expect(html).toContain('<td class="verdict-ok">passed</td>');
-    expect(html).toContain('<li><code>email</code> count 1, held 60, limit 3</li>');
-    expect(html).toContain('why: <span class="mono">&lt;no baseline&gt;</span>');
+    expect(html).toContain('<code>--max-removals</code> 10% · 12 counted, at most 10 allowed');
+    expect(html).toContain('1 counted, at most 3 allowed (in <code>email</code>) · per field: <code>email</code> count 1, held 60, limit 3');
+    expect(html).toContain('<code>--allow-empty</code> not given · &lt;no baseline&gt;');
   });
 });
 

@@ -63,10 +63,28 @@ export function guardSection(r: ReviewReport): string {
   }
   const rows = entries.map(([name, g]) => {
     const verdict = text(g.verdict ?? g.status ?? g.outcome, g.ok === true ? 'passed' : g.ok === false ? 'refused' : '—');
-    const rest = Object.entries(g).filter(([k]) => !['guard', 'name', 'verdict', 'status', 'outcome', 'ok'].includes(k));
-    return `<tr data-guard="${esc(name)}"><td><code>${esc(name)}</code></td><td class="${verdictClass(verdict)}">${esc(verdict)}</td><td>${rest.map(([k, v]) => `${esc(k)}: ${detail(v)}`).join('<br>')}</td></tr>`;
+    return `<tr data-guard="${esc(name)}"><td><code>${esc(name)}</code></td><td class="${verdictClass(verdict)}">${esc(verdict)}</td><td>${guardDetails(g)}</td></tr>`;
   });
   return `<section id="guards"><h2>Guards</h2><div class="wrap"><table><thead><tr><th>guard</th><th>verdict</th><th>details</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${heldPart}</section>`;
+}
+
+const KNOWN = ['guard', 'name', 'verdict', 'status', 'outcome', 'ok', 'flag', 'setting', 'count', 'limit', 'field', 'fields', 'why'];
+
+/** One line for a guard: its flag and setting, what it counted against what it allows, per field; then any other keys. */
+function guardDetails(g: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (typeof g.flag === 'string') {
+    const setting = typeof g.setting === 'boolean' ? (g.setting ? ' given' : ' not given') : g.setting === undefined ? '' : ` ${text(g.setting, '')}`;
+    parts.push(`<code>${esc(g.flag)}</code>${esc(setting)}`);
+  }
+  if (typeof g.count === 'number')
+    parts.push(
+      `${esc(g.count)} counted${typeof g.limit === 'number' ? `, at most ${esc(g.limit)} allowed` : ''}${typeof g.field === 'string' ? ` (in <code>${esc(g.field)}</code>)` : ''}`,
+    );
+  if (typeof g.why === 'string') parts.push(esc(g.why));
+  if (Array.isArray(g.fields) && g.fields.length) parts.push(`per field: ${detail(g.fields)}`);
+  for (const [k, v] of Object.entries(g)) if (!KNOWN.includes(k)) parts.push(`${esc(k)}: ${detail(v)}`);
+  return parts.join(' · ');
 }
 
 /** A guard's detail: a scalar as it is; a list of per-field counts one `field count (of held, limit N)` each. */
@@ -79,7 +97,7 @@ function detail(v: unknown): string {
     const rest = Object.entries(o).filter(([k]) => k !== 'field');
     return `${head}${rest.map(([k, x]) => `${esc(k)} ${esc(x)}`).join(', ')}`;
   });
-  return items.length ? `<ul class="lines">${items.map((i) => `<li>${i}</li>`).join('')}</ul>` : '—';
+  return items.length ? items.join('; ') : '—';
 }
 
 /** A scalar as text; anything else (absent, an object) as the fallback. */
