@@ -8,26 +8,27 @@ import { confirmQuestion } from '../report/human.js';
 import { renderEvent } from '../report/render.js';
 import type { RunContext } from '../engine/context.js';
 import type { RunFacts, RunResult } from '../engine/result.js';
+import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
 import { prepareAfterRun, type AfterRun } from './after-run.js';
-import { withTarget, type CommandLine } from './targets.js';
+import { withTarget, type CommandLine, type TargetedFlags } from './targets.js';
 
 async function frame(
   command: string,
   kind: Kind | undefined,
-  given: Record<string, unknown>,
+  given: Flags,
   io: RunIo,
   line: CommandLine,
   blank: RunFacts,
-  run: (ctx: RunContext, flags: Record<string, unknown>) => Promise<RunResult>,
+  run: (ctx: RunContext, flags: TargetedFlags) => Promise<RunResult>,
 ): Promise<CommandResult> {
   const json = given.json === true;
   const detailedExitcode = given.detailedExitcode === true;
   // The target's settings under the command line's, and what to do once the outcome is final.
-  let flags: Record<string, unknown>;
+  let flags: TargetedFlags;
   let after: AfterRun;
   try {
     const chosen = await withTarget(given, io, line, kind);
@@ -37,10 +38,10 @@ async function frame(
     return { facts: blank, failure, json };
   }
   const protectedName = after.target?.target.protected === true ? after.target.name : undefined;
-  const baseUrl = typeof flags.baseUrl === 'string' ? flags.baseUrl : (io.env.UPLOAD_BASE_URL ?? null);
+  const baseUrl = flags.baseUrl ?? io.env.UPLOAD_BASE_URL ?? null;
   const interrupt = onInterrupt();
   const ui = await terminalUi({
-    color: flags.color !== false,
+    color: flags.noColor !== true,
     quiet: flags.quiet === true || json,
     stderr: io.stderr,
     stdin: io.stdin,
@@ -71,14 +72,14 @@ async function frame(
   }
 }
 
-export function uploadAction(kind: Kind, file: string, given: Record<string, unknown>, io: RunIo, line: CommandLine): Promise<CommandResult> {
+export function uploadAction(kind: Kind, file: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
   return frame(kind, kind, given, io, line, { kind, source: displayName(file), dryRun: given.dryRun === true }, async (ctx, flags) => {
     const { runUpload } = await import('../engine/upload.js');
     return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
   });
 }
 
-export function restoreAction(kind: Kind, given: Record<string, unknown>, io: RunIo, line: CommandLine): Promise<CommandResult> {
+export function restoreAction(kind: Kind, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
   const dryRun = given.dryRun === true;
   return frame('restore', kind, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
     const sending = await parseSending(flags, io, { dryRun, url: 'always' });
@@ -88,7 +89,7 @@ export function restoreAction(kind: Kind, given: Record<string, unknown>, io: Ru
   });
 }
 
-export function applyAction(plan: string, given: Record<string, unknown>, io: RunIo, line: CommandLine): Promise<CommandResult> {
+export function applyAction(plan: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
   return frame('apply', undefined, given, io, line, { kind: null, source: plan, dryRun: false }, async (ctx, flags) => {
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });

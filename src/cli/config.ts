@@ -1,10 +1,11 @@
 // `upload config`: the effective settings of a run, for a person or (--json) a script, secrets redacted.
 import type { Kind } from '../contract/kinds.js';
+import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import type { CommandResult } from './result.js';
 import type { CommandLine } from './targets.js';
 
-export async function configAction(flags: Record<string, unknown>, io: RunIo, line: CommandLine): Promise<CommandResult> {
+export async function configAction(flags: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
   const json = flags.json === true;
   try {
     const [{ loadConfig }, { chooseTarget }, { effectiveConfig, formatConfig }] = await Promise.all([

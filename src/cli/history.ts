@@ -2,20 +2,21 @@
 // and with --html FILE as a page.
 import type { Kind } from '../contract/kinds.js';
 import { resolveBaseUrl } from '../send/config.js';
+import { FLAGS, type Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
 import { count, parseState } from './options.js';
 import type { CommandResult } from './result.js';
 import { withTarget, type CommandLine } from './targets.js';
 
-export async function historyAction(kind: Kind, given: Record<string, unknown>, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
+export async function historyAction(kind: Kind, given: Flags, io: ProcessIo, line: CommandLine): Promise<CommandResult> {
   const json = given.json === true;
   try {
     // Reading is not writing: a protected target may be named by UPLOAD_TARGET here.
     const { flags } = await withTarget(given, io, line, kind, { showOnly: true });
-    const baseUrl = resolveBaseUrl(typeof flags.baseUrl === 'string' ? flags.baseUrl : undefined, io.env);
-    const limit = count('--limit', flags.limit ?? 20, 1);
+    const baseUrl = resolveBaseUrl(flags.baseUrl, io.env);
+    const limit = count('--limit', flags.limit ?? FLAGS.limit.default, 1);
     const { state } = parseState(flags, io);
-    const html = typeof flags.html === 'string' ? flags.html : undefined;
+    const { html } = flags;
     const { checkWritable, writePrivateFile } = await import('../report/private-file.js');
     if (html !== undefined) await checkWritable(html, '--html');
     const { history } = await import('../engine/history.js');

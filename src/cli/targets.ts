@@ -2,7 +2,11 @@
 // the command line gave (commander says which those are), before the flags are parsed as usual.
 import type { Kind } from '../contract/kinds.js';
 import type { ChosenTarget } from '../config/target.js';
+import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
+
+/** The flags with a target's settings laid under them, and the target's name (a saved plan records it). */
+export type TargetedFlags = Flags & { readonly targetName?: string | undefined };
 
 /** What the command line itself said, beyond the parsed flags. */
 export interface CommandLine {
@@ -12,26 +16,25 @@ export interface CommandLine {
 }
 
 export async function withTarget(
-  flags: Record<string, unknown>,
+  flags: Flags,
   io: ProcessIo,
   line: CommandLine,
   kind: Kind | undefined,
   how: { showOnly?: boolean } = {},
-): Promise<{ flags: Record<string, unknown>; target: ChosenTarget | undefined }> {
-  const configFlag = typeof flags.config === 'string' ? flags.config : undefined;
-  const targetFlag = typeof flags.target === 'string' ? flags.target : undefined;
+): Promise<{ flags: Flags; target: ChosenTarget | undefined }> {
   const [{ loadConfig }, { chooseTarget, targetFlags }] = await Promise.all([import('../config/load.js'), import('../config/target.js')]);
-  const loaded = await loadConfig(configFlag, io.env);
-  const target = chooseTarget(loaded, targetFlag, io.env, how);
+  const loaded = await loadConfig(flags.config, io.env);
+  const target = chooseTarget(loaded, flags.target, io.env, how);
   if (!target) return { flags, target };
-  return { flags: { ...flags, ...targetFlags(target, kind, line.given) }, target };
+  // The target's values are flag values, of the flags' own types (texts).
+  return { flags: { ...flags, ...(targetFlags(target, kind, line.given) as Flags) }, target };
 }
 
 /**
  * `apply`: a plan made for a named target is applied to that target only. A run pointed at another one
  * is refused (PLAN_TARGET); a plan for a protected target needs `--target NAME` on the command line.
  */
-export async function planTargetCheck(flags: Record<string, unknown>, io: ProcessIo): Promise<(planTarget: string | null) => void> {
+export async function planTargetCheck(flags: TargetedFlags, io: ProcessIo): Promise<(planTarget: string | null) => void> {
   const [{ loadConfig }, { UsageError }] = await Promise.all([import('../config/load.js'), import('../errors.js')]);
   const chosen = typeof flags.targetName === 'string' ? flags.targetName : undefined;
   const explicit = typeof flags.target === 'string';
