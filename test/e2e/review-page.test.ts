@@ -215,3 +215,45 @@ describe('the review page of an upload and of the history', () => {
     }
   });
 });
+
+describe('the review page of restore and apply', () => {
+  it('lists what going back one upload would change, and what an applied plan changed', async () => {
+    sb = await sandbox();
+    await baseline(sb);
+    const file = join(sb.dir, 'after.csv');
+    writeFileSync(file, AFTER);
+    const limits = ['--max-removals', '1', '--max-changes', '2'];
+    expect((await runCli(['store-cards', file, '--yes', ...limits, '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    const restorePage = join(sb.dir, 'restore.html');
+    const r = await runCli(['restore', 'store-cards', '--dry-run', ...limits, '--state-dir', sb.stateDir, '--report-html', restorePage], { env: sb.env });
+    expect(r.code).toBe(0);
+    const p = await browser.open(pathToFileURL(restorePage).href);
+    try {
+      expect(p.messages).toEqual([]);
+      const rows = await p.evaluate<string[]>(`[...document.querySelectorAll('table.changes tbody tr')].map((r) => r.dataset.change + ' ' + r.dataset.key)`);
+      // Going back undoes the upload: S3 comes back, S4 goes.
+      expect(rows.sort()).toEqual(['added S3', 'changed S1', 'changed S2', 'removed S4']);
+      expect(await p.evaluate<string>(`document.querySelector('#provenance').textContent`)).toContain('upload #2');
+    } finally {
+      await p.close();
+    }
+
+    const plan = join(sb.dir, 'back.plan.json');
+    const before = join(sb.dir, 'before.csv');
+    expect((await runCli(['store-cards', before, '--dry-run', ...limits, '--state-dir', sb.stateDir, '--plan-out', plan], { env: sb.env })).code).toBe(0);
+    const applyPage = join(sb.dir, 'apply.html');
+    const a = await runCli(['apply', plan, '--yes', '--state-dir', sb.stateDir, '--report-html', applyPage], { env: sb.env });
+    expect(a.code).toBe(0);
+    const q = await browser.open(pathToFileURL(applyPage).href);
+    try {
+      expect(q.messages).toEqual([]);
+      const rows = await q.evaluate<string[]>(`[...document.querySelectorAll('table.changes tbody tr')].map((r) => r.dataset.change + ' ' + r.dataset.key)`);
+      expect(rows.sort()).toEqual(['added S3', 'changed S1', 'changed S2', 'removed S4']);
+      const provenance = await q.evaluate<string>(`document.querySelector('#provenance').textContent`);
+      expect(provenance).toContain(plan);
+      expect(await q.evaluate<string>(`document.querySelector('#outcome').textContent`)).toContain('Recorded as upload #3.');
+    } finally {
+      await q.close();
+    }
+  });
+});
