@@ -156,6 +156,33 @@ describe('the review page of a dry run', () => {
   });
 });
 
+describe('without JavaScript', () => {
+  it('still lists every change, and the buttons filter by type', async () => {
+    sb = await sandbox();
+    await baseline(sb);
+    const file = join(sb.dir, 'after.csv');
+    writeFileSync(file, AFTER);
+    const page = join(sb.dir, 'plain.html');
+    const r = await runCli(['store-cards', file, '--dry-run', '--max-removals', '1', '--max-changes', '2', '--state-dir', sb.stateDir, '--report-html', page], {
+      env: sb.env,
+    });
+    expect(r.code).toBe(0);
+    const p = await browser.open(pathToFileURL(page).href, undefined, { javascript: false });
+    try {
+      expect(p.messages).toEqual([]);
+      const visible = `[...document.querySelectorAll('table.changes tbody tr')].filter((r) => r.offsetParent !== null).map((r) => r.dataset.key)`;
+      const state = await p.evaluate<{ js: boolean; filterBox: number; rows: string[] }>(
+        `({ js: document.documentElement.classList.contains('js'), filterBox: document.querySelectorAll('input.filter').length, rows: ${visible} })`,
+      );
+      expect(state).toEqual({ js: false, filterBox: 0, rows: ['S1', 'S2', 'S4', 'S3'] });
+      expect(await p.evaluate<string[]>(`(document.querySelector('label[for=show-removed]').click(), ${visible})`)).toEqual(['S3']);
+      expect(await p.evaluate<string[]>(`(document.querySelector('label[for=show-changed]').click(), ${visible})`)).toEqual(['S1', 'S2']);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('a hostile name in the changes', () => {
   it('is text in the table, and nothing runs', async () => {
     sb = await sandbox();

@@ -37,7 +37,7 @@ export interface Console {
 
 export interface Browser {
   /** Opens a page and waits for its load event; what it logged is in `messages`. */
-  open(url: string, size?: { width: number; height: number }): Promise<Page>;
+  open(url: string, size?: { width: number; height: number }, options?: { javascript?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -114,7 +114,7 @@ export async function launch(): Promise<Browser> {
     });
 
   return {
-    async open(url, size = { width: 1280, height: 900 }) {
+    async open(url, size = { width: 1280, height: 900 }, options = {}) {
       const { targetId } = (await call('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
       const { sessionId } = (await call('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
       const messages: Console[] = [];
@@ -137,6 +137,8 @@ export async function launch(): Promise<Browser> {
       const s = (method: string, params?: Record<string, unknown>) => call(method, params, sessionId);
       await Promise.all([s('Runtime.enable'), s('Log.enable'), s('Page.enable')]);
       await s('Emulation.setDeviceMetricsOverride', { width: size.width, height: size.height, deviceScaleFactor: 1, mobile: false });
+      // The page's own scripts off, as a reader with JavaScript disabled sees it (evaluate still works).
+      if (options.javascript === false) await s('Emulation.setScriptExecutionDisabled', { value: true });
       await s('Page.navigate', { url });
       await load;
       return {
