@@ -13,7 +13,7 @@ import type { RunIo } from './io.js';
 import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
-import { prepareAfterRun, type AfterRun } from './after-run.js';
+import { afterRun, prepareAfterRun, type AfterRun } from './after-run.js';
 import { withTarget, type CommandLine, type TargetedFlags } from './targets.js';
 
 async function frame(
@@ -63,9 +63,9 @@ async function frame(
       },
       flags,
     );
-    return { facts, failure, ui, json, detailedExitcode, after, baseUrl };
+    return { facts, failure, ui, json, detailedExitcode, afterRun: ended(after, baseUrl, ui, io) };
   } catch (failure) {
-    return { facts: blank, failure, ui, json, after, baseUrl };
+    return { facts: blank, failure, ui, json, afterRun: ended(after, baseUrl, ui, io) };
   } finally {
     ui.done();
     interrupt.dispose();
@@ -97,6 +97,13 @@ export function applyAction(plan: string, given: Flags, io: RunIo, line: Command
     const { planTargetCheck } = await import('./targets.js');
     return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget: await planTargetCheck(flags, io) }, ctx);
   });
+}
+
+/** The post-run point: the review page and the notification, with the final report. */
+function ended(after: AfterRun, baseUrl: string | null, ui: { notice(line: string): void }, io: RunIo): NonNullable<CommandResult['afterRun']> {
+  return async ({ report }) => {
+    if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line));
+  };
 }
 
 /**
