@@ -27,6 +27,7 @@ export const ISSUE_CODES = [
   'HOURS_TWICE',
   'HOURS_ORDER',
   'HOURS_OUT_OF_RANGE',
+  'SPLIT_HOURS',
   // values
   'REQUIRED',
   'INVALID_EMAIL',

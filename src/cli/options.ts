@@ -111,7 +111,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Flags,
   }
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(flags.delimiter);
-  const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat });
+  const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat, splitHours: flags.splitHours });
   const guards = parseGuards(flags);
   const state = parseState(flags, io);
   if (storeCards === '-' && (file === '-' || flags.tokenFile === '-')) {

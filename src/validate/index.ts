@@ -159,7 +159,8 @@ export class Validator {
    * can judge it and zod is not loaded yet.
    */
   check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): boolean | typeof NEEDS_SCHEMA {
-    const candidate = mapped.issues?.some((i) => i.severity === 'error') ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
+    // A day whose cells could not be read is absent from the mapped hours: the rest is checked as it is.
+    const candidate = mapped.candidate;
     // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
     const accepted = this.accepts(candidate);
     if (!accepted && !this.schema) return NEEDS_SCHEMA;
