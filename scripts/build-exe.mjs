@@ -23,6 +23,20 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 mkdirSync(outDir, { recursive: true });
 
+// The workbook reader's worker thread (src/read/xlsx-worker.ts) is started from a file when installed;
+// an executable has no files, so the worker is bundled on its own and carried as source text.
+const worker = await build({
+  entryPoints: [join(root, 'src', 'read', 'xlsx-worker.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  write: false,
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 const bundle = join(work, 'upload.cjs');
 const { metafile } = await build({
   entryPoints: [join(root, 'src', 'cli', 'exe.ts')],
@@ -36,7 +50,7 @@ const { metafile } = await build({
   supported: { 'dynamic-import': false },
   // pg's optional native binding, never used (pg's pure-JS client is).
   external: ['pg-native'],
-  define: { __UPLOAD_VERSION__: JSON.stringify(version) },
+  define: { __UPLOAD_VERSION__: JSON.stringify(version), __XLSX_WORKER__: JSON.stringify(worker.outputFiles[0].text) },
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
@@ -56,7 +70,7 @@ await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), {
 });
 if (macos) execFileSync('codesign', ['--sign', '-', output], { stdio: 'inherit' });
 
-writeFileSync(join(outDir, 'THIRD-PARTY-LICENSES.txt'), licences(metafile));
+writeFileSync(join(outDir, 'THIRD-PARTY-LICENSES.txt'), licences({ inputs: { ...metafile.inputs, ...worker.metafile.inputs } }));
 console.log(`built ${output} (Node ${process.version}, scheduling-upload ${version})`);
 
 /** Each bundled package's name, version and licence text, plus Node's own (the executable is a node binary). */
