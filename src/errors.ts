@@ -65,6 +65,12 @@ export const ERROR_CODES = {
     'PLAN_BASE_URL',
     'STATE_UNREACHABLE',
     'STATE_UNUSABLE',
+    // review, notify, targets
+    'BAD_NOTIFY_URL',
+    'BAD_CONFIG',
+    'UNKNOWN_TARGET',
+    'PROTECTED_TARGET',
+    'PLAN_TARGET',
   ],
   invalid: [
     'INVALID_RECORDS',

@@ -88,6 +88,16 @@ export const FLAGS = {
   dataDir: { flags: '--data-dir <dir>', help: 'keep the uploaded sets in this directory (default: in memory)' },
   maxBody: { flags: '--max-body <bytes>', help: 'largest request body accepted (default: 1073741824, 1 GiB)' },
   allowRemote: { flags: '--allow-remote', help: 'allow a --host other machines can reach (the sandbox is a loopback rehearsal service)' },
+  config: { flags: '--config <file>', help: 'the config file with the named targets (default: ./upload.config.json, else the per-user one)' },
+  target: {
+    flags: '--target <name>',
+    help: 'a named target of the config: its service, state, token, maps, limits and notifications (default: $UPLOAD_TARGET)',
+  },
+  reportHtml: { flags: '--report-html <file>', help: 'write a review page of the run: one self-contained HTML file' },
+  notify: { flags: '--notify <url>', help: 'after the run, post a JSON summary to this webhook (repeatable; default: $UPLOAD_NOTIFY)', repeat: true },
+  notifyOn: { flags: '--notify-on <when>', help: 'when to notify (default: failure, any exit but 0 and 8)', choices: ['failure', 'change', 'always'] },
+  html: { flags: '--html <file>', help: 'also write the history as one self-contained HTML page' },
+  kind: { flags: '--kind <kind>', help: 'show the --map for this kind', choices: ['store-cards', 'team-members'] },
 } as const satisfies Record<string, Spec>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -100,6 +110,8 @@ export type Flags = { readonly [K in FlagName]?: Value<(typeof FLAGS)[K]> };
 const SENDING = ['yes', 'json', 'baseUrl', 'tokenEnv', 'tokenFile', 'retries', 'timeout'] as const;
 const STATE = ['state', 'stateDir', 'keep'] as const;
 const OUTPUT = ['detailedExitcode', 'noColor', 'quiet'] as const;
+/** A named target, the review page and the notification: options of every command that may send. */
+const AFTER = ['config', 'target', 'reportHtml', 'notify', 'notifyOn'] as const;
 
 /** An upload's options, in the order --help lists them; team members may be checked against store cards. */
 const upload = (kind: 'store-cards' | 'team-members') =>
@@ -132,15 +144,17 @@ const upload = (kind: 'store-cards' | 'team-members') =>
     ...STATE,
     'noColor',
     'quiet',
+    ...AFTER,
   ] as const;
 
 /** Each command's options, in the order --help lists them. */
 export const COMMAND_FLAGS = {
   'store-cards': upload('store-cards'),
   'team-members': upload('team-members'),
-  history: ['baseUrl', 'state', 'stateDir', 'limit', 'json'],
-  restore: [...SENDING, ...STATE, ...OUTPUT, 'generation', 'dryRun', 'maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty'],
-  apply: [...SENDING, ...STATE, ...OUTPUT],
+  history: ['baseUrl', 'state', 'stateDir', 'limit', 'json', 'html', 'config', 'target'],
+  restore: [...SENDING, ...STATE, ...OUTPUT, 'generation', 'dryRun', 'maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty', ...AFTER],
+  apply: [...SENDING, ...STATE, ...OUTPUT, ...AFTER],
+  config: ['config', 'target', 'kind', 'json'],
   state: ['to', 'from', 'sent', 'previous', 'baseUrl', 'state', 'stateDir'],
   sandbox: ['port', 'host', 'dataDir', 'maxBody', 'allowRemote'],
   template: [],

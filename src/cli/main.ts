@@ -60,7 +60,7 @@ ${EXIT_CODES}
 
 Documentation: README.md and docs/ in the package.`,
   );
-  addCommands(program, io, run, EXIT_CODES);
+  addCommands(program, io, run, EXIT_CODES, argv);
 
   if (argv.length === 0) {
     // No command at all is a mistake (a cron line cut short), not a request for help: exit 2.

@@ -15,6 +15,7 @@ import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
 import type { Flags } from './flags.js';
 import type { ProcessIo, RunIo } from './io.js';
+import type { TargetedFlags } from './targets.js';
 
 export function count(flag: string, value: unknown, min: number): number {
   const n = Number(value);
@@ -88,7 +89,7 @@ export function parseGuards(flags: Flags): GuardOptions {
   };
 }
 
-export async function parseUploadOptions(kind: Kind, file: string, flags: Flags, io: RunIo): Promise<UploadOptions> {
+export async function parseUploadOptions(kind: Kind, file: string, flags: TargetedFlags, io: RunIo): Promise<UploadOptions> {
   const dryRun = flags.dryRun === true;
   const sending = await parseSending(flags, io, { dryRun, stdin: file === '-' ? 'records' : undefined });
   const { baseUrl } = sending;
@@ -141,6 +142,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Flags,
     diffOut,
     planOut,
     ...state,
+    target: flags.targetName ?? null,
   };
 }
 

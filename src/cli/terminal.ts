@@ -88,15 +88,19 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
       spinner?.stop();
       lastPlain = 0;
     },
-    confirm: async (question) => {
+    confirm: async (question, typeToConfirm) => {
       spinner?.stop();
       const rl = createInterface({ input: options.stdin, output: options.stderr });
       // Ctrl-C at the prompt reaches readline, not the process: pass it on as an interruption.
       const { signal } = options;
       rl.on('SIGINT', passOnCtrlC);
       try {
-        const answer = await rl.question(`${redact(question)} [y/N] `, signal ? { signal } : {});
-        return /^y(es)?$/i.test(answer.trim());
+        const prompt =
+          typeToConfirm === undefined
+            ? `${redact(question)} [y/N] `
+            : `${redact(question)}\nThis is the protected target '${typeToConfirm}'. Type its name to go ahead: `;
+        const answer = await rl.question(prompt, signal ? { signal } : {});
+        return typeToConfirm === undefined ? /^y(es)?$/i.test(answer.trim()) : answer.trim() === typeToConfirm;
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         throw err;

@@ -23,6 +23,8 @@ export interface ApplyOptions extends SendOptions, StateOptions {
   readonly plan: string;
   /** --base-url or UPLOAD_BASE_URL, when given: it must be the plan's. */
   readonly baseUrl: URL | undefined;
+  /** Refuses a plan made for another named target than this run's (the CLI knows the config). */
+  readonly checkTarget?: (planTarget: string | null) => void;
 }
 
 export function runApply(options: ApplyOptions, ctx: RunContext): Promise<RunResult> {
@@ -49,6 +51,7 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
     // Everything after this step works from the plan it reads.
     locate: async () => {
       const saved = await readPlan(options.plan);
+      options.checkTarget?.(saved.doc.target ?? null);
       const { kind, body } = saved.doc;
       const baseUrl = resolveBaseUrl(saved.doc.baseUrl, {});
       if (options.baseUrl && options.baseUrl.href !== baseUrl.href) {

@@ -40,6 +40,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     const verdict = planned.invalid ? undefined : judgeStep(def, guards, opened, against, planned, ctx);
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     await writeOutputs(def.outputs ?? {}, { def, guards, opened, against, planned, verdict }, ctx);
+    if (ctx.review) await (await import('./review.js')).collectReview(ctx.review, { def, guards, opened, against, planned, verdict });
     if (planned.invalid) throw planned.invalid;
     if (verdict?.refusal) throw verdict.refusal;
     // A Ctrl-C during the reading ends the run here, before anything is sent or audited.

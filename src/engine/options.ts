@@ -65,6 +65,8 @@ export interface UploadOptions {
   readonly keep: number;
   /** How the uploader is named in the history (UPLOAD_USER / UPLOAD_HOST, else the OS's names). */
   readonly identity: Identity;
+  /** The named target of the config file the run was pointed at (--target), recorded in a saved plan. */
+  readonly target?: string | null;
 }
 
 export interface Identity {

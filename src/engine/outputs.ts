@@ -57,6 +57,7 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
     {
       kind: opened.target.kind,
       baseUrl: state.key.baseUrl,
+      target: def.outputs?.target ?? null,
       source: planned.source,
       createdAt: new Date().toISOString(),
       ...def.identity,

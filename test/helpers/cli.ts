@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main, type ProcessIo } from '../../src/cli/main.js';
+import type { NotifyTiming } from '../../src/notify/post.js';
 import type { Tuning } from '../../src/send/backoff.js';
 import { parseReport } from './report-schema.js';
 
@@ -33,6 +34,8 @@ export interface CliOptions {
   readonly timeoutMs?: number;
   /** Tighter retry and connect timings, passed to the in-process run. */
   readonly tuning?: Tuning;
+  /** Tighter notification timings, passed to the in-process run. */
+  readonly notifyTiming?: NotifyTiming;
 }
 
 /** A clean environment: nothing from the developer's shell leaks into a test. */
@@ -64,7 +67,14 @@ async function runInProcess(args: readonly string[], options: CliOptions): Promi
   stdout.on('data', (b: Buffer) => out.push(b));
   stderr.on('data', (b: Buffer) => err.push(b));
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
-  const io = { stdin, stdout, stderr, env: cleanEnv(options.env), ...(options.tuning ? { tuning: options.tuning } : {}) } as unknown as ProcessIo;
+  const io = {
+    stdin,
+    stdout,
+    stderr,
+    env: cleanEnv(options.env),
+    ...(options.tuning ? { tuning: options.tuning } : {}),
+    ...(options.notifyTiming ? { notifyTiming: options.notifyTiming } : {}),
+  } as unknown as ProcessIo;
   const code = await main(args, io);
   return result(code, null, Buffer.concat(out).toString('utf8'), Buffer.concat(err).toString('utf8'));
 }
