@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleTool } from './bundle.mjs';
 import { inject } from 'postject';
 
 const root = join(import.meta.dirname, '..');
@@ -24,23 +24,7 @@ mkdirSync(work, { recursive: true });
 mkdirSync(outDir, { recursive: true });
 
 const bundle = join(work, 'upload.cjs');
-const { metafile } = await build({
-  entryPoints: [join(root, 'src', 'cli', 'exe.ts')],
-  outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node22',
-  // An executable's main script can require() only Node's built-ins and has no import(): every
-  // import() becomes a lazily run module inside the bundle, so what loads on use still does.
-  supported: { 'dynamic-import': false },
-  // pg's optional native binding, never used (pg's pure-JS client is).
-  external: ['pg-native'],
-  define: { __UPLOAD_VERSION__: JSON.stringify(version) },
-  metafile: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+const { inputs } = await bundleTool(bundle, version);
 
 const blob = join(work, 'upload.blob');
 const config = join(work, 'sea-config.json');
@@ -56,7 +40,7 @@ await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), {
 });
 if (macos) execFileSync('codesign', ['--sign', '-', output], { stdio: 'inherit' });
 
-writeFileSync(join(outDir, 'THIRD-PARTY-LICENSES.txt'), licences(metafile));
+writeFileSync(join(outDir, 'THIRD-PARTY-LICENSES.txt'), licences({ inputs }));
 console.log(`built ${output} (Node ${process.version}, scheduling-upload ${version})`);
 
 /** Each bundled package's name, version and licence text, plus Node's own (the executable is a node binary). */

@@ -17,15 +17,28 @@ export interface WorkbookSession {
   close(): void;
 }
 
-// Built, this module is .js next to the worker's .js; under the tests both are .ts (type stripping).
-const WORKER = new URL(import.meta.url.endsWith('.ts') ? './xlsx-worker.ts' : './xlsx-worker.js', import.meta.url);
+/** The single executable carries the worker bundled as source (scripts/build-exe.mjs defines it). */
+declare const __XLSX_WORKER__: string | undefined;
+
+/**
+ * Where the worker's code is. Built, this module is .js next to the worker's .js; under the tests both
+ * are .ts (type stripping); in the single executable there are no files, only the bundled source.
+ * Worked out on first use: a CSV run never needs it.
+ */
+function workerCode(): { spec: string | URL; eval: boolean } {
+  if (typeof __XLSX_WORKER__ === 'string') return { spec: __XLSX_WORKER__, eval: true };
+  const here = import.meta.url;
+  return { spec: new URL(here.endsWith('.ts') ? './xlsx-worker.ts' : './xlsx-worker.js', here), eval: false };
+}
 
 /** `styles`: have SheetJS report hidden rows and columns itself (slow for xlsx; see the worker). */
 export async function openWorkbook(bytes: Uint8Array, styles: boolean, signal?: AbortSignal): Promise<WorkbookSession | WorkerFailure> {
   signal?.throwIfAborted();
   // A copy of its own, so handing it over cannot detach memory that other Buffers share.
   const own = new Uint8Array(bytes);
-  const worker = new Worker(WORKER, {
+  const code = workerCode();
+  const worker = new Worker(code.spec, {
+    eval: code.eval,
     workerData: { bytes: own, styles },
     transferList: [own.buffer],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
