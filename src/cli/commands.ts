@@ -33,7 +33,7 @@ function uploadSpec(kind: Kind): CommandSpec {
   return {
     usage: `${kind} <file>`,
     summary,
-    description: `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, or - for standard input. Every ${noun} on the service is replaced by the file's records.`,
+    description: `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, a workbook (.xlsx, .xlsm, .xls or .ods; the first sheet unless --sheet), or - for standard input. Every ${noun} on the service is replaced by the file's records.`,
     examples: [
       `$ upload ${kind} ${file} --dry-run                 check the file, see the mapping and the changes; send nothing`,
       `$ upload ${kind} ${file}                           the same, then confirm and upload`,

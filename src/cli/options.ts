@@ -8,7 +8,7 @@ import { DEFAULTS, type GuardOptions, type SendOptions, type StateOptions, type 
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
-import type { InputFormat } from '../read/types.js';
+import type { HiddenRows, InputFormat } from '../read/types.js';
 import { currentUser } from '../state/whoami.js';
 import { hostname } from 'node:os';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
@@ -112,7 +112,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
   }
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(flags.delimiter);
-  const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat });
+  const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat, splitHours: flags.splitHours });
   const guards = parseGuards(flags);
   const state = parseState(flags, io);
   if (storeCards === '-' && (file === '-' || flags.tokenFile === '-')) {
@@ -130,6 +130,9 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     delimiter,
     encoding,
     sheet: flags.sheet,
+    headerRow: flags.headerRow === undefined ? undefined : count('--header-row', flags.headerRow, 1),
+    // commander has checked it is one of the choices (--hidden-rows include|exclude).
+    hiddenRows: flags.hiddenRows as HiddenRows | undefined,
     baseline: flags.baseline,
     noBaseline: flags.noBaseline === true,
     storeCards,

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { main, type ProcessIo } from '../../src/cli/main.js';
 import type { NotifyTiming } from '../../src/notify/post.js';
 import type { Tuning } from '../../src/send/backoff.js';
+import { parseReport } from './report-schema.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/upload.js', import.meta.url));
@@ -18,7 +19,8 @@ export interface CliResult {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
-  /** stdout parsed as JSON (for --json runs); throws if it is not exactly one JSON document. */
+  /** stdout parsed as JSON (for --json runs); throws if it is not exactly one JSON document, or is a report
+   * that docs/report.schema.json does not allow. */
   json<T = Record<string, any>>(): T;
 }
 
@@ -50,7 +52,7 @@ const result = (code: number | null, signal: NodeJS.Signals | null, stdout: stri
   signal,
   stdout,
   stderr,
-  json: () => JSON.parse(stdout),
+  json: () => parseReport(stdout),
 });
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
