@@ -1,5 +1,6 @@
-// What `npm pack` ships: the built program, the docs the README and --help point at, the contract and
-// the report's schema; no tests, no sources, no source maps pointing at sources it lacks.
+// What `npm pack` ships: the built program, the docs the README and --help point at (with the review
+// page's screenshot), the contract and the report's schema; no tests, no sources, no source maps
+// pointing at sources it lacks.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ describe('the package', () => {
   const files = packedFiles();
 
   it('holds only the program, its docs and the package files', () => {
-    const allowed = /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|dist\/.+\.js|docs\/[^/]+\.(?:md|json))$/;
+    const allowed = /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|dist\/.+\.js|docs\/[^/]+\.(?:md|json|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
   });
 
