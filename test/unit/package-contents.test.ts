@@ -1,6 +1,5 @@
-// What `npm pack` ships: the built program, the docs the README and --help point at (with the review
-// page's screenshot), the contract and the report's schema; no tests, no sources, no source maps
-// pointing at sources it lacks.
+// What `npm pack` ships: the built program, the docs the README and --help point at, the contract and
+// the report's schema; no tests, no sources, no source maps pointing at sources it lacks.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
