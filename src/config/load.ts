@@ -1,10 +1,11 @@
 // Finding and reading the config file: --config FILE, else upload.config.json in the working
-// directory, else the per-user one ($XDG_CONFIG_HOME/scheduling-upload/config.json, ~/.config by
-// default). An error names the file, the key and the fix.
+// directory, else the per-user one in the system's config folder (state/app-dirs.ts: on Linux
+// $XDG_CONFIG_HOME/scheduling-upload/config.json, ~/.config by default). An error names the file, the
+// key and the fix.
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { configDir } from '../state/app-dirs.js';
 import type { Config } from './schema.js';
 
 export interface LoadedConfig {
@@ -14,10 +15,9 @@ export interface LoadedConfig {
 
 export const LOCAL_CONFIG = 'upload.config.json';
 
-/** The per-user config file (XDG on Linux and the other Unix-likes). */
+/** The per-user config file, in the system's config folder (XDG on Linux, its own on macOS and Windows). */
 export function userConfigPath(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'scheduling-upload', 'config.json');
+  return join(configDir(env), 'config.json');
 }
 
 /** Where the tool looks, in order, when --config is not given. */
