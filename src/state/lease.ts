@@ -261,7 +261,8 @@ function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: Leas
   };
   const heartbeat = setInterval(() => {
     void (async () => {
-      if (released || !mine()) return;
+      // One renewal at a time: a slow disk must not let two beats race to name the current lease.
+      if (released || renewing || !mine()) return;
       const renewed = { ...current, expiresAt: new Date(Date.now() + times.leaseMs).toISOString() };
       renewing = renewed;
       try {
