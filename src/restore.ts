@@ -60,7 +60,7 @@ export async function runRestore(options: RestoreOptions, ctx: RunContext): Prom
       );
     const against = baselineOf(head);
     report.baseline = against;
-    const diff = diffRecords(await generationRecords(state, head), 'snapshot', [...records.keys()], [...records.values()]);
+    const diff = diffRecords(await generationRecords(state, head), 'snapshot', [...records.keys()], records.bodies);
     report.records = records.size;
     report.diff = diffReport(diff);
     report.unchanged = diff.added === 0 && diff.removed === 0 && diff.changed === 0;

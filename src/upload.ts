@@ -164,8 +164,7 @@ async function prepare(
     throw new InputError('INVALID_RECORDS', message, hint);
   }
   // Written once the records are valid, whatever the guards say: they are what a review needs most.
-  const encode = async () => (await import('./contract/json-array.js')).encodePayload(plan.bodies);
-  const payload = !options.dryRun || options.payloadOut !== undefined ? await encode() : undefined;
+  const payload = !options.dryRun || options.payloadOut !== undefined ? plan.bodies.payload() : undefined;
   if (options.payloadOut !== undefined) {
     const { writePrivateFile } = await import('./report/private-file.js');
     await writePrivateFile(options.payloadOut, '--payload-out', payload!.chunks);
@@ -173,11 +172,11 @@ async function prepare(
   if (options.diffOut !== undefined) {
     if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${options.diffOut}: there is no baseline to compare with, so the file lists no changes` });
     const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('./report/private-file.js'), import('./report/diff-csv.js')]);
-    await writePrivateFile(options.diffOut, '--diff-out', diffCsvLines(kind, baseline?.records ?? new Map(), plan.keys, plan.bodies, plan.delimiter ?? ','));
+    await writePrivateFile(options.diffOut, '--diff-out', diffCsvLines(kind, baseline?.records, plan.keys, plan.bodies, plan.delimiter ?? ','));
   }
   report.mapping = plan.mapping;
   report.unchanged = plan.diff.baseline === 'none' ? null : plan.diff.added === 0 && plan.diff.removed === 0 && plan.diff.changed === 0;
-  ctx.emit({ type: 'preview', mapping: plan.mapping, first: plan.bodies.slice(0, PREVIEW), total: plan.bodies.length });
+  ctx.emit({ type: 'preview', mapping: plan.mapping, first: plan.bodies.first(PREVIEW), total: plan.bodies.length });
   ctx.emit({ type: 'diff', kind, diff: plan.diff, against, noBaselineWhy: baseline ? undefined : why });
 
   const verdict = judge({
@@ -204,7 +203,7 @@ async function prepare(
   if (options.dryRun) {
     if (options.planOut !== undefined && state) {
       const { writePlan } = await import('./plan-file.js');
-      await writePlan(options.planOut, planFacts(options, state, against, plan, verdict.notes, head?.generation ?? 0), payload ?? (await encode()));
+      await writePlan(options.planOut, planFacts(options, state, against, plan, verdict.notes, head?.generation ?? 0), payload ?? plan.bodies.payload());
       ctx.emit({ type: 'notice', message: `Plan saved to ${options.planOut}: send exactly it with: upload apply ${options.planOut}` });
     }
     report.outcome = 'dry-run';

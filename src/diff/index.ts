@@ -1,6 +1,10 @@
 // The diff stage: the planned records against the baseline, keyed by nodeKey / employeeID.
-// Records are compared as their canonical wire JSON, so "changed" means "the service would store
-// something different".
+// Records are compared as the bytes of their canonical wire JSON, so "changed" means "the service would
+// store something different"; only the few examples are decoded and parsed.
+import type { Bodies } from '../contract/json-array.js';
+import type { RecordsByKey } from './records.js';
+
+export { RecordsByKey } from './records.js';
 
 export type BaselineSource = 'snapshot' | 'file' | 'none';
 
@@ -50,10 +54,10 @@ export function noBaseline(): Diff {
  * validator's key index, so no second set of a million keys is built); keys are unique in a plan.
  */
 export function diffRecords(
-  baseline: ReadonlyMap<string, string>,
+  baseline: RecordsByKey,
   source: Exclude<BaselineSource, 'none'>,
   keys: readonly string[],
-  bodies: readonly string[],
+  bodies: Bodies,
   planned: (key: string) => boolean = setOf(keys),
 ): Diff {
   let added = 0;
@@ -63,25 +67,24 @@ export function diffRecords(
   const changedExamples: ChangeExample[] = [];
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    const before = baseline.get(key);
-    if (before === undefined) {
+    const r = baseline.find(key);
+    if (r === -1) {
       added++;
       if (addedKeys.length < EXAMPLES) addedKeys.push(key);
-    } else if (before === bodies[i]) unchanged++;
+    } else if (baseline.same(r, bodies, i)) unchanged++;
     else {
       changed++;
-      if (changedExamples.length < EXAMPLES) changedExamples.push({ key, changes: fieldChanges(before, bodies[i]!) });
+      if (changedExamples.length < EXAMPLES) changedExamples.push({ key, changes: fieldChanges(baseline.json(r), bodies.json(i)) });
     }
   }
   // Every planned key that is not added is in the baseline, so what remains of it was removed.
   const removed = baseline.size - (changed + unchanged);
   const removedKeys: string[] = [];
-  if (removed > 0) {
-    for (const key of baseline.keys()) {
-      if (planned(key)) continue;
-      removedKeys.push(key);
-      if (removedKeys.length === EXAMPLES) break;
-    }
+  for (let r = 0; r < baseline.size && removed > 0; r++) {
+    const key = baseline.keyOf(r);
+    if (planned(key)) continue;
+    removedKeys.push(key);
+    if (removedKeys.length === EXAMPLES) break;
   }
   return {
     baseline: source,
@@ -92,6 +95,21 @@ export function diffRecords(
     baselineCount: baseline.size,
     examples: { added: addedKeys, removed: removedKeys, changed: changedExamples },
   };
+}
+
+/** A record the plan changes: its key, and its canonical JSON before and after. */
+export interface ChangedRecord {
+  readonly key: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+/** Every changed record, in plan order (for --diff-out, and for checks that look at each change's fields). */
+export function* changedRecords(baseline: RecordsByKey, keys: readonly string[], bodies: Bodies): Generator<ChangedRecord> {
+  for (let i = 0; i < keys.length; i++) {
+    const r = baseline.find(keys[i]!);
+    if (r !== -1 && !baseline.same(r, bodies, i)) yield { key: keys[i]!, before: baseline.json(r), after: bodies.json(i) };
+  }
 }
 
 export function fieldChanges(beforeJson: string, afterJson: string): FieldChange[] {

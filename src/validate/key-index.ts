@@ -234,7 +234,7 @@ export function doubled(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
 }
 
 /** FNV-1a over UTF-16 code units, as a signed 32-bit integer (as the Int32Array holds it). */
-function fnv1a(s: string): number {
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h | 0;

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffRecords, fieldChanges, noBaseline } from '../../src/diff/index.js';
+import { Bodies } from '../../src/contract/json-array.js';
+import { changedRecords, diffRecords, fieldChanges, noBaseline, RecordsByKey } from '../../src/diff/index.js';
 import { loadBaseline } from '../../src/load.js';
 import { DirectoryStore } from '../../src/state/dir.js';
 import { formatDiff, formatDiffCounts } from '../../src/report/human.js';
@@ -10,9 +12,9 @@ const tm = (id: string, name = `Name ${id}`) =>
   JSON.stringify({ employeeID: id, email: `${id.toLowerCase()}@example.com`, name, roleCode: null, parentKey: null });
 
 describe('diffRecords', () => {
-  const baseline = new Map(['E1', 'E2', 'E3', 'E4'].map((k) => [k, tm(k)]));
+  const baseline = RecordsByKey.index(Bodies.of(['E1', 'E2', 'E3', 'E4'].map((k) => tm(k))), 'employeeID')!;
   const keys = ['E1', 'E2', 'E5', 'E6', 'E7'];
-  const bodies = [tm('E1'), tm('E2', 'Renamed'), tm('E5'), tm('E6'), tm('E7')];
+  const bodies = Bodies.of([tm('E1'), tm('E2', 'Renamed'), tm('E5'), tm('E6'), tm('E7')]);
   const diff = diffRecords(baseline, 'snapshot', keys, bodies);
 
   it('counts added, removed, changed and unchanged by key', () => {
@@ -22,13 +24,40 @@ describe('diffRecords', () => {
     expect(diff.examples.changed).toEqual([{ key: 'E2', changes: [{ field: 'name', before: 'Name E2', after: 'Renamed' }] }]);
   });
 
+  it('hands each changed record over with its JSON before and after', () => {
+    expect([...changedRecords(baseline, keys, bodies)]).toEqual([{ key: 'E2', before: tm('E2'), after: tm('E2', 'Renamed') }]);
+  });
+
+  it('agrees with comparing texts in a Map, for any keys and values (property)', () => {
+    // Keys of any code units (escapes, non-ASCII, lone surrogates), so both the byte path and the decoded path are taken.
+    const text = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 6 });
+    const entry = fc.tuple(fc.oneof(text, fc.constantFrom('E1', 'E2', 'Zoë', 'a"b', 'c\\d')), fc.constantFrom('x', 'y', 'ü'));
+    fc.assert(
+      fc.property(fc.uniqueArray(entry, { selector: (e) => e[0] }), fc.uniqueArray(entry, { selector: (e) => e[0] }), (before, after) => {
+        const json = ([key, name]: [string, string]) => JSON.stringify({ employeeID: key, name });
+        const base = RecordsByKey.index(Bodies.of(before.map(json)), 'employeeID')!;
+        const afterKeys = after.map((e) => e[0]);
+        const d = diffRecords(base, 'snapshot', afterKeys, Bodies.of(after.map(json)));
+        const model = new Map(before.map((e) => [e[0], json(e)]));
+        const changed = after.filter((e) => model.has(e[0]) && model.get(e[0]) !== json(e));
+        expect(d.added).toBe(after.filter((e) => !model.has(e[0])).length);
+        expect(d.changed).toBe(changed.length);
+        expect(d.unchanged).toBe(after.filter((e) => model.get(e[0]) === json(e)).length);
+        expect(d.removed).toBe(before.filter((e) => !afterKeys.includes(e[0])).length);
+        expect(new Map(base)).toEqual(model);
+        for (const [key] of before) expect(base.has(key)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps only a few examples of each', () => {
     const many = Array.from({ length: 20 }, (_, i) => `N${i}`);
     const d = diffRecords(
       baseline,
       'file',
       many,
-      many.map((k) => tm(k)),
+      Bodies.of(many.map((k) => tm(k))),
     );
     expect(d.added).toBe(20);
     expect(d.examples.added).toHaveLength(5);
@@ -57,10 +86,11 @@ describe('loadBaseline', () => {
     const t = tempDir();
     const csv = t.write('old.csv', 'Employee ID,E-mail,Full Name,Role,Store\nE1,e1@example.com,Name E1,,\n');
     const { baseline } = await loadBaseline({ kind: 'team-members', file: csv, input: 'new.csv', mapping: {} });
-    expect(baseline).toEqual({ source: 'file', records: new Map([['E1', tm('E1')]]) });
+    expect(baseline?.source).toBe('file');
+    expect(new Map(baseline?.records)).toEqual(new Map([['E1', tm('E1')]]));
     const ndjson = t.write('old.ndjson', `${tm('E2')}\n`);
     expect(
-      (await loadBaseline({ kind: 'team-members', file: ndjson, input: 'new.csv', mapping: { fields: { name: ['Mitarbeiter'] } } })).baseline?.records,
+      new Map((await loadBaseline({ kind: 'team-members', file: ndjson, input: 'new.csv', mapping: { fields: { name: ['Mitarbeiter'] } } })).baseline?.records),
     ).toEqual(new Map([['E2', tm('E2')]]));
   });
 
