@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Bodies } from '../../src/contract/json-array.js';
 import { changedRecords, diffRecords, fieldChanges, noBaseline, RecordsByKey } from '../../src/diff/index.js';
 import { loadBaseline } from '../../src/load.js';
+import { fnv1a } from '../../src/validate/key-index.js';
 import { DirectoryStore } from '../../src/state/dir.js';
 import { formatDiff, formatDiffCounts } from '../../src/report/human.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -49,6 +50,19 @@ describe('diffRecords', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('tells keys with equal hashes apart, through many doublings of the index', () => {
+    // Pairs of real keys that share a 32-bit FNV-1a hash (found by a search over E0…E3000000).
+    const colliding = [['E558385', 'E1501100'], ['E558384', 'E1501101'], ['E558387', 'E1501102']];
+    for (const [a, b] of colliding) expect(fnv1a(a!)).toBe(fnv1a(b!));
+    const keys = [...Array.from({ length: 100_000 }, (_, i) => `K${i}`), ...colliding.flat()];
+    const base = RecordsByKey.index(Bodies.of(keys.map((k) => tm(k))), 'employeeID')!;
+    expect(keys.filter((key, i) => base.find(key) !== i)).toEqual([]);
+    for (const key of colliding.flat()) expect(base.get(key)).toBe(tm(key));
+    expect(base.find('E558386')).toBe(-1);
+    // A snapshot holding one of a colliding pair twice is not one this tool wrote.
+    expect(RecordsByKey.index(Bodies.of([tm('E558385'), tm('E1501100'), tm('E558385')]), 'employeeID')).toBeUndefined();
   });
 
   it('keeps only a few examples of each', () => {
