@@ -25,10 +25,6 @@ const VARIANTS = {
     name: 'no-fast-check',
     patches: [['validate/index.js', 'this.accepts = ACCEPTS[kind];', 'this.accepts = () => false;']],
   },
-  'JSON.stringify (no field-by-field writer)': {
-    name: 'json-stringify',
-    patches: [['validate/index.js', 'wireJson(this.kind, data)', 'JSON.stringify(data)']],
-  },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
     patches: [

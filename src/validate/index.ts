@@ -4,7 +4,6 @@ import type { Kind } from '../contract/kinds.js';
 import { KINDS } from '../contract/kinds.js';
 import { ACCEPTS } from '../contract/fast.js';
 import { Bodies } from '../contract/json-array.js';
-import { wireJson } from '../contract/wire-json.js';
 import type { SCHEMAS } from '../contract/schemas.js';
 import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/plan.js';
@@ -226,10 +225,11 @@ export class Validator {
       if (this.options.keepRejected && this.errors > before) this.rejectedRecords.set(record, { raw, issues: this.rowIssues });
       return false;
     }
-    // Encoded once, here: the string is garbage a moment later, so the collector never keeps it.
+    // The map stage builds a record's fields in contract order (zod's output follows the schema), so
+    // this is its canonical JSON. Encoded once, here: the string is garbage a moment later.
     this.bodyOf[record] = this.bodies.length;
     this.keys.push(key);
-    this.bodies.push(wireJson(this.kind, data));
+    this.bodies.push(JSON.stringify(data));
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     return true;
   }
