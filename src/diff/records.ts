@@ -30,17 +30,14 @@ export class RecordsByKey implements ReadonlyMap<string, string> {
   }
 
   /**
-   * The records of `bodies` by key; undefined when one does not start with `{"<keyField>":"` or a key
-   * comes twice (not a body this tool wrote).
+   * The records of `bodies` by key; undefined when a key comes twice (not a body this tool wrote).
+   * Every record must start with `{"<keyField>":"`: planned bodies always do, and the snapshot reader
+   * checks it as it finds them.
    */
   static index(bodies: Bodies, keyField: string): RecordsByKey | undefined {
     const records = new RecordsByKey(bodies, keyField);
-    const open = Buffer.from(`{"${keyField}":"`);
     for (let r = 0; r < bodies.length; r++) {
-      const buf = bodies.bufferOf(r);
-      const start = bodies.startOf(r);
-      if (buf.compare(open, 0, open.length, start, start + open.length) !== 0) return undefined;
-      if (!records.add(r, buf, start + open.length, bodies.endOf(r))) return undefined;
+      if (!records.add(r, bodies.bufferOf(r), bodies.startOf(r) + records.keyOffset, bodies.endOf(r))) return undefined;
     }
     return records;
   }

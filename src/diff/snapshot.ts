@@ -53,8 +53,9 @@ function findRecords(body: Buffer, keyField: string): Found | undefined {
   const between = Buffer.from(`},{"${keyField}":"`);
   if (body.indexOf('}{') !== -1) return undefined;
   const last = body.length - 1;
+  // The first record's start is checked here; every other one's is part of the `between` it follows.
+  if (body.compare(open, 0, open.length, 1, 1 + open.length) !== 0) return undefined;
   for (let start = 1; ;) {
-    if (body.compare(open, 0, open.length, start, start + open.length) !== 0) return undefined;
     const next = body.indexOf(between, start);
     if (next === -1 || next >= last) {
       ranges.add(start, last);
