@@ -11,14 +11,13 @@ export async function historyAction(kind: Kind, flags: Record<string, unknown>, 
     const baseUrl = resolveBaseUrl(typeof flags.baseUrl === 'string' ? flags.baseUrl : undefined, io.env);
     const limit = count('--limit', flags.limit ?? 20, 1);
     const { state } = parseState(flags, io);
-    const { history } = await import('../history.js');
+    const { history } = await import('../engine/history.js');
     const report = await history(state, baseUrl, kind, limit, { env: io.env, stdin: io.stdin, emit: () => {}, confirm: () => Promise.resolve(false) });
     if (json) return { exitCode: 0, data: report, json };
     const { formatHistory } = await import('../report/history.js');
     io.stdout.write(`${formatHistory(report).join('\n')}\n`);
     return { exitCode: 0 };
   } catch (failure) {
-    const { emptyReport } = await import('../report/types.js');
-    return { failure, json, report: emptyReport(kind, null, false) };
+    return { failure, json, facts: { kind, source: null, dryRun: false } };
   }
 }

@@ -1,5 +1,6 @@
 // The process as the commands see it: passed in, so tests can run `main(argv, io)` in-process.
 import type { Tuning } from '../send/backoff.js';
+import type { Secrets } from '../send/secrets.js';
 export interface ProcessIo {
   readonly argv0?: string;
   readonly stdin: NodeJS.ReadStream;
@@ -11,3 +12,8 @@ export interface ProcessIo {
 }
 
 export const processIo = (): ProcessIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+
+/** The process as one run of `main` sees it: with the secrets (the token) its output must never show. */
+export interface RunIo extends ProcessIo {
+  readonly secrets: Secrets;
+}

@@ -4,11 +4,14 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Kind } from '../contract/kinds.js';
 import { EXIT, isUploadError, UploadError, UsageError, type Outcome } from '../errors.js';
-import { DEFAULTS } from '../options.js';
+import type { RunFacts } from '../engine/result.js';
+import { DEFAULTS } from '../engine/options.js';
 import type { UploadReport } from '../report/types.js';
+import { Secrets } from '../send/secrets.js';
 import { toolVersion } from '../version.js';
-import { processIo, type ProcessIo } from './io.js';
+import { processIo, type ProcessIo, type RunIo } from './io.js';
 import type { CommandResult } from './result.js';
+import type { Ending } from '../report/assemble.js';
 
 export type { ProcessIo } from './io.js';
 
@@ -17,7 +20,7 @@ function uploadCommand(
   kind: 'store-cards' | 'team-members',
   summary: string,
   run: (result: Promise<CommandResult>) => void,
-  io: ProcessIo,
+  io: RunIo,
 ): Command {
   const cmd = program
     .command(`${kind} <file>`)
@@ -60,7 +63,7 @@ function uploadCommand(
     .option('-q, --quiet', 'print only warnings, errors and the outcome')
     .addHelpText('after', uploadExamples(kind))
     .action(async (file: string, flags: Record<string, unknown>) => {
-      const { uploadAction } = await import('./upload.js');
+      const { uploadAction } = await import('./actions.js');
       run(uploadAction(kind, file, { ...flags, ...baselineFlags(cmd) }, io));
     });
 }
@@ -112,7 +115,9 @@ function quietOnBrokenPipe(stream: NodeJS.WritableStream): void {
   });
 }
 
-export async function main(argv: readonly string[], io: ProcessIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], processIo_: ProcessIo = processIo()): Promise<number> {
+  // The secrets this run must never show belong to it, not to the process (tests run many in one).
+  const io: RunIo = { ...processIo_, secrets: new Secrets() };
   quietOnBrokenPipe(io.stdout);
   quietOnBrokenPipe(io.stderr);
   let pending: Promise<CommandResult> | undefined;
@@ -197,7 +202,7 @@ Examples:
   $ upload restore team-members --generation 41 --yes`,
     )
     .action(async (kind: string, flags: Record<string, unknown>) => {
-      const { restoreAction } = await import('./upload.js');
+      const { restoreAction } = await import('./actions.js');
       run(restoreAction(checkKind(kind), flags, io));
     });
   sendingOptions(
@@ -216,7 +221,7 @@ Examples:
   $ upload apply reviewed.plan.json --yes`,
     )
     .action(async (plan: string, flags: Record<string, unknown>) => {
-      const { applyAction } = await import('./upload.js');
+      const { applyAction } = await import('./actions.js');
       run(applyAction(plan, flags, io));
     });
   program
@@ -283,12 +288,9 @@ Examples:
     await program.parseAsync([...argv], { from: 'user' });
     result = pending ? await pending : { exitCode: EXIT.ok };
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-      result = { failure: err, json: argv.includes('--json'), report: await usageReport(argv) };
-    } else {
-      result = { failure: err, json: argv.includes('--json'), report: await usageReport(argv) };
-    }
+    const shown = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    if (err instanceof CommanderError && shown.includes(err.code)) return EXIT.ok;
+    result = { failure: err, json: argv.includes('--json'), facts: usageFacts(argv) };
   }
   return finish(result, io);
 }
@@ -316,19 +318,15 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
   return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null }, internal: true };
 }
 
-export async function finish(result: CommandResult, io: ProcessIo): Promise<number> {
-  const { redact } = await import('../send/secrets.js');
-  const { report } = result;
-  let exitCode = result.exitCode ?? report?.exitCode ?? EXIT.ok;
+export async function finish(result: CommandResult, io: RunIo): Promise<number> {
+  const { redact } = io.secrets;
+  const { facts } = result;
+  let exitCode = result.exitCode ?? EXIT.ok;
+  let ending: Ending | undefined;
   if (result.failure !== undefined) {
     const settled = settle(result.failure);
     exitCode = settled.exitCode;
-    if (report) {
-      report.outcome = settled.outcome;
-      report.exitCode = settled.exitCode;
-      report.error = settled.error;
-      report.response = (result.failure instanceof UploadError ? result.failure.response : undefined) ?? report.response;
-    }
+    ending = { ...settled, response: result.failure instanceof UploadError ? result.failure.response : undefined };
     if (settled.internal) {
       // A short message (the stack only with UPLOAD_DEBUG=1), redacted like every other output.
       io.stderr.write(`upload: internal error: ${redact(settled.error.message)}\n`);
@@ -340,16 +338,18 @@ export async function finish(result: CommandResult, io: ProcessIo): Promise<numb
       say.notice(`${say.style.red('upload:')} ${settled.error.message}`);
       if (settled.error.hint) say.notice(`  → ${settled.error.hint}`);
     }
+  } else if (facts?.done) {
+    ending = { outcome: facts.done, exitCode: EXIT.ok, error: null };
   }
-  // --detailed-exitcode: a success that changes (or would change) something says so with 8.
-  if (
-    result.detailedExitcode &&
-    report &&
-    exitCode === EXIT.ok &&
-    (report.outcome === 'uploaded' || report.outcome === 'dry-run') &&
-    report.unchanged !== true
-  ) {
-    exitCode = report.exitCode = EXIT.changes;
+  let report: UploadReport | undefined;
+  if (facts && ending) {
+    const { assembleReport, unchangedOf } = await import('../report/assemble.js');
+    // --detailed-exitcode: a success that changes (or would change) something says so with 8.
+    if (result.detailedExitcode && exitCode === EXIT.ok && facts.done && unchangedOf(facts) !== true) {
+      exitCode = EXIT.changes;
+      ending = { ...ending, exitCode };
+    }
+    report = assembleReport(facts, ending);
   }
   // redact() is the last line of defence: no code path puts the token in a report.
   const json = result.failure === undefined && result.data !== undefined ? result.data : report;
@@ -357,9 +357,8 @@ export async function finish(result: CommandResult, io: ProcessIo): Promise<numb
   return exitCode;
 }
 
-/** The report of a run that never started: a bad command line, or a crash outside a run. */
-async function usageReport(argv: readonly string[]): Promise<UploadReport> {
-  const { emptyReport } = await import('../report/types.js');
+/** What is known of a run that never started: a bad command line, or a crash outside a run. */
+function usageFacts(argv: readonly string[]): RunFacts {
   const kind = argv.find((a) => a === 'store-cards' || a === 'team-members');
-  return emptyReport(kind ?? null, null, argv.includes('--dry-run'));
+  return { kind: kind ?? null, source: null, dryRun: argv.includes('--dry-run') };
 }

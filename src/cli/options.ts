@@ -2,9 +2,9 @@
 // order a person fixes them: where to send, with which token, how to confirm, then the input's flags.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
-import { parseMaxRemovals, type RemovalLimit } from '../guard/limit.js';
+import { parseMaxRemovals } from '../guard/limit.js';
 import { loadMapping } from '../map/mapping-file.js';
-import { DEFAULTS, type Identity, type UploadOptions } from '../options.js';
+import { DEFAULTS, type GuardOptions, type SendOptions, type StateOptions, type UploadOptions } from '../engine/options.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
@@ -13,7 +13,7 @@ import { currentUser } from '../state/whoami.js';
 import { hostname } from 'node:os';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
-import type { ProcessIo } from './io.js';
+import type { ProcessIo, RunIo } from './io.js';
 
 export function count(flag: string, value: unknown, min: number): number {
   const n = Number(value);
@@ -33,16 +33,6 @@ function seconds(flag: string, value: unknown): number {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** What sending needs: where, with which token, how to confirm, how hard to try. */
-export interface Sending {
-  readonly retries: number;
-  readonly timeoutSeconds: number;
-  readonly baseUrl: URL | undefined;
-  readonly token: UploadOptions['token'];
-  readonly tokenEnv: string;
-  readonly confirm: UploadOptions['confirm'];
-}
-
 /**
  * The address, token and confirmation, checked in the order a person fixes them. A dry run sends
  * nothing, so it needs none of them, but those it is given are checked. `stdin` names what else
@@ -50,9 +40,9 @@ export interface Sending {
  */
 export async function parseSending(
   flags: Record<string, unknown>,
-  io: ProcessIo,
+  io: RunIo,
   how: { dryRun: boolean; stdin?: string | undefined; url?: 'always' | 'when-sending' | 'optional' },
-): Promise<Sending> {
+): Promise<SendOptions> {
   const { dryRun, stdin } = how;
   const retries = count('--retries', flags.retries ?? DEFAULTS.retries, 0);
   const timeoutSeconds = seconds('--timeout', flags.timeout ?? DEFAULTS.timeoutSeconds);
@@ -68,6 +58,7 @@ export async function parseSending(
   }
   const tokenConfigured = tokenFile !== undefined || io.env[tokenEnv] !== undefined;
   const token = !dryRun || tokenConfigured ? await resolveToken({ tokenEnv, tokenFile }, io.env, io.stdin) : undefined;
+  if (token) io.secrets.keep(token.value);
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
   const confirm = flags.yes === true ? 'yes' : interactive && stdin === undefined ? 'prompt' : 'impossible';
   if (!dryRun && confirm === 'impossible') {
@@ -81,7 +72,7 @@ export async function parseSending(
 }
 
 /** Where the state lives, how much of it to keep, and how this run is named in it. */
-export function parseState(flags: Record<string, unknown>, io: ProcessIo): { state: string; keep: number; identity: Identity } {
+export function parseState(flags: Record<string, unknown>, io: ProcessIo): StateOptions {
   return {
     state: stateSpec(text(flags.state), text(flags.stateDir), io.env),
     keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
@@ -89,11 +80,11 @@ export function parseState(flags: Record<string, unknown>, io: ProcessIo): { sta
   };
 }
 
-export function parseGuards(flags: Record<string, unknown>): { maxRemovals: RemovalLimit; allowEmpty: boolean } {
+export function parseGuards(flags: Record<string, unknown>): GuardOptions {
   return { maxRemovals: parseMaxRemovals(text(flags.maxRemovals) ?? DEFAULTS.maxRemovals), allowEmpty: flags.allowEmpty === true };
 }
 
-export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<UploadOptions> {
+export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: RunIo): Promise<UploadOptions> {
   const dryRun = flags.dryRun === true;
   const sending = await parseSending(flags, io, { dryRun, stdin: file === '-' ? 'records' : undefined });
   const { baseUrl } = sending;

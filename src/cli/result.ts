@@ -1,10 +1,10 @@
 // What a command hands back to the entry point, which alone turns it into output and an exit code.
 import type { Style } from '../report/human.js';
-import type { UploadReport } from '../report/types.js';
+import type { RunFacts } from '../engine/result.js';
 
 export interface CommandResult {
-  /** The run's report: printed under --json, completed from `failure` by the entry point. */
-  readonly report?: UploadReport;
+  /** What the run learnt: the entry point assembles the report (printed under --json) from it once. */
+  readonly facts?: RunFacts;
   /** Why the command did not succeed (a typed error, or a bug). */
   readonly failure?: unknown;
   /** The exit code of a command that succeeded without a report (the sandbox, a template, history). */

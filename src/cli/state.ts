@@ -15,6 +15,7 @@ export async function stateAction(flags: Record<string, unknown>, io: ProcessIo)
       try {
         for (const notice of target.notices) io.stderr.write(`${notice}\n`);
         const copied = await copyState(source, target);
+        for (const notice of copied.notices) io.stderr.write(`${notice}\n`);
         io.stderr.write(
           `Copied ${copied.keys} base URL and kind pair(s), ${copied.generations} upload(s) and ${copied.attempts} audit line(s) from ${source.label} to ${target.label}.\n`,
         );

@@ -2,7 +2,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { Style } from '../report/human.js';
 import type { Ui } from '../report/ui.js';
-import { redact } from '../send/secrets.js';
 
 export interface TerminalOptions {
   readonly color: boolean;
@@ -12,6 +11,8 @@ export interface TerminalOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Aborted on Ctrl-C: a pending question is abandoned with the signal's reason. */
   readonly signal?: AbortSignal | undefined;
+  /** Every line passes through it: the run's secrets never reach the terminal. */
+  readonly redact: (text: string) => string;
 }
 
 /** Colour only on a terminal, never with NO_COLOR (any value) or --no-color. */
@@ -27,6 +28,7 @@ export async function makeStyle(color: boolean): Promise<Style> {
 }
 
 export async function terminalUi(options: TerminalOptions): Promise<Ui> {
+  const { redact } = options;
   const color = wantsColor(options);
   const style = await makeStyle(color);
   const live = options.stderr.isTTY === true && !options.quiet && options.env.TERM !== 'dumb' && !options.env.CI;

@@ -3,7 +3,7 @@
 // 0600, as it holds names and emails. Written line by line, so 150,000 rejected rows are no harder
 // than 15.
 import { asText, type Issue } from '../issues.js';
-import type { RejectedRecord } from '../plan.js';
+import type { RejectedRecord } from '../validate/index.js';
 import { csvLine } from './csv-cell.js';
 import { checkWritable as check, writePrivateFile } from './private-file.js';
 

@@ -2,7 +2,7 @@
 // they were compared with.
 import { thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
-import type { FailedAttempt, HistoryReport } from '../history.js';
+import type { FailedAttempt, HistoryReport } from '../engine/history.js';
 import { plural } from './human.js';
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;

@@ -61,37 +61,3 @@ export interface UploadReport {
   /** Why the run stopped, when it did not succeed: a stable code, the message and what to do. */
   error: { code: string; message: string; hint: string | null } | null;
 }
-
-export function diffReport(diff: Diff): DiffReport {
-  const { baseline, added, removed, changed, unchanged, examples } = diff;
-  return { baseline, added, removed, changed, unchanged, examples };
-}
-
-export function emptyReport(kind: Kind | null, source: string | null, dryRun: boolean): UploadReport {
-  return {
-    kind,
-    source,
-    dryRun,
-    outcome: 'usage-error',
-    exitCode: 2,
-    records: 0,
-    issues: [],
-    issueCounts: {},
-    issuesTruncated: false,
-    mapping: [],
-    baseline: NO_BASELINE,
-    diff: null,
-    unchanged: null,
-    generation: null,
-    response: null,
-    error: null,
-  };
-}
-
-/** A run the service confirmed: its answer, and the upload number the store gave it. */
-export function markUploaded(report: UploadReport, executed: { answer: { status: number; message: string }; generation: number | null }): void {
-  report.response = { status: executed.answer.status, message: executed.answer.message };
-  report.generation = executed.generation;
-  report.outcome = 'uploaded';
-  report.exitCode = 0;
-}

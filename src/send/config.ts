@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { readSmall } from '../read/small-file.js';
-import { keepSecret } from './secrets.js';
 
 export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -148,7 +147,6 @@ function checkToken(value: string, from: string, fix: string): Token {
       `check ${fix}: access tokens are at least ${MIN_TOKEN_LENGTH} characters`,
     );
   }
-  keepSecret(token);
   return { value: token, from };
 }
 

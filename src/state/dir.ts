@@ -14,7 +14,7 @@ import { GuardRefusal, UsageError } from '../errors.js';
 import { writeFileAtomic } from './atomic.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
-import { migrateLegacy } from './legacy.js';
+import { readLegacy, type Legacy } from './legacy.js';
 import type { AuditEntry, Generation, Holder, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
 
 export class DirectoryStore implements StateStore {
@@ -24,6 +24,8 @@ export class DirectoryStore implements StateStore {
   /** Files and folders are private (0600/0700), or readable by the group a shared state folder belongs to. */
   private fileMode = 0o600;
   private dirMode = 0o700;
+  /** The root's mode without access for others, when it has some and is ours to change (on the first write). */
+  private tightened: number | undefined;
 
   private constructor(
     readonly label: string,
@@ -41,7 +43,8 @@ export class DirectoryStore implements StateStore {
    * A state directory holds names and emails. A new one is made 0700. One that a team shares through a
    * group (say 2770, the HR staff and the cron user in one group) keeps its group: what the tool writes
    * there is 0660/0770 so every member can read the baseline and take the lock. Access for everyone
-   * else is removed when the directory is ours, and named in a notice otherwise. A symlinked state
+   * else is removed when the directory is ours (by the first upload: opening it changes nothing), and
+   * named in a notice otherwise. A symlinked state
    * directory is followed (a shared drive is often mounted that way), but the files inside are never
    * written through a symlink.
    */
@@ -56,8 +59,9 @@ export class DirectoryStore implements StateStore {
     }
     if ((info.mode & 0o007) === 0) return;
     if (typeof process.getuid === 'function' && info.uid === process.getuid()) {
-      await chmod(this.root, info.mode & 0o7770);
-      this.notices.push(`The state directory ${this.root} could be read by everyone; access for others is now removed (it holds names and emails).`);
+      // A read never writes: the access is removed by the first upload, under its lock.
+      this.tightened = info.mode & 0o7770;
+      this.notices.push(`The state directory ${this.root} can be read by everyone (it holds names and emails): the next upload removes access for others.`);
     } else {
       this.notices.push(
         `Warning: the state directory ${this.root} can be read by everyone and is not yours to tighten (it holds names and emails): ask its owner to run chmod o-rwx on it.`,
@@ -82,12 +86,27 @@ export class DirectoryStore implements StateStore {
   }
 
   async lock(key: StateKey, holder: Holder): Promise<Lease> {
+    const notices: string[] = [];
+    if (this.tightened !== undefined) {
+      await chmod(this.root, this.tightened);
+      this.tightened = undefined;
+      notices.push(`The state directory ${this.root} could be read by everyone; access for others is now removed (it holds names and emails).`);
+    }
     const dir = await this.ensure(key);
     const lease = await takeLease(join(dir, 'lock'), holder, { ...this.times, fileMode: this.fileMode });
     const id = JSON.stringify(key);
     this.leases.set(id, lease);
+    try {
+      const migrated = await this.migrate(key);
+      if (migrated) notices.push(`Moved the last upload recorded by an earlier version (${migrated.source}) into the history as upload #1.`);
+    } catch (err) {
+      this.leases.delete(id);
+      await lease.release();
+      throw err;
+    }
     return {
       ...lease,
+      notices,
       release: async () => {
         this.leases.delete(id);
         await lease.release();
@@ -95,20 +114,33 @@ export class DirectoryStore implements StateStore {
     };
   }
 
+  /** An earlier version's record, written into the new layout: only under the lock, only once. */
+  private async migrate(key: StateKey): Promise<Generation | undefined> {
+    if (await exists(join(this.dir(key), 'head.json'))) return undefined;
+    const legacy = await readLegacy(this.root, key);
+    if (!legacy) return undefined;
+    await this.write(key, legacy.generation, [legacy.body], legacy.audit);
+    return legacy.generation;
+  }
+
+  /** A key an earlier version recorded and no upload has migrated yet; read as it is. */
+  private async legacy(key: StateKey): Promise<Legacy | undefined> {
+    if (await exists(join(this.dir(key), 'head.json'))) return undefined;
+    return readLegacy(this.root, key);
+  }
+
   async head(key: StateKey): Promise<Generation | undefined> {
     const dir = this.dir(key);
     const head = await readJson<{ generation: number }>(join(dir, 'head.json'));
-    if (!head) {
-      const migrated = await migrateLegacy(this.root, key, (generation, body, facts) => this.write(key, generation, body, facts));
-      if (migrated) this.notices.push(`Moved the last upload recorded by an earlier version (${migrated.source}) into the history as upload #1.`);
-      return migrated;
-    }
+    if (!head) return (await readLegacy(this.root, key))?.generation;
     const meta = await readJson<Generation>(join(dir, 'generations', `${head.generation}.json`));
     if (!meta) throw corrupt(this, key, head.generation, 'its record is missing');
     return meta;
   }
 
   async generations(key: StateKey, limit = Number.MAX_SAFE_INTEGER): Promise<ListedGeneration[]> {
+    const old = await this.legacy(key);
+    if (old) return limit > 0 ? [{ ...old.generation, kept: true }] : [];
     const head = await this.head(key);
     if (!head) return [];
     const dir = this.dir(key);
@@ -121,6 +153,8 @@ export class DirectoryStore implements StateStore {
   }
 
   async readSnapshot(key: StateKey, generation: number): Promise<Buffer> {
+    const old = await this.legacy(key);
+    if (old && generation === old.generation.generation) return old.body;
     const dir = this.dir(key);
     const meta = await readJson<Generation>(join(dir, 'generations', `${generation}.json`));
     if (!meta)
@@ -196,6 +230,8 @@ export class DirectoryStore implements StateStore {
   }
 
   async attempts(key: StateKey, limit = Number.MAX_SAFE_INTEGER): Promise<AuditEntry[]> {
+    const old = await this.legacy(key);
+    if (old) return old.audit.toReversed().slice(0, limit);
     const text = await readFile(join(this.dir(key), 'audit.jsonl'), 'utf8').catch(() => '');
     const lines = text.split('\n').filter(Boolean);
     const out: AuditEntry[] = [];

@@ -25,7 +25,7 @@ function leaseTimes(options: StoreOptions) {
  * Everything one store holds, into another: every key's generations (provenance, and the snapshots
  * still kept) and its audit log. A key the target already holds is refused, never overwritten.
  */
-export async function copyState(from: StateStore, to: StateStore): Promise<{ keys: number; generations: number; attempts: number }> {
+export async function copyState(from: StateStore, to: StateStore): Promise<{ keys: number; generations: number; attempts: number; notices: string[] }> {
   const { UsageError } = await import('../errors.js');
   const keys = await from.keys();
   for (const key of keys) {
@@ -38,8 +38,10 @@ export async function copyState(from: StateStore, to: StateStore): Promise<{ key
   }
   let generations = 0;
   let attempts = 0;
+  const notices: string[] = [];
   for (const key of keys) {
     const lease = await to.lock(key, { user: 'copy', host: 'copy', pid: process.pid, what: `${key.kind} to ${key.baseUrl}` });
+    notices.push(...(lease.notices ?? []));
     try {
       const listed = (await from.generations(key)).reverse();
       let expected = 0;
@@ -60,5 +62,5 @@ export async function copyState(from: StateStore, to: StateStore): Promise<{ key
       await lease.release();
     }
   }
-  return { keys: keys.length, generations, attempts };
+  return { keys: keys.length, generations, attempts, notices };
 }

@@ -33,9 +33,6 @@ export interface LeaseTimes {
 
 export const LEASE_DEFAULTS: LeaseTimes = { leaseMs: 60_000, heartbeatMs: 15_000 };
 
-/** The mode lock files are created with (set per store by takeLease). */
-let fileMode = 0o600;
-
 /** A lock file younger than this with unreadable content is being written right now, not stale. */
 const WRITING_GRACE_MS = 10_000;
 
@@ -55,7 +52,6 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
 
 async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise<Lease> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  fileMode = times.fileMode ?? 0o600;
   const now = new Date();
   const me: LeaseFile = {
     ...holder,
@@ -66,7 +62,7 @@ async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise
   };
   let recovered: LeaseFile | undefined;
   for (let attempt = 0; attempt < 40; attempt++) {
-    if (await tryCreate(path, me)) return holding(path, me, times, recovered);
+    if (await tryCreate(path, me, times)) return holding(path, me, times, recovered);
     const held = await readHolder(path);
     if (held === 'gone') continue;
     if (!(await isStale(path, held))) throw lockHeld(path, holder.what, held);
@@ -78,8 +74,8 @@ async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise
   throw lockHeld(path, holder.what, held === 'gone' ? 'unreadable' : held);
 }
 
-async function tryCreate(path: string, me: LeaseFile): Promise<boolean> {
-  const temp = await writeTemp(path, me);
+async function tryCreate(path: string, me: LeaseFile, times: LeaseTimes): Promise<boolean> {
+  const temp = await writeTemp(path, me, times);
   try {
     await link(temp, path);
     return true;
@@ -91,9 +87,10 @@ async function tryCreate(path: string, me: LeaseFile): Promise<boolean> {
   }
 }
 
-async function writeTemp(path: string, content: LeaseFile): Promise<string> {
+/** The lock file's content, written whole beside it, in the store's file mode. */
+async function writeTemp(path: string, content: LeaseFile, times: LeaseTimes): Promise<string> {
   const temp = `${path}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const file = await open(temp, 'wx', fileMode);
+  const file = await open(temp, 'wx', times.fileMode ?? 0o600);
   try {
     await file.writeFile(text(content));
     await file.sync();
@@ -204,7 +201,7 @@ function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: Leas
     void (async () => {
       if (released || !mine()) return;
       const renewed = { ...current, expiresAt: new Date(Date.now() + times.leaseMs).toISOString() };
-      const temp = await writeTemp(path, renewed);
+      const temp = await writeTemp(path, renewed, times);
       await rename(temp, path);
       current = renewed;
     })().catch(() => {

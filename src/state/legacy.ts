@@ -1,6 +1,7 @@
 // State directories written before the store had generations: one snapshot per base URL and kind
-// (snapshots/<site>.<kind>.json) and one audit log for all (audit.jsonl). They keep working: the first
-// time a key is looked at, its snapshot becomes upload #1 with what the old audit log says of it.
+// (snapshots/<site>.<kind>.json) and one audit log for all (audit.jsonl). They keep working: read as
+// they are, the old snapshot is upload #1 with what the old audit log says of it; the first real upload
+// writes it into the new layout under the lock (./dir.ts). Reading it here changes nothing.
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,9 +27,15 @@ interface OldAuditLine {
   error: string | null;
 }
 
-type Write = (generation: Generation, body: readonly Uint8Array[], audit: readonly AuditEntry[]) => Promise<void>;
+/** An earlier version's record of one key, as the generation it becomes. */
+export interface Legacy {
+  readonly generation: Generation;
+  readonly body: Buffer;
+  /** Its audit lines for this key, oldest first. */
+  readonly audit: readonly AuditEntry[];
+}
 
-export async function migrateLegacy(root: string, key: StateKey, write: Write): Promise<Generation | undefined> {
+export async function readLegacy(root: string, key: StateKey): Promise<Legacy | undefined> {
   const path = join(root, 'snapshots', `${siteName(new URL(key.baseUrl))}.${key.kind}.json`);
   let body: Buffer;
   try {
@@ -61,6 +68,5 @@ export async function migrateLegacy(root: string, key: StateKey, write: Write): 
     plan: null,
   };
   const audit = lines.map((a): AuditEntry => ({ ...a, kind: key.kind, baseGeneration: 0, generation: a === confirmed ? 1 : null }));
-  await write(generation, [body], audit);
-  return generation;
+  return { generation, body, audit };
 }

@@ -67,25 +67,40 @@ export class PostgresStore implements StateStore {
     private readonly client: pg.Client,
   ) {}
 
+  /** Whether the tables exist. Opening and reading never create them: the first upload does, under its lock. */
+  private ready = false;
+
   static async open(url: string): Promise<PostgresStore> {
     const label = safeLabel(url);
     const client = await connect(url, label);
     const store = new PostgresStore(label, url, client);
-    const { rows } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_tables WHERE tablename IN ('upload_generations','upload_heads','upload_audit','upload_locks')`,
-    );
-    if (Number(rows[0]?.n) < 4) {
-      // Two runs creating the tables at once: a transaction-scoped advisory lock makes them take turns.
-      await client.query('BEGIN');
-      await client.query(`SELECT pg_advisory_xact_lock(hashtext('scheduling-upload schema'))`);
-      await client.query(SCHEMA_SQL);
-      await client.query('COMMIT');
-      store.notices.push(`Created the state tables in ${label} (upload_generations, upload_heads, upload_audit, upload_locks).`);
-    }
+    store.ready = await store.hasTables();
     return store;
   }
 
+  private async hasTables(): Promise<boolean> {
+    const { rows } = await this.client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM pg_tables WHERE tablename IN ('upload_generations','upload_heads','upload_audit','upload_locks')`,
+    );
+    return Number(rows[0]?.n) >= 4;
+  }
+
+  /** Creates the tables when they are missing; true when this call did. */
+  private async ensureTables(): Promise<boolean> {
+    if (this.ready || (await this.hasTables())) return !(this.ready = true);
+    // Two runs creating the tables at once: a transaction-scoped advisory lock makes them take turns.
+    await this.client.query('BEGIN');
+    await this.client.query(`SELECT pg_advisory_xact_lock(hashtext('scheduling-upload schema'))`);
+    await this.client.query(SCHEMA_SQL);
+    await this.client.query('COMMIT');
+    this.ready = true;
+    return true;
+  }
+
   async lock(key: StateKey, holder: Holder): Promise<Lease> {
+    const notices = (await this.ensureTables())
+      ? [`Created the state tables in ${this.label} (upload_generations, upload_heads, upload_audit, upload_locks).`]
+      : [];
     // A session of its own: the lock lives exactly as long as this connection.
     const client = await connect(this.url, this.label);
     const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [lockId(key)]);
@@ -111,6 +126,7 @@ export class PostgresStore implements StateStore {
     let released = false;
     const lease: Lease = {
       holder,
+      notices,
       stillHeld: async () => {
         if (released) return false;
         const r = await client
@@ -132,6 +148,7 @@ export class PostgresStore implements StateStore {
   }
 
   async head(key: StateKey): Promise<Generation | undefined> {
+    if (!this.ready) return undefined;
     const { rows } = await this.client.query<Row>(
       `SELECT g.* FROM upload_heads h JOIN upload_generations g USING (base_url, kind, generation) WHERE h.base_url = $1 AND h.kind = $2`,
       [key.baseUrl, key.kind],
@@ -140,6 +157,7 @@ export class PostgresStore implements StateStore {
   }
 
   async generations(key: StateKey, limit = 1_000_000): Promise<ListedGeneration[]> {
+    if (!this.ready) return [];
     const { rows } = await this.client.query<Row>(
       `SELECT g.*, g.snapshot IS NOT NULL AS kept FROM upload_generations g
         JOIN upload_heads h USING (base_url, kind)
@@ -151,12 +169,14 @@ export class PostgresStore implements StateStore {
   }
 
   async readSnapshot(key: StateKey, generation: number): Promise<Buffer> {
-    const { rows } = await this.client.query<Row>('SELECT * FROM upload_generations WHERE base_url = $1 AND kind = $2 AND generation = $3', [
-      key.baseUrl,
-      key.kind,
-      generation,
-    ]);
-    const row = rows[0];
+    const found = this.ready
+      ? await this.client.query<Row>('SELECT * FROM upload_generations WHERE base_url = $1 AND kind = $2 AND generation = $3', [
+          key.baseUrl,
+          key.kind,
+          generation,
+        ])
+      : undefined;
+    const row = found?.rows[0];
     if (!row)
       throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
     const body = row.snapshot as Buffer | null;
@@ -236,10 +256,12 @@ export class PostgresStore implements StateStore {
   }
 
   async audit(key: StateKey, entry: AuditEntry): Promise<void> {
+    await this.ensureTables();
     await this.client.query('INSERT INTO upload_audit (base_url, kind, entry) VALUES ($1, $2, $3)', [key.baseUrl, key.kind, JSON.stringify(entry)]);
   }
 
   async attempts(key: StateKey, limit = 1_000_000): Promise<AuditEntry[]> {
+    if (!this.ready) return [];
     const { rows } = await this.client.query<{ entry: AuditEntry }>(
       'SELECT entry FROM upload_audit WHERE base_url = $1 AND kind = $2 ORDER BY id DESC LIMIT $3',
       [key.baseUrl, key.kind, limit],
@@ -248,6 +270,7 @@ export class PostgresStore implements StateStore {
   }
 
   async keys(): Promise<StateKey[]> {
+    if (!this.ready) return [];
     const { rows } = await this.client.query<StateKey>(
       `SELECT DISTINCT base_url AS "baseUrl", kind FROM upload_generations UNION SELECT DISTINCT base_url, kind FROM upload_audit`,
     );

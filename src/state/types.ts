@@ -54,6 +54,8 @@ export interface Lease {
   readonly holder: Holder;
   /** The holder of a lock this one took over (its lease expired, or its process died on this host). */
   readonly recovered?: (Holder & { since: string }) | undefined;
+  /** What the store did, under the lock, to be written to (an old state folder migrated, tables created). */
+  readonly notices?: readonly string[];
   /** Whether the lock is still this run's (a lease can lapse during a long suspend). */
   stillHeld(): Promise<boolean>;
   release(): Promise<void>;
@@ -67,7 +69,7 @@ export interface ListedGeneration extends Generation {
 export interface StateStore {
   /** What to call the store in messages: the directory, or the URL without its password. */
   readonly label: string;
-  /** Things worth telling the user on opening (tables created, an old state directory migrated). */
+  /** Things worth telling the user on opening. Opening and reading never write: see Lease.notices. */
   readonly notices: readonly string[];
   /** Takes the lock for a key, or refuses with LOCK_HELD naming who holds it. */
   lock(key: StateKey, holder: Holder): Promise<Lease>;

@@ -3,12 +3,15 @@
 import { existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { settle, type ProcessIo } from '../../src/cli/main.js';
+import { settle } from '../../src/cli/main.js';
+import type { RunIo } from '../../src/cli/io.js';
+import { Secrets } from '../../src/send/secrets.js';
 import { parseUploadOptions } from '../../src/cli/options.js';
 import { confirmQuestion } from '../../src/report/human.js';
 import type { ConfirmRequest } from '../../src/report/events.js';
 import type { UploadReport } from '../../src/report/types.js';
-import { runUpload } from '../../src/upload.js';
+import { runUpload } from '../../src/engine/upload.js';
+import { assembleReport } from '../../src/report/assemble.js';
 import { auditLines, latestSnapshot, lockOf } from '../helpers/state.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
@@ -33,11 +36,10 @@ function person(answer: boolean): Person {
 /** The engine as `upload team-members FILE` runs it on a terminal, with the person's answers scripted. */
 async function upload(file: string, who: Person): Promise<UploadReport> {
   const env = sb!.env;
-  const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {} } as unknown as ProcessIo;
+  const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {}, secrets: new Secrets() } as unknown as RunIo;
   const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', stateDir: sb!.stateDir, noBaseline: true }, io);
-  const { report, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, confirm: (request) => who.confirm(request) });
-  if (failure !== undefined) Object.assign(report, settle(failure));
-  return report;
+  const { facts, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, confirm: (request) => who.confirm(request) });
+  return assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
 }
 
 describe('confirmation on a terminal', () => {

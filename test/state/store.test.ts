@@ -1,6 +1,6 @@
 // One behaviour suite for both state-store backends: a directory and a real PostgreSQL server.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -201,7 +201,7 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     for (let n = 0; n < 3; n++) await upload(s, n, body(`E${n}`), 2);
     await s.audit(KEY, attempt());
     const target = await store(name === 'directory' ? await freshDatabase() : join(tempDir().dir, 'copy'));
-    expect(await copyState(s, target)).toEqual({ keys: 1, generations: 3, attempts: 1 });
+    expect(await copyState(s, target)).toMatchObject({ keys: 1, generations: 3, attempts: 1 });
     expect((await target.generations(KEY)).map((g) => [g.generation, g.kept, g.sha256])).toEqual(
       (await s.generations(KEY)).map((g) => [g.generation, g.kept, g.sha256]),
     );
@@ -237,18 +237,30 @@ describe('the directory store', () => {
     };
     writeFileSync(join(root, 'audit.jsonl'), `${JSON.stringify({ ...line, outcome: 'unreachable', sha256: 'y' })}\n${JSON.stringify(line)}\n`);
     const s = await store(root);
-    expect(await s.head(KEY)).toMatchObject({
-      generation: 1,
-      user: 'cron',
-      host: 'sync-01',
-      source: 'nightly.csv',
-      uploadedAt: line.time,
-      records: 2,
-      sha256: old.sha256,
-    });
-    expect(s.notices.join()).toContain('upload #1');
-    expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(old.chunks));
-    expect((await s.attempts(KEY)).map((a) => a.outcome)).toEqual(['uploaded', 'unreachable']);
+    const asRead = async () => {
+      expect(await s.head(KEY)).toMatchObject({
+        generation: 1,
+        user: 'cron',
+        host: 'sync-01',
+        source: 'nightly.csv',
+        uploadedAt: line.time,
+        records: 2,
+        sha256: old.sha256,
+      });
+      expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(old.chunks));
+      expect((await s.attempts(KEY)).map((a) => a.outcome)).toEqual(['uploaded', 'unreachable']);
+      expect((await s.generations(KEY)).map((g) => [g.generation, g.kept])).toEqual([[1, true]]);
+    };
+    // Read as it is: a read never writes, so nothing of the new layout exists yet.
+    await asRead();
+    expect(existsSync(join(root, 'stores'))).toBe(false);
+    expect(s.notices.join()).not.toContain('upload #1');
+    // The first upload migrates it under its lock, and says so.
+    const lease = await s.lock(KEY, holder('laptop-7'));
+    expect(lease.notices?.join()).toContain('upload #1');
+    await asRead();
+    expect(existsSync(join(root, 'stores', `${site}.team-members`, 'head.json'))).toBe(true);
+    await lease.release();
     expect((await upload(s, 1, body('E1'))).generation).toBe(2);
   });
 
@@ -257,8 +269,13 @@ describe('the directory store', () => {
     mkdirSync(root);
     chmodSync(root, 0o705);
     const s = await DirectoryStore.open(root);
+    // Opening it is a read: it says so, and the first upload removes the access under its lock.
+    expect(statSync(root).mode & 0o777).toBe(0o705);
+    expect(s.notices.join()).toContain('the next upload removes access for others');
+    const lease = await s.lock(KEY, holder('laptop-7'));
     expect(statSync(root).mode & 0o777).toBe(0o700);
-    expect(s.notices.join()).toContain('access for others is now removed');
+    expect(lease.notices?.join()).toContain('access for others is now removed');
+    await lease.release();
     await upload(s, 0, body('E1'));
     const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
     expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o777).toBe(0o600);

@@ -45,8 +45,10 @@ function cycles(graph: Map<string, string[]>): string[] {
 }
 
 const STAGES = ['read', 'map', 'validate', 'diff', 'guard', 'send', 'state', 'contract'];
-/** What sits above the stages: the orchestrator, the loaders, the CLI and the presentation. */
-const ABOVE = /^(plan|upload|run|load|options)\.ts$|^(cli|report)\//;
+/** What sits above the stages: the engine, the CLI and the presentation. */
+const ABOVE = /^(engine|cli|report)\//;
+/** The vocabulary every layer shares; everything else at src/ is a folder. */
+const SHARED = ['errors.ts', 'issues.ts', 'numbers.ts', 'version.ts'];
 
 describe('the layout of src/', () => {
   const graph = imports();
@@ -60,6 +62,18 @@ describe('the layout of src/', () => {
       STAGES.includes(file.split('/')[0]!) ? deps.filter((d) => ABOVE.test(d)).map((d) => `${file} → ${d}`) : [],
     );
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps the engine out of the CLI', () => {
+    const wrong = [...graph].flatMap(([file, deps]) =>
+      file.startsWith('engine/') ? deps.filter((d) => d.startsWith('cli/')).map((d) => `${file} → ${d}`) : [],
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no loose files at src/ but the shared vocabulary: `ls src` shows the stages, the engine and the CLI', () => {
+    const loose = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isFile());
+    expect(loose.sort()).toEqual(SHARED);
   });
 
   it('sees every file (the checker itself works)', () => {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bodies } from '../../src/contract/json-array.js';
 import { changedRecords, diffRecords, fieldChanges, noBaseline, RecordsByKey } from '../../src/diff/index.js';
-import { loadBaseline } from '../../src/load.js';
+import { loadBaseline } from '../../src/engine/baseline.js';
 import { fnv1a } from '../../src/validate/key-index.js';
 import { DirectoryStore } from '../../src/state/dir.js';
 import { formatDiff, formatDiffCounts } from '../../src/report/human.js';

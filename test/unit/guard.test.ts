@@ -5,7 +5,7 @@ import { GuardRefusal, UsageError } from '../../src/errors.js';
 import { judge, parseMaxRemovals } from '../../src/guard/index.js';
 import { confirmQuestion } from '../../src/report/human.js';
 import { allowedRemovals } from '../../src/guard/limit.js';
-import { DEFAULTS } from '../../src/options.js';
+import { DEFAULTS } from '../../src/engine/options.js';
 
 describe('parseMaxRemovals', () => {
   it.each([

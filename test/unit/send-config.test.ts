@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { finish, type ProcessIo } from '../../src/cli/main.js';
-import { emptyReport } from '../../src/report/types.js';
+import { finish } from '../../src/cli/main.js';
+import type { RunIo } from '../../src/cli/io.js';
 import { checkAnswer } from '../../src/send/answer.js';
 import { isLoopback, resolveBaseUrl } from '../../src/send/config.js';
-import { keepSecret, redact } from '../../src/send/secrets.js';
+import { Secrets } from '../../src/send/secrets.js';
 import { KINDS } from '../../src/contract/kinds.js';
 import { ServiceRejected, ServiceUnverified } from '../../src/errors.js';
 
@@ -50,21 +50,28 @@ describe('checkAnswer', () => {
 
 describe('redaction', () => {
   it('replaces a kept secret, raw and JSON-escaped', () => {
-    keepSecret('s3cr"et-value');
-    expect(redact('a s3cr"et-value b')).toBe('a *** b');
-    expect(redact(JSON.stringify({ m: 'x s3cr"et-value' }))).toBe('{"m":"x ***"}');
+    const secrets = new Secrets();
+    secrets.keep('s3cr"et-value');
+    expect(secrets.redact('a s3cr"et-value b')).toBe('a *** b');
+    expect(secrets.redact(JSON.stringify({ m: 'x s3cr"et-value' }))).toBe('{"m":"x ***"}');
+    // Another run's secrets are its own.
+    expect(new Secrets().redact('a s3cr"et-value b')).toBe('a s3cr"et-value b');
   });
 
   it('covers crash output, on stderr and in the --json report', async () => {
-    keepSecret('crash-secret-123');
+    const secrets = new Secrets();
+    secrets.keep('crash-secret-123');
     const out: string[] = [];
     const err: string[] = [];
     const io = {
       stdout: { write: (s: string) => out.push(s) },
       stderr: { write: (s: string) => err.push(s) },
       env: { UPLOAD_DEBUG: '1' },
-    } as unknown as ProcessIo;
-    expect(await finish({ failure: new Error('boom crash-secret-123'), json: true, report: emptyReport('team-members', 'x.csv', false) }, io)).toBe(1);
+      secrets,
+    } as unknown as RunIo;
+    expect(await finish({ failure: new Error('boom crash-secret-123'), json: true, facts: { kind: 'team-members', source: 'x.csv', dryRun: false } }, io)).toBe(
+      1,
+    );
     expect(err.join('')).toContain('boom ***');
     expect(err.join('') + out.join('')).not.toContain('crash-secret-123');
     expect(JSON.parse(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });

@@ -3,31 +3,19 @@
 // the state store. The plan was made without the lock, against generation `expected`; under the lock,
 // a store that has moved since (another upload in between) refuses the run rather than let it act on
 // a stale diff.
-import type { Payload } from './contract/json-array.js';
-import { KINDS, type Kind } from './contract/kinds.js';
-import type { Diff } from './diff/index.js';
-import { GuardRefusal, Interrupted, isUploadError, UploadError, type Outcome } from './errors.js';
-import type { Identity, UploadOptions } from './options.js';
-import type { ConfirmRequest, RunEvent } from './report/events.js';
-import { describeBaseline } from './report/human.js';
-import { baselineOf, type BaselineReport } from './report/types.js';
-import type { Tuning } from './send/backoff.js';
-import type { ServiceAnswer } from './send/index.js';
-import type { Token } from './send/config.js';
-import type { AuditEntry, Generation, StateKey, StateStore } from './state/types.js';
-import { toolVersion } from './version.js';
-
-export interface RunContext {
-  readonly env: NodeJS.ProcessEnv;
-  readonly stdin: NodeJS.ReadableStream;
-  /** Aborted on Ctrl-C, with an Interrupted error as its reason. */
-  readonly signal?: AbortSignal | undefined;
-  readonly emit: (event: RunEvent) => void;
-  /** Asks the person at the terminal; resolves false on anything but yes. */
-  readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
-  /** Tighter send timings (tests); undefined in real use. */
-  readonly tuning?: Tuning | undefined;
-}
+import type { Payload } from '../contract/json-array.js';
+import { KINDS, type Kind } from '../contract/kinds.js';
+import type { Diff } from '../diff/index.js';
+import { GuardRefusal, Interrupted, isUploadError, UploadError, type Outcome } from '../errors.js';
+import { describeBaseline } from '../report/human.js';
+import { baselineOf, type BaselineReport } from '../report/types.js';
+import type { ServiceAnswer } from '../send/index.js';
+import type { Token } from '../send/config.js';
+import type { AuditEntry, Generation, StateKey, StateStore } from '../state/types.js';
+import { toolVersion } from '../version.js';
+import type { RunContext } from './context.js';
+import type { Identity, SendOptions } from './options.js';
+import type { Executed } from './result.js';
 
 /** What a real run sends, where, and what it was judged against. */
 export interface Job {
@@ -35,7 +23,7 @@ export interface Job {
   readonly source: string;
   readonly baseUrl: URL;
   readonly token: Token;
-  readonly confirm: UploadOptions['confirm'];
+  readonly confirm: SendOptions['confirm'];
   readonly retries: number;
   readonly timeoutSeconds: number;
   readonly keep: number;
@@ -48,16 +36,10 @@ export interface Job {
   readonly payload: Payload;
   readonly diff: Diff;
   /** The refusal when the store moved under the lock (a saved plan says PLAN_STALE). */
-  readonly staleCode?: 'STATE_MOVED' | 'PLAN_STALE';
+  readonly staleCode?: 'STATE_MOVED' | 'PLAN_STALE' | undefined;
   /** For restore and apply: what the new generation says it came from. */
   readonly restoredFrom?: number | null;
   readonly plan?: string | null;
-}
-
-export interface Executed {
-  readonly answer: ServiceAnswer;
-  /** The generation the upload became, or null when the store could not record it (a warning says so). */
-  readonly generation: number | null;
 }
 
 export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
@@ -66,6 +48,8 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
   const lease = await store.lock(key, { ...job.identity, pid: process.pid, what: `${info.noun}s to ${key.baseUrl}` });
   try {
     if (lease.recovered) ctx.emit({ type: 'lock-recovered', owner: lease.recovered });
+    // What the store did to be written to (an old folder migrated, tables created): said where it is seen.
+    for (const message of lease.notices ?? []) ctx.emit({ type: 'notice', message });
     const now = await store.head(key);
     if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
     if (job.confirm !== 'yes') await confirm(job, ctx);
@@ -75,7 +59,7 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     ctx.emit({ type: 'sending', kind: job.kind, count: payload.records, origin });
     let answer: ServiceAnswer;
     // Loaded only to send: a dry run never pays for the HTTP client.
-    const { send } = await import('./send/index.js');
+    const { send } = await import('../send/index.js');
     try {
       ({ answer } = await send({
         info,

@@ -1,11 +1,11 @@
 // `upload history <kind>`: the generations of the store for a base URL and kind, newest first, each
 // with what changed against the one before it, and the failed attempts made against it.
-import { KINDS, type Kind } from './contract/kinds.js';
-import { diffRecords, RecordsByKey } from './diff/index.js';
-import { generationRecords, type State } from './load.js';
-import type { RunContext } from './run.js';
-import type { AuditEntry, Generation, ListedGeneration } from './state/types.js';
-import { openState } from './upload.js';
+import { KINDS, type Kind } from '../contract/kinds.js';
+import { diffRecords, RecordsByKey } from '../diff/index.js';
+import type { AuditEntry, Generation, ListedGeneration } from '../state/types.js';
+import { generationRecords } from './baseline.js';
+import type { RunContext } from './context.js';
+import { openState, type State } from './state.js';
 
 export interface HistoryEntry extends Generation {
   /** Against the generation before it, when both snapshots are still kept; null otherwise. */

@@ -1,18 +1,18 @@
 // Plan, then execute: read → map → validate → diff, as data. A dry run and a real run build the same
 // plan; only a real run goes on to send it. Everything the later steps need comes back in the plan:
 // the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
-import type { Kind } from './contract/kinds.js';
-import type { Bodies } from './contract/json-array.js';
-import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from './diff/index.js';
-import { issue, type Issue } from './issues.js';
-import { describeMapping, type FieldSource } from './map/describe.js';
-import type { Mapping } from './map/mapping-file.js';
-import { compilePlan, type ColumnPlan } from './map/plan.js';
-import { mapRecord } from './map/record.js';
-import { hasHeaderRow, openRecords, type ReadOptions } from './read/index.js';
-import { NEEDS_SCHEMA, Validator, type RejectedRecord } from './validate/index.js';
+import type { Bodies } from '../contract/json-array.js';
+import type { Kind } from '../contract/kinds.js';
+import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from '../diff/index.js';
+import { issue, type Issue } from '../issues.js';
+import { describeMapping, type FieldSource } from '../map/describe.js';
+import type { Mapping } from '../map/mapping-file.js';
+import { compilePlan, type ColumnPlan } from '../map/plan.js';
+import { mapRecord } from '../map/record.js';
+import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
+import { NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
 
-export type { RejectedRecord } from './validate/index.js';
+export type { RejectedRecord } from '../validate/index.js';
 
 export interface Baseline {
   readonly source: Exclude<BaselineSource, 'none'>;

@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { Payload } from './contract/json-array.js';
-import { InputError } from './errors.js';
-import { writePrivateFile } from './report/private-file.js';
-import { toolVersion } from './version.js';
+import type { Payload } from '../contract/json-array.js';
+import { InputError } from '../errors.js';
+import { writePrivateFile } from '../report/private-file.js';
+import { toolVersion } from '../version.js';
 
 export const PLAN_FORMAT = 'scheduling-upload-plan/1';
 

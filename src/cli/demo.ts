@@ -7,10 +7,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from './cli/main.js';
-import { startSandbox } from './sandbox/server.js';
+import { main } from './main.js';
+import { startSandbox } from '../sandbox/server.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const token = randomBytes(18).toString('base64url');
 const work = await mkdtemp(join(tmpdir(), 'scheduling-upload-demo-'));
 const sandbox = await startSandbox({ token, dataDir: join(work, 'service'), log: (line) => process.stderr.write(`  [sandbox] ${line}\n`) });

@@ -1,10 +1,10 @@
-// The options of an upload, fully parsed: what the CLI hands the engine. Every default is defined here
-// once; the CLI shows them in --help and fills them in.
-import type { Kind } from './contract/kinds.js';
-import type { RemovalLimit } from './guard/limit.js';
-import type { Mapping } from './map/mapping-file.js';
-import type { InputFormat } from './read/types.js';
-import type { Token } from './send/config.js';
+// The options of the commands, fully parsed: what the CLI hands the engine. Every default is defined
+// here once; the CLI shows them in --help and fills them in.
+import type { Kind } from '../contract/kinds.js';
+import type { RemovalLimit } from '../guard/limit.js';
+import type { Mapping } from '../map/mapping-file.js';
+import type { InputFormat } from '../read/types.js';
+import type { Token } from '../send/config.js';
 
 export const DEFAULTS = {
   retries: 4,
@@ -61,4 +61,32 @@ export interface UploadOptions {
 export interface Identity {
   readonly user: string;
   readonly host: string;
+}
+
+/** What sending needs: where, with which token, how to confirm, how hard to try. */
+export interface SendOptions {
+  readonly retries: number;
+  readonly timeoutSeconds: number;
+  /** Undefined only where the command needs none (a dry run with no address, or a saved plan's). */
+  readonly baseUrl: URL | undefined;
+  /** Undefined only on a dry run with no token configured. */
+  readonly token: Token | undefined;
+  readonly tokenEnv: string;
+  /** How a real run is confirmed: --yes, a question on the terminal, or not at all (no terminal). */
+  readonly confirm: 'yes' | 'prompt' | 'impossible';
+}
+
+/** Where the state lives, how much of it to keep, and how this run is named in it. */
+export interface StateOptions {
+  /** A directory path, or a postgres:// URL (--state, UPLOAD_STATE, --state-dir). */
+  readonly state: string;
+  /** --keep: how many confirmed uploads keep their snapshots. */
+  readonly keep: number;
+  /** How the uploader is named in the history (UPLOAD_USER / UPLOAD_HOST, else the OS's names). */
+  readonly identity: Identity;
+}
+
+export interface GuardOptions {
+  readonly maxRemovals: RemovalLimit;
+  readonly allowEmpty: boolean;
 }

@@ -6,19 +6,14 @@ import { Interrupted } from '../errors.js';
 import { displayName } from '../read/index.js';
 import { confirmQuestion } from '../report/human.js';
 import { renderEvent } from '../report/render.js';
-import { emptyReport } from '../report/types.js';
-import type { RunContext, RunResult } from '../upload.js';
-import type { ProcessIo } from './io.js';
+import type { RunContext } from '../engine/context.js';
+import type { RunFacts, RunResult } from '../engine/result.js';
+import type { RunIo } from './io.js';
 import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
 
-async function frame(
-  flags: Record<string, unknown>,
-  io: ProcessIo,
-  blank: () => ReturnType<typeof emptyReport>,
-  run: (ctx: RunContext) => Promise<RunResult>,
-): Promise<CommandResult> {
+async function frame(flags: Record<string, unknown>, io: RunIo, blank: RunFacts, run: (ctx: RunContext) => Promise<RunResult>): Promise<CommandResult> {
   const json = flags.json === true;
   const detailedExitcode = flags.detailedExitcode === true;
   const interrupt = onInterrupt();
@@ -29,9 +24,10 @@ async function frame(
     stdin: io.stdin,
     env: io.env,
     signal: interrupt.signal,
+    redact: io.secrets.redact,
   });
   try {
-    const { report, failure } = await run({
+    const { facts, failure } = await run({
       env: io.env,
       stdin: io.stdin,
       signal: interrupt.signal,
@@ -39,54 +35,39 @@ async function frame(
       emit: (event) => renderEvent(ui, event),
       confirm: (request) => ui.confirm(confirmQuestion(request)),
     });
-    return { report, failure, ui, json, detailedExitcode };
+    return { facts, failure, ui, json, detailedExitcode };
   } catch (failure) {
-    return { report: blank(), failure, ui, json };
+    return { facts: blank, failure, ui, json };
   } finally {
     ui.done();
     interrupt.dispose();
   }
 }
 
-export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
-  return frame(
-    flags,
-    io,
-    () => emptyReport(kind, displayName(file), flags.dryRun === true),
-    async (ctx) => {
-      const { runUpload } = await import('../upload.js');
-      return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
-    },
-  );
+export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
+  return frame(flags, io, { kind, source: displayName(file), dryRun: flags.dryRun === true }, async (ctx) => {
+    const { runUpload } = await import('../engine/upload.js');
+    return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
+  });
 }
 
-export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
   const dryRun = flags.dryRun === true;
-  return frame(
-    flags,
-    io,
-    () => emptyReport(kind, null, dryRun),
-    async (ctx) => {
-      const sending = await parseSending(flags, io, { dryRun, url: 'always' });
-      const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
-      const { runRestore } = await import('../restore.js');
-      return runRestore({ kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
-    },
-  );
+  return frame(flags, io, { kind, source: null, dryRun }, async (ctx) => {
+    const sending = await parseSending(flags, io, { dryRun, url: 'always' });
+    const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
+    const { runRestore } = await import('../engine/restore.js');
+    return runRestore({ kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
+  });
 }
 
-export function applyAction(plan: string, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
-  return frame(
-    flags,
-    io,
-    () => emptyReport(null, plan, false),
-    async (ctx) => {
-      // The plan names its service; an address given as well must be the same one.
-      const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
-      const { runApply } = await import('../apply.js');
-      return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io) }, ctx);
-    },
-  );
+export function applyAction(plan: string, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
+  return frame(flags, io, { kind: null, source: plan, dryRun: false }, async (ctx) => {
+    // The plan names its service; an address given as well must be the same one.
+    const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
+    const { runApply } = await import('../engine/apply.js');
+    return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io) }, ctx);
+  });
 }
 
 /**

@@ -1,21 +1,16 @@
 // Loaders that read other files through the same stages as an upload: the --baseline file, the
 // --store-cards file and the last snapshot. They sit above the stages, so the stages never call the
 // orchestrator.
-import { KINDS, type Kind } from './contract/kinds.js';
-import { RecordsByKey } from './diff/records.js';
-import { GuardRefusal, InputError, UploadError, UsageError } from './errors.js';
-import type { Mapping } from './map/mapping-file.js';
+import { KINDS, type Kind } from '../contract/kinds.js';
+import { RecordsByKey } from '../diff/records.js';
+import { GuardRefusal, InputError, UploadError, UsageError } from '../errors.js';
+import type { Mapping } from '../map/mapping-file.js';
+import { displayName } from '../read/index.js';
+import { plural } from '../report/human.js';
+import { baselineOf, NO_BASELINE, type BaselineReport } from '../report/types.js';
+import type { Generation } from '../state/types.js';
 import { buildPlan, type Baseline } from './plan.js';
-import { displayName } from './read/index.js';
-import { plural } from './report/human.js';
-import { baselineOf, NO_BASELINE, type BaselineReport } from './report/types.js';
-import type { Generation, StateKey, StateStore } from './state/types.js';
-
-/** The store and the key a run reads and writes. */
-export interface State {
-  readonly store: StateStore;
-  readonly key: StateKey;
-}
+import type { State } from './state.js';
 
 export interface BaselineRequest {
   readonly kind: Kind;
@@ -64,7 +59,7 @@ export async function loadBaseline(req: BaselineRequest): Promise<BaselineResult
 /** A generation's records by key. The store has checked the bytes against their sha256. */
 export async function generationRecords(state: State, generation: Generation): Promise<RecordsByKey> {
   const body = await state.store.readSnapshot(state.key, generation.generation);
-  const { decodeCanonical } = await import('./diff/snapshot.js');
+  const { decodeCanonical } = await import('../diff/snapshot.js');
   const records = decodeCanonical(body, KINDS[state.key.kind].keyField);
   if (!records) {
     throw new GuardRefusal(

@@ -1,0 +1,16 @@
+// What a run is given by whoever starts it (the CLI, a test): the environment, standard input, the
+// Ctrl-C signal, where its events go and how to ask the person at the terminal.
+import type { ConfirmRequest, RunEvent } from '../report/events.js';
+import type { Tuning } from '../send/backoff.js';
+
+export interface RunContext {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdin: NodeJS.ReadableStream;
+  /** Aborted on Ctrl-C, with an Interrupted error as its reason. */
+  readonly signal?: AbortSignal | undefined;
+  readonly emit: (event: RunEvent) => void;
+  /** Asks the person at the terminal; resolves false on anything but yes. */
+  readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
+  /** Tighter send timings (tests); undefined in real use. */
+  readonly tuning?: Tuning | undefined;
+}

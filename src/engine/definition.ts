@@ -1,0 +1,87 @@
+// What a command is to the frame (./frame.ts): where its records go, what it compares with, where its
+// planned set comes from, how it is judged and which files it writes. upload, restore and apply are
+// values of this type; so are the commands built on them later (export, merge, remove).
+import type { Payload } from '../contract/json-array.js';
+import type { Kind } from '../contract/kinds.js';
+import type { Diff } from '../diff/index.js';
+import type { UploadError } from '../errors.js';
+import type { RemovalLimit } from '../guard/limit.js';
+import type { Generation } from '../state/types.js';
+import type { BaselineResult } from './baseline.js';
+import type { RunContext } from './context.js';
+import type { Identity, SendOptions } from './options.js';
+import type { Plan } from './plan.js';
+import type { RunFacts } from './result.js';
+import type { State } from './state.js';
+
+/** Where the records go. */
+export interface Target {
+  readonly kind: Kind;
+  /** Undefined only on a dry run with no address: then there is no store to compare with. */
+  readonly baseUrl: URL | undefined;
+  /** What is known once the target is (a saved plan says its kind and size). */
+  readonly facts?: Partial<RunFacts>;
+}
+
+/** The target with its state store opened and the store's latest generation read once, without the lock. */
+export interface Opened {
+  readonly target: Target;
+  readonly state: State | undefined;
+  readonly head: Generation | undefined;
+}
+
+/** The set a run would send, and what it changes. */
+export interface Planned {
+  readonly source: string;
+  /** Records read from the file (valid or not), or in the set. */
+  readonly records: number;
+  /** Records that would be sent. */
+  readonly count: number;
+  readonly diff: Diff;
+  /** The body, encoded once when first asked for (a dry run may never need it). */
+  readonly payload: () => Promise<Payload>;
+  /** The plan of a file, when the set was read from one: the preview and the files asked for need it. */
+  readonly file?: Plan;
+  /** Why the set must not be judged or sent (invalid records); the files asked for are still written. */
+  readonly invalid?: UploadError;
+  /** What a saved plan's guards said when it was made (apply): it is not judged again. */
+  readonly notes?: readonly string[];
+  /** What the new generation says it came from. */
+  readonly restoredFrom?: number;
+  readonly savedPlan?: string;
+}
+
+/** The guards' settings; a command without them sends what was judged before (a saved plan). */
+export interface GuardSettings {
+  readonly maxRemovals: RemovalLimit;
+  readonly allowEmpty: boolean;
+  /** --no-baseline */
+  readonly acknowledgeNoBaseline: boolean;
+}
+
+export interface Definition {
+  /** What the report says before anything else is known. */
+  readonly facts: RunFacts;
+  readonly dryRun: boolean;
+  /** The state store: a directory path or a postgres:// URL. */
+  readonly state: string;
+  readonly send: SendOptions;
+  readonly keep: number;
+  readonly identity: Identity;
+  readonly guards: GuardSettings | undefined;
+  readonly outputs?: OutputRequests;
+  /** The refusal when the store moved under the lock (a saved plan says PLAN_STALE). */
+  readonly staleCode?: 'STATE_MOVED' | 'PLAN_STALE';
+  locate(ctx: RunContext): Promise<Target>;
+  baseline(opened: Opened, ctx: RunContext): Promise<BaselineResult>;
+  plan(opened: Opened, against: BaselineResult, ctx: RunContext): Promise<Planned>;
+}
+
+/** The files a run writes on request (./outputs.ts). */
+export interface OutputRequests {
+  readonly errorsCsv?: string | undefined;
+  readonly payloadOut?: string | undefined;
+  readonly diffOut?: string | undefined;
+  /** Dry runs only. */
+  readonly planOut?: string | undefined;
+}

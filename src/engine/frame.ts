@@ -1,0 +1,106 @@
+// The one frame every command that may send runs in: open the state → load the baseline → plan → judge
+// → write the files asked for → (a real run) lock, confirm, send, record. A command is a Definition:
+// where its records go, what it compares with, where its planned set comes from and how it is judged.
+// Each step returns data; the frame keeps what they returned as the run's facts, so a run that stops
+// half-way still reports everything it learnt, and the report is assembled once from them.
+import { judge, type Verdict } from '../guard/index.js';
+import type { BaselineResult } from './baseline.js';
+import type { RunContext } from './context.js';
+import type { Definition, Opened, Planned } from './definition.js';
+import { execute } from './execute.js';
+import { writeOutputs } from './outputs.js';
+import type { RunResult } from './result.js';
+import { openState, type State } from './state.js';
+
+export type { Definition, Planned } from './definition.js';
+
+/** Records shown as they will be sent, before the diff and the question. */
+const PREVIEW = 3;
+
+export async function runFrame(def: Definition, ctx: RunContext): Promise<RunResult> {
+  let facts = def.facts;
+  let state: State | undefined;
+  try {
+    const target = await def.locate(ctx);
+    facts = { ...facts, kind: target.kind, ...target.facts };
+    if (target.baseUrl) state = await openState(def.state, target.baseUrl, target.kind, ctx);
+    const head = state ? await state.store.head(state.key) : undefined;
+    const opened: Opened = { target, state, head };
+
+    const against = await def.baseline(opened, ctx);
+    facts = { ...facts, against: against.against };
+    const planned = await def.plan(opened, against, ctx);
+    // A saved plan's report names the plan; the others name what the records came from.
+    facts = { ...facts, source: facts.source ?? planned.source, records: planned.records, diff: planned.diff, ...(planned.file ? { file: planned.file } : {}) };
+
+    // Invalid records are refused before anything else is judged or shown; the files asked for are still written.
+    const verdict = planned.invalid ? undefined : judgeStep(def, opened, against, planned, ctx);
+    await writeOutputs(def.outputs ?? {}, { def, opened, against, planned, verdict }, ctx);
+    if (planned.invalid) throw planned.invalid;
+    if (verdict?.refusal) throw verdict.refusal;
+    // A Ctrl-C during the reading ends the run here, before anything is sent or audited.
+    ctx.signal?.throwIfAborted();
+    if (def.dryRun) {
+      ctx.emit({ type: 'dry-run', kind: target.kind, count: planned.count, needs: verdict?.needs ?? [] });
+      return { facts: { ...facts, done: 'dry-run' } };
+    }
+
+    const { baseUrl } = target;
+    const { token } = def.send;
+    if (!state || !baseUrl || !token) throw new Error('a real run without an address or a token got past the options');
+    const executed = await execute(
+      {
+        ...def.send,
+        kind: target.kind,
+        source: planned.source,
+        baseUrl,
+        token,
+        keep: def.keep,
+        identity: def.identity,
+        store: state.store,
+        key: state.key,
+        expected: head?.generation ?? 0,
+        staleCode: def.staleCode,
+        against: against.against,
+        payload: await planned.payload(),
+        diff: planned.diff,
+        restoredFrom: planned.restoredFrom ?? null,
+        plan: planned.savedPlan ?? null,
+      },
+      ctx,
+    );
+    return { facts: { ...facts, executed, done: 'uploaded' } };
+  } catch (failure) {
+    return { facts, failure };
+  } finally {
+    await state?.store.close();
+  }
+}
+
+/** The verdict on the planned set, shown as it is reached: the first records, the changes, the guards' notes. */
+function judgeStep(def: Definition, opened: Opened, against: BaselineResult, planned: Planned, ctx: RunContext): Verdict {
+  const { kind } = opened.target;
+  const { file } = planned;
+  if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.first(PREVIEW), total: file.bodies.length });
+  ctx.emit({ type: 'diff', kind, diff: planned.diff, against: against.against, noBaselineWhy: against.why || undefined });
+  const verdict: Verdict = def.guards
+    ? judge({
+        kind,
+        source: planned.source,
+        count: planned.count,
+        diff: planned.diff,
+        limit: def.guards.maxRemovals,
+        allowEmpty: def.guards.allowEmpty,
+        acknowledgeNoBaseline: def.guards.acknowledgeNoBaseline,
+        noBaselineWhy: against.why,
+        has: {
+          token: def.send.token !== undefined,
+          tokenEnv: def.send.tokenEnv,
+          baseUrl: opened.target.baseUrl !== undefined,
+          confirmation: def.send.confirm !== 'impossible',
+        },
+      })
+    : { refusal: undefined, notes: planned.notes ?? [], needs: [] };
+  ctx.emit({ type: 'guard-notes', notes: verdict.notes });
+  return verdict;
+}

@@ -1,0 +1,68 @@
+// The files a run writes on request, in one step after judging: --errors-csv (the rejected rows),
+// --payload-out (the exact body), --diff-out (every change as CSV) and --plan-out (a dry run's plan,
+// to be applied later). Each writer loads only when its flag is given: most runs write none.
+import type { Verdict } from '../guard/index.js';
+import type { BaselineResult } from './baseline.js';
+import type { RunContext } from './context.js';
+import type { Definition, Opened, OutputRequests, Planned } from './definition.js';
+
+/** Everything the frame knows after judging. */
+export interface Judged {
+  readonly def: Definition;
+  readonly opened: Opened;
+  readonly against: BaselineResult;
+  readonly planned: Planned;
+  /** Undefined when the records are invalid: there is no set to judge. */
+  readonly verdict: Verdict | undefined;
+}
+
+export async function writeOutputs(requests: OutputRequests, judged: Judged, ctx: RunContext): Promise<void> {
+  const { planned } = judged;
+  const { file } = planned;
+  if (requests.errorsCsv !== undefined && file) {
+    const { errorsCsvLines, writeErrorsCsv } = await import('../report/errors-csv.js');
+    const errors = file.issues.filter((i) => i.severity === 'error');
+    await writeErrorsCsv(requests.errorsCsv, errorsCsvLines(file.header, file.rejected, file.delimiter ?? ',', errors));
+  }
+  // Invalid records are not a set to send: nothing else describes them.
+  if (!judged.verdict) return;
+  // Written whatever the guards say: they are what a review needs most.
+  if (requests.payloadOut !== undefined) {
+    const { writePrivateFile } = await import('../report/private-file.js');
+    await writePrivateFile(requests.payloadOut, '--payload-out', (await planned.payload()).chunks);
+  }
+  if (requests.diffOut !== undefined && file) await writeDiff(requests.diffOut, judged, ctx);
+  if (requests.planOut !== undefined && !judged.verdict.refusal) await savePlan(requests.planOut, judged.verdict, judged, ctx);
+}
+
+async function writeDiff(path: string, { opened, against, planned }: Judged, ctx: RunContext): Promise<void> {
+  const baseline = against.baseline;
+  if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${path}: there is no baseline to compare with, so the file lists no changes` });
+  const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('../report/private-file.js'), import('../report/diff-csv.js')]);
+  const file = planned.file!;
+  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records, file.keys, file.bodies, file.delimiter ?? ','));
+}
+
+/** The plan of a dry run, with what it was compared with, for `upload apply` to send byte for byte. */
+async function savePlan(path: string, verdict: Verdict, { def, opened, against, planned }: Judged, ctx: RunContext): Promise<void> {
+  const { state, head } = opened;
+  if (!state) return;
+  const { added, removed, changed, unchanged } = planned.diff;
+  const { writePlan } = await import('./saved-plan.js');
+  await writePlan(
+    path,
+    {
+      kind: opened.target.kind,
+      baseUrl: state.key.baseUrl,
+      source: planned.source,
+      createdAt: new Date().toISOString(),
+      ...def.identity,
+      generation: head?.generation ?? 0,
+      baseline: against.against.source,
+      diff: { added, removed, changed, unchanged },
+      notes: [...verdict.notes],
+    },
+    await planned.payload(),
+  );
+  ctx.emit({ type: 'notice', message: `Plan saved to ${path}: send exactly it with: upload apply ${path}` });
+}

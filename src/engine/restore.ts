@@ -1,0 +1,94 @@
+// `upload restore <kind>`: the planned set is an earlier generation, sent again through the normal path
+// — diff against the latest, the guards, the question, send, record — as a new generation that says
+// what it restored.
+import { KINDS, type Kind } from '../contract/kinds.js';
+import { diffRecords } from '../diff/index.js';
+import { decodeCanonical } from '../diff/snapshot.js';
+import { UsageError } from '../errors.js';
+import { describeBaseline } from '../report/human.js';
+import { baselineOf } from '../report/types.js';
+import type { Generation } from '../state/types.js';
+import { generationRecords } from './baseline.js';
+import type { RunContext } from './context.js';
+import { runFrame, type Definition } from './frame.js';
+import type { GuardOptions, SendOptions, StateOptions } from './options.js';
+import type { RunResult } from './result.js';
+import type { State } from './state.js';
+
+export interface RestoreOptions extends SendOptions, StateOptions, GuardOptions {
+  readonly kind: Kind;
+  /** The generation to restore; undefined: the one before the latest. */
+  readonly generation: number | undefined;
+  readonly dryRun: boolean;
+  readonly baseUrl: URL;
+}
+
+export function runRestore(options: RestoreOptions, ctx: RunContext): Promise<RunResult> {
+  return runFrame(restoreDefinition(options), ctx);
+}
+
+export function restoreDefinition(options: RestoreOptions): Definition {
+  const { kind } = options;
+  return {
+    facts: { kind, source: null, dryRun: options.dryRun },
+    dryRun: options.dryRun,
+    state: options.state,
+    send: options,
+    keep: options.keep,
+    identity: options.identity,
+    guards: { maxRemovals: options.maxRemovals, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: false },
+    locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
+    baseline: async ({ state, head }) => {
+      if (!state || !head)
+        throw new UsageError(
+          'NO_HISTORY',
+          `no upload of ${KINDS[kind].noun}s to ${state?.key.baseUrl} is recorded in ${state?.store.label}, so there is nothing to restore`,
+          'check --base-url and --state; `upload history` lists what is recorded',
+        );
+      return { baseline: { source: 'snapshot', records: await generationRecords(state, head) }, why: '', against: baselineOf(head) };
+    },
+    plan: async ({ state, head }, against, ctx) => {
+      const target = await pick(state!, head!, options.generation);
+      const body = await state!.store.readSnapshot(state!.key, target.generation);
+      const records = decodeCanonical(body, KINDS[kind].keyField);
+      if (!records)
+        throw new UsageError(
+          'BAD_GENERATION',
+          `upload #${target.generation} in ${state!.store.label} is not a body this tool wrote`,
+          'pick another with --generation N',
+        );
+      ctx.emit({ type: 'notice', message: `Restoring ${describeBaseline(baselineOf(target), kind)}` });
+      const payload = { records: records.size, chunks: [body], bytes: body.length, sha256: target.sha256 };
+      return {
+        source: `upload #${target.generation}`,
+        records: records.size,
+        count: records.size,
+        diff: diffRecords(against.baseline!.records, 'snapshot', [...records.keys()], records.bodies),
+        payload: () => Promise.resolve(payload),
+        restoredFrom: target.generation,
+      };
+    },
+  };
+}
+
+/** --generation N, or the newest generation before the latest; its snapshot must still be kept. */
+async function pick(state: State, head: Generation, wanted: number | undefined): Promise<Generation> {
+  const kept = await state.store.generations(state.key);
+  if (wanted === head.generation) {
+    throw new UsageError(
+      'BAD_GENERATION',
+      `upload #${wanted} is the latest already: restoring it would change nothing`,
+      'pick an earlier one with --generation N (see `upload history`)',
+    );
+  }
+  const target = wanted === undefined ? kept.find((g) => g.generation < head.generation) : kept.find((g) => g.generation === wanted);
+  if (!target) {
+    const which = wanted === undefined ? 'no earlier upload' : `upload #${wanted} is not`;
+    throw new UsageError(
+      'BAD_GENERATION',
+      `${which} among the snapshots kept in ${state.store.label} (${kept.map((g) => `#${g.generation}`).join(', ') || 'none'})`,
+      'pick one of them with --generation N; --keep N keeps more in future',
+    );
+  }
+  return target;
+}

@@ -1,0 +1,80 @@
+// `upload store-cards|team-members FILE`: the planned set is the file's records, read through the stages
+// (read → map → validate → diff), compared with --baseline FILE or the last confirmed upload.
+import { InputError } from '../errors.js';
+import { invalidSummary } from '../report/human.js';
+import { loadBaseline, loadKnownParents } from './baseline.js';
+import type { RunContext } from './context.js';
+import { runFrame, type Definition, type Planned } from './frame.js';
+import type { UploadOptions } from './options.js';
+import { buildPlan } from './plan.js';
+import type { RunResult } from './result.js';
+
+export function runUpload(options: UploadOptions, ctx: RunContext): Promise<RunResult> {
+  return runFrame(uploadDefinition(options), ctx);
+}
+
+export function uploadDefinition(options: UploadOptions): Definition {
+  const { kind, source } = options;
+  return {
+    facts: { kind, source, dryRun: options.dryRun },
+    dryRun: options.dryRun,
+    state: options.state,
+    send: options,
+    keep: options.keep,
+    identity: options.identity,
+    guards: { maxRemovals: options.maxRemovals, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: options.noBaseline },
+    outputs: options,
+    // Without an address (a dry run may have none) there is no history to compare with.
+    locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
+    baseline: ({ state, head }, ctx) =>
+      loadBaseline({
+        kind,
+        file: options.baseline,
+        input: options.file,
+        encoding: options.encoding,
+        mapping: options.mapping,
+        stdin: ctx.stdin,
+        state,
+        head,
+      }),
+    plan: async ({ state }, against, ctx): Promise<Planned> => {
+      const parents = await loadKnownParents({ kind, storeCards: options.storeCards, state, stdin: ctx.stdin });
+      if (parents.warning) ctx.emit({ type: 'warning', message: parents.warning });
+      ctx.emit({ type: 'reading', source, records: null });
+      const plan = await buildPlan({
+        kind,
+        path: options.file,
+        read: { source, format: options.format, delimiter: options.delimiter, encoding: options.encoding, sheet: options.sheet },
+        mapping: options.mapping,
+        baseline: against.baseline,
+        knownParents: parents.knownParents,
+        knownParentsFrom: parents.knownParentsFrom,
+        stdin: ctx.stdin,
+        keepRejected: options.errorsCsv !== undefined,
+        onProgress: (records) => {
+          ctx.signal?.throwIfAborted();
+          ctx.emit({ type: 'reading', source, records });
+        },
+      });
+      ctx.emit({ type: 'read', source });
+      const counts = { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings };
+      ctx.emit({ type: 'planned', source, issues: plan.issues, truncated: plan.issuesTruncated, ...counts });
+      let encoded: ReturnType<Planned['payload']> | undefined;
+      return {
+        source,
+        records: plan.rows,
+        count: plan.keys.length,
+        diff: plan.diff,
+        file: plan,
+        // The bodies are the bytes already: only the sha256 is computed, once, when sent or written.
+        payload: () => (encoded ??= Promise.resolve(plan.bodies.payload())),
+        ...(plan.errors > 0 ? { invalid: invalid(counts, source, options.errorsCsv) } : {}),
+      };
+    },
+  };
+}
+
+function invalid(counts: Parameters<typeof invalidSummary>[1], source: string, errorsCsv: string | undefined): InputError {
+  const { message, hint } = invalidSummary(source, counts, errorsCsv);
+  return new InputError('INVALID_RECORDS', message, hint);
+}
