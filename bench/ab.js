@@ -125,7 +125,8 @@ const result = {
 };
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`${pad('build', 44)}  wall s  CPU s  peak MB  CPU vs current`);
-for (const r of rows) console.log(`${pad(r.build, 44)}  ${pad(r.wallS.toFixed(2), 6)}  ${pad(r.cpuS.toFixed(2), 5)}  ${pad(r.peakRssMB, 7)}  ${r.cpuVsCurrent.toFixed(2)}×`);
+for (const r of rows)
+  console.log(`${pad(r.build, 44)}  ${pad(r.wallS.toFixed(2), 6)}  ${pad(r.cpuS.toFixed(2), 5)}  ${pad(r.peakRssMB, 7)}  ${r.cpuVsCurrent.toFixed(2)}×`);
 console.log(`\n${result.what}; node ${result.node}; load ${result.load.before.join(' ')} → ${result.load.after.join(' ')}; ${result.seconds} s`);
 writeFileSync(join(OUT, 'ab.json'), `${JSON.stringify(result, null, 2)}\n`);
 if (o.record) writeFileSync(join(HERE, 'AB-RESULTS.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -74,10 +74,7 @@ async function records(state: State, g: ListedGeneration | undefined): Promise<R
 }
 
 /** +added −removed ~changed against the generation before; unknown when either snapshot is not kept. */
-function changes(
-  after: RecordsByKey | undefined,
-  before: RecordsByKey | undefined,
-): { added: number | null; removed: number | null; changed: number | null } {
+function changes(after: RecordsByKey | undefined, before: RecordsByKey | undefined): { added: number | null; removed: number | null; changed: number | null } {
   if (!after || !before) return { added: null, removed: null, changed: null };
   const diff = diffRecords(before, 'snapshot', [...after.keys()], after.bodies);
   return { added: diff.added, removed: diff.removed, changed: diff.changed };

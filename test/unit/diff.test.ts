@@ -54,7 +54,11 @@ describe('diffRecords', () => {
 
   it('tells keys with equal hashes apart, through many doublings of the index', () => {
     // Pairs of real keys that share a 32-bit FNV-1a hash (found by a search over E0…E3000000).
-    const colliding = [['E558385', 'E1501100'], ['E558384', 'E1501101'], ['E558387', 'E1501102']];
+    const colliding = [
+      ['E558385', 'E1501100'],
+      ['E558384', 'E1501101'],
+      ['E558387', 'E1501102'],
+    ];
     for (const [a, b] of colliding) expect(fnv1a(a!)).toBe(fnv1a(b!));
     const keys = [...Array.from({ length: 100_000 }, (_, i) => `K${i}`), ...colliding.flat()];
     const base = RecordsByKey.index(Bodies.of(keys.map((k) => tm(k))), 'employeeID')!;
@@ -67,12 +71,7 @@ describe('diffRecords', () => {
 
   it('keeps only a few examples of each', () => {
     const many = Array.from({ length: 20 }, (_, i) => `N${i}`);
-    const d = diffRecords(
-      baseline,
-      'file',
-      many,
-      Bodies.of(many.map((k) => tm(k))),
-    );
+    const d = diffRecords(baseline, 'file', many, Bodies.of(many.map((k) => tm(k))));
     expect(d.added).toBe(20);
     expect(d.examples.added).toHaveLength(5);
     expect(d.examples.removed).toHaveLength(4);

@@ -47,12 +47,7 @@ const base = (n: number) => RecordsByKey.index(Bodies.of(Array.from({ length: n 
 const keep = (n: number) => Array.from({ length: n }, (_, i) => `E${i}`);
 const diffKeeping = (baseline: number, kept: number) => {
   const keys = keep(kept);
-  return diffRecords(
-    base(baseline),
-    'snapshot',
-    keys,
-    Bodies.of(keys.map((k) => `{"employeeID":"${k}"}`)),
-  );
+  return diffRecords(base(baseline), 'snapshot', keys, Bodies.of(keys.map((k) => `{"employeeID":"${k}"}`)));
 };
 const has = { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true };
 const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
@@ -141,7 +136,12 @@ describe('judge', () => {
 
 describe('confirmQuestion', () => {
   it('names the kind, the address, the count and the change', () => {
-    const diff = diffRecords(base(3), 'snapshot', ['E0', 'E1', 'E9'], Bodies.of(['{"employeeID":"E0"}', '{"employeeID":"E1","name":"x"}', '{"employeeID":"E9"}']));
+    const diff = diffRecords(
+      base(3),
+      'snapshot',
+      ['E0', 'E1', 'E9'],
+      Bodies.of(['{"employeeID":"E0"}', '{"employeeID":"E1","name":"x"}', '{"employeeID":"E9"}']),
+    );
     expect(confirmQuestion({ kind: 'team-members', count: 1234, where: 'https://s.example.com', diff })).toBe(
       'Replace all team members at https://s.example.com with these 1,234 team members: +1 −1 ~1 =1. Upload?',
     );

@@ -61,7 +61,7 @@ describe('field order', () => {
   it.each([
     ['team-members', ['parentKey', 'name', 'roleCode', 'email', 'employeeID'], ['S1', 'Ann', 'r', 'a@example.com', 'E1']],
     ['store-cards', ['mon_to', 'storeConceptCode', 'email', 'mon_since', 'nodeKey'], ['22', '3', 's@example.com', '8', 'S1']],
-  ] as const)('%s: the contract order, not the columns\' order', (kind, header, row) => {
+  ] as const)("%s: the contract order, not the columns' order", (kind, header, row) => {
     const { candidate } = map(kind, [...header], [...row]);
     expect(Object.keys(candidate)).toEqual(FIELDS[kind]);
   });
