@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
-import { decodeText, decodeTextRuns } from './decode.js';
+import { decodeText } from './decode.js';
 import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
 import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
@@ -121,11 +121,9 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
     }
     return { info, batches: workbookRecords(path, options, stdin, info) };
   }
-  const bytes = textBytes(fileBytes(path, stdin), options.source, format);
+  const text = decodeText(textBytes(fileBytes(path, stdin), options.source, format), options.encoding, options.source);
   if (format === 'json' || format === 'ndjson') {
-    const text = decodeText(bytes, options.encoding, options.source);
     return { info, batches: oneByOne(format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source)) };
   }
-  const text = decodeTextRuns(bytes, options.encoding, options.source);
   return { info, batches: readCsvBatches(text, options.source, options.delimiter, info) };
 }
