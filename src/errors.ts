@@ -43,6 +43,8 @@ export const ERROR_CODES = {
     'DELIMITER_NOT_CSV',
     'UNKNOWN_ENCODING',
     'BAD_MAX_REMOVALS',
+    'BAD_MAX_CHANGES',
+    'BAD_MAX_EMPTIED',
     'FLAG_FILE_TOO_LARGE',
     'SHEET_NOT_FOUND',
     'SHEET_NOT_WORKBOOK',
@@ -55,6 +57,7 @@ export const ERROR_CODES = {
     'SANDBOX_NOT_LOOPBACK',
     'OUTPUT_UNWRITABLE',
     'NO_HISTORY',
+    'NO_PENDING',
     'BAD_GENERATION',
     'PLAN_BASE_URL',
     'STATE_UNREACHABLE',
@@ -81,9 +84,22 @@ export const ERROR_CODES = {
     'STORE_CARDS_INVALID',
     'PLAN_INVALID',
   ],
-  refused: ['EMPTY_UPLOAD', 'TOO_MANY_REMOVALS', 'NO_BASELINE', 'LOCK_HELD', 'DECLINED', 'SNAPSHOT_CORRUPT', 'STATE_MOVED', 'PLAN_STALE'],
+  refused: [
+    'EMPTY_UPLOAD',
+    'TOO_MANY_REMOVALS',
+    'TOO_MANY_CHANGES',
+    'VALUES_EMPTIED',
+    'NO_BASELINE',
+    'LOCK_HELD',
+    'LOCK_LOST',
+    'DECLINED',
+    'SNAPSHOT_CORRUPT',
+    'STATE_MOVED',
+    'PLAN_STALE',
+    'BASELINE_UNCERTAIN',
+  ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
-  unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR'],
+  unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING'],
   unverified: ['ANSWER_MALFORMED', 'STATUS_MISMATCH', 'COUNT_MISMATCH'],
   interrupted: ['INTERRUPTED'],
   internal: ['INTERNAL_ERROR'],
@@ -130,7 +146,7 @@ export class InputError extends UploadError<CodesOf<'invalid'>> {
   readonly outcome = 'invalid' as const;
 }
 
-/** A safety guard refused the upload (empty, too many removals, lock held). Nothing was sent. */
+/** A safety guard refused the upload (empty, too many removals, changes or emptied values, lock held). Nothing was sent. */
 export class GuardRefusal extends UploadError<CodesOf<'refused'>> {
   readonly exitCode = EXIT.refused;
   readonly outcome = 'refused' as const;

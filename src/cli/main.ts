@@ -48,6 +48,12 @@ function uploadCommand(
   if (kind === 'team-members') cmd.option('--store-cards <file>', "check each parentKey against this store-card file's nodeKeys");
   return cmd
     .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the baseline', DEFAULTS.maxRemovals)
+    .option('--max-changes <n|p%>', 'refuse to change more than this many records, or this share of the baseline', DEFAULTS.maxChanges)
+    .option(
+      '--max-emptied <n|p%>',
+      'refuse to empty more than this many values of any one field, or this share of the records that hold one',
+      DEFAULTS.maxEmptied,
+    )
     .option('--allow-empty', 'allow uploading no records at all (deletes every record)')
     .option('--retries <n>', 'retries after a passing failure', String(DEFAULTS.retries))
     .option('--timeout <seconds>', 'time to wait for the answer to one attempt', String(DEFAULTS.timeoutSeconds))
@@ -93,6 +99,7 @@ Examples:
   $ upload ${kind} ${file} --yes --json              unattended (cron): no prompt, one JSON report on stdout
   $ upload ${kind} export.csv --map '{"${kind === 'store-cards' ? 'nodeKey": "Filiale' : 'employeeID": "Personalnummer'}"}'   name a column the tool does not know
   $ upload ${kind} ${file} --max-removals 37         allow exactly the 37 removals you expect
+  $ upload ${kind} ${file} --max-changes 120         allow exactly the 120 changed records you expect
 ${EXIT_CODES}`;
 }
 
@@ -192,6 +199,12 @@ Examples:
       .option('--generation <n>', 'the upload to restore (see upload history); default: the one before the latest')
       .option('--dry-run', 'show what the restore would change, send nothing')
       .option('--max-removals <n|p%>', 'refuse to remove more than this many records, or this share of the latest upload', DEFAULTS.maxRemovals)
+      .option('--max-changes <n|p%>', 'refuse to change more than this many records, or this share of the latest upload', DEFAULTS.maxChanges)
+      .option(
+        '--max-emptied <n|p%>',
+        'refuse to empty more than this many values of any one field, or this share of the records that hold one',
+        DEFAULTS.maxEmptied,
+      )
       .option('--allow-empty', 'allow restoring a set with no records at all'),
   )
     .addHelpText(
@@ -225,23 +238,42 @@ Examples:
       run(applyAction(plan, flags, io));
     });
   program
-    .command('state')
-    .summary('copy the state (every upload recorded, with history) to another store')
+    .command('state [action] [kind]')
+    .summary('copy the state to another store (--to), or settle an upload sent but never confirmed (resolve)')
     .description(
-      'Copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.',
+      `Without an action: copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.
+
+resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the answer lost, the lock lost while sending, or a store that could not record it) is recorded as "sent, not confirmed", and every run compared with the recorded uploads refuses (BASELINE_UNCERTAIN) until it is settled. Check on the service which set it holds, then say --sent (it holds that upload: its recorded bytes become the latest) or --previous (it does not).`,
     )
-    .requiredOption('--to <dir|url>', 'the store to copy into')
+    .option('--to <dir|url>', 'the store to copy into')
     .option('--from <dir|url>', 'the store to copy from (default: $UPLOAD_STATE, else the XDG state directory)')
+    .option('--sent', 'resolve: the service holds the unconfirmed upload')
+    .option('--previous', 'resolve: the service does not hold it (it still holds the latest recorded upload)')
+    .option('--base-url <url>', 'resolve: service address (default: $UPLOAD_BASE_URL)')
+    .option('--state <dir|url>', 'resolve: the state store (default: $UPLOAD_STATE, else the XDG state directory)')
+    .option('--state-dir <dir>', 'the older name of --state')
     .addHelpText(
       'after',
       `
 Examples:
   $ upload state --to postgres://uploader@db.example.com/scheduling
-  $ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload`,
+  $ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload
+  $ upload state resolve team-members --sent        the service holds the upload that was sent but not confirmed`,
     )
-    .action(async (flags: Record<string, unknown>) => {
-      const { stateAction } = await import('./state.js');
-      run(stateAction(flags, io));
+    .action(async (action: string | undefined, kind: string | undefined, flags: Record<string, unknown>) => {
+      const { stateAction, resolveAction } = await import('./state.js');
+      if (action === undefined) run(stateAction(flags, io));
+      else if (action === 'resolve') run(resolveAction(checkKind(kind ?? ''), flags, io));
+      else
+        run(
+          Promise.resolve({
+            failure: new UsageError(
+              'BAD_USAGE',
+              `'${action}' is not an action of upload state`,
+              'use upload state --to STORE, or upload state resolve KIND --sent|--previous',
+            ),
+          }),
+        );
     });
   program
     .command('sandbox')

@@ -2,7 +2,7 @@
 // order a person fixes them: where to send, with which token, how to confirm, then the input's flags.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
-import { parseMaxRemovals } from '../guard/limit.js';
+import { parseLimit } from '../guard/limit.js';
 import { loadMapping } from '../map/mapping-file.js';
 import { DEFAULTS, type GuardOptions, type SendOptions, type StateOptions, type UploadOptions } from '../engine/options.js';
 import { parseDelimiterFlag } from '../read/csv.js';
@@ -81,7 +81,12 @@ export function parseState(flags: Record<string, unknown>, io: ProcessIo): State
 }
 
 export function parseGuards(flags: Record<string, unknown>): GuardOptions {
-  return { maxRemovals: parseMaxRemovals(text(flags.maxRemovals) ?? DEFAULTS.maxRemovals), allowEmpty: flags.allowEmpty === true };
+  return {
+    maxRemovals: parseLimit('--max-removals', text(flags.maxRemovals) ?? DEFAULTS.maxRemovals),
+    maxChanges: parseLimit('--max-changes', text(flags.maxChanges) ?? DEFAULTS.maxChanges),
+    maxEmptied: parseLimit('--max-emptied', text(flags.maxEmptied) ?? DEFAULTS.maxEmptied),
+    allowEmpty: flags.allowEmpty === true,
+  };
 }
 
 export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: RunIo): Promise<UploadOptions> {

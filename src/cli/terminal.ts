@@ -27,13 +27,31 @@ export async function makeStyle(color: boolean): Promise<Style> {
   return { bold: c.bold, red: c.red, yellow: c.yellow, green: c.green, dim: c.dim };
 }
 
+/** A width the spinner can divide by when the terminal has none to say. */
+export const FALLBACK_COLUMNS = 80;
+
+/**
+ * The terminal as the spinner sees it. A pseudo-terminal of 0×0 (what `script`, `ssh -tt` from a script
+ * or `docker exec -t` give) says it has 0 columns, and the spinner then counts its own line as
+ * infinitely many to clear: the run never ends. Such a terminal is given the usual 80.
+ */
+function sized(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  return new Proxy(stream, {
+    get(target, property) {
+      if (property === 'columns') return target.columns > 0 ? target.columns : FALLBACK_COLUMNS;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 export async function terminalUi(options: TerminalOptions): Promise<Ui> {
   const { redact } = options;
   const color = wantsColor(options);
   const style = await makeStyle(color);
   const live = options.stderr.isTTY === true && !options.quiet && options.env.TERM !== 'dumb' && !options.env.CI;
   const { default: ora } = live ? await import('ora') : { default: undefined };
-  const spinner = ora?.({ stream: options.stderr, color: 'cyan', isEnabled: true });
+  const spinner = ora?.({ stream: sized(options.stderr), color: 'cyan', isEnabled: true });
   let lastPlain = 0;
   const write = (line: string) => {
     const spinning = spinner?.isSpinning;

@@ -116,6 +116,26 @@ export class Bodies {
     return this.bufferOf(i).compare(other.bufferOf(j), otherStart, other.ends[j], start, end) === 0;
   }
 
+  /**
+   * How many of the records `which` picks hold `needle` in their bytes: one native search per hit,
+   * over the chunks in order, not one per record.
+   */
+  holding(needle: Buffer, which: (i: number) => boolean): number {
+    let count = 0;
+    let chunk = -1;
+    let hit = -1;
+    for (let i = 0; i < this.count; i++) {
+      const start = this.starts[i]!;
+      const end = this.ends[i]!;
+      if (this.chunkOf[i] !== chunk) {
+        chunk = this.chunkOf[i]!;
+        hit = this.chunks[chunk]!.indexOf(needle, start);
+      } else if (hit !== -1 && hit < start) hit = this.chunks[chunk]!.indexOf(needle, start);
+      if (hit !== -1 && hit + needle.length <= end && which(i)) count++;
+    }
+    return count;
+  }
+
   /** A copy without the records flagged in `drop` (a record whose key or email repeats an earlier one's). */
   without(drop: Uint8Array): Bodies {
     const kept = new Bodies();

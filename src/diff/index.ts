@@ -28,6 +28,8 @@ export interface Diff {
   readonly unchanged: number | null;
   /** Size of the baseline (null without one): the base of a percentage removal limit. */
   readonly baselineCount: number | null;
+  /** Per planned record, by its place in the plan: ADDED, CHANGED or UNCHANGED (empty without a baseline). */
+  readonly status: Uint8Array;
   readonly examples: {
     readonly added: readonly string[];
     readonly removed: readonly string[];
@@ -37,6 +39,11 @@ export interface Diff {
 
 const EXAMPLES = 5;
 
+/** A planned record's place in the diff (Diff.status), so the field analysis visits only what changed. */
+export const UNCHANGED = 0;
+export const ADDED = 1;
+export const CHANGED = 2;
+
 export function noBaseline(): Diff {
   return {
     baseline: 'none',
@@ -45,6 +52,7 @@ export function noBaseline(): Diff {
     changed: null,
     unchanged: null,
     baselineCount: null,
+    status: new Uint8Array(0),
     examples: { added: [], removed: [], changed: [] },
   };
 }
@@ -65,15 +73,18 @@ export function diffRecords(
   let unchanged = 0;
   const addedKeys: string[] = [];
   const changedExamples: ChangeExample[] = [];
+  const status = new Uint8Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const r = baseline.find(key);
     if (r === -1) {
       added++;
+      status[i] = ADDED;
       if (addedKeys.length < EXAMPLES) addedKeys.push(key);
     } else if (baseline.same(r, bodies, i)) unchanged++;
     else {
       changed++;
+      status[i] = CHANGED;
       if (changedExamples.length < EXAMPLES) changedExamples.push({ key, changes: fieldChanges(baseline.json(r), bodies.json(i)) });
     }
   }
@@ -93,23 +104,9 @@ export function diffRecords(
     changed,
     unchanged,
     baselineCount: baseline.size,
+    status,
     examples: { added: addedKeys, removed: removedKeys, changed: changedExamples },
   };
-}
-
-/** A record the plan changes: its key, and its canonical JSON before and after. */
-export interface ChangedRecord {
-  readonly key: string;
-  readonly before: string;
-  readonly after: string;
-}
-
-/** Every changed record, in plan order (for --diff-out, and for checks that look at each change's fields). */
-export function* changedRecords(baseline: RecordsByKey, keys: readonly string[], bodies: Bodies): Generator<ChangedRecord> {
-  for (let i = 0; i < keys.length; i++) {
-    const r = baseline.find(keys[i]!);
-    if (r !== -1 && !baseline.same(r, bodies, i)) yield { key: keys[i]!, before: baseline.json(r), after: bodies.json(i) };
-  }
 }
 
 export function fieldChanges(beforeJson: string, afterJson: string): FieldChange[] {

@@ -1,12 +1,21 @@
 // `upload apply <plan>`: the planned set is exactly the bytes a dry run saved and someone reviewed,
 // sent only if the store is still at the generation the plan was made against; otherwise nothing is
-// sent (PLAN_STALE). It is not judged again: its guards spoke when it was made.
-import { GuardRefusal, UsageError } from '../errors.js';
+// sent (PLAN_STALE). It is judged again, against the latest upload, with the guard limits the plan was
+// made with: no path that sends gets round a guard, and the limits were part of what was reviewed.
+import { Bodies } from '../contract/json-array.js';
+import { KINDS } from '../contract/kinds.js';
+import { analyseChanges } from '../diff/changed.js';
+import { diffRecords, noBaseline } from '../diff/index.js';
+import { decodeCanonical } from '../diff/snapshot.js';
+import { GuardRefusal, InputError, UsageError } from '../errors.js';
+import { parseLimit } from '../guard/limit.js';
 import { baselineOf } from '../report/types.js';
 import { resolveBaseUrl } from '../send/config.js';
+import { generationRecords } from './baseline.js';
 import type { RunContext } from './context.js';
+import type { GuardSettings } from './definition.js';
 import { runFrame, type Definition } from './frame.js';
-import type { SendOptions, StateOptions } from './options.js';
+import { DEFAULTS, type SendOptions, type StateOptions } from './options.js';
 import type { RunResult } from './result.js';
 import { readPlan, type PlanDocument } from './saved-plan.js';
 
@@ -32,7 +41,10 @@ export function applyDefinition(options: ApplyOptions): Definition {
     send: options,
     keep: options.keep,
     identity: options.identity,
-    guards: undefined,
+    // Read once locate() has read the plan, which is before anything is judged.
+    get guards() {
+      return saved && guardsOf(saved.doc);
+    },
     staleCode: 'PLAN_STALE',
     locate: async () => {
       saved = await readPlan(options.plan);
@@ -57,25 +69,52 @@ export function applyDefinition(options: ApplyOptions): Definition {
           'make a new plan with --dry-run --plan-out FILE against what the service holds now, review it, and apply that one',
         );
       }
-      // The plan carries its diff: the records it was compared with are not needed again.
-      return Promise.resolve({ baseline: undefined, why: '', against: baselineOf(head) });
+      // Compared again with the latest upload; with none recorded, the plan's own diff stands.
+      if (!state || !head) return Promise.resolve({ baseline: undefined, why: '', against: baselineOf(head) });
+      return generationRecords(state, head).then((records) => ({ baseline: { source: 'snapshot' as const, records }, why: '', against: baselineOf(head) }));
     },
-    plan: ({ head }, _against, ctx) => {
+    plan: ({ head }, against, ctx) => {
       const { doc, body } = saved!;
       ctx.emit({
         type: 'notice',
         message: `Plan ${options.plan}: ${doc.body.records} record(s) from ${doc.source}, made by ${doc.user}@${doc.host} at ${doc.createdAt}`,
       });
       const payload = { records: doc.body.records, chunks: [body], bytes: body.length, sha256: doc.body.sha256 };
+      const latest = against.baseline?.records;
+      const planned = latest && decodeCanonical(body, KINDS[doc.kind].keyField);
+      if (latest && !planned)
+        throw new InputError(
+          'PLAN_INVALID',
+          `${options.plan}: its body is not a body this tool wrote`,
+          'make a new plan with --dry-run --plan-out FILE, review it, and apply that one',
+        );
+      const [keys, bodies] = planned ? [[...planned.keys()], planned.bodies] : [[], new Bodies()];
+      const diff = latest
+        ? diffRecords(latest, 'snapshot', keys, bodies)
+        : { ...noBaseline(), baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null };
       return Promise.resolve({
         source: doc.source,
         records: doc.body.records,
         count: doc.body.records,
-        diff: { baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null, examples: { added: [], removed: [], changed: [] } },
+        diff,
+        changes: () => (latest ? analyseChanges(doc.kind, latest, keys, bodies, diff) : undefined),
         payload: () => Promise.resolve(payload),
         notes: doc.notes,
         savedPlan: options.plan,
       });
     },
+  };
+}
+
+/** The limits a plan was judged with; a plan written before plans recorded them gets the defaults. */
+function guardsOf(doc: PlanDocument): GuardSettings {
+  const limits = doc.limits ?? { maxRemovals: DEFAULTS.maxRemovals, maxChanges: DEFAULTS.maxChanges, maxEmptied: DEFAULTS.maxEmptied, allowEmpty: false };
+  return {
+    maxRemovals: parseLimit('--max-removals', limits.maxRemovals),
+    maxChanges: parseLimit('--max-changes', limits.maxChanges),
+    maxEmptied: parseLimit('--max-emptied', limits.maxEmptied),
+    allowEmpty: limits.allowEmpty,
+    // A plan is only written once its baseline question was settled.
+    acknowledgeNoBaseline: true,
   };
 }

@@ -56,6 +56,23 @@ export async function loadBaseline(req: BaselineRequest): Promise<BaselineResult
   return { baseline: { source: 'snapshot', records }, why: '', against: baselineOf(req.head) };
 }
 
+/**
+ * An upload sent but never confirmed (its write-ahead intent still pending) may be what the service
+ * holds: no diff against the generation before it can be trusted, so nothing is planned against it
+ * until a person settles it. Sending that same body again (`sending`, its sha256) is safe: whichever
+ * set the service holds, it then holds this one.
+ */
+export async function assertSettled(state: State, sending: () => Promise<string>): Promise<void> {
+  const pending = await state.store.pending(state.key);
+  if (!pending || pending.sha256 === (await sending())) return;
+  const { kind, baseUrl } = state.key;
+  throw new GuardRefusal(
+    'BASELINE_UNCERTAIN',
+    `an upload of ${plural(pending.records, KINDS[kind].noun)} to ${baseUrl} (${pending.source}, by ${pending.user}@${pending.host} at ${pending.intendedAt}) was sent but never confirmed: the service may hold it or still upload #${pending.generation - 1}, so the changes cannot be worked out; nothing was sent`,
+    `check on the service which set it holds, then settle it with \`upload state resolve ${kind} --sent\` (it holds that upload) or \`--previous\` (it does not); or pass --baseline FILE with what the service holds`,
+  );
+}
+
 /** A generation's records by key. The store has checked the bytes against their sha256. */
 export async function generationRecords(state: State, generation: Generation): Promise<RecordsByKey> {
   const body = await state.store.readSnapshot(state.key, generation.generation);

@@ -3,9 +3,10 @@
 // values of this type; so are the commands built on them later (export, merge, remove).
 import type { Payload } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
+import type { ChangeTally } from '../diff/fields.js';
 import type { Diff } from '../diff/index.js';
 import type { UploadError } from '../errors.js';
-import type { RemovalLimit } from '../guard/limit.js';
+import type { Limit } from '../guard/limit.js';
 import type { Generation } from '../state/types.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
@@ -38,22 +39,26 @@ export interface Planned {
   /** Records that would be sent. */
   readonly count: number;
   readonly diff: Diff;
+  /** What the changed records change, field by field (src/diff/changed.ts), for the change guards; undefined without a baseline. */
+  readonly changes: () => ChangeTally | undefined;
   /** The body, encoded once when first asked for (a dry run may never need it). */
   readonly payload: () => Promise<Payload>;
   /** The plan of a file, when the set was read from one: the preview and the files asked for need it. */
   readonly file?: Plan;
   /** Why the set must not be judged or sent (invalid records); the files asked for are still written. */
   readonly invalid?: UploadError;
-  /** What a saved plan's guards said when it was made (apply): it is not judged again. */
+  /** What a saved plan's guards said when it was made (apply), shown when there is nothing to judge it against again. */
   readonly notes?: readonly string[];
   /** What the new generation says it came from. */
   readonly restoredFrom?: number;
   readonly savedPlan?: string;
 }
 
-/** The guards' settings; a command without them sends what was judged before (a saved plan). */
+/** The guards' settings (a saved plan's are those it was made with). */
 export interface GuardSettings {
-  readonly maxRemovals: RemovalLimit;
+  readonly maxRemovals: Limit;
+  readonly maxChanges: Limit;
+  readonly maxEmptied: Limit;
   readonly allowEmpty: boolean;
   /** --no-baseline */
   readonly acknowledgeNoBaseline: boolean;

@@ -6,12 +6,12 @@
 import type { Payload } from '../contract/json-array.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
-import { GuardRefusal, Interrupted, isUploadError, UploadError, type Outcome } from '../errors.js';
+import { GuardRefusal, Interrupted, isUploadError, ServiceRejected, ServiceUnreachable, UploadError, UsageError, type Outcome } from '../errors.js';
 import { describeBaseline } from '../report/human.js';
 import { baselineOf, type BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
-import type { AuditEntry, Generation, StateKey, StateStore } from '../state/types.js';
+import type { AuditEntry, Generation, Lease, StateKey, StateStore } from '../state/types.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
 import type { Identity, SendOptions } from './options.js';
@@ -55,9 +55,24 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     if (job.confirm !== 'yes') await confirm(job, ctx);
 
     ctx.signal?.throwIfAborted();
+    // The question may have stood open for an hour, a laptop may have slept: just before the first byte,
+    // prove the lock is still ours and nobody uploaded since the plan was made.
+    await fence(job, lease);
+    const meta = await provenance(job);
+    // Write-ahead: what is about to be sent is recorded first, so a run whose outcome is never learnt
+    // leaves a trace that the next run cannot miss (BASELINE_UNCERTAIN).
+    await store.intend(key, job.expected, payload.chunks, meta).catch((err: unknown) => {
+      throw new UsageError(
+        'STATE_UNUSABLE',
+        `cannot record the upload about to be sent in ${store.label} (${describe(err)}); nothing was sent`,
+        'fix the state store, then run again',
+      );
+    });
     const origin = job.baseUrl.origin;
     ctx.emit({ type: 'sending', kind: job.kind, count: payload.records, origin });
     let answer: ServiceAnswer;
+    /** Whether any attempt handed the whole body to the service. */
+    let delivered = false;
     // Loaded only to send: a dry run never pays for the HTTP client.
     const { send } = await import('../send/index.js');
     try {
@@ -71,9 +86,15 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
         env: ctx.env,
         tuning: ctx.tuning,
         signal: ctx.signal,
-        onEvent: (event) => ctx.emit({ type: 'send', event, origin }),
+        onEvent: (event) => {
+          if (event.type === 'waiting') delivered = true;
+          ctx.emit({ type: 'send', event, origin });
+        },
       }));
     } catch (err) {
+      // The intent stays only where the service may hold the body: it was delivered and not refused.
+      const notApplied = !delivered || err instanceof ServiceRejected || (err instanceof ServiceUnreachable && err.outcome === 'unreachable');
+      if (notApplied) await store.forget(key).catch(() => {});
       // Every attempt that reached the service is audited with its outcome; only success moves the state.
       if (isUploadError(err)) {
         ctx.emit({ type: 'sent' });
@@ -83,7 +104,19 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     }
     ctx.emit({ type: 'sent' });
     ctx.emit({ type: 'uploaded', message: answer.message });
-    const generation = await record(job, ctx);
+    if (!(await lease.stillHeld().catch(() => false))) {
+      // Another run could have taken the lock and uploaded while this one was sending: which set the
+      // service holds now is not known. The intent stays, so the next run asks for it to be settled.
+      await audit(job, ctx, { outcome: 'unknown', status: answer.status, error: 'LOCK_LOST_WHILE_SENDING', generation: null });
+      throw new ServiceUnreachable(
+        'LOCK_LOST_WHILE_SENDING',
+        `the service confirmed the upload (${answer.message}), but the lock on ${KINDS[job.kind].noun}s to ${key.baseUrl} was lost while sending: another upload may have run at the same time, so what the service holds now is not known`,
+        `see \`upload history ${job.kind}\`, then settle it with \`upload state resolve ${job.kind} --sent\` (the service holds this upload) or \`--previous\`, or upload again`,
+        'unknown',
+        answer,
+      );
+    }
+    const generation = await record(job, ctx, meta);
     await audit(job, ctx, { outcome: 'uploaded', status: answer.status, error: null, generation });
     return { answer, generation };
   } finally {
@@ -101,6 +134,18 @@ async function confirm(job: Job, ctx: RunContext): Promise<void> {
   if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
 }
 
+/** The lock still ours, the store still at the generation the plan was made against: or nothing is sent. */
+async function fence(job: Job, lease: Lease): Promise<void> {
+  if (!(await lease.stillHeld().catch(() => false)))
+    throw new GuardRefusal(
+      'LOCK_LOST',
+      `the lock on ${KINDS[job.kind].noun}s to ${job.key.baseUrl} in ${job.store.label} was lost before sending (a long pause, a suspended machine, or a dropped database session); nothing was sent`,
+      'run again: the changes are worked out anew under a fresh lock',
+    );
+  const now = await job.store.head(job.key);
+  if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
+}
+
 function moved(job: Job, now: Generation | undefined): GuardRefusal {
   const noun = `${KINDS[job.kind].noun}s`;
   const latest = now ? describeBaseline(baselineOf(now), job.kind) : 'nothing (its history was removed)';
@@ -115,27 +160,32 @@ function moved(job: Job, now: Generation | undefined): GuardRefusal {
  * The confirmed body becomes the next generation. The service has already replaced its records, so a
  * store that cannot record it is said loudly, never turned into a failure of the upload.
  */
-async function record(job: Job, ctx: RunContext): Promise<number | null> {
+async function provenance(job: Job): Promise<Omit<Generation, 'generation'>> {
+  const { payload } = job;
+  return {
+    uploadedAt: new Date().toISOString(),
+    ...job.identity,
+    toolVersion: await toolVersion(),
+    source: job.source,
+    records: payload.records,
+    bytes: payload.bytes,
+    sha256: payload.sha256,
+    restoredFrom: job.restoredFrom ?? null,
+    plan: job.plan ?? null,
+  };
+}
+
+async function record(job: Job, ctx: RunContext, intended: Omit<Generation, 'generation'>): Promise<number | null> {
   const { payload } = job;
   try {
-    const meta = {
-      uploadedAt: new Date().toISOString(),
-      ...job.identity,
-      toolVersion: await toolVersion(),
-      source: job.source,
-      records: payload.records,
-      bytes: payload.bytes,
-      sha256: payload.sha256,
-      restoredFrom: job.restoredFrom ?? null,
-      plan: job.plan ?? null,
-    };
+    const meta = { ...intended, uploadedAt: new Date().toISOString() };
     const generation = await job.store.commit(job.key, job.expected, payload.chunks, meta, job.keep);
     ctx.emit({ type: 'recorded', generation: generation.generation, store: job.store.label });
     return generation.generation;
   } catch (err) {
     ctx.emit({
       type: 'warning',
-      message: `uploaded, but the state store ${job.store.label} could not record it (${describe(err)}): the next run would compare against an older upload. Fix the store, then pass --baseline FILE with this file on the next run.`,
+      message: `uploaded, but the state store ${job.store.label} could not record it (${describe(err)}). It stays recorded as sent but not confirmed, so the next run will not compare against the older upload: settle it with \`upload state resolve ${job.kind} --sent\` once the store is fixed.`,
     });
     return null;
   }

@@ -4,7 +4,7 @@
 // Each step returns data; the frame keeps what they returned as the run's facts, so a run that stops
 // half-way still reports everything it learnt, and the report is assembled once from them.
 import { judge, type Verdict } from '../guard/index.js';
-import type { BaselineResult } from './baseline.js';
+import { assertSettled, type BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Definition, Opened, Planned } from './definition.js';
 import { execute } from './execute.js';
@@ -33,8 +33,11 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
     // A saved plan's report names the plan; the others name what the records came from.
     facts = { ...facts, source: facts.source ?? planned.source, records: planned.records, diff: planned.diff, ...(planned.file ? { file: planned.file } : {}) };
 
+    // Compared with a recorded upload: one sent but never confirmed must be settled first (write-ahead).
+    if (state && !planned.invalid && planned.diff.baseline === 'snapshot') await assertSettled(state, async () => (await planned.payload()).sha256);
     // Invalid records are refused before anything else is judged or shown; the files asked for are still written.
     const verdict = planned.invalid ? undefined : judgeStep(def, opened, against, planned, ctx);
+    if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     await writeOutputs(def.outputs ?? {}, { def, opened, against, planned, verdict }, ctx);
     if (planned.invalid) throw planned.invalid;
     if (verdict?.refusal) throw verdict.refusal;
@@ -89,9 +92,13 @@ function judgeStep(def: Definition, opened: Opened, against: BaselineResult, pla
         source: planned.source,
         count: planned.count,
         diff: planned.diff,
+        changes: planned.changes(),
         limit: def.guards.maxRemovals,
+        maxChanges: def.guards.maxChanges,
+        maxEmptied: def.guards.maxEmptied,
         allowEmpty: def.guards.allowEmpty,
         acknowledgeNoBaseline: def.guards.acknowledgeNoBaseline,
+        from: planned.file ? 'file' : planned.savedPlan ? 'plan' : 'recorded',
         noBaselineWhy: against.why,
         has: {
           token: def.send.token !== undefined,
@@ -100,7 +107,8 @@ function judgeStep(def: Definition, opened: Opened, against: BaselineResult, pla
           confirmation: def.send.confirm !== 'impossible',
         },
       })
-    : { refusal: undefined, notes: planned.notes ?? [], needs: [] };
+    : { refusal: undefined, guards: [], notes: planned.notes ?? [], needs: [] };
+  ctx.emit({ type: 'guards', kind, guards: verdict.guards });
   ctx.emit({ type: 'guard-notes', notes: verdict.notes });
   return verdict;
 }

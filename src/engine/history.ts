@@ -2,7 +2,7 @@
 // with what changed against the one before it, and the failed attempts made against it.
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { diffRecords, RecordsByKey } from '../diff/index.js';
-import type { AuditEntry, Generation, ListedGeneration } from '../state/types.js';
+import type { AuditEntry, Generation, Intent, ListedGeneration } from '../state/types.js';
 import { generationRecords } from './baseline.js';
 import type { RunContext } from './context.js';
 import { openState, type State } from './state.js';
@@ -34,6 +34,8 @@ export interface HistoryReport {
   readonly generations: readonly HistoryEntry[];
   /** Failed attempts before the first recorded generation. */
   readonly failedBefore: readonly FailedAttempt[];
+  /** An upload sent but never confirmed: the service may hold it (upload state resolve settles it). */
+  readonly pending: Intent | null;
 }
 
 export async function history(spec: string, baseUrl: URL, kind: Kind, limit: number, ctx: RunContext): Promise<HistoryReport> {
@@ -57,6 +59,7 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
       store: state.store.label,
       generations: entries,
       failedBefore: generations.length <= limit ? failedAfter(0) : [],
+      pending: (await state.store.pending(state.key)) ?? null,
     };
   } finally {
     await state.store.close();

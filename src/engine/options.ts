@@ -1,7 +1,7 @@
 // The options of the commands, fully parsed: what the CLI hands the engine. Every default is defined
 // here once; the CLI shows them in --help and fills them in.
 import type { Kind } from '../contract/kinds.js';
-import type { RemovalLimit } from '../guard/limit.js';
+import type { Limit } from '../guard/limit.js';
 import type { Mapping } from '../map/mapping-file.js';
 import type { InputFormat } from '../read/types.js';
 import type { Token } from '../send/config.js';
@@ -10,6 +10,9 @@ export const DEFAULTS = {
   retries: 4,
   timeoutSeconds: 300,
   maxRemovals: '10%',
+  /** The change guards' defaults and why: docs/decisions.md. */
+  maxChanges: '25%',
+  maxEmptied: '5%',
   tokenEnv: 'UPLOAD_TOKEN',
   /** Confirmed uploads whose snapshots the store keeps per base URL and kind. */
   keep: 10,
@@ -39,7 +42,9 @@ export interface UploadOptions {
   /** --no-baseline: the user knows the removal guard cannot protect an upload with no baseline. */
   readonly noBaseline: boolean;
   readonly storeCards: string | undefined;
-  readonly maxRemovals: RemovalLimit;
+  readonly maxRemovals: Limit;
+  readonly maxChanges: Limit;
+  readonly maxEmptied: Limit;
   readonly allowEmpty: boolean;
   readonly retries: number;
   readonly timeoutSeconds: number;
@@ -87,6 +92,8 @@ export interface StateOptions {
 }
 
 export interface GuardOptions {
-  readonly maxRemovals: RemovalLimit;
+  readonly maxRemovals: Limit;
+  readonly maxChanges: Limit;
+  readonly maxEmptied: Limit;
   readonly allowEmpty: boolean;
 }

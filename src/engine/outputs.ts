@@ -2,6 +2,7 @@
 // --payload-out (the exact body), --diff-out (every change as CSV) and --plan-out (a dry run's plan,
 // to be applied later). Each writer loads only when its flag is given: most runs write none.
 import type { Verdict } from '../guard/index.js';
+import { describeLimit } from '../guard/limit.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Definition, Opened, OutputRequests, Planned } from './definition.js';
@@ -61,6 +62,17 @@ async function savePlan(path: string, verdict: Verdict, { def, opened, against, 
       baseline: against.against.source,
       diff: { added, removed, changed, unchanged },
       notes: [...verdict.notes],
+      // The limits it was judged with: `apply` judges the plan again with them, not with its own defaults.
+      ...(def.guards
+        ? {
+            limits: {
+              maxRemovals: describeLimit(def.guards.maxRemovals),
+              maxChanges: describeLimit(def.guards.maxChanges),
+              maxEmptied: describeLimit(def.guards.maxEmptied),
+              allowEmpty: def.guards.allowEmpty,
+            },
+          }
+        : {}),
     },
     await planned.payload(),
   );

@@ -2,6 +2,7 @@
 // — diff against the latest, the guards, the question, send, record — as a new generation that says
 // what it restored.
 import { KINDS, type Kind } from '../contract/kinds.js';
+import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
@@ -36,7 +37,13 @@ export function restoreDefinition(options: RestoreOptions): Definition {
     send: options,
     keep: options.keep,
     identity: options.identity,
-    guards: { maxRemovals: options.maxRemovals, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: false },
+    guards: {
+      maxRemovals: options.maxRemovals,
+      maxChanges: options.maxChanges,
+      maxEmptied: options.maxEmptied,
+      allowEmpty: options.allowEmpty,
+      acknowledgeNoBaseline: false,
+    },
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head)
@@ -59,11 +66,15 @@ export function restoreDefinition(options: RestoreOptions): Definition {
         );
       ctx.emit({ type: 'notice', message: `Restoring ${describeBaseline(baselineOf(target), kind)}` });
       const payload = { records: records.size, chunks: [body], bytes: body.length, sha256: target.sha256 };
+      const latest = against.baseline!.records;
+      const [keys, bodies] = [[...records.keys()], records.bodies];
+      const diff = diffRecords(latest, 'snapshot', keys, bodies);
       return {
         source: `upload #${target.generation}`,
         records: records.size,
         count: records.size,
-        diff: diffRecords(against.baseline!.records, 'snapshot', [...records.keys()], records.bodies),
+        diff,
+        changes: () => analyseChanges(kind, latest, keys, bodies, diff),
         payload: () => Promise.resolve(payload),
         restoredFrom: target.generation,
       };

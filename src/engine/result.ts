@@ -2,6 +2,7 @@
 // stopped when it did not succeed. The report (report/assemble.ts) is built from these once.
 import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
+import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
 import type { BaselineReport } from '../report/types.js';
@@ -34,6 +35,8 @@ export interface RunFacts {
   /** What the plan is compared with, with its provenance. */
   readonly against?: BaselineReport;
   readonly diff?: Diff;
+  /** Every guard's verdict, once the set was judged. */
+  readonly guards?: readonly GuardCheck[];
   readonly executed?: Executed;
   /** How a run that succeeded ended. */
   readonly done?: 'dry-run' | 'uploaded';

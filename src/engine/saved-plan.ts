@@ -34,6 +34,8 @@ const planDocument = z.strictObject({
   diff: counts,
   /** What the guards said of the plan (a plan is only written when they let it through). */
   notes: z.array(z.string()),
+  /** The guard limits the plan was judged with; `apply` judges it again with the same ones. Absent in older plans: the defaults. */
+  limits: z.strictObject({ maxRemovals: z.string(), maxChanges: z.string(), maxEmptied: z.string(), allowEmpty: z.boolean() }).optional(),
   body: z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().min(2), records: z.number().int().min(0) }),
   digest: z.string(),
 });

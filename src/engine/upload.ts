@@ -1,5 +1,6 @@
 // `upload store-cards|team-members FILE`: the planned set is the file's records, read through the stages
 // (read → map → validate → diff), compared with --baseline FILE or the last confirmed upload.
+import { analyseChanges } from '../diff/changed.js';
 import { InputError } from '../errors.js';
 import { invalidSummary } from '../report/human.js';
 import { loadBaseline, loadKnownParents } from './baseline.js';
@@ -22,7 +23,13 @@ export function uploadDefinition(options: UploadOptions): Definition {
     send: options,
     keep: options.keep,
     identity: options.identity,
-    guards: { maxRemovals: options.maxRemovals, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: options.noBaseline },
+    guards: {
+      maxRemovals: options.maxRemovals,
+      maxChanges: options.maxChanges,
+      maxEmptied: options.maxEmptied,
+      allowEmpty: options.allowEmpty,
+      acknowledgeNoBaseline: options.noBaseline,
+    },
     outputs: options,
     // Without an address (a dry run may have none) there is no history to compare with.
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
@@ -65,6 +72,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
         records: plan.rows,
         count: plan.keys.length,
         diff: plan.diff,
+        changes: () => analyseChanges(kind, against.baseline?.records, plan.keys, plan.bodies, plan.diff),
         file: plan,
         // The bodies are the bytes already: only the sha256 is computed, once, when sent or written.
         payload: () => (encoded ??= Promise.resolve(plan.bodies.payload())),

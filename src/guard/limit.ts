@@ -1,16 +1,27 @@
-// --max-removals: a count ("37") or a share of the baseline ("25%", "2.5%"). Parsing returns a value;
-// a value that is neither is a usage error, caught before anything is read.
+// The guards' limits: a count ("37") or a share ("25%", "2.5%") of what the guard measures against.
+// Parsing returns a value; a value that is neither is a usage error, caught before anything is read.
 import { UsageError } from '../errors.js';
+import { thousands } from '../numbers.js';
 
-export type RemovalLimit = { readonly kind: 'count'; readonly count: number } | { readonly kind: 'percent'; readonly percent: number };
+export type Limit = { readonly kind: 'count'; readonly count: number } | { readonly kind: 'percent'; readonly percent: number };
+/** The older name, from when the removal guard was the only one with a limit. */
+export type RemovalLimit = Limit;
 
-export function parseMaxRemovals(text: string): RemovalLimit {
+/** Each limit's flag, the code of a value it cannot take, and what its share is a share of. */
+const FLAGS = {
+  '--max-removals': { code: 'BAD_MAX_REMOVALS', of: 'the baseline' },
+  '--max-changes': { code: 'BAD_MAX_CHANGES', of: 'the baseline' },
+  '--max-emptied': { code: 'BAD_MAX_EMPTIED', of: 'the records that hold a value in the field' },
+} as const;
+export type LimitFlag = keyof typeof FLAGS;
+
+export function parseLimit(flag: LimitFlag, text: string): Limit {
   const value = text.trim();
   const bad = (): never => {
     throw new UsageError(
-      'BAD_MAX_REMOVALS',
-      `--max-removals '${text}' is not a whole number of records or a percentage from 0% to 100%`,
-      'give a whole number of records (--max-removals 37) or a share of the baseline from 0% to 100% (--max-removals 25%)',
+      FLAGS[flag].code,
+      `${flag} '${text}' is not a whole number of records or a percentage from 0% to 100%`,
+      `give a whole number of records (${flag} 37) or a share of ${FLAGS[flag].of} from 0% to 100% (${flag} 25%)`,
     );
   };
   const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(value);
@@ -25,13 +36,28 @@ export function parseMaxRemovals(text: string): RemovalLimit {
   return { kind: 'count', count };
 }
 
-/** How many removals the limit allows out of a baseline of this size. */
-export function allowedRemovals(limit: RemovalLimit, baselineCount: number): number {
+export const parseMaxRemovals = (text: string): Limit => parseLimit('--max-removals', text);
+
+/**
+ * How many records the limit allows out of `base`. A share is rounded down, with a hair of tolerance
+ * so 10% of 30 is 3, not 2.9999999. `atLeastOne`: the change guards let one record through even on a
+ * small base (docs/decisions.md), the removal guard keeps its rule.
+ */
+export function allowedOf(limit: Limit, base: number, atLeastOne = false): number {
   if (limit.kind === 'count') return limit.count;
-  // Rounded down, with a hair of tolerance so 10% of 30 is 3, not 2.9999999.
-  return Math.floor((limit.percent * baselineCount) / 100 + 1e-9);
+  const share = Math.floor((limit.percent * base) / 100 + 1e-9);
+  return atLeastOne && limit.percent > 0 ? Math.max(1, share) : share;
 }
 
-export function describeLimit(limit: RemovalLimit): string {
+/** How many removals the limit allows out of a baseline of this size. */
+export const allowedRemovals = (limit: Limit, baselineCount: number): number => allowedOf(limit, baselineCount);
+
+/** The limit as it is written on the command line: "37" or "25%". */
+export function describeLimit(limit: Limit): string {
   return limit.kind === 'count' ? `${limit.count}` : `${limit.percent}%`;
+}
+
+/** "25% of 30, that is 7", or "7" for a count. */
+export function limitInWords(limit: Limit, base: number, allowed: number): string {
+  return limit.kind === 'percent' ? `${describeLimit(limit)} of ${thousands(base)}, that is ${allowed}` : `${allowed}`;
 }

@@ -68,10 +68,7 @@ function firstLine(head: string): { line: string; complete: boolean } {
   return eol === -1 ? { line: rest, complete: false } : { line: rest.slice(0, eol), complete: true };
 }
 
-async function* withDelimiter(
-  text: AsyncIterable<string>,
-  delimiter: string | undefined,
-): AsyncGenerator<string | { delimiter: string; sepLine: boolean }> {
+async function* withDelimiter(text: AsyncIterable<string>, delimiter: string | undefined): AsyncGenerator<string | { delimiter: string; sepLine: boolean }> {
   let head = '';
   let only: string | undefined; // the first chunk, while it is all of head: passed on as it came
   let detected = delimiter !== undefined;

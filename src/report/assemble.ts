@@ -39,6 +39,7 @@ export function assembleReport(facts: RunFacts, ending: Ending): UploadReport {
       ? { baseline: diff.baseline, added: diff.added, removed: diff.removed, changed: diff.changed, unchanged: diff.unchanged, examples: diff.examples }
       : null,
     unchanged: unchangedOf(facts),
+    guards: facts.guards ?? null,
     generation: executed?.generation ?? null,
     response: executed ? { status: executed.answer.status, message: executed.answer.message } : (ending.response ?? null),
     error: ending.error,

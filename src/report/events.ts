@@ -2,6 +2,7 @@
 // person (./render.ts); under --json they are rendered quietly and the report says the rest.
 import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
+import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
 import type { SendEvent } from '../send/index.js';
@@ -28,6 +29,7 @@ export type RunEvent =
   | { readonly type: 'diff'; readonly kind: Kind; readonly diff: Diff; readonly against: BaselineReport; readonly noBaselineWhy: string | undefined }
   | { readonly type: 'recorded'; readonly generation: number; readonly store: string }
   | { readonly type: 'guard-notes'; readonly notes: readonly string[] }
+  | { readonly type: 'guards'; readonly kind: Kind; readonly guards: readonly GuardCheck[] }
   | { readonly type: 'dry-run'; readonly kind: Kind; readonly count: number; readonly needs: readonly string[] }
   | { readonly type: 'sending'; readonly kind: Kind; readonly count: number; readonly origin: string }
   | { readonly type: 'send'; readonly event: SendEvent; readonly origin: string }

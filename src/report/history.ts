@@ -14,8 +14,13 @@ function failedLine(a: FailedAttempt): string {
 
 export function formatHistory(h: HistoryReport): string[] {
   const noun = `${KINDS[h.kind].noun}s`;
-  if (!h.generations.length && !h.failedBefore.length) return [`No upload of ${noun} to ${h.baseUrl} is recorded in ${h.store}.`];
+  if (!h.generations.length && !h.failedBefore.length && !h.pending) return [`No upload of ${noun} to ${h.baseUrl} is recorded in ${h.store}.`];
   const lines = [`Uploads of ${noun} to ${h.baseUrl}, newest first (state: ${h.store}):`];
+  const p = h.pending;
+  if (p) {
+    lines.push(`  #${p.generation}? ${when(p.intendedAt)}  ${p.user}@${p.host}  ${p.source}  ${plural(p.records, 'record')}  sent, not confirmed`);
+    lines.push(`        the service may hold it: settle with \`upload state resolve ${h.kind} --sent\` or \`--previous\``);
+  }
   for (const g of h.generations) {
     const changes = g.added === null ? 'changes unknown (snapshot not kept)' : `+${n(g.added)} −${n(g.removed)} ~${n(g.changed)}`;
     const origin = g.restoredFrom !== null ? `  restored #${g.restoredFrom}` : g.plan !== null ? `  plan ${g.plan}` : '';

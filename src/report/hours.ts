@@ -1,23 +1,14 @@
 // Opening hours in human form: `Mon 08:30–21:30`, a day past midnight as `Fri 18:00–02:00 (next day)`.
+import { formatDay, type DayHours } from '../contract/hours-text.js';
 import type { OpenPeriod } from '../contract/schemas.js';
+
+export { clock, formatDay } from '../contract/hours-text.js';
 
 const SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 /** Monday first, as people read a week. */
 const WEEK = ['1', '2', '3', '4', '5', '6', '0'] as const;
 
-type Day = { since: number; to: number } | undefined;
-
-/** 8.5 → "08:30"; 26 → "02:00" (the caller says "next day"). */
-export function clock(hours: number): string {
-  const minutes = Math.round(hours * 60);
-  const h = Math.floor(minutes / 60) % 24;
-  return `${String(h).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-}
-
-export function formatDay(day: Day): string {
-  if (!day) return 'closed';
-  return `${clock(day.since)}–${clock(day.to)}${day.to > 24 ? ' (next day)' : ''}`;
-}
+type Day = DayHours;
 
 /** "Mon–Fri 09:00–21:00; Sat 10:00–16:00; Sun closed": equal neighbours share one entry. */
 export function formatPeriod(period: OpenPeriod | Record<string, Day>): string {

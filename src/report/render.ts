@@ -3,6 +3,7 @@ import { thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import { showSendEvent } from './send-progress.js';
 import type { RunEvent } from './events.js';
+import { formatGuards } from './guards.js';
 import { formatDiff, formatIssues, formatMapping, formatRecord, plural } from './human.js';
 import type { Ui } from './ui.js';
 
@@ -66,6 +67,9 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       return;
     case 'guard-notes':
       for (const note of event.notes) ui.notice(style.yellow(note));
+      return;
+    case 'guards':
+      for (const line of formatGuards(event.kind, event.guards, style)) ui.notice(line);
       return;
     case 'dry-run': {
       const { noun } = KINDS[event.kind];

@@ -2,6 +2,7 @@
 import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { Outcome } from '../errors.js';
+import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
 import type { Generation } from '../state/types.js';
@@ -55,6 +56,8 @@ export interface UploadReport {
   diff: DiffReport | null;
   /** True when a successful run changed nothing on the service (every record unchanged, nothing removed). */
   unchanged: boolean | null;
+  /** Every guard's verdict (name, count, limit, passed / refused / not-applied); null when the run stopped before judging. */
+  guards: readonly GuardCheck[] | null;
   /** The generation a confirmed upload became in the state store. */
   generation: number | null;
   response: { status: number; message: string } | null;

@@ -195,37 +195,46 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The array's elements, parsed, in batches. A compact array — `[{…},{…}]`, as the CLI sends — is cut
- * after its last `},{` as it streams in and each batch is read by one JSON.parse: a `},{` inside a
- * string leaves the batch ending inside that string, which JSON.parse rejects, so a wrong cut cannot
- * pass. Anything else (whitespace, another shape, a syntax error, a wrong cut) is read from there on
- * element by element, which words every error.
+ * The array's elements, parsed, in batches. An array of objects — `[{…},{…}]` as the CLI sends it, or
+ * with whitespace between the elements (`[{…}, {…}]` as Python's json.dumps writes it, or one per line)
+ * — is cut after its last `}`-comma-`{` as it streams in, and each batch is read by one JSON.parse: a
+ * cut inside a string leaves the batch ending inside that string, which JSON.parse rejects, so a wrong
+ * cut cannot pass. Only the text that arrived since the last look is searched for a cut, so the work
+ * grows with the body's size, not its square. Anything else (another shape, a syntax error, a wrong
+ * cut) is read from there on element by element, which words every error.
  */
 async function* elementBatches(texts: AsyncIterable<string>): AsyncGenerator<Batch> {
   const source = texts[Symbol.asyncIterator]();
   let pending = '';
   let opened = false;
+  /** Where in `pending` the search for the next cut starts: what was searched before has no cut. */
+  let searched = 0;
   for (let next = await source.next(); !next.done; next = await source.next()) {
     pending += next.value;
     if (!opened) {
-      if (pending.length < 2) continue;
-      if (!pending.startsWith('[{')) {
+      const start = ARRAY_OF_OBJECTS.exec(pending);
+      if (!start) {
+        // Whitespace alone (or `[` and whitespace) may still become `[{`: wait for more, but not for ever.
+        if (/^\s*(\[\s*)?$/.test(pending) && pending.length < 4096) continue;
         yield* oneByOne(pending, source);
         return;
       }
       opened = true;
-      pending = pending.slice(1);
+      pending = pending.slice(start[0].length - 1);
     }
-    const cut = pending.lastIndexOf('},{');
-    if (cut === -1) continue;
-    const text = pending.slice(0, cut + 1);
+    const cut = lastCut(pending, searched);
+    // The separator may straddle the next chunk: search again from a little before the end.
+    searched = Math.max(0, pending.length - SEPARATOR_SPAN);
+    if (!cut) continue;
+    const text = pending.slice(0, cut.end);
     const values = parsedObjects(`[${text}]`);
     if (!values) {
       yield* oneByOne(`[${pending}`, source);
       return;
     }
     yield { values, text };
-    pending = pending.slice(cut + 2);
+    pending = pending.slice(cut.next);
+    searched = 0;
   }
   if (!opened) {
     yield* oneByOne(pending, source);
@@ -240,6 +249,21 @@ async function* elementBatches(texts: AsyncIterable<string>): AsyncGenerator<Bat
     return;
   }
   yield { values, text };
+}
+
+/** `[` then `{`, with JSON whitespace before and between. */
+const ARRAY_OF_OBJECTS = /^[ \t\r\n]*\[[ \t\r\n]*\{/;
+/** `}`, a comma and `{`, with JSON whitespace between them. */
+const SEPARATOR = /\}[ \t\r\n]*,[ \t\r\n]*\{/g;
+/** How far back a separator that straddles two chunks is looked for again (longer runs of whitespace just cut later). */
+const SEPARATOR_SPAN = 256;
+
+/** The last separator at or after `from`: where the batch before it ends, and where the next element starts. */
+function lastCut(text: string, from: number): { end: number; next: number } | undefined {
+  SEPARATOR.lastIndex = from;
+  let found: RegExpExecArray | null = null;
+  for (let m = SEPARATOR.exec(text); m; m = SEPARATOR.exec(text)) found = m;
+  return found ? { end: found.index + 1, next: found.index + found[0].length - 1 } : undefined;
 }
 
 /** Elements, parsed, and the text they were parsed from when that is exactly `{…},…,{…}`. */

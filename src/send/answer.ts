@@ -33,6 +33,7 @@ export function checkAnswer(
   text: string,
   sent: number,
   truncated = false,
+  unreadable?: string,
 ): ServiceAnswer {
   const said = serviceMessage(text);
   const quoted = said ? `: "${clip(said, 300)}"` : '';
@@ -71,6 +72,15 @@ export function checkAnswer(
       'run again later; a full replacement is safe to repeat',
       'unreachable',
       { status, message: said ?? '' },
+    );
+  }
+  if (unreadable !== undefined) {
+    throw new ServiceUnverified(
+      'ANSWER_MALFORMED',
+      `the service answered ${status} but its body cannot be read: ${unreadable}, so the upload cannot be confirmed`,
+      'check on the service whether the records arrived; the snapshot was not updated',
+      status,
+      undefined,
     );
   }
   if (truncated) {

@@ -2,6 +2,7 @@
 // the whole body left before a failure matters: if it did, the service may have applied it.
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
+import { decodeAnswer } from './decode-answer.js';
 
 export type AttemptResult =
   | {
@@ -11,6 +12,8 @@ export type AttemptResult =
       readonly text: string;
       /** The answer was longer than MAX_ANSWER_BYTES: `text` is its start. */
       readonly truncated: boolean;
+      /** Why the body could not be decoded (an unknown or broken Content-Encoding). */
+      readonly unreadable?: string;
     }
   | {
       readonly kind: 'failed';
@@ -37,6 +40,8 @@ export interface AttemptInput {
   readonly onSent: () => void;
 }
 
+/** Not a certificate problem: the two ends share no TLS version, or the other end does not speak TLS. */
+const TLS_VERSION_CODES = /^ERR_SSL_.*(PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE|WRONG_VERSION_NUMBER)$/;
 const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
 
 /** A success answer is a one-line JSON object; past 1 MiB an answer is not a real one, and is not read further. */
@@ -74,8 +79,11 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
       // One connection per attempt: a kept-alive socket the service has closed would blur the outcome.
       reset: true,
     });
-    const { text, truncated } = await readCapped(answer.body, MAX_ANSWER_BYTES);
-    return { kind: 'answer', status: answer.statusCode, headers: answer.headers, text, truncated };
+    const raw = await readCapped(answer.body, MAX_ANSWER_BYTES);
+    const decoded = raw.truncated ? raw : decodeAnswer(raw.bytes, answer.headers['content-encoding'], MAX_ANSWER_BYTES);
+    const base = { kind: 'answer', status: answer.statusCode, headers: answer.headers } as const;
+    if ('unreadable' in decoded) return { ...base, text: '', truncated: false, unreadable: decoded.unreadable };
+    return { ...base, text: decoded.bytes.toString('utf8'), truncated: decoded.truncated };
   } catch (err) {
     if (input.signal.aborted) throw input.signal.reason;
     if (answerDeadline.signal.aborted) {
@@ -93,8 +101,8 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   }
 }
 
-/** The answer's first `max` bytes as text; the rest is not read (the connection is closed instead). */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ text: string; truncated: boolean }> {
+/** The answer's first `max` bytes as sent; the rest is not read (the connection is closed instead). */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -102,10 +110,10 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max
     size += chunk.length;
     if (size > max) {
       body.destroy();
-      return { text: Buffer.concat(chunks).subarray(0, max).toString('utf8'), truncated: true };
+      return { bytes: Buffer.concat(chunks).subarray(0, max), truncated: true };
     }
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+  return { bytes: Buffer.concat(chunks), truncated: false };
 }
 
 function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick<AttemptInput, 'answerMs' | 'connectMs'>): AttemptResult {
@@ -116,6 +124,14 @@ function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick
     const why =
       code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? `no answer within ${secs}` : `the connection broke before the answer (${code})`;
     return { kind: 'failed', delivered, retryable: true, code, describe: `the body was sent but ${why}` };
+  }
+  const tlsVersion = TLS_VERSION_CODES.exec(code);
+  if (tlsVersion) {
+    const describe =
+      tlsVersion[1] === 'WRONG_VERSION_NUMBER'
+        ? `the service did not answer in TLS (${code}): the address may be plain http, or the port another service's`
+        : `the service offers only a TLS version older than this tool accepts (TLS 1.2 or newer) (${code})`;
+    return { kind: 'failed', delivered, retryable: false, code, describe };
   }
   if (TLS_CODES.test(code)) {
     return { kind: 'failed', delivered, retryable: false, code, describe: `the TLS certificate was not accepted (${code})` };

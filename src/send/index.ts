@@ -2,6 +2,7 @@
 // checked against what was sent. A full replacement is idempotent, so sending the same bytes again
 // is safe; the outcome says honestly whether the service may have applied an attempt that got no answer.
 import { EnvHttpProxyAgent } from 'undici';
+import { skippingContinue } from './interim.js';
 import type { KindInfo } from '../contract/kinds.js';
 import { Interrupted, ServiceRejected, ServiceUnreachable } from '../errors.js';
 import { checkAnswer, serviceMessage, type ServiceAnswer } from './answer.js';
@@ -82,7 +83,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
           const answer = withEarlierAttempts(
-            () => checkAnswer(req, result.status, result.headers, result.text, req.payload.records, result.truncated),
+            () => checkAnswer(req, result.status, result.headers, result.text, req.payload.records, result.truncated, result.unreadable),
             maybeApplied,
           );
           return { answer, attempts: n };
@@ -126,12 +127,15 @@ function makeDispatcher(policy: RetryPolicy, env: NodeJS.ProcessEnv): EnvHttpPro
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the run's environment (given, not read from the process).
   // The connect timeout must be given to each connector: the proxy's, the tunnelled TLS one and the direct one.
   const connect = { timeout: policy.connectMs };
-  const proxy = (...names: string[]) => names.map((n) => env[n]).find(Boolean);
+  // Direct connections also skip an unsolicited 100 Continue (interim.ts); a tunnel through a proxy is
+  // undici's own, and the proxy answers for what it passes on.
+  // Always a string: undici reads process.env for a setting left undefined, and this run's settings
+  // are the ones in `env`.
   return new EnvHttpProxyAgent({
-    httpProxy: proxy('http_proxy', 'HTTP_PROXY'),
-    httpsProxy: proxy('https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'),
-    noProxy: proxy('no_proxy', 'NO_PROXY') ?? '',
-    connect,
+    httpProxy: proxySetting(env, HTTP_PROXY_VARS) ?? '',
+    httpsProxy: proxySetting(env, HTTPS_PROXY_VARS) ?? '',
+    noProxy: proxySetting(env, ['no_proxy', 'NO_PROXY']) ?? '',
+    connect: skippingContinue(connect),
     proxyTls: connect,
     requestTls: connect,
     headersTimeout: policy.answerMs,
@@ -139,11 +143,22 @@ function makeDispatcher(policy: RetryPolicy, env: NodeJS.ProcessEnv): EnvHttpPro
   });
 }
 
+const HTTP_PROXY_VARS = ['http_proxy', 'HTTP_PROXY'];
+const HTTPS_PROXY_VARS = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
+
+/**
+ * The first of `names` that is set, as curl reads them: the lower-case name first, and a variable set
+ * to the empty string counts — `https_proxy=` turns the proxy off even when HTTPS_PROXY is set.
+ */
+function proxySetting(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
+  return env[names.find((n) => env[n] !== undefined) ?? ''];
+}
+
 /** Which proxy variable would carry a request to `url`, for hints (never its value: it may hold a password). */
 function proxied(url: URL, env: NodeJS.ProcessEnv): string | undefined {
-  const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-  const name = names.find((n) => env[n]);
-  if (!name) return undefined;
+  const names = url.protocol === 'https:' ? HTTPS_PROXY_VARS : HTTP_PROXY_VARS;
+  const name = names.find((n) => env[n] !== undefined);
+  if (!name || env[name] === '') return undefined;
   const noProxy = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[\s,]+/).filter(Boolean);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const excluded = noProxy.some((entry) => entry === '*' || host === entry.replace(/^\.|:\d+$/g, '') || host.endsWith(`.${entry.replace(/^\.|:\d+$/g, '')}`));
@@ -152,6 +167,9 @@ function proxied(url: URL, env: NodeJS.ProcessEnv): string | undefined {
 
 function hintFor(code: string): string | undefined {
   if (code === 'ENOTFOUND') return 'check the host name in --base-url / UPLOAD_BASE_URL (and the proxy settings)';
+  if (/WRONG_VERSION_NUMBER$/.test(code)) return 'check the scheme and port in --base-url / UPLOAD_BASE_URL';
+  if (/PROTOCOL_VERSION|UNSUPPORTED_PROTOCOL|NO_PROTOCOLS_AVAILABLE/.test(code))
+    return 'the service (or a proxy in front of it) must offer TLS 1.2 or newer: ask its operators; lowering the security of this tool is not an option';
   return 'if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its PEM file';
 }
 

@@ -1,9 +1,93 @@
 // Write a file so that a crash at any point leaves the old file or the new one, whole: a temp file in
-// the same directory, fsync, rename over the target, fsync the directory.
+// the same directory, fsync, rename over the target, fsync the directory. The target is never written
+// through: a symbolic link, a FIFO or a device where a file belongs is refused (NotAFile), and the
+// rename replaces an existing file's inode, so another user's file is never written into.
 import { randomBytes } from 'node:crypto';
-import { readSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { constants, readSync, type Stats } from 'node:fs';
+import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/** A path that holds something other than a regular file, which this tool will not write or read through. */
+export class NotAFile extends Error {
+  constructor(
+    readonly path: string,
+    readonly what: string,
+  ) {
+    super(`${path} is ${what}, not a regular file`);
+  }
+}
+
+function kindOf(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isSymbolicLink()) return 'a symbolic link (the tool never writes or reads through one)';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** Throws NotAFile unless `path` is missing or a regular file (not followed if it is a link). */
+export async function checkTarget(path: string): Promise<void> {
+  const stats = await lstat(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  const what = stats && kindOf(stats);
+  if (what) throw new NotAFile(path, what);
+}
+
+// O_NOFOLLOW and O_NONBLOCK: a link is refused by the kernel, and a FIFO opens at once (to be refused
+// below) instead of waiting for a writer. Windows has neither; there a FIFO cannot sit in a folder.
+const SAFE = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Opens an existing regular file, or creates one with `flags` 'a': never through a link, never a FIFO. */
+async function openRegular(path: string, flags: number, mode?: number): Promise<FileHandle> {
+  let file: FileHandle;
+  try {
+    file = await open(path, flags | SAFE, mode);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR') await checkTarget(path);
+    throw err;
+  }
+  const what = kindOf(await file.stat());
+  if (what) {
+    await file.close();
+    throw new NotAFile(path, what);
+  }
+  return file;
+}
+
+/** The whole content of a regular file; a link, a FIFO or a device is NotAFile, and never waited on. */
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const file = await openRegular(path, constants.O_RDONLY);
+  try {
+    return await file.readFile();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Appends `text` in one write (so concurrent writers never interleave a line), then fsyncs. */
+export async function appendRegularFile(path: string, text: string, mode: number): Promise<void> {
+  const file = await openRegular(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, mode);
+  try {
+    await writeAll(file, Buffer.from(text));
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Writes every byte, or fails: a short write (a nearly full disk) is an error, never a silent cut. */
+async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length;) {
+    const { bytesWritten } = await file.write(bytes, at, bytes.length - at);
+    if (bytesWritten === 0) throw Object.assign(new Error(`a write made no progress after ${at} bytes`), { code: 'ENOSPC' });
+    at += bytesWritten;
+  }
+}
 
 export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>, mode = 0o600): Promise<void> {
   const file = await atomicFile(path, mode);
@@ -29,6 +113,7 @@ export interface AtomicFile {
 
 /** Opens the temp file of an atomic write of `path`: `.NAME.PID.RANDOM.tmp` in the same directory. */
 export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile> {
+  await checkTarget(path);
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const file = await open(temp, 'wx+', mode); // read too: readSync()
@@ -40,8 +125,7 @@ export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile
   };
   return {
     async write(chunk) {
-      if (typeof chunk === 'string') await file.write(chunk);
-      else await file.write(chunk);
+      await writeAll(file, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     },
     readSync(position, length) {
       const bytes = Buffer.alloc(length);
@@ -52,6 +136,8 @@ export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile
       try {
         await file.sync();
         await close();
+        // Checked again at the last moment: what the rename replaces must still be a file or nothing.
+        await checkTarget(path);
         await rename(temp, path);
       } catch (err) {
         await close().catch(() => {});

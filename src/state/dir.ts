@@ -3,19 +3,20 @@
 //   generations/<n>.json   the provenance of each confirmed upload (kept for ever)
 //   snapshots/<n>.json     the exact bytes of the newest --keep uploads (0600)
 //   head.json              {"generation": n}: written last, the commit point
+//   intent.json, intent.body.json   an upload about to be sent, until a commit confirms it
 //   audit.jsonl            one line per attempt that reached the service
 //   lock                   the lease (./lease.ts)
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
 import { createHash } from 'node:crypto';
-import { chmod, lstat, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
-import { writeFileAtomic } from './atomic.js';
+import { appendRegularFile, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
 import { readLegacy, type Legacy } from './legacy.js';
-import type { AuditEntry, Generation, Holder, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
 
 export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
@@ -159,7 +160,7 @@ export class DirectoryStore implements StateStore {
     const meta = await readJson<Generation>(join(dir, 'generations', `${generation}.json`));
     if (!meta)
       throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
-    const body = await readFile(join(dir, 'snapshots', `${generation}.json`)).catch((err: NodeJS.ErrnoException) => {
+    const body = await readState(join(dir, 'snapshots', `${generation}.json`)).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT')
         throw new UsageError(
           'BAD_GENERATION',
@@ -190,6 +191,8 @@ export class DirectoryStore implements StateStore {
       );
     const generation = { ...meta, generation: expected + 1 };
     await this.write(key, generation, body, null);
+    // The head has moved past any intent for this generation: it is confirmed (pending() says so too).
+    await this.forget(key);
     await this.prune(key, generation.generation, keep);
     return generation;
   }
@@ -217,22 +220,54 @@ export class DirectoryStore implements StateStore {
     }
   }
 
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void> {
+    const dir = await this.ensure(key);
+    const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString() };
+    // The bytes first: an intent is only ever seen with its body whole.
+    await writeFileAtomic(join(dir, 'intent.body.json'), body, this.fileMode);
+    await writeFileAtomic(join(dir, 'intent.json'), [`${JSON.stringify(intent)}\n`], this.fileMode);
+  }
+
+  async pending(key: StateKey): Promise<Intent | undefined> {
+    const intent = await readJson<Intent>(join(this.dir(key), 'intent.json'));
+    if (!intent) return undefined;
+    // Confirmed, but the intent outlived the commit (a crash between the two): not pending.
+    const head = await readJson<{ generation: number }>(join(this.dir(key), 'head.json'));
+    return intent.generation > (head?.generation ?? 0) ? intent : undefined;
+  }
+
+  async readPending(key: StateKey): Promise<Buffer> {
+    const intent = await this.pending(key);
+    if (!intent) throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
+    const body = await readState(join(this.dir(key), 'intent.body.json'));
+    if (body.length !== intent.bytes || createHash('sha256').update(body).digest('hex') !== intent.sha256)
+      throw new GuardRefusal(
+        'SNAPSHOT_CORRUPT',
+        `the unconfirmed upload in ${this.label} is damaged (its bytes do not match their sha256)`,
+        'settle it with --previous, or pass --baseline FILE',
+      );
+    return body;
+  }
+
+  async forget(key: StateKey): Promise<void> {
+    const dir = this.dir(key);
+    await rm(join(dir, 'intent.json'), { force: true });
+    await rm(join(dir, 'intent.body.json'), { force: true });
+  }
+
   /** One line in one write in append mode, so concurrent writers never interleave a line. */
   async audit(key: StateKey, entry: AuditEntry): Promise<void> {
     const dir = await this.ensure(key);
-    const file = await open(join(dir, 'audit.jsonl'), 'a', this.fileMode);
-    try {
-      await file.write(`${JSON.stringify(entry)}\n`);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
+    await appendRegularFile(join(dir, 'audit.jsonl'), `${JSON.stringify(entry)}\n`, this.fileMode).catch(unusable);
   }
 
   async attempts(key: StateKey, limit = Number.MAX_SAFE_INTEGER): Promise<AuditEntry[]> {
     const old = await this.legacy(key);
     if (old) return old.audit.toReversed().slice(0, limit);
-    const text = await readFile(join(this.dir(key), 'audit.jsonl'), 'utf8').catch(() => '');
+    const text = await readState(join(this.dir(key), 'audit.jsonl')).then(
+      (bytes) => bytes.toString('utf8'),
+      (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(err)),
+    );
     const lines = text.split('\n').filter(Boolean);
     const out: AuditEntry[] = [];
     for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
@@ -269,10 +304,26 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** A file of the state folder: never read through a link, never waited on as a FIFO. */
+function readState(path: string): Promise<Buffer> {
+  return readRegularFile(path).catch(unusable);
+}
+
+/** Something other than a file where the store keeps one: a documented refusal, not a crash or a hang. */
+function unusable(err: unknown): never {
+  if (err instanceof NotAFile)
+    throw new UsageError(
+      'STATE_UNUSABLE',
+      `${err.message} in the state folder`,
+      'move it aside: the state folder holds only the files this tool writes (and never follows links in it)',
+    );
+  throw err;
+}
+
 async function readJson<T>(path: string): Promise<T | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readState(path)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;

@@ -4,7 +4,8 @@
 // same host. The file is created whole (link() from a temp file), so it is never seen half-written.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { readRegularFile } from './atomic.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
@@ -65,7 +66,7 @@ async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise
     if (await tryCreate(path, me, times)) return holding(path, me, times, recovered);
     const held = await readHolder(path);
     if (held === 'gone') continue;
-    if (!(await isStale(path, held))) throw lockHeld(path, holder.what, held);
+    if (!(await isStale(path, held, times))) throw lockHeld(path, holder.what, held);
     const result = await recover(path, held);
     if (result === 'recovered' && held !== 'unreadable') recovered = held;
     else if (result === 'busy') await delay(20 + Math.random() * 40);
@@ -133,7 +134,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function readHolder(path: string): Promise<LeaseFile | 'unreadable' | 'gone'> {
   let content: string;
   try {
-    content = await readFile(path, 'utf8');
+    content = (await readRegularFile(path)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
     throw err;
@@ -158,14 +159,33 @@ async function readHolder(path: string): Promise<LeaseFile | 'unreadable' | 'gon
   return 'unreadable';
 }
 
-/** Expired, or held by a process that has died on this host (a pid means nothing on another host). */
-async function isStale(path: string, held: LeaseFile | 'unreadable'): Promise<boolean> {
+/**
+ * Held by a process that has died on this host (a pid means nothing on another host), or expired. On
+ * this host the expiry is read on the clock that wrote it. Another host's clock may be minutes ahead of
+ * or behind this one, so its lease is never judged by the time it names: a lease that looks expired
+ * here is watched on this host's monotonic clock, and only one whose heartbeat stood still for a full
+ * lease is stale. A live holder renews it within that time, and keeps it.
+ */
+async function isStale(path: string, held: LeaseFile | 'unreadable', times: LeaseTimes): Promise<boolean> {
   if (held === 'unreadable') {
     const info = await stat(path).catch(() => undefined);
     return info !== undefined && Date.now() - info.mtimeMs > WRITING_GRACE_MS;
   }
-  if (Date.parse(held.expiresAt) < Date.now()) return true;
-  return held.machine === hostname() && !isAlive(held.pid);
+  if (held.machine === hostname()) return !isAlive(held.pid) || Date.parse(held.expiresAt) < Date.now();
+  if (Date.parse(held.expiresAt) >= Date.now()) return false;
+  return stoodStill(path, held, times.leaseMs);
+}
+
+/** Whether the lease file kept exactly this content for `ms` on this host's monotonic clock. */
+async function stoodStill(path: string, held: LeaseFile, ms: number): Promise<boolean> {
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    await delay(Math.min(250, ms / 8));
+    const now = await readHolder(path);
+    if (now === 'gone') return false;
+    if (now === 'unreadable' || now.id !== held.id || now.expiresAt !== held.expiresAt) return false;
+  }
+  return true;
 }
 
 const text = (content: LeaseFile) => `${JSON.stringify(content)}\n`;

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { GuardRefusal, UsageError } from '../errors.js';
-import type { AuditEntry, Generation, Holder, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS upload_generations (
@@ -37,12 +37,22 @@ CREATE TABLE IF NOT EXISTS upload_audit (
   kind     text  NOT NULL,
   entry    jsonb NOT NULL
 );
+CREATE TABLE IF NOT EXISTS upload_intents (
+  base_url   text    NOT NULL,
+  kind       text    NOT NULL,
+  generation integer NOT NULL,   -- the generation it becomes once confirmed
+  meta       jsonb   NOT NULL,
+  snapshot   bytea   NOT NULL,
+  PRIMARY KEY (base_url, kind)
+);
 CREATE TABLE IF NOT EXISTS upload_locks (
   base_url text  NOT NULL,
   kind     text  NOT NULL,
   holder   jsonb NOT NULL,
   PRIMARY KEY (base_url, kind)
 );`;
+
+const TABLES = ['upload_generations', 'upload_heads', 'upload_audit', 'upload_intents', 'upload_locks'];
 
 /** The URL without its password, for every message. */
 export function safeLabel(url: string): string {
@@ -80,9 +90,9 @@ export class PostgresStore implements StateStore {
 
   private async hasTables(): Promise<boolean> {
     const { rows } = await this.client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_tables WHERE tablename IN ('upload_generations','upload_heads','upload_audit','upload_locks')`,
+      `SELECT count(*) AS n FROM pg_tables WHERE tablename IN (${TABLES.map((t) => `'${t}'`).join(',')})`,
     );
-    return Number(rows[0]?.n) >= 4;
+    return Number(rows[0]?.n) >= TABLES.length;
   }
 
   /** Creates the tables when they are missing; true when this call did. */
@@ -98,9 +108,7 @@ export class PostgresStore implements StateStore {
   }
 
   async lock(key: StateKey, holder: Holder): Promise<Lease> {
-    const notices = (await this.ensureTables())
-      ? [`Created the state tables in ${this.label} (upload_generations, upload_heads, upload_audit, upload_locks).`]
-      : [];
+    const notices = (await this.ensureTables()) ? [`Created the state tables in ${this.label} (${TABLES.join(', ')}).`] : [];
     // A session of its own: the lock lives exactly as long as this connection.
     const client = await connect(this.url, this.label);
     const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [lockId(key)]);
@@ -242,6 +250,7 @@ export class PostgresStore implements StateStore {
           Buffer.concat(body),
         ],
       );
+      await c.query('DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2 AND generation <= $3', [key.baseUrl, key.kind, generation.generation]);
       await c.query('UPDATE upload_generations SET snapshot = NULL WHERE base_url = $1 AND kind = $2 AND generation <= $3 AND snapshot IS NOT NULL', [
         key.baseUrl,
         key.kind,
@@ -253,6 +262,47 @@ export class PostgresStore implements StateStore {
       throw err;
     }
     return generation;
+  }
+
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void> {
+    const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString() };
+    await this.client.query(
+      `INSERT INTO upload_intents (base_url, kind, generation, meta, snapshot) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (base_url, kind) DO UPDATE SET generation = EXCLUDED.generation, meta = EXCLUDED.meta, snapshot = EXCLUDED.snapshot`,
+      [key.baseUrl, key.kind, intent.generation, JSON.stringify(intent), Buffer.concat(body)],
+    );
+  }
+
+  async pending(key: StateKey): Promise<Intent | undefined> {
+    if (!this.ready) return undefined;
+    const { rows } = await this.client.query<{ meta: Intent }>(
+      `SELECT i.meta FROM upload_intents i LEFT JOIN upload_heads h USING (base_url, kind)
+        WHERE i.base_url = $1 AND i.kind = $2 AND i.generation > coalesce(h.generation, 0)`,
+      [key.baseUrl, key.kind],
+    );
+    return rows[0]?.meta;
+  }
+
+  async readPending(key: StateKey): Promise<Buffer> {
+    const intent = await this.pending(key);
+    const { rows } = await this.client.query<{ snapshot: Buffer }>('SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2', [
+      key.baseUrl,
+      key.kind,
+    ]);
+    const body = rows[0]?.snapshot;
+    if (!intent || !body)
+      throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
+    if (createHash('sha256').update(body).digest('hex') !== intent.sha256)
+      throw new GuardRefusal(
+        'SNAPSHOT_CORRUPT',
+        `the unconfirmed upload in ${this.label} is damaged (its bytes do not match their sha256)`,
+        'settle it with --previous, or pass --baseline FILE',
+      );
+    return body;
+  }
+
+  async forget(key: StateKey): Promise<void> {
+    await this.client.query('DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind]);
   }
 
   async audit(key: StateKey, entry: AuditEntry): Promise<void> {

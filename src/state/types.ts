@@ -61,6 +61,16 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/**
+ * A body about to be sent, recorded before its first byte leaves (write-ahead): the generation it will
+ * become once the service confirms it. An intent that no commit confirmed is an upload whose outcome
+ * is not known (unrecorded, unknown, or the lock lost while sending): the service may hold it.
+ */
+export interface Intent extends Generation {
+  /** When the body was about to be sent. */
+  readonly intendedAt: string;
+}
+
 /** A generation as listed: with whether its snapshot is still kept (--keep prunes old ones). */
 export interface ListedGeneration extends Generation {
   readonly kept: boolean;
@@ -84,6 +94,18 @@ export interface StateStore {
    * `expected` (0: none); otherwise STATE_MOVED and nothing changes. Keeps the newest `keep` snapshots.
    */
   commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation>;
+  /**
+   * Records, under the lock, that `body` is about to be sent as generation expected + 1, with its bytes,
+   * so that what was sent is known whatever becomes of the run. A commit of that generation confirms
+   * it; until then pending() returns it.
+   */
+  intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void>;
+  /** The intent no commit confirmed, if any (one past the latest generation). */
+  pending(key: StateKey): Promise<Intent | undefined>;
+  /** The bytes of the pending intent (checked against its sha256). */
+  readPending(key: StateKey): Promise<Buffer>;
+  /** Forgets the pending intent: the service certainly did not apply it (or the user settled it so). */
+  forget(key: StateKey): Promise<void>;
   audit(key: StateKey, entry: AuditEntry): Promise<void>;
   /** The audit log, newest first. */
   attempts(key: StateKey, limit?: number): Promise<AuditEntry[]>;

@@ -116,9 +116,12 @@ describe('--diff-out', () => {
     ).toBe(0);
     const diffOut = join(sb.dir, 'diff.csv');
     const next = writeMembers(sb.dir, 'b.csv', [...range(3, 20), ...range(21, 28)], range(10, 17));
-    const r = await runCli(['team-members', next, '--dry-run', '--no-baseline', '--max-removals', '2', '--diff-out', diffOut, '--state-dir', sb.stateDir], {
-      env: sb.env,
-    });
+    const r = await runCli(
+      ['team-members', next, '--dry-run', '--no-baseline', '--max-removals', '2', '--max-changes', '8', '--diff-out', diffOut, '--state-dir', sb.stateDir],
+      {
+        env: sb.env,
+      },
+    );
     expect(r.code).toBe(0);
     const rows = readFileSync(diffOut, 'utf8').trim().split('\r\n').slice(1);
     expect(rows.filter((l) => l.startsWith('added,'))).toHaveLength(8);

@@ -28,6 +28,15 @@ describe.concurrent('proxies', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('an empty lower-case variable turns the proxy off, as curl reads it', async () => {
+    const server = await serve({ ok: true });
+    const proxy = track(await recordingProxy());
+    const run = await upload(server.url, [], { env: { http_proxy: '', HTTP_PROXY: proxy.url } });
+    expect(run.code).toBe(0);
+    expect(proxy.seen).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('plain http to a remote host is refused before any connection, even through a proxy', async () => {
     const proxy = track(await recordingProxy());
     const run = await upload('http://scheduling.example.com', [], { env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url } });
@@ -56,6 +65,25 @@ describe.concurrent('TLS and private certificate authorities', () => {
     expect(run.json().error.message).toMatch(/certificate was not accepted.*after 1 attempt/);
     expect(run.json().error.hint).toMatch(/NODE_EXTRA_CA_CERTS/);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('a service offering only TLS 1.0 is named as such, not as a certificate problem: unreachable, not retried', async () => {
+    const old = { ...tls, minVersion: 'TLSv1', maxVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' } as const;
+    const server = track(await scriptedServer([{ ok: true }], old));
+    const run = await upload(server.url);
+    expect(run.code).toBe(6);
+    expect(run.json().error.message).toMatch(/offers only a TLS version older than this tool accepts.*after 1 attempt/);
+    expect(run.json().error.message).not.toMatch(/certificate/);
+    expect(run.json().error.hint).toMatch(/TLS 1\.2 or newer/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('https to a port that speaks plain http says so', async () => {
+    const server = track(await scriptedServer([{ ok: true }]));
+    const run = await upload(server.url.replace('http:', 'https:'));
+    expect(run.code).toBe(6);
+    expect(run.json().error.message).toMatch(/did not answer in TLS/);
+    expect(run.json().error.hint).toMatch(/scheme and port/);
   });
 
   it('a NODE_EXTRA_CA_CERTS that cannot be read is a usage error, before any connection', async () => {

@@ -5,13 +5,15 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TlsOptions } from 'node:tls';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll } from 'vitest';
 
 export type Step =
   /** headers may be computed when the answer goes out (for a Retry-After date relative to now). */
   | { readonly status: number; readonly headers?: Record<string, string> | (() => Record<string, string>); readonly body?: unknown; readonly delayMs?: number }
   /** 200 with the success message for the number of records received, as the real service says. */
-  | { readonly ok: true; readonly delayMs?: number }
+  | { readonly ok: true; readonly delayMs?: number; readonly encode?: 'gzip' | 'deflate' | 'br' }
   /** Read the whole body, then destroy the connection without an answer. */
   | { readonly reset: true }
   /** Read the whole body and never answer. */
@@ -46,7 +48,7 @@ export type Script = readonly Step[] | ((req: Received, index: number) => Step |
  * Answers request i with steps[i] (after the script runs out, the last step repeats), or with what the
  * script function returns for it. With tls, https.
  */
-export async function scriptedServer(script: Script, tls?: { key: string; cert: string }): Promise<ScriptedServer> {
+export async function scriptedServer(script: Script, tls?: { key: string; cert: string } & TlsOptions): Promise<ScriptedServer> {
   const requests: Received[] = [];
   const waiting: ((r: Received) => void)[] = [];
   const started = Date.now();
@@ -75,7 +77,11 @@ export async function scriptedServer(script: Script, tls?: { key: string; cert: 
           if ('drip' in step || 'endless' in step) return void endlessBody(res, 'drip' in step ? step.drip : 0);
           if ('reset' in step) return void req.socket.destroy();
           const answer = () => {
-            if ('ok' in step) return reply(res, 200, {}, successFor(req.url ?? '', body));
+            if ('ok' in step) {
+              const success = JSON.stringify(successFor(req.url ?? '', body));
+              if (!step.encode) return reply(res, 200, {}, success);
+              return reply(res, 200, { 'content-encoding': step.encode }, ENCODERS[step.encode](success));
+            }
             reply(res, step.status, typeof step.headers === 'function' ? step.headers() : (step.headers ?? {}), step.body);
           };
           if (step.delayMs) setTimeout(answer, step.delayMs);
@@ -116,8 +122,11 @@ function endlessBody(res: ServerResponse, everyMs: number): void {
   pump();
 }
 
+const ENCODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+
+/** A Buffer body is sent as it is (an encoded answer); anything else as JSON. */
 function reply(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
-  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  const text = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(text);
 }

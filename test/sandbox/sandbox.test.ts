@@ -228,4 +228,22 @@ describe('upload sandbox (the command)', () => {
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
   });
+
+  it('stops on SIGTERM within a second while a large body is still arriving', async () => {
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0'], { env: { ...process.env, SANDBOX_TOKEN: TOKEN } });
+    const url = await new Promise<string>((resolve) => child.stdout.once('data', (b: Buffer) => resolve(b.toString().trim())));
+    const { request } = await import('node:http');
+    const req = request(`${url}${MEMBERS}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
+    req.on('error', () => {});
+    // 20 MB of a spaced array written, the request left open: the sandbox is busy reading it.
+    const element = '{"employeeID": "E1", "email": "a@example.com", "name": "A", "roleCode": null, "parentKey": null}';
+    req.write(`[${Array.from({ length: 200_000 }, () => element).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 300));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const started = Date.now();
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1500);
+    req.destroy();
+  });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Bodies } from '../../src/contract/json-array.js';
 import { diffRecords, noBaseline, RecordsByKey } from '../../src/diff/index.js';
 import { GuardRefusal, UsageError } from '../../src/errors.js';
-import { judge, parseMaxRemovals } from '../../src/guard/index.js';
+import { tallyChanges } from '../../src/diff/fields.js';
+import { judge, parseLimit, parseMaxRemovals } from '../../src/guard/index.js';
 import { confirmQuestion } from '../../src/report/human.js';
 import { allowedRemovals } from '../../src/guard/limit.js';
 import { DEFAULTS } from '../../src/engine/options.js';
@@ -56,7 +57,11 @@ const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
     source: 'staff.csv',
     count: 1,
     diff: noBaseline(),
+    // These diffs change no record: the change guards find nothing to count.
+    changes: over.diff && over.diff.baseline !== 'none' ? tallyChanges('team-members', []) : undefined,
     limit: parseMaxRemovals(DEFAULTS.maxRemovals),
+    maxChanges: parseLimit('--max-changes', DEFAULTS.maxChanges),
+    maxEmptied: parseLimit('--max-emptied', DEFAULTS.maxEmptied),
     allowEmpty: false,
     acknowledgeNoBaseline: true,
     has,

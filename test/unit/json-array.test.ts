@@ -57,6 +57,17 @@ describe('Bodies and encodePayload', () => {
     expect(Buffer.concat(kept.payload().chunks).toString()).toBe('[{"k":"1"},{"k":"3"}]');
   });
 
+  it('counts the records that hold some bytes, across many chunks, only among those asked about', () => {
+    const texts = Array.from({ length: 50_000 }, (_, i) => JSON.stringify({ k: `E${i}`, roleCode: i % 7 === 0 ? null : 'r', n: 'Zoë'.repeat(i % 5) }));
+    const bodies = Bodies.of(texts);
+    expect(bodies.payload().chunks.length).toBeGreaterThan(5);
+    const needle = '"roleCode":null';
+    const even = (i: number) => i % 2 === 0;
+    expect(bodies.holding(Buffer.from(needle), even)).toBe(texts.filter((t, i) => even(i) && t.includes(needle)).length);
+    expect(bodies.holding(Buffer.from('"E49999"'), () => true)).toBe(1);
+    expect(bodies.holding(Buffer.from('},{'), () => true)).toBe(0); // never counted across two records
+  });
+
   it('is sealed once its payload is taken: the hash is computed once and nothing is added after', () => {
     const bodies = Bodies.of(['{"k":"1"}']);
     expect(bodies.payload()).toBe(bodies.payload());

@@ -1,0 +1,185 @@
+// A stale plan never goes out, and a guard never compares against a set the service may no longer
+// hold: the lock is proved just before sending, and what is about to be sent is recorded first
+// (write-ahead), so an upload whose outcome was never learnt stops the next run until it is settled.
+// Both backends, against the real sandbox and a scripted server.
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { settle } from '../../src/cli/main.js';
+import type { RunIo } from '../../src/cli/io.js';
+import { Secrets } from '../../src/send/secrets.js';
+import { assembleReport } from '../../src/report/assemble.js';
+import { parseUploadOptions } from '../../src/cli/options.js';
+import { runUpload } from '../../src/engine/upload.js';
+import { runCli } from '../helpers/cli.js';
+import { range, writeMembers } from '../helpers/members.js';
+import { freshDatabase } from '../helpers/postgres.js';
+import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { scriptedServer, serversForFile } from '../helpers/scripted-server.js';
+import { lockOf } from '../helpers/state.js';
+import { tempDir } from '../helpers/tmp.js';
+import { rmSync } from 'node:fs';
+import { FAST_RETRIES } from '../helpers/canary.js';
+
+const TEAM = '/integrations/teamMembers';
+const { serve, track } = serversForFile();
+let sb: TestSandbox | undefined;
+afterEach(async () => {
+  await sb?.stop();
+  sb = undefined;
+});
+
+/**
+ * How another party takes the lock from a run that holds it: the directory lease is taken over (as
+ * after a suspend longer than the lease), the PostgreSQL lock's session is ended (a DBA, a failover).
+ */
+const backends = {
+  directory: {
+    make: async () => join(tempDir().dir, 'state'),
+    loseLock: (state: string, url: string) => Promise.resolve(rmSync(lockOf(state, url), { force: true })),
+  },
+  postgres: {
+    make: () => freshDatabase(),
+    loseLock: async (state: string) => {
+      const client = new pg.Client({ connectionString: state });
+      await client.connect();
+      try {
+        await client.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()`);
+      } finally {
+        await client.end();
+      }
+    },
+  },
+};
+
+describe.each(Object.entries(backends))('with the %s store', (_name, backend) => {
+  it('the lock lost while the question is open, and another upload landed: answering yes sends nothing (LOCK_LOST, exit 4)', async () => {
+    sb = await sandbox();
+    const state = await backend.make();
+    const cli = (args: string[]) => runCli([...args, '--state', state], { env: sb!.env });
+    expect((await cli(['team-members', writeMembers(sb.dir, 'first.csv', range(1, 20)), '--yes', '--no-baseline'])).code).toBe(0);
+
+    const env = sb.env;
+    const io = {
+      env,
+      stdin: Object.assign(Readable.from([]), { isTTY: true }),
+      stderr: { isTTY: true },
+      stdout: {},
+      secrets: new Secrets(),
+    } as unknown as RunIo;
+    const options = await parseUploadOptions('team-members', writeMembers(sb.dir, 'mine.csv', range(1, 21)), { retries: '0', timeout: '10', state }, io);
+    let other: number | null = null;
+    const { facts, failure } = await runUpload(options, {
+      env,
+      stdin: io.stdin,
+      emit: () => {},
+      confirm: async () => {
+        // While the person reads the question: the lock goes, and a colleague's upload lands.
+        await backend.loseLock(state, sb!.url);
+        other = (await cli(['team-members', writeMembers(sb!.dir, 'theirs.csv', range(1, 22)), '--yes'])).code;
+        return true;
+      },
+    });
+    const report = assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
+    expect(other).toBe(0);
+    expect(report).toMatchObject({ outcome: 'refused', exitCode: 4, error: { code: 'LOCK_LOST' } });
+    expect(await sb.stored(TEAM)).toHaveLength(22);
+  });
+
+  it('an upload whose answer never came is "sent, not confirmed"; a different file then refuses (BASELINE_UNCERTAIN) until it is settled', async () => {
+    const state = await backend.make();
+    // Night 1 recorded; night 2's 40 records are sent but the answer is lost (the connection breaks).
+    const server = await serve({ ok: true }, { reset: true });
+    const dir = tempDir().dir;
+    const night = (file: string, extra: string[] = []) =>
+      runCli(['team-members', file, '--yes', '--json', '--retries', '0', '--state', state, '--base-url', server.url, ...extra], {
+        env: { UPLOAD_TOKEN: 'token-for-the-write-ahead-test' },
+        tuning: FAST_RETRIES,
+      });
+    expect((await night(writeMembers(dir, 'n1.csv', range(1, 30)), ['--no-baseline'])).code).toBe(0);
+    const lost = await night(writeMembers(dir, 'n2.csv', range(1, 40)));
+    expect(lost.json()).toMatchObject({ outcome: 'unknown', exitCode: 6, error: { code: 'OUTCOME_UNKNOWN' } });
+
+    // Night 3: a truncated export. It must not be compared with night 1 as if night 2 never happened.
+    const truncated = await night(writeMembers(dir, 'n3.csv', range(1, 10)), ['--max-removals', '100%']);
+    expect(truncated.json()).toMatchObject({ outcome: 'refused', exitCode: 4, error: { code: 'BASELINE_UNCERTAIN' } });
+    expect(truncated.json().error.hint).toMatch(/upload state resolve team-members --sent/);
+    expect(server.requests).toHaveLength(2);
+
+    const history = await runCli(['history', 'team-members', '--state', state, '--base-url', server.url], {});
+    expect(history.stdout).toMatch(/#2\? .*n2\.csv {2}40 records {2}sent, not confirmed/);
+    expect((await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', server.url], {})).json().pending).toMatchObject({
+      generation: 2,
+      records: 40,
+    });
+
+    // Checked on the service: it holds night 2. Settled, the truncated file is now a removal of 30.
+    const resolved = await runCli(['state', 'resolve', 'team-members', '--sent', '--state', state, '--base-url', server.url], {});
+    expect(resolved.code).toBe(0);
+    expect(resolved.stderr).toMatch(/is now upload #2/);
+    const again = await night(writeMembers(dir, 'n3.csv', range(1, 10)));
+    expect(again.json()).toMatchObject({ outcome: 'refused', error: { code: 'TOO_MANY_REMOVALS' }, diff: { removed: 30 } });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('the lock lost while sending: the confirmed upload is reported as unknown (LOCK_LOST_WHILE_SENDING, exit 6), and left to settle', async () => {
+    const state = await backend.make();
+    let url = '';
+    const server = track(
+      await scriptedServer(async (_req, i) => {
+        // The second request is this run's: its lock goes while the service is working on it.
+        if (i === 1) await backend.loseLock(state, url);
+        return { ok: true };
+      }),
+    );
+    url = server.url;
+    const dir = tempDir().dir;
+    const run = (file: string, extra: string[] = []) =>
+      runCli(['team-members', file, '--yes', '--json', '--state', state, '--base-url', server.url, ...extra], {
+        env: { UPLOAD_TOKEN: 'token-for-the-write-ahead-test' },
+        tuning: FAST_RETRIES,
+      });
+    expect((await run(writeMembers(dir, 'a.csv', range(1, 30)), ['--no-baseline'])).code).toBe(0);
+    const lost = await run(writeMembers(dir, 'b.csv', range(1, 31)));
+    expect(lost.json()).toMatchObject({ outcome: 'unknown', exitCode: 6, error: { code: 'LOCK_LOST_WHILE_SENDING' }, response: { status: 200 } });
+    expect(lost.json().error.message).toMatch(/another upload may have run at the same time/);
+    const history = (await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', server.url], {})).json();
+    expect(history.pending).toMatchObject({ generation: 2, records: 31 });
+  });
+
+  it('the same file sent again after an unknown outcome is allowed, and confirms it', async () => {
+    const state = await backend.make();
+    const server = await serve({ ok: true }, { reset: true }, { ok: true });
+    const dir = tempDir().dir;
+    const run = (file: string, extra: string[] = []) =>
+      runCli(['team-members', file, '--yes', '--json', '--retries', '0', '--state', state, '--base-url', server.url, ...extra], {
+        env: { UPLOAD_TOKEN: 'token-for-the-write-ahead-test' },
+        tuning: FAST_RETRIES,
+      });
+    expect((await run(writeMembers(dir, 'a.csv', range(1, 30)), ['--no-baseline'])).code).toBe(0);
+    const b = writeMembers(dir, 'b.csv', range(1, 31));
+    expect((await run(b)).json().error.code).toBe('OUTCOME_UNKNOWN');
+    const retried = await run(b);
+    expect(retried.json()).toMatchObject({ outcome: 'uploaded', exitCode: 0, diff: { added: 1 } });
+    const history = (await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', server.url], {})).json();
+    expect(history.pending).toBeNull();
+    expect(history.generations[0]).toMatchObject({ generation: 2, records: 31 });
+  });
+
+  it('a service that refused the upload leaves nothing to settle', async () => {
+    const state = await backend.make();
+    const server = await serve({ ok: true }, { status: 400, body: { message: 'no', status: 400 } });
+    const dir = tempDir().dir;
+    const run = (file: string, extra: string[] = []) =>
+      runCli(['team-members', file, '--yes', '--json', '--state', state, '--base-url', server.url, ...extra], {
+        env: { UPLOAD_TOKEN: 'token-for-the-write-ahead-test' },
+        tuning: FAST_RETRIES,
+      });
+    expect((await run(writeMembers(dir, 'a.csv', range(1, 30)), ['--no-baseline'])).code).toBe(0);
+    expect((await run(writeMembers(dir, 'b.csv', range(1, 31)))).code).toBe(5);
+    const settled = await runCli(['state', 'resolve', 'team-members', '--previous', '--state', state, '--base-url', server.url], {});
+    expect(settled.code).toBe(2);
+    expect(settled.stderr).toMatch(/no upload of team-members .* is waiting to be settled/);
+  });
+});
