@@ -4,7 +4,7 @@
 import type { Bodies } from '../contract/json-array.js';
 import type { RecordsByKey } from './records.js';
 
-export { RecordsByKey } from './records.js';
+export type { RecordsByKey } from './records.js';
 
 export type BaselineSource = 'snapshot' | 'file' | 'none';
 

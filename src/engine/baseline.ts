@@ -2,7 +2,7 @@
 // --store-cards file and the last snapshot. They sit above the stages, so the stages never call the
 // orchestrator.
 import { KINDS, type Kind } from '../contract/kinds.js';
-import { RecordsByKey } from '../diff/records.js';
+import type { RecordsByKey } from '../diff/records.js';
 import { GuardRefusal, InputError, UploadError, UsageError } from '../errors.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { displayName } from '../read/index.js';
@@ -120,6 +120,7 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Rec
       'a baseline must be valid to be compared with: fix it, or use another file',
     );
   }
+  const { RecordsByKey } = await import('../diff/records.js');
   return RecordsByKey.index(plan.bodies, KINDS[req.kind].keyField)!;
 }
 

@@ -1,7 +1,8 @@
 // `upload history <kind>`: the generations of the store for a base URL and kind, newest first, each
 // with what changed against the one before it, and the failed attempts made against it.
 import { KINDS, type Kind } from '../contract/kinds.js';
-import { diffRecords, RecordsByKey } from '../diff/index.js';
+import { diffRecords } from '../diff/index.js';
+import { RecordsByKey } from '../diff/records.js';
 import type { AuditEntry, Generation, Intent, ListedGeneration } from '../state/types.js';
 import { generationRecords } from './baseline.js';
 import type { RunContext } from './context.js';

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { analyseChanges } from '../../src/diff/changed.js';
 import { isEmpty, valueOf } from '../../src/diff/fields.js';
 import { Bodies } from '../../src/contract/json-array.js';
-import { diffRecords, RecordsByKey } from '../../src/diff/index.js';
+import { diffRecords } from '../../src/diff/index.js';
+import { RecordsByKey } from '../../src/diff/records.js';
 
 const tricky = fc.oneof(
   fc.string(),

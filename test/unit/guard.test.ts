@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bodies } from '../../src/contract/json-array.js';
-import { diffRecords, noBaseline, RecordsByKey } from '../../src/diff/index.js';
+import { diffRecords, noBaseline } from '../../src/diff/index.js';
+import { RecordsByKey } from '../../src/diff/records.js';
 import { GuardRefusal, UsageError } from '../../src/errors.js';
 import { tallyChanges } from '../../src/diff/fields.js';
 import { judge, parseLimit, parseMaxRemovals } from '../../src/guard/index.js';
