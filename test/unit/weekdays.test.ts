@@ -1,4 +1,4 @@
-// Weekday columns in six languages, read for the header as a whole (issue 12).
+// Weekday columns in six languages, read for the header as a whole.
 import { describe, expect, it } from 'vitest';
 import { compilePlan } from '../../src/map/plan.js';
 import { fold } from '../../src/map/weekdays.js';
