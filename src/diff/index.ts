@@ -74,9 +74,13 @@ export function diffRecords(
   const addedKeys: string[] = [];
   const changedExamples: ChangeExample[] = [];
   const status = new Uint8Array(keys.length);
+  // A file exported again is mostly in the order of the last upload: each key is first tried against the
+  // baseline record after the last one found, and looked up by key only when that is not it.
+  let next = 0;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    const r = baseline.find(key);
+    const r = next < baseline.size && baseline.keyIs(next, key) ? next : baseline.find(key);
+    if (r !== -1) next = r + 1;
     if (r === -1) {
       added++;
       status[i] = ADDED;

@@ -10,9 +10,13 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 export class RecordsByKey implements ReadonlyMap<string, string> {
-  /** Open addressing, at most half full: per slot the hash of a key, then its record number + 1 (0: empty). */
-  private table: Int32Array;
-  private readonly mask: number;
+  /**
+   * Open addressing, at most half full: per slot the hash of a key, then its record number + 1 (0:
+   * empty). Built on the first lookup by key: a diff of records in the same order as the baseline's
+   * never needs it (diffRecords walks both in step).
+   */
+  private table: Int32Array | undefined;
+  private mask = 0;
   /** Per record: where its key's bytes end (its closing quote). */
   private readonly keyEnds: Uint32Array;
   private readonly keyOffset: number;
@@ -22,22 +26,22 @@ export class RecordsByKey implements ReadonlyMap<string, string> {
     keyField: string,
   ) {
     this.keyOffset = keyField.length + 5; // {"<keyField>":"
-    let slots = 16;
-    while (slots < bodies.length * 2) slots *= 2;
-    this.mask = slots - 1;
-    this.table = new Int32Array(slots * 2);
     this.keyEnds = new Uint32Array(bodies.length);
   }
 
   /**
-   * The records of `bodies` by key; undefined when a key comes twice (not a body this tool wrote).
-   * Every record must start with `{"<keyField>":"`: planned bodies always do, and the snapshot reader
-   * checks it as it finds them.
+   * The records of `bodies` by key; undefined when a key does not end inside its record. Every record
+   * must start with `{"<keyField>":"`: planned bodies always do, and the snapshot reader checks it as it
+   * finds them. Keys are unique in a body this tool wrote (the validator sees to it, and the store
+   * checks a snapshot's sha256); were one given twice, the first would be found.
    */
   static index(bodies: Bodies, keyField: string): RecordsByKey | undefined {
     const records = new RecordsByKey(bodies, keyField);
     for (let r = 0; r < bodies.length; r++) {
-      if (!records.add(r, bodies.bufferOf(r), bodies.startOf(r) + records.keyOffset, bodies.endOf(r))) return undefined;
+      const end = bodies.endOf(r);
+      const keyEnd = closingQuote(bodies.bufferOf(r), bodies.startOf(r) + records.keyOffset, end);
+      if (keyEnd >= end) return undefined;
+      records.keyEnds[r] = keyEnd;
     }
     return records;
   }
@@ -54,12 +58,28 @@ export class RecordsByKey implements ReadonlyMap<string, string> {
   /** The record number of `key`, or -1. */
   find(key: string): number {
     const h = fnv1a(key);
-    const { table, mask } = this;
+    const table = this.table ?? this.build();
+    const { mask } = this;
     for (let at = h & mask; ; at = (at + 1) & mask) {
       const entry = table[2 * at + 1]!;
       if (entry === 0) return -1;
       if (table[2 * at] === h && this.keyIs(entry - 1, key)) return entry - 1;
     }
+  }
+
+  /** Whether record `r`'s key is `key`, without decoding it when both are plain ASCII. */
+  keyIs(r: number, key: string): boolean {
+    const buf = this.bodies.bufferOf(r);
+    const start = this.bodies.startOf(r) + this.keyOffset;
+    const end = this.keyEnds[r]!;
+    // A key that is not plain ASCII (or needs escapes) has more bytes than characters: decoded to compare.
+    if (end - start !== key.length) return this.keyOf(r) === key;
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      if (c >= 0x80 || c < 0x20 || c === QUOTE || c === BACKSLASH) return this.keyOf(r) === key;
+      if (buf[start + i] !== c) return false;
+    }
+    return true;
   }
 
   /** Record `r`'s key. */
@@ -109,49 +129,47 @@ export class RecordsByKey implements ReadonlyMap<string, string> {
     for (let r = 0; r < this.size; r++) visit(this.json(r), this.keyOf(r), this);
   }
 
-  /** Indexes record `r`, whose key starts at `from`; false when its key repeats an earlier one's. */
-  private add(r: number, buf: Buffer, from: number, end: number): boolean {
-    // The key's hash as fnv1a of its text: for ASCII without escapes, its bytes are its code units.
-    let h = 0x811c9dc5;
-    let plain = true;
-    let at = from;
-    for (; at < end; at++) {
-      const c = buf[at]!;
-      if (c === QUOTE) break;
-      if (c === BACKSLASH) {
-        plain = false;
-        at++;
-      } else if (c >= 0x80) plain = false;
-      h = Math.imul(h ^ c, 0x01000193);
-    }
-    if (at >= end) return false;
-    this.keyEnds[r] = at;
-    const key = plain ? undefined : this.keyOf(r);
-    h = key === undefined ? h | 0 : fnv1a(key);
-    const { table, mask } = this;
-    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[2 * slot + 1]!;
-      if (entry === 0) {
-        table[2 * slot] = h;
-        table[2 * slot + 1] = r + 1;
-        return true;
+  /** The index by key, built once: each key hashed from its bytes as fnv1a of its text. */
+  private build(): Int32Array {
+    let slots = 16;
+    while (slots < this.size * 2) slots *= 2;
+    this.mask = slots - 1;
+    const table = new Int32Array(slots * 2);
+    const { mask, bodies } = this;
+    for (let r = 0; r < this.size; r++) {
+      const buf = bodies.bufferOf(r);
+      const end = this.keyEnds[r]!;
+      // For ASCII without escapes, a key's bytes are its code units.
+      let h = 0x811c9dc5;
+      let plain = true;
+      for (let at = bodies.startOf(r) + this.keyOffset; at < end; at++) {
+        const c = buf[at]!;
+        if (c >= 0x80 || c === BACKSLASH) plain = false;
+        h = Math.imul(h ^ c, 0x01000193);
       }
-      if (table[2 * slot] === h && this.keyIs(entry - 1, key ?? this.keyOf(r))) return false;
+      const key = plain ? undefined : this.keyOf(r);
+      h = key === undefined ? h | 0 : fnv1a(key);
+      for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+        const entry = table[2 * slot + 1]!;
+        if (entry === 0) {
+          table[2 * slot] = h;
+          table[2 * slot + 1] = r + 1;
+          break;
+        }
+        if (table[2 * slot] === h && this.keyIs(entry - 1, key ?? this.keyOf(r))) break; // a repeat: the first stays
+      }
     }
+    this.table = table;
+    return table;
   }
+}
 
-  /** Whether record `r`'s key is `key`, without decoding it when both are plain ASCII. */
-  private keyIs(r: number, key: string): boolean {
-    const buf = this.bodies.bufferOf(r);
-    const start = this.bodies.startOf(r) + this.keyOffset;
-    const end = this.keyEnds[r]!;
-    // Equal hashes nearly always mean equal keys; a key that is not plain ASCII is decoded to compare.
-    if (end - start !== key.length) return this.keyOf(r) === key;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      if (c >= 0x80 || c < 0x20 || c === QUOTE || c === BACKSLASH) return this.keyOf(r) === key;
-      if (buf[start + i] !== c) return false;
-    }
-    return true;
+/** Where the JSON string whose text starts at `from` ends (its closing quote), or `end` when it does not. */
+function closingQuote(buf: Buffer, from: number, end: number): number {
+  for (let at = from; at < end; at++) {
+    const c = buf[at]!;
+    if (c === QUOTE) return at;
+    if (c === BACKSLASH) at++;
   }
+  return end;
 }

@@ -62,8 +62,19 @@ describe('diffRecords', () => {
     expect(keys.filter((key, i) => base.find(key) !== i)).toEqual([]);
     for (const key of colliding.flat()) expect(base.get(key)).toBe(tm(key));
     expect(base.find('E558386')).toBe(-1);
-    // A snapshot holding one of a colliding pair twice is not one this tool wrote.
-    expect(RecordsByKey.index(Bodies.of([tm('E558385'), tm('E1501100'), tm('E558385')]), 'employeeID')).toBeUndefined();
+    // A key given twice (never in a body this tool wrote): the first is found.
+    const twice = RecordsByKey.index(Bodies.of([tm('E558385'), tm('E1501100'), tm('E558385', 'Again')]), 'employeeID')!;
+    expect(twice.get('E558385')).toBe(tm('E558385'));
+  });
+
+  it('walks a baseline in the same order in step, and finds the rest by key', () => {
+    const before = Array.from({ length: 50 }, (_, i) => `E${i}`);
+    // The same order with E3 removed, N1 inserted, E10 changed, and E40 moved to the front.
+    const after = ['E40', ...before.filter((k) => k !== 'E3' && k !== 'E40').flatMap((k) => (k === 'E20' ? ['N1', k] : [k]))];
+    const base = RecordsByKey.index(Bodies.of(before.map((k) => tm(k))), 'employeeID')!;
+    const d = diffRecords(base, 'snapshot', after, Bodies.of(after.map((k) => tm(k, k === 'E10' ? 'New' : `Name ${k}`))));
+    expect(d).toMatchObject({ added: 1, removed: 1, changed: 1, unchanged: 48 });
+    expect(d.examples).toMatchObject({ added: ['N1'], removed: ['E3'], changed: [{ key: 'E10' }] });
   });
 
   it('keeps only a few examples of each', () => {
