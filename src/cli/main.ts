@@ -8,7 +8,7 @@ import { Secrets } from '../send/secrets.js';
 import { toolVersion } from '../version.js';
 import { addCommands } from './commands.js';
 import { processIo, type ProcessIo, type RunIo } from './io.js';
-import type { CommandResult } from './result.js';
+import type { CommandResult, Ended } from './result.js';
 import type { Ending } from '../report/assemble.js';
 
 export type { ProcessIo } from './io.js';
@@ -138,7 +138,23 @@ export async function finish(result: CommandResult, io: RunIo): Promise<number> 
   // redact() is the last line of defence: no code path puts the token in a report.
   const json = result.failure === undefined && result.data !== undefined ? result.data : report;
   if (result.json && json) io.stdout.write(`${redact(JSON.stringify(json, null, 2))}\n`);
+  await afterRun(result, { report, exitCode }, io);
   return exitCode;
+}
+
+/**
+ * The post-run point: what a command asked to do once its run has ended (a notification, a final
+ * file), with the report and the exit code as they stand. It never changes the exit code: a failure
+ * here is a warning.
+ */
+async function afterRun(result: CommandResult, ended: Ended, io: RunIo): Promise<void> {
+  if (!result.afterRun) return;
+  try {
+    await result.afterRun(ended);
+  } catch (err) {
+    const message = isUploadError(err) ? err.message : err instanceof Error ? err.message : String(err);
+    io.stderr.write(`${io.secrets.redact(`upload: warning: after the run: ${message}`)}\n`);
+  }
 }
 
 /** What is known of a run that never started: a bad command line, or a crash outside a run. */

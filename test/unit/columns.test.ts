@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { distance, matchColumn, normalise, suggest } from '../../src/map/columns.js';
 import { dayIndex, hoursColumn } from '../../src/map/layout.js';
-import { compilePlan } from '../../src/map/plan.js';
+import { compilePlan } from '../../src/map/column-plan.js';
 
 const plan = (kind: 'store-cards' | 'team-members', columns: string[], fields: Record<string, string | string[]> = {}, ignore: string[] = []) =>
   compilePlan(kind, columns, {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../src/contract/fields.js';
 import type { Kind } from '../../src/contract/kinds.js';
-import { compilePlan } from '../../src/map/plan.js';
+import { compilePlan } from '../../src/map/column-plan.js';
 import { mapRecord } from '../../src/map/record.js';
 
 function map(kind: Kind, header: string[], row: unknown[]) {
