@@ -7,7 +7,7 @@
 //   node bench/ab.js [--runs N] [--only name,name] [--base DIR] [--record]
 //
 // --base DIR adds another build (a directory holding bin/ and dist/, e.g. an older commit) as a variant.
-// --record writes the result to bench/AB-RESULTS.json (bench/out/ab.json always).
+// --record appends the result to bench/AB-RESULTS.json (bench/out/ab.json always holds the last run).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,7 +19,11 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
 const OUT = join(HERE, 'out');
 
-/** Each variant: the built files to patch, and what to replace with what (each must match once). */
+/**
+ * Each variant: the built files to patch, and what to replace with what (each must match once). The
+ * optimisations measured and deleted (the field-by-field JSON writer, the Latin-1 runs) are no longer
+ * here; docs/performance.md keeps their measurements.
+ */
 const VARIANTS = {
   'zod for every record (no fast check)': {
     name: 'no-fast-check',
@@ -31,10 +35,6 @@ const VARIANTS = {
       ['validate/key-index.js', 'export class KeyList {', 'class SortedKeyList {'],
       ['validate/key-index.js', 'export function runOf', `${mapKeyList()}\nexport function runOf`],
     ],
-  },
-  'decoded whole (no Latin-1 runs)': {
-    name: 'whole-decode',
-    patches: [['read/decode.js', 'latin1Runs(whole.subarray(0, cut))', "[whole.toString('utf8', 0, cut)]"]],
   },
 };
 
@@ -129,4 +129,9 @@ for (const r of rows)
   console.log(`${pad(r.build, 44)}  ${pad(r.wallS.toFixed(2), 6)}  ${pad(r.cpuS.toFixed(2), 5)}  ${pad(r.peakRssMB, 7)}  ${r.cpuVsCurrent.toFixed(2)}×`);
 console.log(`\n${result.what}; node ${result.node}; load ${result.load.before.join(' ')} → ${result.load.after.join(' ')}; ${result.seconds} s`);
 writeFileSync(join(OUT, 'ab.json'), `${JSON.stringify(result, null, 2)}\n`);
-if (o.record) writeFileSync(join(HERE, 'AB-RESULTS.json'), `${JSON.stringify(result, null, 2)}\n`);
+if (o.record) {
+  // Every recorded run is kept (newest last): each decision to keep or delete rests on one of them.
+  const path = join(HERE, 'AB-RESULTS.json');
+  const runs = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : [];
+  writeFileSync(path, `${JSON.stringify([...(Array.isArray(runs) ? runs : [runs]), result], null, 2)}\n`);
+}
