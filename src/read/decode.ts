@@ -116,7 +116,8 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
       lenient.decode(input, { stream });
       textLines += textLineBreaks(text);
     }
-    carry = incompleteTail(input);
+    // The unfinished character may have begun chunks ago (a 4-byte one over 1-byte reads).
+    carry = incompleteTail(carry.length ? Buffer.concat([carry, input]) : input);
     return text;
   };
 

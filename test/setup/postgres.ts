@@ -1,14 +1,15 @@
 // A real PostgreSQL server for the test run: initdb into a temp directory, pg_ctl on a free loopback
 // port, torn down at the end. Tests ask for a database of their own with `freshDatabase()`
 // (test/helpers/postgres.ts). No server is mocked. Running as root (CI containers), initdb refuses to
-// run, so the server runs as the `postgres` user. A machine without PostgreSQL fails the run: .ci/run
-// installs it.
+// run, so the server runs as the `postgres` user (test/helpers/platform.ts). A machine without
+// PostgreSQL fails the run: .ci/run installs it.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { dirOnPath, programIn, serviceUser } from '../helpers/platform.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,11 +18,11 @@ declare module 'vitest' {
 }
 
 function binDir(): string {
-  const onPath = (process.env.PATH ?? '').split(':').find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl')));
+  const onPath = dirOnPath('initdb', 'pg_ctl');
   if (onPath) return onPath;
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  const found = versions.map((v) => join(root, v, 'bin')).find((d) => existsSync(join(d, 'initdb')));
+  const found = versions.map((v) => join(root, v, 'bin')).find((d) => programIn(d, 'initdb'));
   if (!found)
     throw new Error('PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin): the state-store tests need it; .ci/run installs it');
   return found;
@@ -41,13 +42,10 @@ function freePort(): Promise<number> {
 export default async function setup(project: TestProject): Promise<() => void> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'su-pg-'));
-  const asRoot = process.getuid?.() === 0;
-  const run = (cmd: string, args: string[]) =>
-    execFileSync(asRoot ? 'runuser' : join(bin, cmd), asRoot ? ['-u', 'postgres', '--', join(bin, cmd), ...args] : args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
-    chownSync(dir, uid, gid);
+  const postgres = serviceUser('postgres');
+  const run = (cmd: string, args: string[]) => execFileSync(...postgres.command(join(bin, cmd), args), { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (postgres.owner) {
+    chownSync(dir, postgres.owner.uid, postgres.owner.gid);
     chmodSync(dir, 0o700);
   }
   const data = join(dir, 'data');
