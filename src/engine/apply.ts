@@ -2,6 +2,7 @@
 // sent only if the store is still at the generation the plan was made against; otherwise nothing is
 // sent (PLAN_STALE). It is judged again, against the latest upload, with the guard limits the plan was
 // made with: no path that sends gets round a guard, and the limits were part of what was reviewed.
+import { Bodies } from '../contract/json-array.js';
 import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords, noBaseline } from '../diff/index.js';
@@ -90,7 +91,7 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
           `${options.plan}: its body is not a body this tool wrote`,
           'make a new plan with --dry-run --plan-out FILE, review it, and apply that one',
         );
-      const [keys, bodies] = planned ? [[...planned.keys()], [...planned.values()]] : [[], []];
+      const [keys, bodies] = planned ? [[...planned.keys()], planned.bodies] : [[], new Bodies()];
       const diff = latest
         ? diffRecords(latest, 'snapshot', keys, bodies)
         : { ...noBaseline(), baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null };

@@ -93,7 +93,7 @@ function judgeStep(
 ): Verdict {
   const { kind } = opened.target;
   const { file } = planned;
-  if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.slice(0, PREVIEW), total: file.bodies.length });
+  if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.first(PREVIEW), total: file.bodies.length });
   ctx.emit({ type: 'diff', kind, diff: planned.diff, against: against.against, noBaselineWhy: against.why || undefined });
   const verdict: Verdict = guards
     ? judge({

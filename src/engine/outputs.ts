@@ -43,7 +43,7 @@ async function writeDiff(path: string, { opened, against, planned }: Judged, ctx
   if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${path}: there is no baseline to compare with, so the file lists no changes` });
   const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('../report/private-file.js'), import('../report/diff-csv.js')]);
   const file = planned.file!;
-  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records ?? new Map(), file.keys, file.bodies, file.delimiter ?? ','));
+  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records, file.keys, file.bodies, file.delimiter ?? ','));
 }
 
 /** The plan of a dry run, with what it was compared with, for `upload apply` to send byte for byte. */

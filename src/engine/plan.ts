@@ -1,8 +1,9 @@
 // Plan, then execute: read → map → validate → diff, as data. A dry run and a real run build the same
 // plan; only a real run goes on to send it. Everything the later steps need comes back in the plan:
 // the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
+import type { Bodies } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
-import { diffRecords, noBaseline, type BaselineSource, type Diff } from '../diff/index.js';
+import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from '../diff/index.js';
 import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
 import type { Mapping } from '../map/mapping-file.js';
@@ -16,8 +17,8 @@ export type { RejectedRecord } from '../validate/index.js';
 
 export interface Baseline {
   readonly source: Exclude<BaselineSource, 'none'>;
-  /** Key → canonical wire JSON of each record. */
-  readonly records: ReadonlyMap<string, string>;
+  /** Each record's canonical wire JSON (as bytes), by key. */
+  readonly records: RecordsByKey;
 }
 
 export interface PlanInput {
@@ -42,9 +43,9 @@ export interface Plan {
   readonly source: string;
   /** Records read from the file, valid or not. */
   readonly rows: number;
-  /** Key and canonical wire JSON of each valid record, in file order. */
+  /** Key and canonical wire JSON (the UTF-8 bytes that are sent) of each valid record, in file order. */
   readonly keys: string[];
-  readonly bodies: string[];
+  readonly bodies: Bodies;
   /** The first issues found (validate/index.ts MAX_ISSUES); all of them are counted in issueCounts. */
   readonly issues: Issue[];
   readonly issueCounts: Readonly<Record<string, number>>;

@@ -66,7 +66,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
       ctx.emit({ type: 'restoring', kind, upload: baselineOf(target) });
       const payload = { records: records.size, chunks: [body], bytes: body.length, sha256: target.sha256 };
       const latest = against.baseline!.records;
-      const [keys, bodies] = [[...records.keys()], [...records.values()]];
+      const [keys, bodies] = [[...records.keys()], records.bodies];
       const diff = diffRecords(latest, 'snapshot', keys, bodies);
       return {
         source: `upload #${target.generation}`,

@@ -84,8 +84,8 @@ export function uploadDefinition(options: UploadOptions): Definition {
         diff: plan.diff,
         changes: () => analyseChanges(kind, against.baseline?.records, plan.keys, plan.bodies, plan.diff),
         file: plan,
-        // Encoded once, and only when sent or written: a dry run without --payload-out never pays for it.
-        payload: () => (encoded ??= import('../contract/json-array.js').then(({ encodePayload }) => encodePayload(plan.bodies))),
+        // The bodies are the bytes already: only the sha256 is computed, once, when sent or written.
+        payload: () => (encoded ??= Promise.resolve(plan.bodies.payload())),
         ...(plan.errors > 0 ? { invalid: invalid(counts, source, options.errorsCsv, plan.issues) } : {}),
       };
     },

@@ -64,9 +64,6 @@ export function checkHeader(source: string, line: number, header: readonly strin
   return columns;
 }
 
-/** Decoded text: a string, or consecutive strings (./latin1-runs.ts). */
-export type TextPart = string | readonly string[];
-
 /** Excel's first line `sep=;` names the delimiter (and is not the header). */
 const SEP_LINE = /^sep=([,;\t|])$/i;
 
@@ -78,12 +75,9 @@ function firstLine(head: string): { line: string; complete: boolean } {
   return eol === -1 ? { line: rest, complete: false } : { line: rest.slice(0, eol), complete: true };
 }
 
-async function* withDelimiter(
-  text: AsyncIterable<TextPart>,
-  delimiter: string | undefined,
-): AsyncGenerator<TextPart | { delimiter: string; sepLine: boolean }> {
+async function* withDelimiter(text: AsyncIterable<string>, delimiter: string | undefined): AsyncGenerator<string | { delimiter: string; sepLine: boolean }> {
   let head = '';
-  let only: TextPart | undefined; // the first chunk, while it is all of head: passed on as it came
+  let only: string | undefined; // the first chunk, while it is all of head: passed on as it came
   let detected = delimiter !== undefined;
   const decide = (line: string) => {
     const sep = SEP_LINE.exec(line);
@@ -94,7 +88,7 @@ async function* withDelimiter(
     let first = true;
     for await (const chunk of text) {
       if (first) {
-        head += typeof chunk === 'string' ? chunk : chunk.join('');
+        head += chunk;
         const line = firstLine(head);
         if (!line.complete && head.length < MAX_RECORD_CHARS) continue;
         yield decide(line.line);
@@ -113,7 +107,7 @@ async function* withDelimiter(
   for await (const chunk of text) {
     if (!detected) {
       only = head === '' ? chunk : undefined;
-      head += typeof chunk === 'string' ? chunk : chunk.join('');
+      head += chunk;
       const first = firstLine(head);
       if (!first.complete && head.length < MAX_RECORD_CHARS) continue;
       yield decide(first.line);
@@ -145,7 +139,7 @@ function looksLikeJson(start: string): boolean | undefined {
 
 /** The records of a CSV text, a batch per decoded chunk (an `await` per record costs more than the record). */
 export async function* readCsvBatches(
-  text: AsyncIterable<TextPart>,
+  text: AsyncIterable<string>,
   source: string,
   delimiterFlag: string | undefined,
   info: ReadInfo,
@@ -178,20 +172,18 @@ export async function* readCsvBatches(
   // text is held back until its start tells whether it is JSON, however it was cut into chunks.
   let held: string | undefined = '';
   let lastChar = '';
-  const feed = (chunk: TextPart): RawRecord[] => {
+  const feed = (part: string): RawRecord[] => {
     const batch: RawRecord[] = [];
-    for (const part of typeof chunk === 'string' ? [chunk] : chunk) {
-      if (part) lastChar = part[part.length - 1]!;
-      records(parser.push(part), batch);
-    }
+    if (part) lastChar = part[part.length - 1]!;
+    records(parser.push(part), batch);
     return batch;
   };
   try {
     for await (const chunk of input) {
-      if (typeof chunk !== 'string' && !Array.isArray(chunk)) continue;
-      let part: TextPart = chunk as TextPart;
+      if (typeof chunk !== 'string') continue;
+      let part = chunk;
       if (held !== undefined) {
-        held += typeof part === 'string' ? part : part.join('');
+        held += part;
         const json = looksLikeJson(held);
         if (json === undefined && held.length < 4096) continue;
         if (json)

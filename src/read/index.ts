@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { issue } from '../issues.js';
-import { decodeText, decodeTextRuns } from './decode.js';
+import { decodeText } from './decode.js';
 import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
 import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
@@ -143,7 +143,7 @@ function textRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, inf
     const text = decodeText(bytes, options.encoding, options.source);
     return oneByOne(info.format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source));
   }
-  return readCsvBatches(decodeTextRuns(bytes, options.encoding, options.source), options.source, options.delimiter, info);
+  return readCsvBatches(decodeText(bytes, options.encoding, options.source), options.source, options.delimiter, info);
 }
 
 /**
