@@ -62,6 +62,7 @@ export const ERROR_CODES = {
     'PLAN_BASE_URL',
     'STATE_UNREACHABLE',
     'STATE_UNUSABLE',
+    'STATE_TIMEOUT',
   ],
   invalid: [
     'INVALID_RECORDS',
