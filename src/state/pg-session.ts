@@ -21,7 +21,7 @@ export function boundsFrom(env: NodeJS.ProcessEnv): Bounds {
 
 /** After a signal, what is left to do (release the lock, audit) gets this long per step. */
 const AFTER_SIGNAL_MS = 2_000;
-/** The client's own bound is the server's plus this: the server's cancel, with its message, comes first. */
+/** The client's own bound is the server's plus up to this: the server's cancel, with its message, comes first. */
 const CLIENT_SLACK_MS = 5_000;
 
 export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]) => Promise<pg.QueryResult<R>>;
@@ -102,7 +102,7 @@ export class Session {
    * then dropped, since a statement is still running on it, and the failure named.
    */
   private bounded<T>(work: Promise<T>, ms?: number, client = this.client, name = true): Promise<T> {
-    const limit = ms ?? (this.signal?.aborted ? AFTER_SIGNAL_MS : this.bounds.statementMs + CLIENT_SLACK_MS);
+    const limit = ms ?? (this.signal?.aborted ? AFTER_SIGNAL_MS : this.bounds.statementMs + Math.min(CLIENT_SLACK_MS, this.bounds.statementMs));
     return new Promise<T>((resolve, reject) => {
       const drop = (err: unknown) => {
         cleanup();
