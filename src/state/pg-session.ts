@@ -42,23 +42,45 @@ export class Session {
     await this.connection();
   }
 
-  /** One statement, on its own (a transaction of its own); the server's bounds are the role's. */
-  query: Query = async (sql, params) => {
+  /**
+   * One statement, on its own (a transaction of its own); the server's bounds are the role's, the
+   * client's apply. A statement whose connection was lost (a restart, a failover, a DBA ending idle
+   * sessions) is sent once more on a new one: every statement sent this way may be repeated.
+   */
+  query: Query = async (sql, params) => this.again(() => this.once(sql, params));
+
+  /** One statement that must not be repeated (it appends). */
+  once: Query = async (sql, params) => {
     const client = await this.connection();
     return this.bounded(client.query(sql, params));
   };
 
+  private async again<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (!LOST.has(err as object) || this.signal?.aborted) throw err;
+      return work();
+    }
+  }
+
   /** Statements in one transaction, each statement and lock wait bounded on the server too. */
   async transaction<T>(work: (q: Query) => Promise<T>): Promise<T> {
-    const client = await this.connection();
+    // Only the BEGIN is sent again on a new connection: nothing was done on the lost one.
+    const client = await this.again(async () => {
+      const c = await this.connection();
+      await this.bounded(c.query('BEGIN'));
+      return c;
+    });
     const q: Query = (sql, params) => this.bounded(client.query(sql, params));
-    await q('BEGIN');
     try {
-      // The lower of the role's bound and ours: a DBA's stricter statement_timeout is kept.
+      // The lower of the role's bound and ours: a DBA's stricter setting is kept. A lock wait gives up a
+      // little before the statement would, so that it is reported as what it is.
       await q(
-        `SELECT set_config(name, CASE WHEN setting::bigint = 0 OR setting::bigint > $1 THEN $1::text ELSE setting END, true)
-           FROM pg_settings WHERE name IN ('statement_timeout', 'lock_timeout')`,
-        [this.bounds.statementMs],
+        `SELECT set_config(name, CASE WHEN setting::bigint = 0 OR setting::bigint > b THEN b::text ELSE setting END, true)
+           FROM pg_settings, LATERAL (SELECT CASE name WHEN 'lock_timeout' THEN $2::bigint ELSE $1::bigint END AS b) bound
+          WHERE name IN ('statement_timeout', 'lock_timeout')`,
+        [this.bounds.statementMs, Math.max(1, Math.round(this.bounds.statementMs * 0.9))],
       );
       const result = await work(q);
       await q('COMMIT');
@@ -136,12 +158,18 @@ export class Session {
         },
         (err: unknown) => {
           cleanup();
-          reject(name ? storeFailure(this.label, this.url, this.bounds, err) : err);
+          const failure = name ? storeFailure(this.label, this.url, this.bounds, err) : err;
+          // The connection is gone even if its 'end' has not been seen yet: the next statement makes a new one.
+          if (LOST.has(failure as object) && client === this.client) this.dead = true;
+          reject(failure);
         },
       );
     });
   }
 }
+
+/** Failures of a connection that was lost (not of one that could not be made). */
+const LOST = new WeakSet<object>();
 
 async function closeClient(client: pg.Client): Promise<void> {
   const stream = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
@@ -180,12 +208,15 @@ export function storeFailure(label: string, url: string, bounds: Bounds, err: un
   if (!(err instanceof Error)) return err;
   const e = err as Error & { code?: string; routine?: string };
   const said = e.message.replaceAll(url, label);
-  if (isConnectionFailure(e))
-    return new UsageError(
+  if (isConnectionFailure(e)) {
+    const lost = new UsageError(
       'STATE_UNREACHABLE',
       `lost the connection to the state store ${label} (${said}${e.code ? `, ${e.code}` : ''}): the server restarted, failed over, or ended the session`,
       'run again once the database is back; nothing was sent unless the report says so',
     );
+    LOST.add(lost);
+    return lost;
+  }
   if (e.code === '57014' || e.code === '55P03')
     return new UsageError(
       'STATE_TIMEOUT',

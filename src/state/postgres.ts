@@ -316,7 +316,7 @@ export class PostgresStore implements StateStore {
 
   async audit(key: StateKey, entry: AuditEntry): Promise<void> {
     await this.ensureTables();
-    await this.q('INSERT INTO upload_audit (base_url, kind, entry) VALUES ($1, $2, $3)', [key.baseUrl, key.kind, JSON.stringify(entry)]);
+    await this.session.once('INSERT INTO upload_audit (base_url, kind, entry) VALUES ($1, $2, $3)', [key.baseUrl, key.kind, JSON.stringify(entry)]);
   }
 
   async attempts(key: StateKey, limit = 1_000_000): Promise<AuditEntry[]> {

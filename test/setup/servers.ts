@@ -55,6 +55,9 @@ export interface Postgres {
   readonly port: number;
   /** pg_ctl restart -m fast: every session is ended, the data stays. */
   restart(): void;
+  /** pg_ctl stop -m fast, and start again: a server that is down for a while. */
+  halt(): void;
+  start(): void;
   stop(): void;
 }
 
@@ -71,6 +74,8 @@ export async function startPostgres(): Promise<Postgres> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     restart: () => ctl('-m', 'fast', 'restart'),
+    halt: () => ctl('-m', 'fast', 'stop'),
+    start: () => ctl('start'),
     stop: () => {
       try {
         ctl('-m', 'immediate', 'stop');
