@@ -51,13 +51,7 @@ export async function renew(session: Session, key: StateKey, token: string, time
   return rowCount === 1;
 }
 
-export async function takeLease(
-  session: Session,
-  key: StateKey,
-  holder: Holder,
-  times: LeaseTimes,
-  label: string,
-): Promise<{ lease: Lease; token: string }> {
+export async function takeLease(session: Session, key: StateKey, holder: Holder, times: LeaseTimes, label: string): Promise<{ lease: Lease; token: string }> {
   const before = await current(session, key);
   if (before && !abandoned(before)) throw held(before, holder.what, label, times);
   const token = randomBytes(16).toString('hex');

@@ -126,7 +126,7 @@ export class Session {
   private bounded<T>(work: Promise<T>, ms?: number, client = this.client, name = true): Promise<T> {
     const limit = ms ?? (this.signal?.aborted ? AFTER_SIGNAL_MS : this.bounds.statementMs + Math.min(CLIENT_SLACK_MS, this.bounds.statementMs));
     return new Promise<T>((resolve, reject) => {
-      const drop = (err: unknown) => {
+      const drop = (err: Error) => {
         cleanup();
         this.dead = true;
         if (client) void closeClient(client);
@@ -143,7 +143,7 @@ export class Session {
           ),
         limit,
       );
-      const onAbort = () => drop(this.signal?.reason);
+      const onAbort = () => drop(this.signal?.reason as Error);
       // Once interrupted, the steps that tidy up still run, within AFTER_SIGNAL_MS each.
       const watchSignal = this.signal && !this.signal.aborted;
       if (watchSignal) this.signal.addEventListener('abort', onAbort, { once: true });

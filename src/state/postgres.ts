@@ -115,9 +115,7 @@ export class PostgresStore implements StateStore {
   }
 
   private async hasTables(): Promise<boolean> {
-    const { rows } = await this.q<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_tables WHERE tablename IN (${TABLES.map((t) => `'${t}'`).join(',')})`,
-    );
+    const { rows } = await this.q<{ n: string }>(`SELECT count(*) AS n FROM pg_tables WHERE tablename IN (${TABLES.map((t) => `'${t}'`).join(',')})`);
     return Number(rows[0]?.n) >= TABLES.length;
   }
 
@@ -188,11 +186,7 @@ export class PostgresStore implements StateStore {
 
   async readSnapshot(key: StateKey, generation: number): Promise<Buffer> {
     const found = this.ready
-      ? await this.q<Row>('SELECT * FROM upload_generations WHERE base_url = $1 AND kind = $2 AND generation = $3', [
-          key.baseUrl,
-          key.kind,
-          generation,
-        ])
+      ? await this.q<Row>('SELECT * FROM upload_generations WHERE base_url = $1 AND kind = $2 AND generation = $3', [key.baseUrl, key.kind, generation])
       : undefined;
     const row = found?.rows[0];
     if (!row)
@@ -294,10 +288,7 @@ export class PostgresStore implements StateStore {
 
   async readPending(key: StateKey): Promise<Buffer> {
     const intent = await this.pending(key);
-    const { rows } = await this.q<{ snapshot: Buffer }>('SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2', [
-      key.baseUrl,
-      key.kind,
-    ]);
+    const { rows } = await this.q<{ snapshot: Buffer }>('SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind]);
     const body = rows[0]?.snapshot;
     if (!intent || !body)
       throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
@@ -321,10 +312,11 @@ export class PostgresStore implements StateStore {
 
   async attempts(key: StateKey, limit = 1_000_000): Promise<AuditEntry[]> {
     if (!this.ready) return [];
-    const { rows } = await this.q<{ entry: AuditEntry }>(
-      'SELECT entry FROM upload_audit WHERE base_url = $1 AND kind = $2 ORDER BY id DESC LIMIT $3',
-      [key.baseUrl, key.kind, limit],
-    );
+    const { rows } = await this.q<{ entry: AuditEntry }>('SELECT entry FROM upload_audit WHERE base_url = $1 AND kind = $2 ORDER BY id DESC LIMIT $3', [
+      key.baseUrl,
+      key.kind,
+      limit,
+    ]);
     return rows.map((r) => r.entry);
   }
 
@@ -357,4 +349,3 @@ function toGeneration(r: Row): Generation {
     plan: typeof r.plan === 'string' ? r.plan : null,
   };
 }
-

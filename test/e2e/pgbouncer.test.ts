@@ -57,7 +57,13 @@ describe('the PostgreSQL lock behind PgBouncer in transaction pooling', () => {
     const cli = (file: string, extra: string[] = []) => runCli(['team-members', file, '--yes', '--json', '--state', state, ...extra], { env: sb!.env });
     expect((await cli(writeMembers(sb.dir, 'first.csv', range(1, 20)), ['--no-baseline'])).code).toBe(0);
 
-    const io = { env: sb.env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {}, secrets: new Secrets() } as unknown as RunIo;
+    const io = {
+      env: sb.env,
+      stdin: Object.assign(Readable.from([]), { isTTY: true }),
+      stderr: { isTTY: true },
+      stdout: {},
+      secrets: new Secrets(),
+    } as unknown as RunIo;
     const options = await parseUploadOptions('team-members', writeMembers(sb.dir, 'mine.csv', range(1, 21)), { retries: '0', timeout: '10', state }, io);
     let other: Record<string, any> | undefined;
     const { failure } = await runUpload(options, {
@@ -105,7 +111,8 @@ describe('the PostgreSQL lock behind PgBouncer in transaction pooling', () => {
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('close', resolve));
     const killedAt = Date.now();
-    const upload = () => runCli(['team-members', writeMembers(sb!.dir, 'a.csv', range(1, 5)), '--yes', '--json', '--no-baseline', '--state', state], { env: sb!.env });
+    const upload = () =>
+      runCli(['team-members', writeMembers(sb!.dir, 'a.csv', range(1, 5)), '--yes', '--json', '--no-baseline', '--state', state], { env: sb!.env });
     const refused = (await upload()).json();
     expect(refused).toMatchObject({ exitCode: 4, error: { code: 'LOCK_HELD', message: expect.stringContaining('of cron on sync-01') } });
     expect(refused.error.hint).toMatch(/once its lease expires/);

@@ -48,10 +48,7 @@ async function leastPrivilegeRole(db: string): Promise<string> {
   const grants = [...doc.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!).find((sql) => sql.includes('GRANT'))!;
   await asAdmin(db, SCHEMA_SQL);
   const name = new URL(db).pathname.slice(1);
-  await asAdmin(
-    db,
-    grants.replaceAll(" PASSWORD 'choose-one'", '').replaceAll('uploader', role).replaceAll('DATABASE scheduling', `DATABASE ${name}`),
-  );
+  await asAdmin(db, grants.replaceAll(" PASSWORD 'choose-one'", '').replaceAll('uploader', role).replaceAll('DATABASE scheduling', `DATABASE ${name}`));
   return role;
 }
 
@@ -68,7 +65,10 @@ async function lockTable(url: string, table: string): Promise<pg.Client> {
 /** Until a session of the tool waits for a lock on `url`'s server. */
 async function toolWaits(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const { rows } = await asAdmin(url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'scheduling-upload' AND wait_event_type = 'Lock'`);
+    const { rows } = await asAdmin(
+      url,
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'scheduling-upload' AND wait_event_type = 'Lock'`,
+    );
     if (rows[0].n > 0) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -131,9 +131,23 @@ describe('PostgreSQL rights and timeouts', () => {
       const lease = await store.lock(key, { user: 'hr', host: 'h', pid: process.pid, what: 'x' });
       await lockTable(db, 'upload_heads');
       const p = encodePayload([JSON.stringify({ employeeID: 'E1' })]);
-      const meta = { uploadedAt: new Date().toISOString(), user: 'hr', host: 'h', toolVersion: '0', source: 's', records: 1, bytes: p.bytes, sha256: p.sha256, restoredFrom: null, plan: null };
+      const meta = {
+        uploadedAt: new Date().toISOString(),
+        user: 'hr',
+        host: 'h',
+        toolVersion: '0',
+        source: 's',
+        records: 1,
+        bytes: p.bytes,
+        sha256: p.sha256,
+        restoredFrom: null,
+        plan: null,
+      };
       started = Date.now();
-      await expect(store.commit(key, 0, p.chunks, meta, 10)).rejects.toMatchObject({ code: 'STATE_TIMEOUT', message: expect.stringMatching(/waited too long for a lock/) });
+      await expect(store.commit(key, 0, p.chunks, meta, 10)).rejects.toMatchObject({
+        code: 'STATE_TIMEOUT',
+        message: expect.stringMatching(/waited too long for a lock/),
+      });
       expect(Date.now() - started).toBeLessThan(4_000);
       await lease.release();
     } finally {
@@ -186,7 +200,13 @@ describe('a PostgreSQL server restarted under a run', () => {
     sb = await sandbox();
     const state = await freshDatabase(server.url);
     expect((await upload(state, writeMembers(sb.dir, 'a.csv', range(1, 10)), ['--no-baseline'])).code).toBe(0);
-    const io = { env: sb.env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {}, secrets: new Secrets() } as unknown as RunIo;
+    const io = {
+      env: sb.env,
+      stdin: Object.assign(Readable.from([]), { isTTY: true }),
+      stderr: { isTTY: true },
+      stdout: {},
+      secrets: new Secrets(),
+    } as unknown as RunIo;
     const options = await parseUploadOptions('team-members', writeMembers(sb.dir, 'b.csv', range(1, 11)), { retries: '0', timeout: '10', state }, io);
     const { facts, failure } = await runUpload(options, {
       env: sb.env,
@@ -211,7 +231,18 @@ describe('a PostgreSQL server restarted under a run', () => {
     try {
       const lease = await store.lock(key, { user: 'hr', host: 'h', pid: process.pid, what: 'x' });
       const p = encodePayload([JSON.stringify({ employeeID: 'E1' })]);
-      const meta = { uploadedAt: new Date().toISOString(), user: 'hr', host: 'h', toolVersion: '0', source: 's', records: 1, bytes: p.bytes, sha256: p.sha256, restoredFrom: null, plan: null };
+      const meta = {
+        uploadedAt: new Date().toISOString(),
+        user: 'hr',
+        host: 'h',
+        toolVersion: '0',
+        source: 's',
+        records: 1,
+        bytes: p.bytes,
+        sha256: p.sha256,
+        restoredFrom: null,
+        plan: null,
+      };
       await store.commit(key, 0, p.chunks, meta, 10);
       await lease.release();
       // A restart while the read waits: the read is sent again once, and answered.
@@ -226,7 +257,11 @@ describe('a PostgreSQL server restarted under a run', () => {
       await toolWaits(db);
       server.halt();
       try {
-        expect(await failing).toMatchObject({ code: 'STATE_UNREACHABLE', exitCode: 2, message: expect.stringMatching(/cannot reach the state store .*ECONNREFUSED/) });
+        expect(await failing).toMatchObject({
+          code: 'STATE_UNREACHABLE',
+          exitCode: 2,
+          message: expect.stringMatching(/cannot reach the state store .*ECONNREFUSED/),
+        });
       } finally {
         server.start();
       }
