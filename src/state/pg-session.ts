@@ -158,9 +158,9 @@ export class Session {
         },
         (err: unknown) => {
           cleanup();
-          const failure = name ? storeFailure(this.label, this.url, this.bounds, err) : err;
+          const failure: Error = name ? storeFailure(this.label, this.url, this.bounds, err) : (err as Error);
           // The connection is gone even if its 'end' has not been seen yet: the next statement makes a new one.
-          if (LOST.has(failure as object) && client === this.client) this.dead = true;
+          if (LOST.has(failure) && client === this.client) this.dead = true;
           reject(failure);
         },
       );
@@ -203,10 +203,10 @@ function isUploadFailure(err: unknown): err is UploadError {
 }
 
 /** Every failure of a statement, as a documented code; only the tool's own bugs stay what they are. */
-export function storeFailure(label: string, url: string, bounds: Bounds, err: unknown): unknown {
+export function storeFailure(label: string, url: string, bounds: Bounds, err: unknown): Error {
   if (isUploadFailure(err)) return err;
-  if (!(err instanceof Error)) return err;
-  const e = err as Error & { code?: string; routine?: string };
+  if (!(err instanceof Error)) return new Error(String(err));
+  const e = err as Error & { code?: string };
   const said = e.message.replaceAll(url, label);
   if (isConnectionFailure(e)) {
     const lost = new UsageError(
