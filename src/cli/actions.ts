@@ -8,17 +8,18 @@ import { confirmQuestion } from '../report/human.js';
 import { renderEvent } from '../report/render.js';
 import type { RunContext } from '../engine/context.js';
 import type { RunFacts, RunResult } from '../engine/result.js';
+import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
 
-async function frame(flags: Record<string, unknown>, io: RunIo, blank: RunFacts, run: (ctx: RunContext) => Promise<RunResult>): Promise<CommandResult> {
+async function frame(flags: Flags, io: RunIo, blank: RunFacts, run: (ctx: RunContext) => Promise<RunResult>): Promise<CommandResult> {
   const json = flags.json === true;
   const detailedExitcode = flags.detailedExitcode === true;
   const interrupt = onInterrupt();
   const ui = await terminalUi({
-    color: flags.color !== false,
+    color: flags.noColor !== true,
     quiet: flags.quiet === true || json,
     stderr: io.stderr,
     stdin: io.stdin,
@@ -44,14 +45,14 @@ async function frame(flags: Record<string, unknown>, io: RunIo, blank: RunFacts,
   }
 }
 
-export function uploadAction(kind: Kind, file: string, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
+export function uploadAction(kind: Kind, file: string, flags: Flags, io: RunIo): Promise<CommandResult> {
   return frame(flags, io, { kind, source: displayName(file), dryRun: flags.dryRun === true }, async (ctx) => {
     const { runUpload } = await import('../engine/upload.js');
     return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
   });
 }
 
-export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
+export function restoreAction(kind: Kind, flags: Flags, io: RunIo): Promise<CommandResult> {
   const dryRun = flags.dryRun === true;
   return frame(flags, io, { kind, source: null, dryRun }, async (ctx) => {
     const sending = await parseSending(flags, io, { dryRun, url: 'always' });
@@ -61,7 +62,7 @@ export function restoreAction(kind: Kind, flags: Record<string, unknown>, io: Ru
   });
 }
 
-export function applyAction(plan: string, flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
+export function applyAction(plan: string, flags: Flags, io: RunIo): Promise<CommandResult> {
   return frame(flags, io, { kind: null, source: plan, dryRun: false }, async (ctx) => {
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });

@@ -13,6 +13,7 @@ import { currentUser } from '../state/whoami.js';
 import { hostname } from 'node:os';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
+import type { Flags } from './flags.js';
 import type { ProcessIo, RunIo } from './io.js';
 
 export function count(flag: string, value: unknown, min: number): number {
@@ -31,24 +32,22 @@ function seconds(flag: string, value: unknown): number {
   return n;
 }
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
 /**
  * The address, token and confirmation, checked in the order a person fixes them. A dry run sends
  * nothing, so it needs none of them, but those it is given are checked. `stdin` names what else
  * reads standard input (the records), which then cannot carry the token or answer a question.
  */
 export async function parseSending(
-  flags: Record<string, unknown>,
+  flags: Flags,
   io: RunIo,
   how: { dryRun: boolean; stdin?: string | undefined; url?: 'always' | 'when-sending' | 'optional' },
 ): Promise<SendOptions> {
   const { dryRun, stdin } = how;
   const retries = count('--retries', flags.retries ?? DEFAULTS.retries, 0);
   const timeoutSeconds = seconds('--timeout', flags.timeout ?? DEFAULTS.timeoutSeconds);
-  const baseUrlFlag = text(flags.baseUrl);
-  const tokenEnv = text(flags.tokenEnv) ?? DEFAULTS.tokenEnv;
-  const tokenFile = text(flags.tokenFile);
+  const baseUrlFlag = flags.baseUrl;
+  const tokenEnv = flags.tokenEnv ?? DEFAULTS.tokenEnv;
+  const tokenFile = flags.tokenFile;
   const url = how.url ?? 'when-sending';
   const given = baseUrlFlag !== undefined || Boolean(io.env.UPLOAD_BASE_URL);
   const wantsUrl = url === 'always' || given || (url === 'when-sending' && !dryRun);
@@ -72,36 +71,33 @@ export async function parseSending(
 }
 
 /** Where the state lives, how much of it to keep, and how this run is named in it. */
-export function parseState(flags: Record<string, unknown>, io: ProcessIo): StateOptions {
+export function parseState(flags: Flags, io: ProcessIo): StateOptions {
   return {
-    state: stateSpec(text(flags.state), text(flags.stateDir), io.env),
+    state: stateSpec(flags.state, flags.stateDir, io.env),
     keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
     identity: identity(io.env),
   };
 }
 
-export function parseGuards(flags: Record<string, unknown>): GuardOptions {
+export function parseGuards(flags: Flags): GuardOptions {
   return {
-    maxRemovals: parseLimit('--max-removals', text(flags.maxRemovals) ?? DEFAULTS.maxRemovals),
-    maxChanges: parseLimit('--max-changes', text(flags.maxChanges) ?? DEFAULTS.maxChanges),
-    maxEmptied: parseLimit('--max-emptied', text(flags.maxEmptied) ?? DEFAULTS.maxEmptied),
+    maxRemovals: parseLimit('--max-removals', flags.maxRemovals ?? DEFAULTS.maxRemovals),
+    maxChanges: parseLimit('--max-changes', flags.maxChanges ?? DEFAULTS.maxChanges),
+    maxEmptied: parseLimit('--max-emptied', flags.maxEmptied ?? DEFAULTS.maxEmptied),
     allowEmpty: flags.allowEmpty === true,
   };
 }
 
-export async function parseUploadOptions(kind: Kind, file: string, flags: Record<string, unknown>, io: RunIo): Promise<UploadOptions> {
+export async function parseUploadOptions(kind: Kind, file: string, flags: Flags, io: RunIo): Promise<UploadOptions> {
   const dryRun = flags.dryRun === true;
   const sending = await parseSending(flags, io, { dryRun, stdin: file === '-' ? 'records' : undefined });
   const { baseUrl } = sending;
 
-  const errorsCsv = text(flags.errorsCsv);
+  const { errorsCsv, payloadOut, diffOut, planOut, encoding, storeCards } = flags;
   // Loaded only for the flags that write files: most runs write none.
   if (errorsCsv !== undefined) await (await import('../report/errors-csv.js')).checkWritable(errorsCsv);
-  const payloadOut = text(flags.payloadOut);
   if (payloadOut !== undefined) await checkWritable(payloadOut, '--payload-out');
-  const diffOut = text(flags.diffOut);
   if (diffOut !== undefined) await checkWritable(diffOut, '--diff-out');
-  const planOut = text(flags.planOut);
   if (planOut !== undefined) {
     if (!dryRun)
       throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
@@ -113,15 +109,12 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
       );
     await checkWritable(planOut, '--plan-out');
   }
-  const encoding = text(flags.encoding);
   checkEncoding(encoding);
-  const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(text(flags.delimiter) ?? '');
-  const ignoreColumns = Array.isArray(flags.ignoreColumn) ? (flags.ignoreColumn as string[]) : undefined;
-  const mapping = loadMapping(text(flags.map), kind, { ignoreColumns, timeFormat: text(flags.timeFormat) });
+  const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(flags.delimiter);
+  const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat });
   const guards = parseGuards(flags);
   const state = parseState(flags, io);
-  const storeCards = text(flags.storeCards);
-  if (storeCards === '-' && (file === '-' || text(flags.tokenFile) === '-')) {
+  if (storeCards === '-' && (file === '-' || flags.tokenFile === '-')) {
     throw new UsageError('STDIN_TWICE', '--store-cards - cannot share standard input with the records or the token', 'give --store-cards a file');
   }
 
@@ -132,11 +125,11 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Record
     dryRun,
     ...sending,
     mapping,
-    format: text(flags.format) as InputFormat | undefined,
+    format: flags.format as InputFormat | undefined,
     delimiter,
     encoding,
-    sheet: text(flags.sheet),
-    baseline: text(flags.baseline),
+    sheet: flags.sheet,
+    baseline: flags.baseline,
     noBaseline: flags.noBaseline === true,
     storeCards,
     ...guards,

@@ -1,6 +1,7 @@
 // What a command hands back to the entry point, which alone turns it into output and an exit code.
 import type { Style } from '../report/human.js';
 import type { RunFacts } from '../engine/result.js';
+import type { UploadReport } from '../report/types.js';
 
 export interface CommandResult {
   /** What the run learnt: the entry point assembles the report (printed under --json) from it once. */
@@ -16,4 +17,13 @@ export interface CommandResult {
   readonly json?: boolean;
   /** --detailed-exitcode: exit 8 for a successful run that changes something. */
   readonly detailedExitcode?: boolean;
+  /** Called once the run has ended, with its final report and exit code (e.g. to notify); cannot change them. */
+  readonly afterRun?: (ended: Ended) => Promise<void>;
+}
+
+/** How a run ended, as the entry point settled it. */
+export interface Ended {
+  /** Undefined for a command without a run's report (the sandbox, a template). */
+  readonly report: UploadReport | undefined;
+  readonly exitCode: number;
 }

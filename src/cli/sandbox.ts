@@ -2,10 +2,11 @@
 import { UploadError, UsageError } from '../errors.js';
 import { isLoopback } from '../send/config.js';
 import { DEFAULT_MAX_BODY, startSandbox } from '../sandbox/server.js';
+import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
 import type { CommandResult } from './result.js';
 
-export async function sandboxAction(flags: Record<string, string | undefined>, io: ProcessIo): Promise<CommandResult> {
+export async function sandboxAction(flags: Flags, io: ProcessIo): Promise<CommandResult> {
   const token = io.env.SANDBOX_TOKEN;
   const port = Number(flags.port);
   const maxBody = flags.maxBody === undefined ? DEFAULT_MAX_BODY : Number(flags.maxBody);

@@ -1,5 +1,6 @@
 // `upload state --to STORE`: every recorded upload, with its history, copied into another store (a
 // local directory into PostgreSQL, or into a shared folder). Nothing in the target is overwritten.
+import type { Flags } from './flags.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { resolveBaseUrl } from '../send/config.js';
@@ -8,9 +9,9 @@ import type { ProcessIo } from './io.js';
 import { parseState } from './options.js';
 import type { CommandResult } from './result.js';
 
-export async function stateAction(flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export async function stateAction(flags: Flags, io: ProcessIo): Promise<CommandResult> {
   try {
-    if (typeof flags.to !== 'string') throw new UsageError('BAD_USAGE', 'upload state needs --to STORE (or the action resolve)', 'see upload state --help');
+    if (flags.to === undefined) throw new UsageError('BAD_USAGE', 'upload state needs --to STORE (or the action resolve)', 'see upload state --help');
     const from = parseState({ state: flags.from }, io).state;
     const to = parseState({ state: flags.to }, io).state;
     const { openStore, copyState } = await import('../state/index.js');
@@ -38,7 +39,7 @@ export async function stateAction(flags: Record<string, unknown>, io: ProcessIo)
 }
 
 /** `upload state resolve <kind> --sent|--previous`: settles an upload sent but never confirmed. */
-export async function resolveAction(kind: Kind, flags: Record<string, unknown>, io: ProcessIo): Promise<CommandResult> {
+export async function resolveAction(kind: Kind, flags: Flags, io: ProcessIo): Promise<CommandResult> {
   try {
     if ((flags.sent === true) === (flags.previous === true))
       throw new UsageError(
@@ -47,7 +48,7 @@ export async function resolveAction(kind: Kind, flags: Record<string, unknown>, 
         'check on the service which set it holds, then say which',
       );
     const how = flags.sent === true ? 'sent' : 'previous';
-    const baseUrl = resolveBaseUrl(typeof flags.baseUrl === 'string' ? flags.baseUrl : undefined, io.env);
+    const baseUrl = resolveBaseUrl(flags.baseUrl, io.env);
     const { state, identity: who, keep } = parseState(flags, io);
     const [{ openStore }, { settlePending }] = await Promise.all([import('../state/index.js'), import('../state/settle.js')]);
     const store = await openStore(state, { env: io.env });

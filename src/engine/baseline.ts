@@ -5,7 +5,7 @@ import { KINDS, type Kind } from '../contract/kinds.js';
 import { GuardRefusal, InputError, UploadError, UsageError } from '../errors.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { displayName } from '../read/index.js';
-import { plural } from '../report/human.js';
+import { plural } from '../numbers.js';
 import { baselineOf, NO_BASELINE, type BaselineReport } from '../report/types.js';
 import type { Generation } from '../state/types.js';
 import { buildPlan, type Baseline } from './plan.js';

@@ -6,7 +6,7 @@ import { diffRecords, noBaseline, type BaselineSource, type Diff } from '../diff
 import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
 import type { Mapping } from '../map/mapping-file.js';
-import { compilePlan, type ColumnPlan } from '../map/plan.js';
+import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
 import { mapRecord } from '../map/record.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';

@@ -2,7 +2,7 @@
 // (read → map → validate → diff), compared with --baseline FILE or the last confirmed upload.
 import { analyseChanges } from '../diff/changed.js';
 import { InputError } from '../errors.js';
-import { invalidSummary } from '../report/human.js';
+import { plural, thousands } from '../numbers.js';
 import { loadBaseline, loadKnownParents } from './baseline.js';
 import type { RunContext } from './context.js';
 import { runFrame, type Definition, type Planned } from './frame.js';
@@ -85,4 +85,21 @@ export function uploadDefinition(options: UploadOptions): Definition {
 function invalid(counts: Parameters<typeof invalidSummary>[1], source: string, errorsCsv: string | undefined): InputError {
   const { message, hint } = invalidSummary(source, counts, errorsCsv);
   return new InputError('INVALID_RECORDS', message, hint);
+}
+
+/** The closing lines of an invalid run: the counts, then what to do next. */
+export function invalidSummary(
+  source: string,
+  counts: { rows: number; valid: number; errors: number; warnings: number },
+  errorsCsv: string | undefined,
+): { message: string; hint: string } {
+  const rejected = counts.rows - counts.valid;
+  const found = `${plural(counts.errors, 'error')}${counts.warnings ? ` and ${plural(counts.warnings, 'warning')}` : ''}`;
+  const rows = counts.rows ? ` in ${plural(counts.rows, 'record')} (${thousands(rejected)} rejected)` : '';
+  return {
+    message: `${source}: ${found}${rows}; nothing was sent`,
+    hint: errorsCsv
+      ? `fix the cells named above (the rejected rows are in ${errorsCsv}, with an errors column) in the file, then run again`
+      : 'fix the cells named above in the file, then run again (--errors-csv FILE writes the rejected rows to a file)',
+  };
 }

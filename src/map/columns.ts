@@ -73,7 +73,7 @@ export interface FieldMatch {
   readonly rank: number;
 }
 
-/** What a column can mean for a kind by its name alone (the mapping file is weighed in map/plan.ts). */
+/** What a column can mean for a kind by its name alone (the mapping file is weighed in map/column-plan.ts). */
 export function matchColumn(kind: Kind, column: string): FieldMatch | undefined {
   const n = normalise(column);
   for (const field of scalarFields(kind)) {

@@ -1,7 +1,7 @@
 // Which column feeds which wire field, as data for the user to check before anything is sent:
 // `employeeID ← Personnel Number`.
 import { DAY_NAMES } from './hours.js';
-import type { ColumnPlan } from './plan.js';
+import type { ColumnPlan } from './column-plan.js';
 
 export interface FieldSource {
   readonly field: string;

@@ -4,7 +4,7 @@ import { issue, asText, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
 import { DAY_NAMES, dayHours, isClosed, parseRange, parseTime, type HoursResult } from './hours.js';
 import { hoursFromJson } from './hours-json.js';
-import type { ColumnPlan, ScalarField } from './plan.js';
+import type { ColumnPlan, ScalarField } from './column-plan.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 

@@ -1,9 +1,8 @@
 // `upload history` for a person: one line per upload, newest first, failed attempts under the upload
 // they were compared with.
-import { thousands } from '../numbers.js';
+import { plural, thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import type { FailedAttempt, HistoryReport } from '../engine/history.js';
-import { plural } from './human.js';
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 const n = (x: number | null) => (x === null ? '?' : thousands(x));

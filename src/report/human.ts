@@ -1,5 +1,6 @@
 // Human renderings of issues, diffs and outcomes: text in, text out; the caller decides where it goes.
-import { thousands } from '../numbers.js';
+import { plural, thousands } from '../numbers.js';
+import { describeBaseline } from './types.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { OpenPeriod } from '../contract/schemas.js';
@@ -85,42 +86,11 @@ function groupRepeated(source: string, warnings: readonly Issue[]): { grouped: s
   return { grouped, single };
 }
 
-/** The closing lines of an invalid run: the counts, then what to do next. */
-export function invalidSummary(
-  source: string,
-  counts: { rows: number; valid: number; errors: number; warnings: number },
-  errorsCsv: string | undefined,
-): { message: string; hint: string } {
-  const rejected = counts.rows - counts.valid;
-  const found = `${plural(counts.errors, 'error')}${counts.warnings ? ` and ${plural(counts.warnings, 'warning')}` : ''}`;
-  const rows = counts.rows ? ` in ${plural(counts.rows, 'record')} (${thousands(rejected)} rejected)` : '';
-  return {
-    message: `${source}: ${found}${rows}; nothing was sent`,
-    hint: errorsCsv
-      ? `fix the cells named above (the rejected rows are in ${errorsCsv}, with an errors column) in the file, then run again`
-      : 'fix the cells named above in the file, then run again (--errors-csv FILE writes the rejected rows to a file)',
-  };
-}
-
-export function plural(n: number, noun: string): string {
-  return `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`;
-}
-
 /** "+12 −3 ~5 =1,214", or a plain statement that there is nothing to compare with. */
 export function formatDiffCounts(diff: Diff): string {
   if (diff.baseline === 'none') return 'no baseline to compare with';
   const n = (x: number | null) => thousands(x ?? 0);
   return `+${n(diff.added)} −${n(diff.removed)} ~${n(diff.changed)} =${n(diff.unchanged)}`;
-}
-
-/** "upload #41 of 2026-11-20 21:03 UTC by cron@sync-01, 50,000 team members" */
-export function describeBaseline(b: BaselineReport, kind: Kind): string {
-  const noun = KINDS[kind].noun;
-  if (b.source === 'none') return 'nothing (no baseline)';
-  const records = b.records === null ? '' : `, ${plural(b.records, noun)}`;
-  if (b.source === 'file') return `the baseline file${records}`;
-  const when = b.uploadedAt ? ` of ${b.uploadedAt.slice(0, 16).replace('T', ' ')} UTC` : '';
-  return `upload #${b.generation}${when} by ${b.user}@${b.host}${records}`;
 }
 
 export function formatDiff(diff: Diff, style: Style = PLAIN, against?: { baseline: BaselineReport; kind: Kind }): string[] {

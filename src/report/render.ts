@@ -1,10 +1,10 @@
 // The engine's events in words, for a person: which lines, in which colour, at which level.
-import { thousands } from '../numbers.js';
+import { plural, thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import { showSendEvent } from './send-progress.js';
 import type { RunEvent } from './events.js';
 import { formatGuards } from './guards.js';
-import { formatDiff, formatIssues, formatMapping, formatRecord, plural } from './human.js';
+import { formatDiff, formatIssues, formatMapping, formatRecord } from './human.js';
 import type { Ui } from './ui.js';
 
 export function renderEvent(ui: Ui, event: RunEvent): void {

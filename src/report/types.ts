@@ -1,5 +1,6 @@
 // The result of a run: exactly what `--json` prints, and what the human renderer reads.
-import type { Kind } from '../contract/kinds.js';
+import { KINDS, type Kind } from '../contract/kinds.js';
+import { plural } from '../numbers.js';
 import type { Diff } from '../diff/index.js';
 import type { Outcome } from '../errors.js';
 import type { GuardCheck } from '../guard/checks.js';
@@ -63,4 +64,14 @@ export interface UploadReport {
   response: { status: number; message: string } | null;
   /** Why the run stopped, when it did not succeed: a stable code, the message and what to do. */
   error: { code: string; message: string; hint: string | null } | null;
+}
+
+/** "upload #41 of 2026-11-20 21:03 UTC by cron@sync-01, 50,000 team members" */
+export function describeBaseline(b: BaselineReport, kind: Kind): string {
+  const noun = KINDS[kind].noun;
+  if (b.source === 'none') return 'nothing (no baseline)';
+  const records = b.records === null ? '' : `, ${plural(b.records, noun)}`;
+  if (b.source === 'file') return `the baseline file${records}`;
+  const when = b.uploadedAt ? ` of ${b.uploadedAt.slice(0, 16).replace('T', ' ')} UTC` : '';
+  return `upload #${b.generation}${when} by ${b.user}@${b.host}${records}`;
 }

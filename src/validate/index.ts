@@ -6,7 +6,7 @@ import { ACCEPTS } from '../contract/fast.js';
 import { wireJson } from '../contract/wire-json.js';
 import type { SCHEMAS } from '../contract/schemas.js';
 import { asText, issue, type Issue } from '../issues.js';
-import type { ColumnPlan } from '../map/plan.js';
+import type { ColumnPlan } from '../map/column-plan.js';
 import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { doubled, KeyList, lowerCase, runOf } from './key-index.js';

@@ -1,4 +1,4 @@
-// The hostile cases of issue 13, each ending in its documented outcome and exit code within its time
+// Hostile inputs and answers, each ending in its documented outcome and exit code within its time
 // limit, with nothing sent on bad input and no form of the token in any output (docs/hostile-inputs.md).
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';

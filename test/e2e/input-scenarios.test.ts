@@ -1,4 +1,4 @@
-// Real-world exports that used to upload wrong data with exit 0 (issue 12), each a fixture named by
+// Real-world exports that used to upload wrong data with exit 0, each a fixture named by
 // its scenario: through `node bin/upload.js` to a real sandbox, which must store exactly the
 // fixture's wire JSON, or the run must stop with exactly the fixture's issues.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Shared state (issue 10) and what it makes possible (issue 11), end to end: the real CLI against the
+// Shared state and what it makes possible (history, restore, saved plans), end to end: the real CLI against the
 // real sandbox, with one store — a directory or a real PostgreSQL database — for every "machine".
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';

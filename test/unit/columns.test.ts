@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { distance, matchColumn, normalise, suggest } from '../../src/map/columns.js';
 import { dayIndex, hoursColumn } from '../../src/map/layout.js';
-import { compilePlan } from '../../src/map/plan.js';
+import { compilePlan } from '../../src/map/column-plan.js';
 
 const plan = (kind: 'store-cards' | 'team-members', columns: string[], fields: Record<string, string | string[]> = {}, ignore: string[] = []) =>
   compilePlan(kind, columns, {
@@ -49,7 +49,7 @@ describe('the alias table', () => {
     expect(p.issues.map((i) => [i.severity, i.code, i.column])).toEqual([['warning', 'COLUMN_IGNORED', 'ID']]);
   });
 
-  it('vendor aliases (issue 12)', () => {
+  it('vendor aliases', () => {
     for (const name of ['Personnel Number', 'Personalnummer', 'Associate ID', 'User ID', 'Worker ID'])
       expect(matchColumn('team-members', name)?.field).toBe('employeeID');
     for (const name of ['Store No.', 'Store Number', 'Filialnummer', 'Location ID']) expect(matchColumn('team-members', name)?.field).toBe('parentKey');

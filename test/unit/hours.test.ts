@@ -157,7 +157,7 @@ describe('a range whose ends are the same time', () => {
   });
 });
 
-describe('issue 12: times other countries write', () => {
+describe('times other countries write', () => {
   it('two digits after a dot or comma are ambiguous unless the format is declared', () => {
     expect(parseRange('08,30-21,30')).toEqual({ error: expect.stringContaining("opening time '08,30' could be 08:30 or 8.3 hours") });
     expect(parseRange('08.30-21.30', 'clock')).toEqual({ since: 8.5, to: 21.5 });

@@ -1,7 +1,7 @@
 // Wire-named columns to wire records: the mapping the foundation guarantees.
 import { describe, expect, it } from 'vitest';
 import type { Kind } from '../../src/contract/kinds.js';
-import { compilePlan } from '../../src/map/plan.js';
+import { compilePlan } from '../../src/map/column-plan.js';
 import { mapRecord } from '../../src/map/record.js';
 
 function map(kind: Kind, header: string[], row: unknown[]) {

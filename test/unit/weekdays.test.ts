@@ -1,6 +1,6 @@
-// Weekday columns in six languages, read for the header as a whole (issue 12).
+// Weekday columns in six languages, read for the header as a whole.
 import { describe, expect, it } from 'vitest';
-import { compilePlan } from '../../src/map/plan.js';
+import { compilePlan } from '../../src/map/column-plan.js';
 import { fold } from '../../src/map/weekdays.js';
 
 const days = (columns: string[]) => {

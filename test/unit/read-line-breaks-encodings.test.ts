@@ -1,4 +1,5 @@
-// Regression tests for the reader defects of issue 12, each found by peer CSV suites or fuzzing.
+// The reader at its edges — line breaks and bad bytes split across chunks, UTF-16 damage, a last line
+// without its break, a workbook named as text — each case found by peer CSV suites or fuzzing.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -27,7 +28,7 @@ async function failure(content: string | Buffer, chunk = Infinity, format: Input
   throw new Error('expected the read to fail');
 }
 
-describe('reader fixes (issue 12)', () => {
+describe('the reader at chunk boundaries and with damaged bytes', () => {
   it.each([Infinity, 1, 7])('a bad byte after lone-CR line ends names its own line (chunks of %d)', async (chunk) => {
     const bytes = Buffer.concat([Buffer.from('a,b\r1,2\r3,4\r5,'), Buffer.from([0xff]), Buffer.from('\r')]);
     expect((await failure(bytes, chunk)).message).toMatch(/^t:4: the file is not UTF-8/);

@@ -1,0 +1,158 @@
+// Every option of every command, declared once: its syntax, its help, its default and its choices. The
+// commands take their subsets of it (COMMAND_FLAGS), commander is built from it, and what a command
+// receives is typed by it. A test checks that every option shown in any --help is documented.
+import { Option, type Command } from 'commander';
+import { DEFAULTS } from '../engine/options.js';
+
+interface Spec {
+  /** commander's syntax: `--name`, `-x, --name`, `--name <value>`, `--no-name`. */
+  readonly flags: string;
+  readonly help: string;
+  /** Shown in --help and handed to the command when the option is not given. */
+  readonly default?: string;
+  readonly choices?: readonly string[];
+  /** May be given more than once; the values are collected in order. */
+  readonly repeat?: true;
+  readonly required?: true;
+}
+
+export const FLAGS = {
+  dryRun: { flags: '--dry-run', help: 'read, validate, diff and guard, but send nothing' },
+  yes: { flags: '-y, --yes', help: 'do not ask for confirmation (required without a terminal)' },
+  json: { flags: '--json', help: 'write one JSON document (the report, or the history) to stdout' },
+  baseUrl: { flags: '--base-url <url>', help: 'service address (default: $UPLOAD_BASE_URL)' },
+  tokenEnv: { flags: '--token-env <name>', help: 'environment variable holding the token', default: DEFAULTS.tokenEnv },
+  tokenFile: { flags: '--token-file <path>', help: 'read the token from a file (- for standard input)' },
+  map: { flags: '--map <file|json>', help: 'mapping of wire field to column(s), a JSON file or inline JSON starting with {' },
+  ignoreColumn: { flags: '--ignore-column <name>', help: 'leave this column out (repeatable)', repeat: true },
+  timeFormat: { flags: '--time-format <format>', help: 'how the file writes 8.30: clock (08:30) or decimal (8.3 hours)', choices: ['clock', 'decimal'] },
+  format: { flags: '--format <format>', help: 'input format (default: from the file extension)', choices: ['csv', 'json', 'ndjson', 'xlsx'] },
+  sheet: { flags: '--sheet <name|n>', help: 'workbook sheet to read, by name or 1-based number (default: the first)' },
+  delimiter: { flags: '--delimiter <char>', help: 'CSV delimiter: , ; | or tab (default: detected)' },
+  encoding: { flags: '--encoding <label>', help: 'text encoding, e.g. windows-1252 (default: UTF-8, or the BOM)' },
+  baseline: { flags: '--baseline <file>', help: 'compare against this file instead of the last upload' },
+  noBaseline: { flags: '--no-baseline', help: 'allow an upload with no baseline at all (the removal guard cannot protect it)' },
+  storeCards: { flags: '--store-cards <file>', help: "check each parentKey against this store-card file's nodeKeys" },
+  maxRemovals: {
+    flags: '--max-removals <n|p%>',
+    help: 'refuse to remove more than this many records, or this share of the baseline',
+    default: DEFAULTS.maxRemovals,
+  },
+  maxChanges: {
+    flags: '--max-changes <n|p%>',
+    help: 'refuse to change more than this many records, or this share of the baseline',
+    default: DEFAULTS.maxChanges,
+  },
+  maxEmptied: {
+    flags: '--max-emptied <n|p%>',
+    help: 'refuse to empty more than this many values of any one field, or this share of the records that hold one',
+    default: DEFAULTS.maxEmptied,
+  },
+  allowEmpty: { flags: '--allow-empty', help: 'allow uploading no records at all (deletes every record)' },
+  retries: { flags: '--retries <n>', help: 'retries after a passing failure', default: String(DEFAULTS.retries) },
+  timeout: { flags: '--timeout <seconds>', help: 'time to wait for the answer to one attempt', default: String(DEFAULTS.timeoutSeconds) },
+  errorsCsv: { flags: '--errors-csv <file>', help: 'write the rejected rows, with an errors column, to this file' },
+  payloadOut: { flags: '--payload-out <file>', help: 'write the exact request body to this file (also on a dry run)' },
+  diffOut: { flags: '--diff-out <file>', help: 'write every added, removed and changed record to this CSV file' },
+  planOut: { flags: '--plan-out <file>', help: 'with --dry-run: save the plan, to send exactly it later with upload apply' },
+  detailedExitcode: { flags: '--detailed-exitcode', help: 'exit 8 instead of 0 when the upload changes (or would change) something' },
+  state: { flags: '--state <dir|url>', help: 'the state store: a directory, or postgres://… (default: $UPLOAD_STATE, else the XDG state directory)' },
+  stateDir: { flags: '--state-dir <dir>', help: 'the older name of --state' },
+  keep: { flags: '--keep <n>', help: 'keep the snapshots of this many confirmed uploads', default: String(DEFAULTS.keep) },
+  noColor: { flags: '--no-color', help: 'no colour in the output' },
+  quiet: { flags: '-q, --quiet', help: 'print only warnings, errors and the outcome' },
+  generation: { flags: '--generation <n>', help: 'the upload to restore (see upload history); default: the one before the latest' },
+  limit: { flags: '--limit <n>', help: 'show at most this many uploads', default: '20' },
+  to: { flags: '--to <dir|url>', help: 'the store to copy into' },
+  from: { flags: '--from <dir|url>', help: 'the store to copy from (default: $UPLOAD_STATE, else the XDG state directory)' },
+  sent: { flags: '--sent', help: 'resolve: the service holds the unconfirmed upload' },
+  previous: { flags: '--previous', help: 'resolve: the service does not hold it (it still holds the latest recorded upload)' },
+  port: { flags: '--port <port>', help: 'port to listen on (0 picks a free one)', default: '8080' },
+  host: { flags: '--host <host>', help: 'address to listen on', default: '127.0.0.1' },
+  dataDir: { flags: '--data-dir <dir>', help: 'keep the uploaded sets in this directory (default: in memory)' },
+  maxBody: { flags: '--max-body <bytes>', help: 'largest request body accepted (default: 1073741824, 1 GiB)' },
+  allowRemote: { flags: '--allow-remote', help: 'allow a --host other machines can reach (the sandbox is a loopback rehearsal service)' },
+} as const satisfies Record<string, Spec>;
+
+export type FlagName = keyof typeof FLAGS;
+
+/** What a flag hands its command: a list for a repeatable one, the text for one with a value, true for a switch. */
+type Value<S> = S extends { repeat: true } ? readonly string[] : S extends { flags: `${string}<${string}` } ? string : true;
+export type Flags = { readonly [K in FlagName]?: Value<(typeof FLAGS)[K]> };
+
+/** The options that reach and send to the service, shared by every command that may send. */
+const SENDING = ['yes', 'json', 'baseUrl', 'tokenEnv', 'tokenFile', 'retries', 'timeout'] as const;
+const STATE = ['state', 'stateDir', 'keep'] as const;
+const OUTPUT = ['detailedExitcode', 'noColor', 'quiet'] as const;
+
+/** An upload's options, in the order --help lists them; team members may be checked against store cards. */
+const upload = (kind: 'store-cards' | 'team-members') =>
+  [
+    'dryRun',
+    ...SENDING.slice(0, 5),
+    'map',
+    'ignoreColumn',
+    'timeFormat',
+    'format',
+    'sheet',
+    'delimiter',
+    'encoding',
+    'baseline',
+    'noBaseline',
+    ...(kind === 'team-members' ? (['storeCards'] as const) : []),
+    'maxRemovals',
+    'maxChanges',
+    'maxEmptied',
+    'allowEmpty',
+    ...SENDING.slice(5),
+    'errorsCsv',
+    'payloadOut',
+    'diffOut',
+    'planOut',
+    'detailedExitcode',
+    ...STATE,
+    'noColor',
+    'quiet',
+  ] as const;
+
+/** Each command's options, in the order --help lists them. */
+export const COMMAND_FLAGS = {
+  'store-cards': upload('store-cards'),
+  'team-members': upload('team-members'),
+  history: ['baseUrl', 'state', 'stateDir', 'limit', 'json'],
+  restore: [...SENDING, ...STATE, ...OUTPUT, 'generation', 'dryRun', 'maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty'],
+  apply: [...SENDING, ...STATE, ...OUTPUT],
+  state: ['to', 'from', 'sent', 'previous', 'baseUrl', 'state', 'stateDir'],
+  sandbox: ['port', 'host', 'dataDir', 'maxBody', 'allowRemote'],
+  template: [],
+} as const satisfies Record<string, readonly FlagName[]>;
+
+export type CommandName = keyof typeof COMMAND_FLAGS;
+
+/**
+ * Adds a command's options to commander and returns what was given, typed, with the table's defaults
+ * for the rest. Values are collected from commander's per-option events rather than its attributes, so
+ * `--baseline FILE` and `--no-baseline` (one attribute to commander) stay two facts.
+ */
+export function declareFlags(cmd: Command, name: CommandName): () => Flags {
+  const given: Record<string, unknown> = {};
+  for (const key of COMMAND_FLAGS[name]) {
+    const spec: Spec = FLAGS[key];
+    const option = new Option(spec.flags, spec.help);
+    if (spec.choices) option.choices(spec.choices);
+    if (spec.default !== undefined) option.default(spec.default);
+    if (spec.required) option.makeOptionMandatory();
+    cmd.addOption(option);
+    cmd.on(`option:${option.name()}`, (value: string | undefined) => {
+      given[key] = spec.repeat ? [...((given[key] as string[] | undefined) ?? []), value] : (value ?? true);
+    });
+  }
+  return (): Flags => {
+    const flags: Record<string, unknown> = { ...given };
+    for (const key of COMMAND_FLAGS[name]) {
+      const fallback = (FLAGS[key] as Spec).default;
+      if (flags[key] === undefined && fallback !== undefined) flags[key] = fallback;
+    }
+    return flags;
+  };
+}

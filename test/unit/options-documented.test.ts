@@ -1,0 +1,46 @@
+// Every option any --help shows is documented in README.md or docs/, and comes from the one table of
+// options (src/cli/flags.ts): help, parsing, defaults and the docs cannot drift apart.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_FLAGS, FLAGS } from '../../src/cli/flags.js';
+import { main, type ProcessIo } from '../../src/cli/main.js';
+import { ROOT } from '../helpers/cli.js';
+
+async function help(argv: string[]): Promise<string> {
+  const stdout = new PassThrough();
+  const chunks: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => chunks.push(c));
+  const io = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: {} } as unknown as ProcessIo;
+  expect(await main(argv, io)).toBe(0);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The long options listed under "Options:" in a help text. */
+function listed(text: string): string[] {
+  const options = text.split(/^Options:$/m)[1]?.split(/^\S/m)[0] ?? '';
+  return [...options.matchAll(/^ {2}(?:-\w, )?(--[a-z][a-z-]*)/gm)].map((m) => m[1]!);
+}
+
+const docs = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).map((f) => join(ROOT, 'docs', f))]
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => readFileSync(f, 'utf8'))
+  .join('\n');
+const documented = (flag: string) => new RegExp(`${flag}(?![a-z-])`).test(docs);
+const commands = Object.keys(COMMAND_FLAGS);
+
+describe('the options in --help', () => {
+  it.each(commands)('upload %s --help lists exactly its options from the table, each documented', async (command) => {
+    const shown = listed(await help([command, '--help']));
+    const declared = COMMAND_FLAGS[command as keyof typeof COMMAND_FLAGS].map((name) => /--[a-z-]+/.exec(FLAGS[name].flags)![0]);
+    expect(shown).toEqual([...declared, '--help']);
+    expect(shown.filter((flag) => !documented(flag))).toEqual([]);
+  });
+
+  it('the program --help lists only documented options', async () => {
+    const shown = listed(await help(['--help']));
+    expect(shown).toContain('--version');
+    expect(shown.filter((flag) => !documented(flag))).toEqual([]);
+  });
+});
