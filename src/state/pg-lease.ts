@@ -92,9 +92,15 @@ function holding(session: Session, key: StateKey, holder: Holder, token: string,
     if (!(await renew(session, key, token, times))) lost = true;
     return !lost;
   };
+  let beating = false;
   const heartbeat = setInterval(() => {
-    // A failed beat (the database restarting) is tried again on the next one; the lease outlives a short outage.
-    check().catch(() => {});
+    // A failed beat (the database restarting) is tried again on the next one; the lease outlives a
+    // short outage. A beat still waiting for its answer is not doubled.
+    if (beating) return;
+    beating = true;
+    check()
+      .catch(() => {})
+      .finally(() => (beating = false));
   }, times.heartbeatMs);
   heartbeat.unref();
   return {

@@ -28,6 +28,7 @@ export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(sql: strin
 
 export class Session {
   private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
   private dead = true;
 
   constructor(
@@ -93,21 +94,31 @@ export class Session {
 
   /** Ends the connection; a server that does not answer the goodbye is not waited for. */
   async end(): Promise<void> {
-    const client = this.client;
+    const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
     this.dead = true;
     if (client) await closeClient(client);
   }
 
-  private async connection(): Promise<pg.Client> {
-    if (this.client && !this.dead) return this.client;
+  /** The live connection, or a new one; callers at the same moment (a heartbeat, a check) share it. */
+  private connection(): Promise<pg.Client> {
+    if (this.client && !this.dead) return Promise.resolve(this.client);
+    this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<pg.Client> {
     if (this.client) void closeClient(this.client);
-    this.signal?.throwIfAborted();
+    this.client = undefined;
+    // After a signal the steps that tidy up (releasing the lock) may still connect, briefly.
     const connectMs = this.signal?.aborted ? AFTER_SIGNAL_MS : this.bounds.connectMs;
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: connectMs, application_name: 'scheduling-upload' });
     // A connection that drops while idle must not bring the process down: the next statement reconnects.
-    client.on('error', () => (this.dead = true));
-    client.on('end', () => (this.dead = true));
+    const gone = () => {
+      if (this.client === client) this.dead = true;
+    };
+    client.on('error', gone);
+    client.on('end', gone);
     try {
       await this.bounded(client.connect(), connectMs + 1_000, client, false);
     } catch (err) {
@@ -128,7 +139,7 @@ export class Session {
     return new Promise<T>((resolve, reject) => {
       const drop = (err: Error) => {
         cleanup();
-        this.dead = true;
+        if (client === this.client) this.dead = true;
         if (client) void closeClient(client);
         reject(err);
       };

@@ -3,6 +3,7 @@
 // while a run reads or holds the lock, a SIGTERM while a statement waits. Against real servers: the
 // shared one, and one of this file's own for the restarts (the others must not see them).
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -73,6 +74,27 @@ async function toolWaits(url: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('the tool never waited for the lock');
+}
+
+/** A real upload of `file` whose confirmation runs `meanwhile` first (the question stands open). */
+async function withQuestion(state: string, file: string, meanwhile: () => Promise<void> | void) {
+  const io = {
+    env: sb!.env,
+    stdin: Object.assign(Readable.from([]), { isTTY: true }),
+    stderr: { isTTY: true },
+    stdout: {},
+    secrets: new Secrets(),
+  } as unknown as RunIo;
+  const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', state }, io);
+  return runUpload(options, {
+    env: sb!.env,
+    stdin: io.stdin,
+    emit: () => {},
+    confirm: async () => {
+      await meanwhile();
+      return true;
+    },
+  });
 }
 
 const upload = (state: string, file: string, extra: string[] = [], env: Record<string, string> = {}) =>
@@ -168,6 +190,39 @@ describe('PostgreSQL rights and timeouts', () => {
     expect(done.code).toBe(130);
     expect(Date.now() - signalled).toBeLessThan(5_000);
     expect(done.stderr).toMatch(/INTERRUPTED|interrupted/);
+  });
+});
+
+describe('PostgreSQL sessions ended and servers that never answer', () => {
+  it("the run's sessions ended by a DBA while the question is open: the lease row is still the run's, and the upload goes out", async () => {
+    sb = await sandbox();
+    const state = await freshDatabase();
+    expect((await upload(state, writeMembers(sb.dir, 'a.csv', range(1, 10)), ['--no-baseline'])).code).toBe(0);
+    const { failure, facts } = await withQuestion(state, writeMembers(sb.dir, 'b.csv', range(1, 11)), async () => {
+      const { rows } = await asAdmin(
+        state,
+        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'scheduling-upload'`,
+      );
+      expect(rows[0].n).toBeGreaterThanOrEqual(2);
+    });
+    expect(failure).toBeUndefined();
+    expect(facts.executed?.generation).toBe(2);
+    expect(await sb.stored(TEAM)).toHaveLength(11);
+  });
+
+  it('a server that accepts the connection and never answers: STATE_UNREACHABLE within the connect bound', async () => {
+    sb = await sandbox();
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const state = `postgres://postgres@127.0.0.1:${(silent.address() as { port: number }).port}/postgres`;
+      const started = Date.now();
+      const result = (await upload(state, writeMembers(sb.dir, 'a.csv', range(1, 10)), ['--no-baseline'], { UPLOAD_STATE_TIMEOUT_SECONDS: '1' })).json();
+      expect(result).toMatchObject({ exitCode: 2, error: { code: 'STATE_UNREACHABLE' } });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      silent.close();
+    }
   });
 });
 
