@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { declareFlags, type CommandName, type Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import type { CommandResult } from './result.js';
+import type { CommandLine } from './targets.js';
 
 interface CommandSpec {
   /** The command with its arguments, in commander's syntax. */
@@ -15,7 +16,7 @@ interface CommandSpec {
   readonly description?: string;
   readonly examples: readonly string[];
   /** The arguments by position (an optional one not given is undefined). */
-  readonly action: (args: readonly (string | undefined)[], flags: Flags, io: RunIo) => Promise<CommandResult>;
+  readonly action: (args: readonly (string | undefined)[], flags: Flags, io: RunIo, line: CommandLine) => Promise<CommandResult>;
 }
 
 const checkKind = (kind: string | undefined): Kind => {
@@ -32,7 +33,7 @@ function uploadSpec(kind: Kind): CommandSpec {
   return {
     usage: `${kind} <file>`,
     summary,
-    description: `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, or - for standard input. Every ${noun} on the service is replaced by the file's records.`,
+    description: `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, a workbook (.xlsx, .xlsm, .xls or .ods; the first sheet unless --sheet), or - for standard input. Every ${noun} on the service is replaced by the file's records.`,
     examples: [
       `$ upload ${kind} ${file} --dry-run                 check the file, see the mapping and the changes; send nothing`,
       `$ upload ${kind} ${file}                           the same, then confirm and upload`,
@@ -41,7 +42,7 @@ function uploadSpec(kind: Kind): CommandSpec {
       `$ upload ${kind} ${file} --max-removals 37         allow exactly the 37 removals you expect`,
       `$ upload ${kind} ${file} --max-changes 120         allow exactly the 120 changed records you expect`,
     ],
-    action: async ([path], flags, io) => (await import('./actions.js')).uploadAction(kind, path!, flags, io),
+    action: async ([path], flags, io, line) => (await import('./actions.js')).uploadAction(kind, path!, flags, io, line),
   };
 }
 
@@ -53,8 +54,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     summary: 'list the recorded uploads of store-cards or team-members, newest first',
     description:
       'The uploads the state store recorded for one service address and kind, newest first, with what each changed and the failed attempts between them.',
-    examples: ['$ upload history team-members --base-url https://scheduling.example.com', '$ upload history store-cards --limit 5 --json'],
-    action: async ([kind], flags, io) => (await import('./history.js')).historyAction(checkKind(kind), flags, io),
+    examples: [
+      '$ upload history team-members --base-url https://scheduling.example.com',
+      '$ upload history store-cards --limit 5 --json',
+      '$ upload history store-cards --target production --html history.html',
+    ],
+    action: async ([kind], flags, io, line) => (await import('./history.js')).historyAction(checkKind(kind), flags, io, line),
   },
   restore: {
     usage: 'restore <kind>',
@@ -65,7 +70,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       '$ upload restore team-members --dry-run                 what going back one upload would change',
       '$ upload restore team-members --generation 41 --yes',
     ],
-    action: async ([kind], flags, io) => (await import('./actions.js')).restoreAction(checkKind(kind), flags, io),
+    action: async ([kind], flags, io, line) => (await import('./actions.js')).restoreAction(checkKind(kind), flags, io, line),
   },
   apply: {
     usage: 'apply <plan>',
@@ -73,7 +78,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     description:
       'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent).',
     examples: ['$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json', '$ upload apply reviewed.plan.json --yes'],
-    action: async ([plan], flags, io) => (await import('./actions.js')).applyAction(plan!, flags, io),
+    action: async ([plan], flags, io, line) => (await import('./actions.js')).applyAction(plan!, flags, io, line),
   },
   state: {
     usage: 'state [action] [kind]',
@@ -99,6 +104,14 @@ resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the 
       };
     },
   },
+  config: {
+    usage: 'config',
+    summary: 'show the settings a run would use, and where each comes from (secrets redacted)',
+    description:
+      'Print the effective settings — service address, state store, token source, mapping, guard limits, notifications — for a target of the config file (or none), with where each value comes from: a flag, a target, a variable or the default. Tokens are never shown; webhook addresses only by their host.',
+    examples: ['$ upload config', '$ upload config --target production --kind store-cards --json'],
+    action: async (_args, flags, io, line) => (await import('./config.js')).configAction(flags, io, line),
+  },
   sandbox: {
     usage: 'sandbox',
     summary: 'run the reference service on loopback',
@@ -118,7 +131,7 @@ resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the 
 };
 
 /** Adds every command of the table to the program; `run` receives the result of the one that runs. */
-export function addCommands(program: Command, io: RunIo, run: (result: Promise<CommandResult>) => void, exitCodes: string): void {
+export function addCommands(program: Command, io: RunIo, run: (result: Promise<CommandResult>) => void, exitCodes: string, argv: readonly string[] = []): void {
   for (const [name, spec] of Object.entries(COMMANDS) as [CommandName, CommandSpec][]) {
     const cmd = program.command(spec.usage).summary(spec.summary);
     if (spec.description) cmd.description(spec.description);
@@ -128,7 +141,9 @@ export function addCommands(program: Command, io: RunIo, run: (result: Promise<C
     cmd.action((...args: unknown[]) => {
       // commander passes the arguments by position, then the options and the command.
       const given = args.slice(0, cmd.registeredArguments.length) as (string | undefined)[];
-      run(spec.action(given, flags(), io));
+      // Which options the command line itself gave (a target's settings never override those).
+      const line: CommandLine = { argv, given: (key) => cmd.getOptionValueSource(key) === 'cli' };
+      run(spec.action(given, flags(), io, line));
     });
   }
 }

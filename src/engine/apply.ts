@@ -23,16 +23,21 @@ export interface ApplyOptions extends SendOptions, StateOptions {
   readonly plan: string;
   /** --base-url or UPLOAD_BASE_URL, when given: it must be the plan's. */
   readonly baseUrl: URL | undefined;
+  /** Refuses a plan made for another named target than this run's (the CLI knows the config). */
+  readonly checkTarget?: (planTarget: string | null) => void;
 }
 
 export function runApply(options: ApplyOptions, ctx: RunContext): Promise<RunResult> {
   return runFrame(applyDefinition(options), ctx);
 }
 
-export function applyDefinition(options: ApplyOptions): Definition {
-  // Read by locate(), the first step: everything after it works from the plan.
-  let saved: { doc: PlanDocument; body: Buffer } | undefined;
-  const doc = () => saved!.doc;
+/** A saved plan and its body, as `locate` read them. */
+interface Saved {
+  readonly doc: PlanDocument;
+  readonly body: Buffer;
+}
+
+export function applyDefinition(options: ApplyOptions): Definition<Saved> {
   return {
     facts: { kind: null, source: options.plan, dryRun: false },
     dryRun: false,
@@ -40,13 +45,13 @@ export function applyDefinition(options: ApplyOptions): Definition {
     send: options,
     keep: options.keep,
     identity: options.identity,
-    // Read once locate() has read the plan, which is before anything is judged.
-    get guards() {
-      return saved && guardsOf(saved.doc);
-    },
+    // The plan's own limits, known once it is read (Target.guards).
+    guards: undefined,
     staleCode: 'PLAN_STALE',
+    // Everything after this step works from the plan it reads.
     locate: async () => {
-      saved = await readPlan(options.plan);
+      const saved = await readPlan(options.plan);
+      options.checkTarget?.(saved.doc.target ?? null);
       const { kind, body } = saved.doc;
       const baseUrl = resolveBaseUrl(saved.doc.baseUrl, {});
       if (options.baseUrl && options.baseUrl.href !== baseUrl.href) {
@@ -56,11 +61,11 @@ export function applyDefinition(options: ApplyOptions): Definition {
           'apply a plan to the service it was made for, or make a new plan for this one',
         );
       }
-      return { kind, baseUrl, facts: { records: body.records } };
+      return { kind, baseUrl, facts: { records: body.records }, found: saved, guards: guardsOf(saved.doc) };
     },
-    baseline: ({ state, head }) => {
+    baseline: ({ state, head, target }) => {
       const now = head?.generation ?? 0;
-      const { generation } = doc();
+      const { generation } = target.found!.doc;
       if (now !== generation) {
         throw new GuardRefusal(
           'PLAN_STALE',
@@ -72,8 +77,8 @@ export function applyDefinition(options: ApplyOptions): Definition {
       if (!state || !head) return Promise.resolve({ baseline: undefined, why: '', against: baselineOf(head) });
       return generationRecords(state, head).then((records) => ({ baseline: { source: 'snapshot' as const, records }, why: '', against: baselineOf(head) }));
     },
-    plan: ({ head }, against, ctx) => {
-      const { doc, body } = saved!;
+    plan: ({ head, target }, against, ctx) => {
+      const { doc, body } = target.found!;
       ctx.emit({
         type: 'notice',
         message: `Plan ${options.plan}: ${doc.body.records} record(s) from ${doc.source}, made by ${doc.user}@${doc.host} at ${doc.createdAt}`,

@@ -15,18 +15,21 @@ import type { Plan } from './plan.js';
 import type { RunFacts } from './result.js';
 import type { State } from './state.js';
 
-/** Where the records go. */
-export interface Target {
+/** Where the records go; `Found` is what locating them read that the later steps work from (a saved plan). */
+export interface Target<Found = undefined> {
   readonly kind: Kind;
   /** Undefined only on a dry run with no address: then there is no store to compare with. */
   readonly baseUrl: URL | undefined;
   /** What is known once the target is (a saved plan says its kind and size). */
   readonly facts?: Partial<RunFacts>;
+  readonly found?: Found;
+  /** The guards' settings when only the target knows them (a saved plan's); else the definition's. */
+  readonly guards?: GuardSettings;
 }
 
 /** The target with its state store opened and the store's latest generation read once, without the lock. */
-export interface Opened {
-  readonly target: Target;
+export interface Opened<Found = undefined> {
+  readonly target: Target<Found>;
   readonly state: State | undefined;
   readonly head: Generation | undefined;
 }
@@ -64,7 +67,7 @@ export interface GuardSettings {
   readonly acknowledgeNoBaseline: boolean;
 }
 
-export interface Definition {
+export interface Definition<Found = undefined> {
   /** What the report says before anything else is known. */
   readonly facts: RunFacts;
   readonly dryRun: boolean;
@@ -77,9 +80,9 @@ export interface Definition {
   readonly outputs?: OutputRequests;
   /** The refusal when the store moved under the lock (a saved plan says PLAN_STALE). */
   readonly staleCode?: 'STATE_MOVED' | 'PLAN_STALE';
-  locate(ctx: RunContext): Promise<Target>;
-  baseline(opened: Opened, ctx: RunContext): Promise<BaselineResult>;
-  plan(opened: Opened, against: BaselineResult, ctx: RunContext): Promise<Planned>;
+  locate(ctx: RunContext): Promise<Target<Found>>;
+  baseline(opened: Opened<Found>, ctx: RunContext): Promise<BaselineResult>;
+  plan(opened: Opened<Found>, against: BaselineResult, ctx: RunContext): Promise<Planned>;
 }
 
 /** The files a run writes on request (./outputs.ts). */
@@ -89,4 +92,6 @@ export interface OutputRequests {
   readonly diffOut?: string | undefined;
   /** Dry runs only. */
   readonly planOut?: string | undefined;
+  /** The config's named target the run is pointed at: a saved plan records it (apply refuses another). */
+  readonly target?: string | null | undefined;
 }

@@ -6,7 +6,7 @@
 import { judge, type Verdict } from '../guard/index.js';
 import { assertSettled, type BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
-import type { Definition, Opened, Planned } from './definition.js';
+import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
 import { execute } from './execute.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
@@ -17,7 +17,7 @@ export type { Definition, Planned } from './definition.js';
 /** Records shown as they will be sent, before the diff and the question. */
 const PREVIEW = 3;
 
-export async function runFrame(def: Definition, ctx: RunContext): Promise<RunResult> {
+export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): Promise<RunResult> {
   let facts = def.facts;
   let state: State | undefined;
   try {
@@ -25,7 +25,8 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
     facts = { ...facts, kind: target.kind, ...target.facts };
     if (target.baseUrl) state = await openState(def.state, target.baseUrl, target.kind, ctx);
     const head = state ? await state.store.head(state.key) : undefined;
-    const opened: Opened = { target, state, head };
+    const opened: Opened<Found> = { target, state, head };
+    const guards = target.guards ?? def.guards;
 
     const against = await def.baseline(opened, ctx);
     facts = { ...facts, against: against.against };
@@ -36,9 +37,10 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
     // Compared with a recorded upload: one sent but never confirmed must be settled first (write-ahead).
     if (state && !planned.invalid && planned.diff.baseline === 'snapshot') await assertSettled(state, async () => (await planned.payload()).sha256);
     // Invalid records are refused before anything else is judged or shown; the files asked for are still written.
-    const verdict = planned.invalid ? undefined : judgeStep(def, opened, against, planned, ctx);
+    const verdict = planned.invalid ? undefined : judgeStep(def, guards, opened, against, planned, ctx);
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
-    await writeOutputs(def.outputs ?? {}, { def, opened, against, planned, verdict }, ctx);
+    await writeOutputs(def.outputs ?? {}, { def, guards, opened, against, planned, verdict }, ctx);
+    if (ctx.review) await (await import('./review.js')).collectReview(ctx.review, { def, guards, opened, against, planned, verdict });
     if (planned.invalid) throw planned.invalid;
     if (verdict?.refusal) throw verdict.refusal;
     // A Ctrl-C during the reading ends the run here, before anything is sent or audited.
@@ -81,23 +83,30 @@ export async function runFrame(def: Definition, ctx: RunContext): Promise<RunRes
 }
 
 /** The verdict on the planned set, shown as it is reached: the first records, the changes, the guards' notes. */
-function judgeStep(def: Definition, opened: Opened, against: BaselineResult, planned: Planned, ctx: RunContext): Verdict {
+function judgeStep(
+  def: Definition<unknown>,
+  guards: GuardSettings | undefined,
+  opened: Opened<unknown>,
+  against: BaselineResult,
+  planned: Planned,
+  ctx: RunContext,
+): Verdict {
   const { kind } = opened.target;
   const { file } = planned;
   if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.slice(0, PREVIEW), total: file.bodies.length });
   ctx.emit({ type: 'diff', kind, diff: planned.diff, against: against.against, noBaselineWhy: against.why || undefined });
-  const verdict: Verdict = def.guards
+  const verdict: Verdict = guards
     ? judge({
         kind,
         source: planned.source,
         count: planned.count,
         diff: planned.diff,
         changes: planned.changes(),
-        limit: def.guards.maxRemovals,
-        maxChanges: def.guards.maxChanges,
-        maxEmptied: def.guards.maxEmptied,
-        allowEmpty: def.guards.allowEmpty,
-        acknowledgeNoBaseline: def.guards.acknowledgeNoBaseline,
+        limit: guards.maxRemovals,
+        maxChanges: guards.maxChanges,
+        maxEmptied: guards.maxEmptied,
+        allowEmpty: guards.allowEmpty,
+        acknowledgeNoBaseline: guards.acknowledgeNoBaseline,
         from: planned.file ? 'file' : planned.savedPlan ? 'plan' : 'recorded',
         noBaselineWhy: against.why,
         has: {

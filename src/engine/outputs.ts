@@ -5,12 +5,14 @@ import type { Verdict } from '../guard/index.js';
 import { describeLimit } from '../guard/limit.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
-import type { Definition, Opened, OutputRequests, Planned } from './definition.js';
+import type { Definition, GuardSettings, Opened, OutputRequests, Planned } from './definition.js';
 
 /** Everything the frame knows after judging. */
 export interface Judged {
-  readonly def: Definition;
-  readonly opened: Opened;
+  readonly def: Definition<unknown>;
+  /** The guards' settings the verdict was reached with. */
+  readonly guards: GuardSettings | undefined;
+  readonly opened: Opened<unknown>;
   readonly against: BaselineResult;
   readonly planned: Planned;
   /** Undefined when the records are invalid: there is no set to judge. */
@@ -45,7 +47,7 @@ async function writeDiff(path: string, { opened, against, planned }: Judged, ctx
 }
 
 /** The plan of a dry run, with what it was compared with, for `upload apply` to send byte for byte. */
-async function savePlan(path: string, verdict: Verdict, { def, opened, against, planned }: Judged, ctx: RunContext): Promise<void> {
+async function savePlan(path: string, verdict: Verdict, { def, guards, opened, against, planned }: Judged, ctx: RunContext): Promise<void> {
   const { state, head } = opened;
   if (!state) return;
   const { added, removed, changed, unchanged } = planned.diff;
@@ -55,6 +57,7 @@ async function savePlan(path: string, verdict: Verdict, { def, opened, against, 
     {
       kind: opened.target.kind,
       baseUrl: state.key.baseUrl,
+      target: def.outputs?.target ?? null,
       source: planned.source,
       createdAt: new Date().toISOString(),
       ...def.identity,
@@ -63,13 +66,13 @@ async function savePlan(path: string, verdict: Verdict, { def, opened, against, 
       diff: { added, removed, changed, unchanged },
       notes: [...verdict.notes],
       // The limits it was judged with: `apply` judges the plan again with them, not with its own defaults.
-      ...(def.guards
+      ...(guards
         ? {
             limits: {
-              maxRemovals: describeLimit(def.guards.maxRemovals),
-              maxChanges: describeLimit(def.guards.maxChanges),
-              maxEmptied: describeLimit(def.guards.maxEmptied),
-              allowEmpty: def.guards.allowEmpty,
+              maxRemovals: describeLimit(guards.maxRemovals),
+              maxChanges: describeLimit(guards.maxChanges),
+              maxEmptied: describeLimit(guards.maxEmptied),
+              allowEmpty: guards.allowEmpty,
             },
           }
         : {}),

@@ -9,6 +9,7 @@ import type { Mapping } from '../map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
 import { mapRecord } from '../map/record.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
+import { markHiddenColumns, readNotes } from '../read/notes.js';
 import { NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
 
 export type { RejectedRecord } from '../validate/index.js';
@@ -118,19 +119,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   const { keys, bodies } = validator;
 
   const header = source.info.header;
-  const sheet = source.info.sheet;
-  if (sheet && input.read.sheet === undefined && sheet.others.length) {
-    // The first sheet is only a guess at which one the user meant when others hold data too.
-    const others = sheet.others.map((n) => `'${n}'`).join(', ');
-    validator.add(
-      issue(
-        'warning',
-        'OTHER_SHEETS',
-        `the workbook has other sheets with data (${others}); only the first, '${sheet.name}', was read: pass --sheet NAME to read another`,
-        { line: null },
-      ),
-    );
-  }
+  for (const note of readNotes(source.info, input.read.sheet)) validator.add(note);
   if (rows === 0 && validator.errors === 0 && plans.size === 0) {
     if (header) {
       // A header and no records: its columns are still checked, so a wrong header is not hidden.
@@ -158,7 +147,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     rows,
     keys,
     bodies,
-    issues: validator.issues,
+    issues: markHiddenColumns(validator.issues, source.info),
     issueCounts: validator.counts,
     issuesTruncated: validator.truncated,
     errors: validator.errors,

@@ -26,19 +26,25 @@ export function detectDelimiter(headerLine: string): string {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
   }
-  let best = ',';
-  for (const d of DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
-  return best;
+  const most = Math.max(...counts.values());
+  const leaders = DELIMITERS.filter((d) => counts.get(d) === most);
+  // A tie (or no delimiter at all) is no evidence for any one of them: the comma, the default.
+  return most === 0 || leaders.length > 1 ? ',' : leaders[0]!;
 }
+
+const DELIMITERS_ONLY = /^[\s,;|]*$/;
 
 function isBlank(cells: readonly string[]): boolean {
   for (const cell of cells) if (cell.trim() !== '') return false;
   return true;
 }
 
-/** A header row (CSV or workbook): trimmed names, none forbidden, none twice. */
-export function checkHeader(source: string, line: number, header: readonly string[]): string[] {
-  const columns = header.map((h) => h.trim());
+/**
+ * A header row (CSV or workbook): trimmed names in NFC (as every text is sent), none forbidden, none
+ * twice. `columnName` words a column's place (a workbook's says "column C (hidden)").
+ */
+export function checkHeader(source: string, line: number, header: readonly string[], columnName?: (i: number) => string): string[] {
+  const columns = header.map((h) => h.trim().normalize('NFC'));
   const seen = new Map<string, number>();
   columns.forEach((name, i) => {
     if (FORBIDDEN_KEYS.has(name)) {
@@ -49,7 +55,7 @@ export function checkHeader(source: string, line: number, header: readonly strin
     if (first !== undefined) {
       throw new InputError(
         'DUPLICATE_COLUMN',
-        `${source}:${line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
+        `${source}:${line}: column '${name}' appears twice (${columnName ? `${columnName(first)} and ${columnName(i)}` : `columns ${first + 1} and ${i + 1}`})`,
         'rename or delete one of them',
       );
     }
@@ -66,7 +72,8 @@ const SEP_LINE = /^sep=([,;\t|])$/i;
 
 /** Blank lines before the header are skipped (as blank lines anywhere are), for detection too. */
 function firstLine(head: string): { line: string; complete: boolean } {
-  const rest = head.replace(/^(?:[ \t]*(?:\r\n|\r|\n))+/, '');
+  // A line of spaces, no-break spaces or delimiters only (`,,,,` from a spreadsheet) is blank too.
+  const rest = head.replace(/^(?:[ \t\u00a0,;|]*(?:\r\n|\r|\n))+/, '');
   const eol = rest.search(/[\r\n]/);
   return eol === -1 ? { line: rest, complete: false } : { line: rest.slice(0, eol), complete: true };
 }
@@ -153,8 +160,9 @@ export async function* readCsvBatches(
   const records = (parsed: ParsedRecord[], out: RawRecord[] = []): RawRecord[] => {
     for (const { line, cells } of parsed) {
       if (!columns) {
-        // Blank lines before the header are skipped like blank lines anywhere; so is `sep=;`.
-        if (isBlank(cells)) continue;
+        // Blank lines before the header are skipped like blank lines anywhere; so is `sep=;`, and so is
+        // a line of other delimiters only (`,,,,` above a `;` header), as detection skipped it.
+        if (isBlank(cells) || (cells.length === 1 && DELIMITERS_ONLY.test(cells[0]!))) continue;
         if (skipSepLine) {
           skipSepLine = false;
           continue;
@@ -214,7 +222,7 @@ function csvError(source: string, err: CsvSyntaxError): InputError {
   if (err.reason === 'too-large') {
     return new InputError(
       'RECORD_TOO_LARGE',
-      `${source}:${err.line}: a record is larger than 1 MiB`,
+      `${source}:${err.line}: a record is longer than 1,048,576 characters`,
       'this is usually an unclosed quote: check the quotes near that line',
     );
   }

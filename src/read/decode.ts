@@ -137,7 +137,8 @@ async function* decodeParts(bytes: AsyncIterable<Uint8Array>, encoding: string |
       lenient.decode(input, { stream });
       textLines += textLineBreaks(text);
     }
-    carry = incompleteTail(input);
+    // The unfinished character may have begun chunks ago (a 4-byte one over 1-byte reads).
+    carry = incompleteTail(carry.length ? Buffer.concat([carry, input]) : input);
     return [text];
   };
   // UTF-8 in runs: the bytes are checked whole (as strictly as the decoder checks them, errors named
@@ -150,7 +151,7 @@ async function* decodeParts(bytes: AsyncIterable<Uint8Array>, encoding: string |
     const bom = first && all[0] === 0xef && all[1] === 0xbb && all[2] === 0xbf ? 3 : 0;
     const whole = all.subarray(bom, all.length - tail);
     if (!isUtf8(whole) || (tail && !validStart(all.subarray(all.length - tail)))) throw badByte(input);
-    carry = incompleteTail(input);
+    carry = incompleteTail(all);
     if (all.length > tail) first = false;
     // Runs end at a line end, so no line is split between two strings (the unfinished one waits).
     const cut = stream ? whole.lastIndexOf(10) + 1 || whole.length : whole.length;

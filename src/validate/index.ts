@@ -11,6 +11,7 @@ import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { doubled, KeyList, lowerCase, runOf } from './key-index.js';
 import { describe } from './messages.js';
+import { IDENTIFYING, invisibleCharacter, toNfc } from './text.js';
 
 /**
  * Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. Excel
@@ -159,12 +160,15 @@ export class Validator {
    * can judge it and zod is not loaded yet.
    */
   check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): boolean | typeof NEEDS_SCHEMA {
-    const candidate = mapped.issues?.some((i) => i.severity === 'error') ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
+    // A day whose cells could not be read is absent from the mapped hours: the rest is checked as it is.
+    toNfc(mapped.candidate);
+    const candidate = mapped.candidate;
     // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
     const accepted = this.accepts(candidate);
     if (!accepted && !this.schema) return NEEDS_SCHEMA;
     const before = this.errors;
     this.rowIssues = NONE;
+    if (raw.issues) for (const i of raw.issues) this.add(i);
     if (mapped.issues) for (const i of mapped.issues) this.add(i);
 
     let data: Record<string, unknown> | undefined;
@@ -185,6 +189,11 @@ export class Validator {
 
     this.cellCount(raw, plan);
     this.spreadsheet(raw, plan, candidate);
+    for (const { field, index, column } of plan.fed) {
+      if (!IDENTIFYING.has(field)) continue;
+      const hidden = invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
+      if (hidden) this.add(hidden);
+    }
 
     const key = typeof candidate[this.keyField] === 'string' && candidate[this.keyField] !== '' ? (candidate[this.keyField] as string) : undefined;
     let email: string | undefined;

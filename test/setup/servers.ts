@@ -1,19 +1,20 @@
 // Real PostgreSQL servers and a real PgBouncer for the tests: initdb into a temp directory, pg_ctl on a
 // free loopback port; PgBouncer in transaction pooling in front of one. No server is mocked. Running as
-// root (CI containers), initdb, postgres and pgbouncer refuse to run, so they run as the `postgres` user.
-// A machine without them fails the run: .ci/run installs them.
+// root (CI containers), initdb, postgres and pgbouncer refuse to run, so they run as the `postgres` user
+// (test/helpers/platform.ts). A machine without them fails the run: .ci/run installs them.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dirOnPath, pathDirs, programIn, serviceUser } from '../helpers/platform.js';
 
 function binDir(): string {
-  const onPath = (process.env.PATH ?? '').split(':').find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl')));
+  const onPath = dirOnPath('initdb', 'pg_ctl');
   if (onPath) return onPath;
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  const found = versions.map((v) => join(root, v, 'bin')).find((d) => existsSync(join(d, 'initdb')));
+  const found = versions.map((v) => join(root, v, 'bin')).find((d) => programIn(d, 'initdb'));
   if (!found)
     throw new Error('PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin): the state-store tests need it; .ci/run installs it');
   return found;
@@ -30,21 +31,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-const asRoot = process.getuid?.() === 0;
+const postgresUser = serviceUser('postgres');
 
 /** Runs a server program as the postgres user when this process is root (they refuse root). */
 function runAsPostgres(program: string, args: string[]): void {
-  execFileSync(asRoot ? 'runuser' : program, asRoot ? ['-u', 'postgres', '--', program, ...args] : args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(...postgresUser.command(program, args), { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** A temp directory the server programs may write to. */
 function serverDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
-    chownSync(dir, uid, gid);
-  }
+  if (postgresUser.owner) chownSync(dir, postgresUser.owner.uid, postgresUser.owner.gid);
   chmodSync(dir, 0o700);
   return dir;
 }
@@ -87,7 +84,7 @@ export async function startPostgres(): Promise<Postgres> {
 }
 
 function pgbouncerPath(): string {
-  const found = [...(process.env.PATH ?? '').split(':'), '/usr/sbin'].map((d) => join(d, 'pgbouncer')).find((p) => existsSync(p));
+  const found = [...pathDirs(), '/usr/sbin'].map((d) => programIn(d, 'pgbouncer')).find((p) => p !== undefined);
   if (!found) throw new Error('PgBouncer is not installed (no pgbouncer on PATH or in /usr/sbin): the pooler tests need it; .ci/run installs it');
   return found;
 }

@@ -297,4 +297,19 @@ describe('the directory store', () => {
     expect(s.notices).toEqual([]);
     await s.close();
   });
+
+  it('on Windows reads nothing into the modes Node makes up there: no group share, no notice, no chmod', async () => {
+    const root = join(tempDir().dir, 'state');
+    mkdirSync(root);
+    // What a folder on NTFS looks like through Node: open to group and others, whoever may read it.
+    chmodSync(root, 0o777);
+    const s = await DirectoryStore.open(root, {}, 'win32');
+    expect(s.notices).toEqual([]);
+    expect(statSync(root).mode & 0o777).toBe(0o777);
+    await upload(s, 0, body('E1'));
+    const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
+    // Files are still created as the owner's only, which is what Windows keeps of a mode (read-write).
+    expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o077).toBe(0);
+    await s.close();
+  });
 });
