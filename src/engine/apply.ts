@@ -79,10 +79,8 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
     },
     plan: ({ head, target }, against, ctx) => {
       const { doc, body } = target.found!;
-      ctx.emit({
-        type: 'notice',
-        message: `Plan ${options.plan}: ${doc.body.records} record(s) from ${doc.source}, made by ${doc.user}@${doc.host} at ${doc.createdAt}`,
-      });
+      const { source, user, host, createdAt } = doc;
+      ctx.emit({ type: 'applying', plan: options.plan, records: doc.body.records, source, user, host, createdAt });
       const payload = { records: doc.body.records, chunks: [body], bytes: body.length, sha256: doc.body.sha256 };
       const latest = against.baseline?.records;
       const planned = latest && decodeCanonical(body, KINDS[doc.kind].keyField);

@@ -79,5 +79,5 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
     },
     await planned.payload(),
   );
-  ctx.emit({ type: 'notice', message: `Plan saved to ${path}: send exactly it with: upload apply ${path}` });
+  ctx.emit({ type: 'plan-saved', path });
 }

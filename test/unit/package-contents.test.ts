@@ -26,7 +26,7 @@ describe('the package', () => {
   const files = packedFiles();
 
   it('holds only the program, its docs and the package files', () => {
-    const allowed = /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|dist\/.+\.js|docs\/[^/]+\.(?:md|json))$/;
+    const allowed = /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|dist\/.+\.js|docs\/[^/]+\.(?:md|json|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
   });
 
