@@ -65,6 +65,7 @@ export const ERROR_CODES = {
     'PLAN_BASE_URL',
     'STATE_UNREACHABLE',
     'STATE_UNUSABLE',
+    'STATE_TIMEOUT',
     // review, notify, targets
     'BAD_NOTIFY_URL',
     'BAD_CONFIG',

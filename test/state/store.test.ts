@@ -1,4 +1,5 @@
-// One behaviour suite for both state-store backends: a directory and a real PostgreSQL server.
+// One behaviour suite for both state-store backends: a directory and a real PostgreSQL server, reached
+// directly and through a real PgBouncer in transaction pooling (where session state means nothing).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { copyState, openStore } from '../../src/state/index.js';
 import { siteName } from '../../src/state/paths.js';
 import type { AuditEntry, Generation, StateKey, StateStore } from '../../src/state/types.js';
 import { ROOT } from '../helpers/cli.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { freshDatabase, throughBouncer } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'team-members' };
@@ -59,6 +60,7 @@ function attempt(over: Partial<AuditEntry> = {}): AuditEntry {
 const backends = {
   directory: async () => join(tempDir().dir, 'state'),
   postgres: () => freshDatabase(),
+  'PostgreSQL through PgBouncer': async () => throughBouncer(await freshDatabase()),
 };
 
 const open: StateStore[] = [];
