@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/out/', '.tmp/', 'fixtures/', 'coverage/'] },
+  { ignores: ['dist/', 'exe/', 'node_modules/', 'bench/out/', '.tmp/', 'fixtures/', 'coverage/'] },
   js.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -1,5 +1,13 @@
 #!/usr/bin/env node
-// A shim: the program lives in dist/ (built by `npm ci` through the prepare script).
-import { main } from '../dist/cli/main.js';
+// A shim: the program lives in dist/. The package carries it built (npm pack builds it first); a git
+// checkout builds it with `npm run build` (`npm test` and `npm run demo` do so themselves).
+import { existsSync } from 'node:fs';
 
-process.exitCode = await main(process.argv.slice(2));
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (existsSync(entry)) {
+  const { main } = await import(entry.href);
+  process.exitCode = await main(process.argv.slice(2));
+} else {
+  process.stderr.write('upload: this checkout is not built yet (there is no dist/)\n  → run npm run build in it, then run the command again\n');
+  process.exitCode = 2;
+}

@@ -8,6 +8,9 @@ export const ISSUE_CODES = [
   // the file and its header
   'EMPTY_FILE',
   'OTHER_SHEETS',
+  'HIDDEN_SHEET',
+  'FORMAT_FROM_CONTENT',
+  'HIDDEN_ROWS',
   'NO_RECORDS',
   'NO_FINAL_LINE_BREAK',
   'MISSING_COLUMN',
@@ -27,6 +30,7 @@ export const ISSUE_CODES = [
   'HOURS_TWICE',
   'HOURS_ORDER',
   'HOURS_OUT_OF_RANGE',
+  'SPLIT_HOURS',
   // values
   'REQUIRED',
   'INVALID_EMAIL',
@@ -38,6 +42,8 @@ export const ISSUE_CODES = [
   'SCIENTIFIC_NOTATION',
   'FORMULA_LIKE',
   'INVALID_CHARACTER',
+  'INVISIBLE_CHARACTER',
+  'ERROR_CELL',
   // across records
   'DUPLICATE_KEY',
   'DUPLICATE_EMAIL',

@@ -13,10 +13,32 @@ import type { RunIo } from './io.js';
 import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
+import { afterRun, prepareAfterRun, type AfterRun } from './after-run.js';
+import { withTarget, type CommandLine, type TargetedFlags } from './targets.js';
 
-async function frame(flags: Flags, io: RunIo, blank: RunFacts, run: (ctx: RunContext) => Promise<RunResult>): Promise<CommandResult> {
-  const json = flags.json === true;
-  const detailedExitcode = flags.detailedExitcode === true;
+async function frame(
+  command: string,
+  kind: Kind | undefined,
+  given: Flags,
+  io: RunIo,
+  line: CommandLine,
+  blank: RunFacts,
+  run: (ctx: RunContext, flags: TargetedFlags) => Promise<RunResult>,
+): Promise<CommandResult> {
+  const json = given.json === true;
+  const detailedExitcode = given.detailedExitcode === true;
+  // The target's settings under the command line's, and what to do once the outcome is final.
+  let flags: TargetedFlags;
+  let after: AfterRun;
+  try {
+    const chosen = await withTarget(given, io, line, kind);
+    flags = { ...chosen.flags, targetName: chosen.target?.name };
+    after = await prepareAfterRun(command, flags, io, chosen.target, line.argv);
+  } catch (failure) {
+    return { facts: blank, failure, json };
+  }
+  const protectedName = after.target?.target.protected === true ? after.target.name : undefined;
+  const baseUrl = flags.baseUrl ?? io.env.UPLOAD_BASE_URL ?? null;
   const interrupt = onInterrupt();
   const ui = await terminalUi({
     color: flags.noColor !== true,
@@ -28,25 +50,30 @@ async function frame(flags: Flags, io: RunIo, blank: RunFacts, run: (ctx: RunCon
     redact: io.secrets.redact,
   });
   try {
-    const { facts, failure } = await run({
-      env: io.env,
-      stdin: io.stdin,
-      signal: interrupt.signal,
-      tuning: io.tuning,
-      emit: (event) => renderEvent(ui, event),
-      confirm: (request) => ui.confirm(confirmQuestion(request)),
-    });
-    return { facts, failure, ui, json, detailedExitcode };
+    const { facts, failure } = await run(
+      {
+        env: io.env,
+        stdin: io.stdin,
+        signal: interrupt.signal,
+        tuning: io.tuning,
+        review: after.html?.review,
+        emit: (event) => renderEvent(ui, event),
+        // A protected target is confirmed by typing its name, not by a habitual y.
+        confirm: (request) => ui.confirm(confirmQuestion(request), protectedName),
+      },
+      flags,
+    );
+    return { facts, failure, ui, json, detailedExitcode, afterRun: ended(after, baseUrl, ui, io) };
   } catch (failure) {
-    return { facts: blank, failure, ui, json };
+    return { facts: blank, failure, ui, json, afterRun: ended(after, baseUrl, ui, io) };
   } finally {
     ui.done();
     interrupt.dispose();
   }
 }
 
-export function uploadAction(kind: Kind, file: string, flags: Flags, io: RunIo): Promise<CommandResult> {
-  return frame(flags, io, { kind, source: displayName(file), dryRun: flags.dryRun === true }, async (ctx) => {
+export function uploadAction(kind: Kind, file: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  return frame(kind, kind, given, io, line, { kind, source: displayName(file), dryRun: given.dryRun === true }, async (ctx, flags) => {
     const options = await parseUploadOptions(kind, file, flags, io);
     if (options.merge) {
       const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../engine/frame.js'), import('../engine/merge.js')]);
@@ -57,9 +84,9 @@ export function uploadAction(kind: Kind, file: string, flags: Flags, io: RunIo):
   });
 }
 
-export function removeAction(kind: Kind, keys: readonly string[], flags: Record<string, unknown>, io: RunIo): Promise<CommandResult> {
-  const dryRun = flags.dryRun === true;
-  return frame(flags, io, { kind, source: null, dryRun }, async (ctx) => {
+export function removeAction(kind: Kind, keys: readonly string[], given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  const dryRun = given.dryRun === true;
+  return frame('remove', kind, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
     const keysFile = typeof flags.keysFile === 'string' ? flags.keysFile : undefined;
     const sending = await parseSending(flags, io, { dryRun, url: 'always', stdin: keysFile === '-' ? 'keys' : undefined });
     const { removeList } = await import('./remove.js');
@@ -69,9 +96,9 @@ export function removeAction(kind: Kind, keys: readonly string[], flags: Record<
   });
 }
 
-export function restoreAction(kind: Kind, flags: Flags, io: RunIo): Promise<CommandResult> {
-  const dryRun = flags.dryRun === true;
-  return frame(flags, io, { kind, source: null, dryRun }, async (ctx) => {
+export function restoreAction(kind: Kind, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  const dryRun = given.dryRun === true;
+  return frame('restore', kind, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
     const sending = await parseSending(flags, io, { dryRun, url: 'always' });
     const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
     const { runRestore } = await import('../engine/restore.js');
@@ -79,13 +106,21 @@ export function restoreAction(kind: Kind, flags: Flags, io: RunIo): Promise<Comm
   });
 }
 
-export function applyAction(plan: string, flags: Flags, io: RunIo): Promise<CommandResult> {
-  return frame(flags, io, { kind: null, source: plan, dryRun: false }, async (ctx) => {
+export function applyAction(plan: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  return frame('apply', undefined, given, io, line, { kind: null, source: plan, dryRun: false }, async (ctx, flags) => {
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
     const { runApply } = await import('../engine/apply.js');
-    return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io) }, ctx);
+    const { planTargetCheck } = await import('./targets.js');
+    return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget: await planTargetCheck(flags, io) }, ctx);
   });
+}
+
+/** The post-run point: the review page and the notification, with the final report. */
+function ended(after: AfterRun, baseUrl: string | null, ui: { notice(line: string): void }, io: RunIo): NonNullable<CommandResult['afterRun']> {
+  return async ({ report }) => {
+    if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line));
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { declareFlags, type CommandName, type Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import type { CommandResult } from './result.js';
+import type { CommandLine } from './targets.js';
 
 interface CommandSpec {
   /** The command with its arguments, in commander's syntax. */
@@ -15,7 +16,7 @@ interface CommandSpec {
   readonly description?: string;
   readonly examples: readonly string[];
   /** The arguments by position (an optional one not given is undefined). */
-  readonly action: (args: readonly (string | undefined)[], flags: Flags, io: RunIo) => Promise<CommandResult>;
+  readonly action: (args: readonly (string | undefined)[], flags: Flags, io: RunIo, line: CommandLine) => Promise<CommandResult>;
 }
 
 const checkKind = (kind: string | undefined): Kind => {
@@ -32,7 +33,7 @@ function uploadSpec(kind: Kind): CommandSpec {
   return {
     usage: `${kind} <file>`,
     summary,
-    description: `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, or - for standard input. Every ${noun} on the service is replaced by the file's records.`,
+    description: `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, a workbook (.xlsx, .xlsm, .xls or .ods; the first sheet unless --sheet), or - for standard input. Every ${noun} on the service is replaced by the file's records.`,
     examples: [
       `$ upload ${kind} ${file} --dry-run                 check the file, see the mapping and the changes; send nothing`,
       `$ upload ${kind} ${file}                           the same, then confirm and upload`,
@@ -43,7 +44,7 @@ function uploadSpec(kind: Kind): CommandSpec {
       `$ upload ${kind} ${kind === 'store-cards' ? 'fix.csv' : 'new-hires.csv'} --merge          add or replace only these records (docs/everyday.md)`,
       `$ upload ${kind} ${file} --yes --hold-removals     nightly: send additions and changes, hold back doubtful removals (exit 9)`,
     ],
-    action: async ([path], flags, io) => (await import('./actions.js')).uploadAction(kind, path!, flags, io),
+    action: async ([path], flags, io, line) => (await import('./actions.js')).uploadAction(kind, path!, flags, io, line),
   };
 }
 
@@ -55,8 +56,12 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     summary: 'list the recorded uploads of store-cards or team-members, newest first',
     description:
       'The uploads the state store recorded for one service address and kind, newest first, with what each changed and the failed attempts between them.',
-    examples: ['$ upload history team-members --base-url https://scheduling.example.com', '$ upload history store-cards --limit 5 --json'],
-    action: async ([kind], flags, io) => (await import('./history.js')).historyAction(checkKind(kind), flags, io),
+    examples: [
+      '$ upload history team-members --base-url https://scheduling.example.com',
+      '$ upload history store-cards --limit 5 --json',
+      '$ upload history store-cards --target production --html history.html',
+    ],
+    action: async ([kind], flags, io, line) => (await import('./history.js')).historyAction(checkKind(kind), flags, io, line),
   },
   restore: {
     usage: 'restore <kind>',
@@ -67,7 +72,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       '$ upload restore team-members --dry-run                 what going back one upload would change',
       '$ upload restore team-members --generation 41 --yes',
     ],
-    action: async ([kind], flags, io) => (await import('./actions.js')).restoreAction(checkKind(kind), flags, io),
+    action: async ([kind], flags, io, line) => (await import('./actions.js')).restoreAction(checkKind(kind), flags, io, line),
   },
   apply: {
     usage: 'apply <plan>',
@@ -75,7 +80,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     description:
       'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent).',
     examples: ['$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json', '$ upload apply reviewed.plan.json --yes'],
-    action: async ([plan], flags, io) => (await import('./actions.js')).applyAction(plan!, flags, io),
+    action: async ([plan], flags, io, line) => (await import('./actions.js')).applyAction(plan!, flags, io, line),
   },
   remove: {
     usage: 'remove <kind> [keys...]',
@@ -84,8 +89,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       'Send the last recorded set of store-cards or team-members without the records of the keys given (and those in --keys-file), through the same diff, guards, confirmation, lock, send and record as any upload. Naming the keys is the exact removal count. A key that is not in the set is an error that names it; nothing is sent.',
     examples: ['$ upload remove team-members E1042 --dry-run', '$ upload remove team-members --keys-file leavers.txt --yes'],
     // commander hands a variadic argument over as a list.
-    action: async ([kind, keys], flags, io) =>
-      (await import('./actions.js')).removeAction(checkKind(kind), (keys as unknown as string[] | undefined) ?? [], flags, io),
+    action: async ([kind, keys], flags, io, line) =>
+      (await import('./actions.js')).removeAction(checkKind(kind), (keys as unknown as string[] | undefined) ?? [], flags, io, line),
   },
   export: {
     usage: 'export <kind>',
@@ -123,6 +128,14 @@ resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the 
       };
     },
   },
+  config: {
+    usage: 'config',
+    summary: 'show the settings a run would use, and where each comes from (secrets redacted)',
+    description:
+      'Print the effective settings — service address, state store, token source, mapping, guard limits, notifications — for a target of the config file (or none), with where each value comes from: a flag, a target, a variable or the default. Tokens are never shown; webhook addresses only by their host.',
+    examples: ['$ upload config', '$ upload config --target production --kind store-cards --json'],
+    action: async (_args, flags, io, line) => (await import('./config.js')).configAction(flags, io, line),
+  },
   sandbox: {
     usage: 'sandbox',
     summary: 'run the reference service on loopback',
@@ -142,7 +155,7 @@ resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the 
 };
 
 /** Adds every command of the table to the program; `run` receives the result of the one that runs. */
-export function addCommands(program: Command, io: RunIo, run: (result: Promise<CommandResult>) => void, exitCodes: string): void {
+export function addCommands(program: Command, io: RunIo, run: (result: Promise<CommandResult>) => void, exitCodes: string, argv: readonly string[] = []): void {
   for (const [name, spec] of Object.entries(COMMANDS) as [CommandName, CommandSpec][]) {
     const cmd = program.command(spec.usage).summary(spec.summary);
     if (spec.description) cmd.description(spec.description);
@@ -152,7 +165,9 @@ export function addCommands(program: Command, io: RunIo, run: (result: Promise<C
     cmd.action((...args: unknown[]) => {
       // commander passes the arguments by position, then the options and the command.
       const given = args.slice(0, cmd.registeredArguments.length) as (string | undefined)[];
-      run(spec.action(given, flags(), io));
+      // Which options the command line itself gave (a target's settings never override those).
+      const line: CommandLine = { argv, given: (key) => cmd.getOptionValueSource(key) === 'cli' };
+      run(spec.action(given, flags(), io, line));
     });
   }
 }

@@ -3,6 +3,7 @@
 // receives is typed by it. A test checks that every option shown in any --help is documented.
 import { Option, type Command } from 'commander';
 import { DEFAULTS } from '../engine/options.js';
+import { HIDDEN_ROWS_CHOICES } from '../read/types.js';
 
 interface Spec {
   /** commander's syntax: `--name`, `-x, --name`, `--name <value>`, `--no-name`. */
@@ -26,8 +27,23 @@ export const FLAGS = {
   map: { flags: '--map <file|json>', help: 'mapping of wire field to column(s), a JSON file or inline JSON starting with {' },
   ignoreColumn: { flags: '--ignore-column <name>', help: 'leave this column out (repeatable)', repeat: true },
   timeFormat: { flags: '--time-format <format>', help: 'how the file writes 8.30: clock (08:30) or decimal (8.3 hours)', choices: ['clock', 'decimal'] },
-  format: { flags: '--format <format>', help: 'input format (default: from the file extension)', choices: ['csv', 'json', 'ndjson', 'xlsx'] },
-  sheet: { flags: '--sheet <name|n>', help: 'workbook sheet to read, by name or 1-based number (default: the first)' },
+  splitHours: {
+    flags: '--split-hours <how>',
+    help: 'store cards: a day with two periods (9-12, 14-18) is an error, or with span is sent as 9-18',
+    choices: ['error', 'span'],
+  },
+  format: {
+    flags: '--format <format>',
+    help: "input format (default: a workbook or text by the file's first bytes, then the extension)",
+    choices: ['csv', 'json', 'ndjson', 'xlsx'],
+  },
+  sheet: { flags: '--sheet <name|n>', help: 'workbook sheet to read, by name or number among the visible sheets (default: the first visible)' },
+  headerRow: { flags: '--header-row <n>', help: 'workbook row that names the columns, when a title is above it (default: the first non-blank row)' },
+  hiddenRows: {
+    flags: '--hidden-rows <mode>',
+    help: "upload a workbook's hidden rows, or leave them out (default: each is an error)",
+    choices: HIDDEN_ROWS_CHOICES,
+  },
   delimiter: { flags: '--delimiter <char>', help: 'CSV delimiter: , ; | or tab (default: detected)' },
   encoding: { flags: '--encoding <label>', help: 'text encoding, e.g. windows-1252 (default: UTF-8, or the BOM)' },
   baseline: { flags: '--baseline <file>', help: 'compare against this file instead of the last upload' },
@@ -65,7 +81,7 @@ export const FLAGS = {
   diffOut: { flags: '--diff-out <file>', help: 'write every added, removed and changed record to this CSV file' },
   planOut: { flags: '--plan-out <file>', help: 'with --dry-run: save the plan, to send exactly it later with upload apply' },
   detailedExitcode: { flags: '--detailed-exitcode', help: 'exit 8 instead of 0 when the upload changes (or would change) something' },
-  state: { flags: '--state <dir|url>', help: 'the state store: a directory, or postgres://… (default: $UPLOAD_STATE, else the XDG state directory)' },
+  state: { flags: '--state <dir|url>', help: 'the state store: a directory, or postgres://… (default: $UPLOAD_STATE, else the state folder of this system)' },
   stateDir: { flags: '--state-dir <dir>', help: 'the older name of --state' },
   keep: { flags: '--keep <n>', help: 'keep the snapshots of this many confirmed uploads', default: String(DEFAULTS.keep) },
   noColor: { flags: '--no-color', help: 'no colour in the output' },
@@ -73,7 +89,7 @@ export const FLAGS = {
   generation: { flags: '--generation <n>', help: 'the upload to restore (see upload history); default: the one before the latest' },
   limit: { flags: '--limit <n>', help: 'show at most this many uploads', default: '20' },
   to: { flags: '--to <dir|url>', help: 'the store to copy into' },
-  from: { flags: '--from <dir|url>', help: 'the store to copy from (default: $UPLOAD_STATE, else the XDG state directory)' },
+  from: { flags: '--from <dir|url>', help: 'the store to copy from (default: $UPLOAD_STATE, else the state folder of this system)' },
   sent: { flags: '--sent', help: 'resolve: the service holds the unconfirmed upload' },
   previous: { flags: '--previous', help: 'resolve: the service does not hold it (it still holds the latest recorded upload)' },
   port: { flags: '--port <port>', help: 'port to listen on (0 picks a free one)', default: '8080' },
@@ -81,6 +97,16 @@ export const FLAGS = {
   dataDir: { flags: '--data-dir <dir>', help: 'keep the uploaded sets in this directory (default: in memory)' },
   maxBody: { flags: '--max-body <bytes>', help: 'largest request body accepted (default: 1073741824, 1 GiB)' },
   allowRemote: { flags: '--allow-remote', help: 'allow a --host other machines can reach (the sandbox is a loopback rehearsal service)' },
+  config: { flags: '--config <file>', help: 'the config file with the named targets (default: ./upload.config.json, else the per-user one)' },
+  target: {
+    flags: '--target <name>',
+    help: 'a named target of the config: its service, state, token, maps, limits and notifications (default: $UPLOAD_TARGET)',
+  },
+  reportHtml: { flags: '--report-html <file>', help: 'write a review page of the run: one self-contained HTML file' },
+  notify: { flags: '--notify <url>', help: 'after the run, post a JSON summary to this webhook (repeatable; default: $UPLOAD_NOTIFY)', repeat: true },
+  notifyOn: { flags: '--notify-on <when>', help: 'when to notify (default: failure, any exit but 0 and 8)', choices: ['failure', 'change', 'always'] },
+  html: { flags: '--html <file>', help: 'also write the history as one self-contained HTML page' },
+  kind: { flags: '--kind <kind>', help: 'show the --map for this kind', choices: ['store-cards', 'team-members'] },
 } as const satisfies Record<string, Spec>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -93,6 +119,8 @@ export type Flags = { readonly [K in FlagName]?: Value<(typeof FLAGS)[K]> };
 const SENDING = ['yes', 'json', 'baseUrl', 'tokenEnv', 'tokenFile', 'retries', 'timeout'] as const;
 const STATE = ['state', 'stateDir', 'keep'] as const;
 const OUTPUT = ['detailedExitcode', 'noColor', 'quiet'] as const;
+/** A named target, the review page and the notification: options of every command that may send. */
+const AFTER = ['config', 'target', 'reportHtml', 'notify', 'notifyOn'] as const;
 
 /** An upload's options, in the order --help lists them; team members may be checked against store cards. */
 const upload = (kind: 'store-cards' | 'team-members') =>
@@ -102,8 +130,11 @@ const upload = (kind: 'store-cards' | 'team-members') =>
     'map',
     'ignoreColumn',
     'timeFormat',
+    ...(kind === 'store-cards' ? (['splitHours'] as const) : []),
     'format',
     'sheet',
+    'headerRow',
+    'hiddenRows',
     'delimiter',
     'encoding',
     'baseline',
@@ -124,16 +155,18 @@ const upload = (kind: 'store-cards' | 'team-members') =>
     ...STATE,
     'noColor',
     'quiet',
+    ...AFTER,
   ] as const;
 
 /** Each command's options, in the order --help lists them. */
 export const COMMAND_FLAGS = {
   'store-cards': upload('store-cards'),
   'team-members': upload('team-members'),
-  history: ['baseUrl', 'state', 'stateDir', 'limit', 'json'],
-  restore: [...SENDING, ...STATE, ...OUTPUT, 'generation', 'dryRun', 'maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty'],
-  apply: [...SENDING, ...STATE, ...OUTPUT],
-  remove: [...SENDING, ...STATE, ...OUTPUT, 'keysFile', 'dryRun', 'maxChanges', 'maxEmptied', 'allowEmpty'],
+  history: ['baseUrl', 'state', 'stateDir', 'limit', 'json', 'html', 'config', 'target'],
+  restore: [...SENDING, ...STATE, ...OUTPUT, 'generation', 'dryRun', 'maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty', ...AFTER],
+  apply: [...SENDING, ...STATE, ...OUTPUT, ...AFTER],
+  config: ['config', 'target', 'kind', 'json'],
+  remove: [...SENDING, ...STATE, ...OUTPUT, 'keysFile', 'dryRun', 'maxChanges', 'maxEmptied', 'allowEmpty', ...AFTER],
   export: ['baseUrl', 'state', 'stateDir', 'exportGeneration', 'output', 'exportFormat', 'quiet'],
   state: ['to', 'from', 'sent', 'previous', 'baseUrl', 'state', 'stateDir'],
   sandbox: ['port', 'host', 'dataDir', 'maxBody', 'allowRemote'],

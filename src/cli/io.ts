@@ -1,4 +1,5 @@
 // The process as the commands see it: passed in, so tests can run `main(argv, io)` in-process.
+import type { NotifyTiming } from '../notify/post.js';
 import type { Tuning } from '../send/backoff.js';
 import type { Secrets } from '../send/secrets.js';
 export interface ProcessIo {
@@ -9,6 +10,8 @@ export interface ProcessIo {
   readonly env: NodeJS.ProcessEnv;
   /** Tighter send timings, for tests that run `main(argv, io)` in-process; never set by the bin. */
   readonly tuning?: Tuning;
+  /** Tighter notification timings, for tests; never set by the bin. */
+  readonly notifyTiming?: NotifyTiming;
 }
 
 export const processIo = (): ProcessIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });

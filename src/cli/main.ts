@@ -5,7 +5,7 @@ import { EXIT, isUploadError, UploadError, type Outcome } from '../errors.js';
 import type { RunFacts } from '../engine/result.js';
 import type { UploadReport } from '../report/types.js';
 import { Secrets } from '../send/secrets.js';
-import { toolVersion } from '../version.js';
+import { versionLine } from '../version.js';
 import { addCommands } from './commands.js';
 import { processIo, type ProcessIo, type RunIo } from './io.js';
 import type { CommandResult, Ended } from './result.js';
@@ -45,7 +45,7 @@ export async function main(argv: readonly string[], processIo_: ProcessIo = proc
   };
   const program = new Command('upload')
     .description('Upload the complete set of store cards or team members to the scheduling service, safely.')
-    .version(await toolVersion(), '-V, --version')
+    .version(await versionLine(), '-V, --version', 'print the version, with the Node it runs on')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
@@ -62,7 +62,7 @@ ${EXIT_CODES}
 
 Documentation: README.md and docs/ in the package.`,
   );
-  addCommands(program, io, run, EXIT_CODES);
+  addCommands(program, io, run, EXIT_CODES, argv);
 
   if (argv.length === 0) {
     // No command at all is a mistake (a cron line cut short), not a request for help: exit 2.

@@ -8,13 +8,14 @@ import { DEFAULTS, type GuardOptions, type SendOptions, type StateOptions, type 
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
-import type { InputFormat } from '../read/types.js';
+import type { HiddenRows, InputFormat } from '../read/types.js';
 import { currentUser } from '../state/whoami.js';
 import { hostname } from 'node:os';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
 import type { Flags } from './flags.js';
 import type { ProcessIo, RunIo } from './io.js';
+import type { TargetedFlags } from './targets.js';
 
 export function count(flag: string, value: unknown, min: number): number {
   const n = Number(value);
@@ -88,7 +89,7 @@ export function parseGuards(flags: Flags): GuardOptions {
   };
 }
 
-export async function parseUploadOptions(kind: Kind, file: string, flags: Flags, io: RunIo): Promise<UploadOptions> {
+export async function parseUploadOptions(kind: Kind, file: string, flags: TargetedFlags, io: RunIo): Promise<UploadOptions> {
   const dryRun = flags.dryRun === true;
   const sending = await parseSending(flags, io, { dryRun, stdin: file === '-' ? 'records' : undefined });
   const { baseUrl } = sending;
@@ -111,7 +112,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Flags,
   }
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(flags.delimiter);
-  const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat });
+  const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat, splitHours: flags.splitHours });
   const guards = parseGuards(flags);
   const state = parseState(flags, io);
   if (storeCards === '-' && (file === '-' || flags.tokenFile === '-')) {
@@ -129,6 +130,9 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Flags,
     delimiter,
     encoding,
     sheet: flags.sheet,
+    headerRow: flags.headerRow === undefined ? undefined : count('--header-row', flags.headerRow, 1),
+    // commander has checked it is one of the choices (--hidden-rows include|exclude).
+    hiddenRows: flags.hiddenRows as HiddenRows | undefined,
     baseline: flags.baseline,
     noBaseline: flags.noBaseline === true,
     ...setFlags(flags),
@@ -139,6 +143,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Flags,
     diffOut,
     planOut,
     ...state,
+    target: flags.targetName ?? null,
   };
 }
 

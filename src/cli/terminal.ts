@@ -1,5 +1,6 @@
 // The terminal edge: human output on stderr, colour and a spinner only where a person is looking.
 import { createInterface } from 'node:readline/promises';
+import { styleText } from 'node:util';
 import type { Style } from '../report/human.js';
 import type { Ui } from '../report/ui.js';
 
@@ -20,11 +21,14 @@ export function wantsColor(options: { color: boolean; stderr: NodeJS.WriteStream
   return options.color && options.stderr.isTTY === true && !('NO_COLOR' in options.env) && options.env.TERM !== 'dumb';
 }
 
-export async function makeStyle(color: boolean): Promise<Style> {
+/**
+ * Node's own styleText (stable since 22.13) does what chalk did here: five basic styles. The decision
+ * to colour is wantsColor()'s, so styleText is told not to second-guess it from its own stream.
+ */
+export function makeStyle(color: boolean): Style {
   if (!color) return { bold: (s) => s, red: (s) => s, yellow: (s) => s, green: (s) => s, dim: (s) => s };
-  const { Chalk } = await import('chalk');
-  const c = new Chalk({ level: 1 });
-  return { bold: c.bold, red: c.red, yellow: c.yellow, green: c.green, dim: c.dim };
+  const paint = (format: Parameters<typeof styleText>[0]) => (s: string) => styleText(format, s, { validateStream: false });
+  return { bold: paint('bold'), red: paint('red'), yellow: paint('yellow'), green: paint('green'), dim: paint('dim') };
 }
 
 /** A width the spinner can divide by when the terminal has none to say. */
@@ -48,7 +52,7 @@ function sized(stream: NodeJS.WriteStream): NodeJS.WriteStream {
 export async function terminalUi(options: TerminalOptions): Promise<Ui> {
   const { redact } = options;
   const color = wantsColor(options);
-  const style = await makeStyle(color);
+  const style = makeStyle(color);
   const live = options.stderr.isTTY === true && !options.quiet && options.env.TERM !== 'dumb' && !options.env.CI;
   const { default: ora } = live ? await import('ora') : { default: undefined };
   const spinner = ora?.({ stream: sized(options.stderr), color: 'cyan', isEnabled: true });
@@ -84,15 +88,19 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
       spinner?.stop();
       lastPlain = 0;
     },
-    confirm: async (question) => {
+    confirm: async (question, typeToConfirm) => {
       spinner?.stop();
       const rl = createInterface({ input: options.stdin, output: options.stderr });
       // Ctrl-C at the prompt reaches readline, not the process: pass it on as an interruption.
       const { signal } = options;
-      rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+      rl.on('SIGINT', passOnCtrlC);
       try {
-        const answer = await rl.question(`${redact(question)} [y/N] `, signal ? { signal } : {});
-        return /^y(es)?$/i.test(answer.trim());
+        const prompt =
+          typeToConfirm === undefined
+            ? `${redact(question)} [y/N] `
+            : `${redact(question)}\nThis is the protected target '${typeToConfirm}'. Type its name to go ahead: `;
+        const answer = await rl.question(prompt, signal ? { signal } : {});
+        return typeToConfirm === undefined ? /^y(es)?$/i.test(answer.trim()) : answer.trim() === typeToConfirm;
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         throw err;
@@ -101,4 +109,15 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
       }
     },
   };
+}
+
+/**
+ * Hands a Ctrl-C that readline caught to the run's own handlers (src/cli/upload.ts), which end the run
+ * with its report. Calling them directly rather than signalling this process matters on Windows, where
+ * process.kill(pid, 'SIGINT') ends the process at once, with no report and the lock left behind.
+ * With no handler listening, the signal's default is what Ctrl-C would have done anyway.
+ */
+export function passOnCtrlC(): void {
+  if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT');
+  else process.kill(process.pid, 'SIGINT');
 }

@@ -1,4 +1,4 @@
-// The wire contract of service-interface.md §2 as data: each kind's fields in wire order and what each
+// The wire contract of docs/service-interface.md §2 as data: each kind's fields in wire order and what each
 // holds, the hour bounds, the email check. It is the one definition: the zod schemas (./schemas.ts) are
 // built from this table, and so are the field lists the map stage needs — so a dry run loads zod only
 // when the fast check (./fast.ts) cannot decide a record.

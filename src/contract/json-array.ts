@@ -1,42 +1,13 @@
-// The wire body, `[record,record,…]`, encoded once: the same chunks are sent on every attempt, written
-// as the snapshot and stored by the sandbox, and their length and sha256 are computed in the same pass.
-// Never one giant string, so bodies larger than V8's string limit (about 512 MB) work.
-import { createHash } from 'node:crypto';
-
+// The wire body, `[record,record,…]`, as the bytes that are sent. Each valid record is encoded to UTF-8
+// once, as it is planned, straight into chunks of about 256 KiB that already hold the brackets and the
+// commas: the same chunks are compared with the baseline, sent on every attempt, written as the
+// snapshot and hashed, and nothing is encoded again. The records live outside V8's heap, so the
+// garbage collector never traces or copies them (docs/performance.md, "Bodies as bytes"). Never one
+// giant buffer or string, so bodies larger than V8's string limit (about 512 MB) work.
 const CHUNK = 256 * 1024;
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
 const CLOSE = 0x5d; // ]
-
-/**
- * `[body,body,…]` as UTF-8 chunks of about 256 KiB. Each record is encoded straight into the chunk
- * (no joined intermediate string: measured 40% faster on 1M records); each chunk is a fresh buffer,
- * so a consumer may keep it.
- */
-export function* jsonArrayChunks(bodies: readonly string[]): Generator<Buffer> {
-  let buf = Buffer.allocUnsafe(CHUNK);
-  buf[0] = OPEN;
-  let at = 1;
-  for (let i = 0; i < bodies.length; i++) {
-    const body = bodies[i]!;
-    // A UTF-16 code unit is at most 3 bytes of UTF-8, so this bound is safe without measuring.
-    const worst = 1 + body.length * 3;
-    if (at + worst > buf.length) {
-      yield buf.subarray(0, at);
-      buf = Buffer.allocUnsafe(Math.max(CHUNK, worst));
-      at = 0;
-    }
-    if (i > 0) buf[at++] = COMMA;
-    at += buf.write(body, at, 'utf8');
-  }
-  if (at === buf.length) {
-    yield buf;
-    buf = Buffer.allocUnsafe(1);
-    at = 0;
-  }
-  buf[at++] = CLOSE;
-  yield buf.subarray(0, at);
-}
 
 /** The exact bytes of one upload, with what identifies them. */
 export interface Payload {
@@ -46,14 +17,193 @@ export interface Payload {
   readonly sha256: string;
 }
 
-export function encodePayload(bodies: readonly string[]): Payload {
-  const hash = createHash('sha256');
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for (const chunk of jsonArrayChunks(bodies)) {
-    chunks.push(chunk);
-    hash.update(chunk);
-    bytes += chunk.length;
+/** The canonical records of a plan (or of a snapshot) as UTF-8 bytes, in order, each addressable. */
+export class Bodies {
+  /** Chunks, in order; the last is being filled. Chunk 0 starts with `[`; a record never spans two. */
+  private readonly chunks: Buffer[] = [];
+  private buf: Buffer;
+  private at: number;
+  /** Per record: its chunk, and where its bytes start and end in it. */
+  private chunkOf = new Uint32Array(1024);
+  private starts = new Uint32Array(1024);
+  private ends = new Uint32Array(1024);
+  private count = 0;
+  private sealed: Payload | undefined;
+
+  constructor() {
+    this.buf = Buffer.allocUnsafe(CHUNK);
+    this.buf[0] = OPEN;
+    this.at = 1;
+    this.chunks.push(this.buf);
   }
-  return { records: bodies.length, chunks, bytes, sha256: hash.digest('hex') };
+
+  /** Records from their JSON texts (tests, and callers that hold texts). */
+  static of(jsons: Iterable<string>): Bodies {
+    const bodies = new Bodies();
+    for (const json of jsons) bodies.push(json);
+    return bodies;
+  }
+
+  /**
+   * A body read back whole (a snapshot): its records are the given byte ranges of it, in order. It is
+   * sealed as it is: its payload is the body itself.
+   */
+  static adopt(body: Buffer, starts: Uint32Array<ArrayBuffer>, ends: Uint32Array<ArrayBuffer>, count: number): Bodies {
+    const bodies = new Bodies();
+    bodies.chunks[0] = bodies.buf = body;
+    bodies.at = body.length - 1;
+    bodies.chunkOf = new Uint32Array(Math.max(count, 1));
+    bodies.starts = starts;
+    bodies.ends = ends;
+    bodies.count = count;
+    bodies.sealed = { records: count, chunks: [body], bytes: body.length, sha256: '' };
+    return bodies;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Appends a record given as its canonical JSON. */
+  push(json: string): void {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    const start = this.open(json.length * 3);
+    this.at = start + this.buf.write(json, start);
+    this.close(start);
+  }
+
+  /** Appends a record given as bytes (copied). */
+  pushBytes(from: Buffer, start: number, end: number): void {
+    const at = this.open(end - start);
+    this.at = at + from.copy(this.buf, at, start, end);
+    this.close(at);
+  }
+
+  /** The chunk of record `i`, and where its bytes start and end in it (no copy, no view). */
+  bufferOf(i: number): Buffer {
+    return this.chunks[this.chunkOf[i]!]!;
+  }
+
+  startOf(i: number): number {
+    return this.starts[i]!;
+  }
+
+  endOf(i: number): number {
+    return this.ends[i]!;
+  }
+
+  /** Record `i`'s bytes, as a view. */
+  bytes(i: number): Buffer {
+    return this.bufferOf(i).subarray(this.starts[i], this.ends[i]);
+  }
+
+  /** Record `i`'s canonical JSON text (decoded on demand: the diff's examples, the preview, a report). */
+  json(i: number): string {
+    return this.bufferOf(i).toString('utf8', this.starts[i], this.ends[i]);
+  }
+
+  /** The first `n` records' JSON texts. */
+  first(n: number): string[] {
+    return Array.from({ length: Math.min(n, this.count) }, (_, i) => this.json(i));
+  }
+
+  /** Whether record `i` holds exactly the same bytes as record `j` of `other`. */
+  same(i: number, other: Bodies, j: number): boolean {
+    const start = this.starts[i]!;
+    const end = this.ends[i]!;
+    const otherStart = other.starts[j]!;
+    if (end - start !== other.ends[j]! - otherStart) return false;
+    return this.bufferOf(i).compare(other.bufferOf(j), otherStart, other.ends[j], start, end) === 0;
+  }
+
+  /**
+   * How many of the records `which` picks hold `needle` in their bytes: one native search per hit,
+   * over the chunks in order, not one per record.
+   */
+  holding(needle: Buffer, which: (i: number) => boolean): number {
+    let count = 0;
+    let chunk = -1;
+    let hit = -1;
+    for (let i = 0; i < this.count; i++) {
+      const start = this.starts[i]!;
+      const end = this.ends[i]!;
+      if (this.chunkOf[i] !== chunk) {
+        chunk = this.chunkOf[i]!;
+        hit = this.chunks[chunk]!.indexOf(needle, start);
+      } else if (hit !== -1 && hit < start) hit = this.chunks[chunk]!.indexOf(needle, start);
+      if (hit !== -1 && hit + needle.length <= end && which(i)) count++;
+    }
+    return count;
+  }
+
+  /** A copy without the records flagged in `drop` (a record whose key or email repeats an earlier one's). */
+  without(drop: Uint8Array): Bodies {
+    const kept = new Bodies();
+    for (let i = 0; i < this.count; i++) if (!drop[i]) kept.pushBytes(this.bufferOf(i), this.starts[i]!, this.ends[i]!);
+    return kept;
+  }
+
+  /**
+   * The body to send: the chunks as they are, closed with `]`, with their length and sha256, computed
+   * once. Nothing may be appended after.
+   */
+  payload(): Payload {
+    if (this.sealed?.sha256) return this.sealed;
+    const chunks = this.sealed ? [...this.sealed.chunks] : this.seal();
+    // node:crypto loads here, not with the validator: a dry run never hashes (10-row start-up time).
+    const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+    let bytes = 0;
+    for (const chunk of chunks) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+    this.sealed = { records: this.count, chunks, bytes, sha256: hash.digest('hex') };
+    return this.sealed;
+  }
+
+  private seal(): Buffer[] {
+    this.buf[this.at] = CLOSE;
+    const last = this.chunks.length - 1;
+    return this.chunks.map((chunk, i) => (i === last ? chunk.subarray(0, this.at + 1) : chunk));
+  }
+
+  /** Makes room for a record of up to `bytes` bytes (with its comma and a closing bracket); where it starts. */
+  private open(bytes: number): number {
+    if (this.sealed) throw new Error('a record was added to a body already sealed');
+    const comma = this.count > 0 ? 1 : 0;
+    const needed = comma + bytes + 1;
+    if (this.at + needed > this.buf.length) {
+      // A full chunk ends where its last record does; its spare bytes are never sent.
+      this.chunks[this.chunks.length - 1] = this.buf.subarray(0, this.at);
+      this.buf = Buffer.allocUnsafe(Math.max(CHUNK, needed));
+      this.at = 0;
+      this.chunks.push(this.buf);
+    }
+    if (comma) this.buf[this.at++] = COMMA;
+    return this.at;
+  }
+
+  private close(start: number): void {
+    const i = this.count++;
+    if (i === this.starts.length) {
+      this.chunkOf = grown(this.chunkOf);
+      this.starts = grown(this.starts);
+      this.ends = grown(this.ends);
+    }
+    this.chunkOf[i] = this.chunks.length - 1;
+    this.starts[i] = start;
+    this.ends[i] = this.at;
+  }
+}
+
+/** A copy of `a` twice as long (a growable list of offsets). */
+export function grown(a: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
+  const b = new Uint32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** The body of these records (tests and tools that hold texts). */
+export function encodePayload(jsons: readonly string[]): Payload {
+  return Bodies.of(jsons).payload();
 }

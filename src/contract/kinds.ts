@@ -4,7 +4,7 @@ export type Kind = 'store-cards' | 'team-members';
 
 export interface KindInfo {
   readonly kind: Kind;
-  /** Path under the base URL, from service-interface.md §4. */
+  /** Path under the base URL, from docs/service-interface.md §4. */
   readonly path: string;
   /** The field that identifies a record; the diff and the uniqueness check key on it. */
   readonly keyField: 'nodeKey' | 'employeeID';

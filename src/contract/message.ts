@@ -1,4 +1,4 @@
-// The success message of service-interface.md §4: "<count> store card(s) uploaded".
+// The success message of docs/service-interface.md §4: "<count> store card(s) uploaded".
 import type { KindInfo } from './kinds.js';
 
 export function successMessage(info: KindInfo, count: number): string {

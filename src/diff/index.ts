@@ -1,6 +1,10 @@
 // The diff stage: the planned records against the baseline, keyed by nodeKey / employeeID.
-// Records are compared as their canonical wire JSON, so "changed" means "the service would store
-// something different".
+// Records are compared as the bytes of their canonical wire JSON, so "changed" means "the service would
+// store something different"; only the few examples are decoded and parsed.
+import type { Bodies } from '../contract/json-array.js';
+import type { RecordsByKey } from './records.js';
+
+export type { RecordsByKey } from './records.js';
 
 export type BaselineSource = 'snapshot' | 'file' | 'none';
 
@@ -58,10 +62,10 @@ export function noBaseline(): Diff {
  * validator's key index, so no second set of a million keys is built); keys are unique in a plan.
  */
 export function diffRecords(
-  baseline: ReadonlyMap<string, string>,
+  baseline: RecordsByKey,
   source: Exclude<BaselineSource, 'none'>,
   keys: readonly string[],
-  bodies: readonly string[],
+  bodies: Bodies,
   planned: (key: string) => boolean = setOf(keys),
 ): Diff {
   let added = 0;
@@ -70,29 +74,32 @@ export function diffRecords(
   const addedKeys: string[] = [];
   const changedExamples: ChangeExample[] = [];
   const status = new Uint8Array(keys.length);
+  // A file exported again is mostly in the order of the last upload: each key is first tried against the
+  // baseline record after the last one found, and looked up by key only when that is not it.
+  let next = 0;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    const before = baseline.get(key);
-    if (before === undefined) {
+    const r = next < baseline.size && baseline.keyIs(next, key) ? next : baseline.find(key);
+    if (r !== -1) next = r + 1;
+    if (r === -1) {
       added++;
       status[i] = ADDED;
       if (addedKeys.length < EXAMPLES) addedKeys.push(key);
-    } else if (before === bodies[i]) unchanged++;
+    } else if (baseline.same(r, bodies, i)) unchanged++;
     else {
       changed++;
       status[i] = CHANGED;
-      if (changedExamples.length < EXAMPLES) changedExamples.push({ key, changes: fieldChanges(before, bodies[i]!) });
+      if (changedExamples.length < EXAMPLES) changedExamples.push({ key, changes: fieldChanges(baseline.json(r), bodies.json(i)) });
     }
   }
   // Every planned key that is not added is in the baseline, so what remains of it was removed.
   const removed = baseline.size - (changed + unchanged);
   const removedKeys: string[] = [];
-  if (removed > 0) {
-    for (const key of baseline.keys()) {
-      if (planned(key)) continue;
-      removedKeys.push(key);
-      if (removedKeys.length === EXAMPLES) break;
-    }
+  for (let r = 0; r < baseline.size && removed > 0; r++) {
+    const key = baseline.keyOf(r);
+    if (planned(key)) continue;
+    removedKeys.push(key);
+    if (removedKeys.length === EXAMPLES) break;
   }
   return {
     baseline: source,

@@ -2,6 +2,7 @@
 // sent only if the store is still at the generation the plan was made against; otherwise nothing is
 // sent (PLAN_STALE). It is judged again, against the latest upload, with the guard limits the plan was
 // made with: no path that sends gets round a guard, and the limits were part of what was reviewed.
+import { Bodies } from '../contract/json-array.js';
 import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords, noBaseline } from '../diff/index.js';
@@ -23,6 +24,8 @@ export interface ApplyOptions extends SendOptions, StateOptions {
   readonly plan: string;
   /** --base-url or UPLOAD_BASE_URL, when given: it must be the plan's. */
   readonly baseUrl: URL | undefined;
+  /** Refuses a plan made for another named target than this run's (the CLI knows the config). */
+  readonly checkTarget?: (planTarget: string | null) => void;
 }
 
 export function runApply(options: ApplyOptions, ctx: RunContext): Promise<RunResult> {
@@ -49,6 +52,7 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
     // Everything after this step works from the plan it reads.
     locate: async () => {
       const saved = await readPlan(options.plan);
+      options.checkTarget?.(saved.doc.target ?? null);
       const { kind, body } = saved.doc;
       const baseUrl = resolveBaseUrl(saved.doc.baseUrl, {});
       if (options.baseUrl && options.baseUrl.href !== baseUrl.href) {
@@ -76,10 +80,8 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
     },
     plan: ({ head, target }, against, ctx) => {
       const { doc, body } = target.found!;
-      ctx.emit({
-        type: 'notice',
-        message: `Plan ${options.plan}: ${doc.body.records} record(s) from ${doc.source}, made by ${doc.user}@${doc.host} at ${doc.createdAt}`,
-      });
+      const { source, user, host, createdAt } = doc;
+      ctx.emit({ type: 'applying', plan: options.plan, records: doc.body.records, source, user, host, createdAt });
       const payload = { records: doc.body.records, chunks: [body], bytes: body.length, sha256: doc.body.sha256 };
       const latest = against.baseline?.records;
       const planned = latest && decodeCanonical(body, KINDS[doc.kind].keyField);
@@ -89,7 +91,7 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
           `${options.plan}: its body is not a body this tool wrote`,
           'make a new plan with --dry-run --plan-out FILE, review it, and apply that one',
         );
-      const [keys, bodies] = planned ? [[...planned.keys()], [...planned.values()]] : [[], []];
+      const [keys, bodies] = planned ? [[...planned.keys()], planned.bodies] : [[], new Bodies()];
       const diff = latest
         ? diffRecords(latest, 'snapshot', keys, bodies)
         : { ...noBaseline(), baseline: doc.baseline, ...doc.diff, baselineCount: head?.records ?? null };

@@ -2,6 +2,7 @@
 // --store-cards file and the last snapshot. They sit above the stages, so the stages never call the
 // orchestrator.
 import { KINDS, type Kind } from '../contract/kinds.js';
+import type { RecordsByKey } from '../diff/records.js';
 import { GuardRefusal, InputError, UploadError, UsageError } from '../errors.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { displayName } from '../read/index.js';
@@ -73,7 +74,7 @@ export async function assertSettled(state: State, sending: () => Promise<string>
 }
 
 /** A generation's records by key. The store has checked the bytes against their sha256. */
-export async function generationRecords(state: State, generation: Generation): Promise<ReadonlyMap<string, string>> {
+export async function generationRecords(state: State, generation: Generation): Promise<RecordsByKey> {
   const body = await state.store.readSnapshot(state.key, generation.generation);
   const { decodeCanonical } = await import('../diff/snapshot.js');
   const records = decodeCanonical(body, KINDS[state.key.kind].keyField);
@@ -92,7 +93,7 @@ export async function generationRecords(state: State, generation: Generation): P
  * wire JSON the plan is compared with. It is read with --map and --encoding (an earlier export of the
  * same system); a file in wire field names, such as a copy of a snapshot, is read without --map.
  */
-async function readBaselineFile(req: BaselineRequest, file: string): Promise<Map<string, string>> {
+async function readBaselineFile(req: BaselineRequest, file: string): Promise<RecordsByKey> {
   if (file === '-' && req.input === '-') {
     throw new UsageError('STDIN_TWICE', 'the records and the baseline cannot both come from standard input', 'give the baseline as a file: --baseline FILE');
   }
@@ -119,7 +120,8 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Map
       'a baseline must be valid to be compared with: fix it, or use another file',
     );
   }
-  return new Map(plan.keys.map((key, i) => [key, plan.bodies[i]!]));
+  const { RecordsByKey } = await import('../diff/records.js');
+  return RecordsByKey.index(plan.bodies, KINDS[req.kind].keyField)!;
 }
 
 export interface KnownParents {

@@ -1,6 +1,7 @@
 // What a run is given by whoever starts it (the CLI, a test): the environment, standard input, the
 // Ctrl-C signal, where its events go and how to ask the person at the terminal.
 import type { ConfirmRequest, RunEvent } from '../report/events.js';
+import type { Reviewed } from '../report/html/changes.js';
 import type { Tuning } from '../send/backoff.js';
 
 export interface RunContext {
@@ -13,4 +14,6 @@ export interface RunContext {
   readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
   /** Tighter send timings (tests); undefined in real use. */
   readonly tuning?: Tuning | undefined;
+  /** With --report-html: where the frame leaves what the review page shows beyond the report. */
+  readonly review?: Reviewed | undefined;
 }

@@ -101,4 +101,6 @@ export interface OutputRequests {
   readonly diffOut?: string | undefined;
   /** Dry runs only. */
   readonly planOut?: string | undefined;
+  /** The config's named target the run is pointed at: a saved plan records it (apply refuses another). */
+  readonly target?: string | null | undefined;
 }

@@ -6,7 +6,7 @@
 import { analyseChanges } from '../diff/changed.js';
 import type { Diff } from '../diff/index.js';
 import type { GuardInput, Verdict } from '../guard/index.js';
-import type { RecordSet } from '../sets/index.js';
+import { bodiesOf, setOf, type RecordSet } from '../sets/index.js';
 import { judgeHolding } from '../sets/hold.js';
 import { encoded } from './encoded.js';
 import { assertSettled, type BaselineResult } from './baseline.js';
@@ -47,6 +47,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
     await writeOutputs(def.outputs ?? {}, { def, guards, opened, against, planned, verdict }, ctx);
+    if (ctx.review) await (await import('./review.js')).collectReview(ctx.review, { def, guards, opened, against, planned, verdict });
     if (planned.invalid) throw planned.invalid;
     if (verdict?.refusal) throw verdict.refusal;
     // A Ctrl-C during the reading ends the run here, before anything is sent or audited.
@@ -105,7 +106,7 @@ function judgeStep(
 ): { verdict: Verdict; planned: Planned } {
   const { kind } = opened.target;
   const { file } = planned;
-  if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.slice(0, PREVIEW), total: file.bodies.length });
+  if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.first(PREVIEW), total: file.bodies.length });
   ctx.emit({ type: 'diff', kind, diff: planned.diff, against: against.against, noBaselineWhy: against.why || undefined });
   if (!guards) {
     const verdict: Verdict = { refusal: undefined, guards: [], notes: planned.notes ?? [], needs: [] };
@@ -133,12 +134,11 @@ function judgeStep(
       confirmation: def.send.confirm !== 'impossible',
     },
   };
-  const set = planned.set ?? planned.file;
   const recorded = against.baseline?.records;
+  // Held removals need the set as text; a run without --hold-removals never converts it.
+  const set = guards.holdRemovals ? (planned.set ?? (planned.file ? setOf(planned.file.keys, planned.file.bodies) : undefined)) : undefined;
   const hold =
-    guards.holdRemovals && set && recorded
-      ? { recorded, changesOf: (held: RecordSet, diff: Diff) => analyseChanges(kind, recorded, held.keys, held.bodies, diff) }
-      : undefined;
+    set && recorded ? { recorded, changesOf: (held: RecordSet, diff: Diff) => analyseChanges(kind, recorded, held.keys, bodiesOf(held), diff) } : undefined;
   const judged = judgeHolding(input, set ?? { keys: [], bodies: [] }, hold);
   const { verdict } = judged;
   if (judged.held.length) {
@@ -151,7 +151,7 @@ function judgeStep(
       set: kept,
       held: judged.held,
       payload: encoded(kept.bodies),
-      changes: () => analyseChanges(kind, recorded, kept.keys, kept.bodies, judged.diff),
+      changes: () => analyseChanges(kind, recorded, kept.keys, bodiesOf(kept), judged.diff),
     };
   }
   ctx.emit({ type: 'guards', kind, guards: verdict.guards });

@@ -1,7 +1,8 @@
 // `upload history <kind>`: the generations of the store for a base URL and kind, newest first, each
 // with what changed against the one before it, and the failed attempts made against it.
-import type { Kind } from '../contract/kinds.js';
+import { KINDS, type Kind } from '../contract/kinds.js';
 import { diffRecords } from '../diff/index.js';
+import { RecordsByKey } from '../diff/records.js';
 import { operationOf } from '../state/operation.js';
 import type { AuditEntry, Generation, Intent, ListedGeneration, Operation } from '../state/types.js';
 import { generationRecords } from './baseline.js';
@@ -54,7 +55,7 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
     let after = await records(state, generations[0]);
     for (const [i, g] of generations.slice(0, limit).entries()) {
       const previous = generations[i + 1];
-      const before = previous ? await records(state, previous) : new Map<string, string>();
+      const before = previous ? await records(state, previous) : RecordsByKey.empty(KINDS[kind].keyField);
       entries.push({ ...g, operation: operationOf(g), heldRemovals: g.heldRemovals ?? [], ...changes(after, before), failed: failedAfter(g.generation) });
       after = before;
     }
@@ -76,17 +77,14 @@ function failed(a: AuditEntry): FailedAttempt {
 }
 
 /** A kept generation's records; undefined when its snapshot was pruned (or cannot be read). */
-async function records(state: State, g: ListedGeneration | undefined): Promise<ReadonlyMap<string, string> | undefined> {
+async function records(state: State, g: ListedGeneration | undefined): Promise<RecordsByKey | undefined> {
   if (!g?.kept) return undefined;
   return generationRecords(state, g).catch(() => undefined);
 }
 
 /** +added −removed ~changed against the generation before; unknown when either snapshot is not kept. */
-function changes(
-  after: ReadonlyMap<string, string> | undefined,
-  before: ReadonlyMap<string, string> | undefined,
-): { added: number | null; removed: number | null; changed: number | null } {
+function changes(after: RecordsByKey | undefined, before: RecordsByKey | undefined): { added: number | null; removed: number | null; changed: number | null } {
   if (!after || !before) return { added: null, removed: null, changed: null };
-  const diff = diffRecords(before, 'snapshot', [...after.keys()], [...after.values()]);
+  const diff = diffRecords(before, 'snapshot', [...after.keys()], after.bodies);
   return { added: diff.added, removed: diff.removed, changed: diff.changed };
 }

@@ -6,7 +6,7 @@ import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { GuardRefusal } from '../errors.js';
-import { mergeSets } from '../sets/index.js';
+import { bodiesOf, mergeSets, setOf } from '../sets/index.js';
 import type { Definition, Planned } from './definition.js';
 import { encoded } from './encoded.js';
 import type { UploadOptions } from './options.js';
@@ -31,14 +31,14 @@ export function mergeDefinition(options: UploadOptions): Definition {
       const planned = await upload.plan(opened, against, ctx);
       const recorded = against.baseline!.records;
       if (planned.invalid || !planned.file) return { ...planned, operation: 'merge' };
-      const set = mergeSets(recorded, planned.file);
-      const diff = diffRecords(recorded, 'snapshot', set.keys, set.bodies);
+      const set = mergeSets(recorded, setOf(planned.file.keys, planned.file.bodies));
+      const diff = diffRecords(recorded, 'snapshot', set.keys, bodiesOf(set));
       return {
         ...planned,
         count: set.keys.length,
         diff,
         // Every recorded record the merge keeps counts as a holder of its values.
-        changes: () => analyseChanges(options.kind, recorded, set.keys, set.bodies, diff),
+        changes: () => analyseChanges(options.kind, recorded, set.keys, bodiesOf(set), diff),
         payload: encoded(set.bodies),
         set,
         operation: 'merge',

@@ -3,7 +3,7 @@
 import type { Kind } from '../contract/kinds.js';
 import type { Limit } from '../guard/limit.js';
 import type { Mapping } from '../map/mapping-file.js';
-import type { InputFormat } from '../read/types.js';
+import type { HiddenRows, InputFormat } from '../read/types.js';
 import type { Token } from '../send/config.js';
 
 export const DEFAULTS = {
@@ -38,6 +38,10 @@ export interface UploadOptions {
   readonly encoding: string | undefined;
   /** --sheet: a workbook's sheet, by name or 1-based number. */
   readonly sheet: string | undefined;
+  /** --header-row: a workbook's row that names the columns (a title row above it). */
+  readonly headerRow: number | undefined;
+  /** --hidden-rows: what to do with a workbook's hidden rows (unset: each is an error). */
+  readonly hiddenRows: HiddenRows | undefined;
   readonly baseline: string | undefined;
   /** --no-baseline: the user knows the removal guard cannot protect an upload with no baseline. */
   readonly noBaseline: boolean;
@@ -65,6 +69,8 @@ export interface UploadOptions {
   readonly keep: number;
   /** How the uploader is named in the history (UPLOAD_USER / UPLOAD_HOST, else the OS's names). */
   readonly identity: Identity;
+  /** The named target of the config file the run was pointed at (--target), recorded in a saved plan. */
+  readonly target?: string | null;
 }
 
 export interface Identity {

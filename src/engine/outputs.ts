@@ -1,6 +1,7 @@
 // The files a run writes on request, in one step after judging: --errors-csv (the rejected rows),
 // --payload-out (the exact body), --diff-out (every change as CSV) and --plan-out (a dry run's plan,
 // to be applied later). Each writer loads only when its flag is given: most runs write none.
+import { bodiesOf } from '../sets/index.js';
 import type { Verdict } from '../guard/index.js';
 import { describeLimit } from '../guard/limit.js';
 import type { BaselineResult } from './baseline.js';
@@ -43,9 +44,9 @@ async function writeDiff(path: string, { opened, against, planned }: Judged, ctx
   if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${path}: there is no baseline to compare with, so the file lists no changes` });
   const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('../report/private-file.js'), import('../report/diff-csv.js')]);
   // What would be sent: the file's records, or the set a merge, a removal or held removals make of them.
-  const set = planned.set ?? planned.file!;
   const delimiter = planned.file?.delimiter ?? ',';
-  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records ?? new Map(), set.keys, set.bodies, delimiter));
+  const [keys, bodies] = planned.set ? [planned.set.keys, bodiesOf(planned.set)] : [planned.file!.keys, planned.file!.bodies];
+  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records, keys, bodies, delimiter));
 }
 
 /** The plan of a dry run, with what it was compared with, for `upload apply` to send byte for byte. */
@@ -59,6 +60,7 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
     {
       kind: opened.target.kind,
       baseUrl: state.key.baseUrl,
+      target: def.outputs?.target ?? null,
       source: planned.source,
       createdAt: new Date().toISOString(),
       ...def.identity,
@@ -80,5 +82,5 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
     },
     await planned.payload(),
   );
-  ctx.emit({ type: 'notice', message: `Plan saved to ${path}: send exactly it with: upload apply ${path}` });
+  ctx.emit({ type: 'plan-saved', path });
 }

@@ -1,22 +1,24 @@
 // Plan, then execute: read → map → validate → diff, as data. A dry run and a real run build the same
 // plan; only a real run goes on to send it. Everything the later steps need comes back in the plan:
 // the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
+import type { Bodies } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
-import { diffRecords, noBaseline, type BaselineSource, type Diff } from '../diff/index.js';
+import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from '../diff/index.js';
 import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
 import { mapRecord } from '../map/record.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
+import { markHiddenColumns, readNotes } from '../read/notes.js';
 import { NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
 
 export type { RejectedRecord } from '../validate/index.js';
 
 export interface Baseline {
   readonly source: Exclude<BaselineSource, 'none'>;
-  /** Key → canonical wire JSON of each record. */
-  readonly records: ReadonlyMap<string, string>;
+  /** Each record's canonical wire JSON (as bytes), by key. */
+  readonly records: RecordsByKey;
 }
 
 export interface PlanInput {
@@ -41,9 +43,9 @@ export interface Plan {
   readonly source: string;
   /** Records read from the file, valid or not. */
   readonly rows: number;
-  /** Key and canonical wire JSON of each valid record, in file order. */
+  /** Key and canonical wire JSON (the UTF-8 bytes that are sent) of each valid record, in file order. */
   readonly keys: string[];
-  readonly bodies: string[];
+  readonly bodies: Bodies;
   /** The first issues found (validate/index.ts MAX_ISSUES); all of them are counted in issueCounts. */
   readonly issues: Issue[];
   readonly issueCounts: Readonly<Record<string, number>>;
@@ -118,19 +120,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   const { keys, bodies } = validator;
 
   const header = source.info.header;
-  const sheet = source.info.sheet;
-  if (sheet && input.read.sheet === undefined && sheet.others.length) {
-    // The first sheet is only a guess at which one the user meant when others hold data too.
-    const others = sheet.others.map((n) => `'${n}'`).join(', ');
-    validator.add(
-      issue(
-        'warning',
-        'OTHER_SHEETS',
-        `the workbook has other sheets with data (${others}); only the first, '${sheet.name}', was read: pass --sheet NAME to read another`,
-        { line: null },
-      ),
-    );
-  }
+  for (const note of readNotes(source.info, input.read.sheet)) validator.add(note);
   if (rows === 0 && validator.errors === 0 && plans.size === 0) {
     if (header) {
       // A header and no records: its columns are still checked, so a wrong header is not hidden.
@@ -158,7 +148,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     rows,
     keys,
     bodies,
-    issues: validator.issues,
+    issues: markHiddenColumns(validator.issues, source.info),
     issueCounts: validator.counts,
     issuesTruncated: validator.truncated,
     errors: validator.errors,

@@ -5,7 +5,7 @@ import { KINDS, type Kind } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { GuardRefusal, InputError } from '../errors.js';
-import { removeKeys } from '../sets/index.js';
+import { bodiesOf, removeKeys } from '../sets/index.js';
 import { generationRecords } from './baseline.js';
 import type { Definition } from './definition.js';
 import { encoded } from './encoded.js';
@@ -69,13 +69,13 @@ export function removeDefinition(options: RemoveOptions): Definition {
           `check the spelling (keys are compared exactly, case included); \`upload export ${kind}\` lists what is recorded`,
         );
       }
-      const diff = diffRecords(recorded, 'snapshot', set.keys, set.bodies);
+      const diff = diffRecords(recorded, 'snapshot', set.keys, bodiesOf(set));
       return Promise.resolve({
         source: options.source,
         records: set.keys.length,
         count: set.keys.length,
         diff,
-        changes: () => analyseChanges(kind, recorded, set.keys, set.bodies, diff),
+        changes: () => analyseChanges(kind, recorded, set.keys, bodiesOf(set), diff),
         payload: encoded(set.bodies),
         set,
         operation: 'remove' as const,

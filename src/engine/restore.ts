@@ -6,7 +6,7 @@ import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
-import { baselineOf, describeBaseline } from '../report/types.js';
+import { baselineOf } from '../report/types.js';
 import type { Generation } from '../state/types.js';
 import { generationRecords } from './baseline.js';
 import type { RunContext } from './context.js';
@@ -63,10 +63,10 @@ export function restoreDefinition(options: RestoreOptions): Definition {
           `upload #${target.generation} in ${state!.store.label} is not a body this tool wrote`,
           'pick another with --generation N',
         );
-      ctx.emit({ type: 'notice', message: `Restoring ${describeBaseline(baselineOf(target), kind)}` });
+      ctx.emit({ type: 'restoring', kind, upload: baselineOf(target) });
       const payload = { records: records.size, chunks: [body], bytes: body.length, sha256: target.sha256 };
       const latest = against.baseline!.records;
-      const [keys, bodies] = [[...records.keys()], [...records.values()]];
+      const [keys, bodies] = [[...records.keys()], records.bodies];
       const diff = diffRecords(latest, 'snapshot', keys, bodies);
       return {
         source: `upload #${target.generation}`,

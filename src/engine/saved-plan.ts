@@ -23,6 +23,8 @@ const planDocument = z.strictObject({
   format: z.literal(PLAN_FORMAT),
   kind: z.enum(['store-cards', 'team-members']),
   baseUrl: z.string(),
+  /** The config's named target the plan was made for (null: none); apply refuses another. */
+  target: z.string().nullable().optional(),
   source: z.string(),
   createdAt: z.string(),
   user: z.string(),

@@ -14,7 +14,7 @@ export interface State {
 
 /** The store and the key of one base URL and kind, with what the store has to say on opening. */
 export async function openState(spec: string, baseUrl: URL, kind: Kind, ctx: RunContext): Promise<State> {
-  const store = await openStore(spec, { env: ctx.env });
+  const store = await openStore(spec, { env: ctx.env, signal: ctx.signal });
   for (const message of store.notices) ctx.emit({ type: 'notice', message });
   return { store, key: { baseUrl: normaliseBaseUrl(baseUrl), kind } };
 }

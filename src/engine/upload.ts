@@ -2,6 +2,7 @@
 // (read → map → validate → diff), compared with --baseline FILE or the last confirmed upload.
 import { analyseChanges } from '../diff/changed.js';
 import { InputError } from '../errors.js';
+import type { Issue } from '../issues.js';
 import { plural, thousands } from '../numbers.js';
 import { loadBaseline, loadKnownParents } from './baseline.js';
 import type { RunContext } from './context.js';
@@ -52,7 +53,16 @@ export function uploadDefinition(options: UploadOptions): Definition {
       const plan = await buildPlan({
         kind,
         path: options.file,
-        read: { source, format: options.format, delimiter: options.delimiter, encoding: options.encoding, sheet: options.sheet },
+        read: {
+          source,
+          format: options.format,
+          delimiter: options.delimiter,
+          encoding: options.encoding,
+          sheet: options.sheet,
+          headerRow: options.headerRow,
+          hiddenRows: options.hiddenRows,
+          signal: ctx.signal,
+        },
         mapping: options.mapping,
         baseline: against.baseline,
         knownParents: parents.knownParents,
@@ -75,28 +85,47 @@ export function uploadDefinition(options: UploadOptions): Definition {
         diff: plan.diff,
         changes: () => analyseChanges(kind, against.baseline?.records, plan.keys, plan.bodies, plan.diff),
         file: plan,
-        // Encoded once, and only when sent or written: a dry run without --payload-out never pays for it.
-        payload: () => (encoded ??= import('../contract/json-array.js').then(({ encodePayload }) => encodePayload(plan.bodies))),
-        ...(plan.errors > 0 ? { invalid: invalid(counts, source, options.errorsCsv) } : {}),
+        // The bodies are the bytes already: only the sha256 is computed, once, when sent or written.
+        payload: () => (encoded ??= Promise.resolve(plan.bodies.payload())),
+        ...(plan.errors > 0 ? { invalid: invalid(counts, source, options.errorsCsv, plan.issues) } : {}),
       };
     },
   };
 }
 
-function invalid(counts: Parameters<typeof invalidSummary>[1], source: string, errorsCsv: string | undefined): InputError {
-  const { message, hint } = invalidSummary(source, counts, errorsCsv);
+function invalid(counts: Parameters<typeof invalidSummary>[1], source: string, errorsCsv: string | undefined, issues: readonly Issue[]): InputError {
+  const { message, hint } = invalidSummary(source, counts, errorsCsv, issues);
   return new InputError('INVALID_RECORDS', message, hint);
 }
+
+// Problems with the header, not with the cells of a record: the advice is about the header.
+const HEADER_CODES: ReadonlySet<string> = new Set([
+  'MISSING_COLUMN',
+  'MAPPED_COLUMN_MISSING',
+  'AMBIGUOUS_COLUMN',
+  'UNPLACED_COLUMN',
+  'AMBIGUOUS_WEEKDAY',
+  'HOURS_PAIR_INCOMPLETE',
+  'HOURS_TWICE',
+]);
 
 /** The closing lines of an invalid run: the counts, then what to do next. */
 export function invalidSummary(
   source: string,
   counts: { rows: number; valid: number; errors: number; warnings: number },
   errorsCsv: string | undefined,
+  issues: readonly Issue[] = [],
 ): { message: string; hint: string } {
   const rejected = counts.rows - counts.valid;
   const found = `${plural(counts.errors, 'error')}${counts.warnings ? ` and ${plural(counts.warnings, 'warning')}` : ''}`;
   const rows = counts.rows ? ` in ${plural(counts.rows, 'record')} (${thousands(rejected)} rejected)` : '';
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length && errors.every((i) => HEADER_CODES.has(i.code))) {
+    return {
+      message: `${source}: ${found} in the header; nothing was sent`,
+      hint: 'fix the header as said above (rename a column, map it with --map, or leave it out with --ignore-column), then run again',
+    };
+  }
   return {
     message: `${source}: ${found}${rows}; nothing was sent`,
     hint: errorsCsv

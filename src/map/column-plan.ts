@@ -3,8 +3,10 @@ import type { Kind } from '../contract/kinds.js';
 import { FIELDS, NULLABLE, REQUIRED } from '../contract/fields.js';
 import { issue, type Issue } from '../issues.js';
 import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
-import { DAY_NAMES, type TimeFormat } from './hours.js';
-import { HOURS_COLUMN_EXAMPLES, hoursColumn, nearWeekday, resolveDays, type DayColumn, type DayColumns, type HoursRole } from './layout.js';
+import type { TimeFormat } from './hours.js';
+import { placeDays, type DayColumn } from './day-columns.js';
+import { HOURS_COLUMN_EXAMPLES, hoursColumn, nearWeekday, type DayColumns } from './layout.js';
+import { nameAdvice } from './name-columns.js';
 import type { Mapping } from './mapping-file.js';
 
 export interface ColumnPlan {
@@ -19,6 +21,8 @@ export interface ColumnPlan {
   /** Store cards: the JSON hours column, or per weekday its columns; empty for team members. */
   readonly hoursJson: number | undefined;
   readonly days: readonly (DayColumns | undefined)[];
+  /** Per weekday, the columns of its later periods (`Monday Afternoon`, `Mo Open 2`), usually none. */
+  readonly later: readonly (readonly DayColumns[])[];
   /** Problems with the header itself, reported once. */
   readonly issues: readonly Issue[];
   /** A required column is missing: no record can be mapped. */
@@ -27,6 +31,8 @@ export interface ColumnPlan {
   readonly unnamed: readonly number[];
   /** How `8.30` is read (see --time-format); unset, two digits after a dot or comma are an error. */
   readonly timeFormat: TimeFormat | undefined;
+  /** --split-hours: what a day with two periods becomes; unset, it is error SPLIT_HOURS. */
+  readonly splitHours: 'span' | undefined;
 }
 
 export interface FedField {
@@ -59,7 +65,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   const mapped = new Map<string, number[]>();
   const byName = new Map<string, number[]>();
   const unknown: number[] = [];
-  const dayColumns: (DayColumn & { role: HoursRole })[] = [];
+  const dayColumns: DayColumn[] = [];
   let hoursJson: number | undefined;
   const at = (index: number) => ({ line: options.line, column: columns[index] ?? '' });
   const fieldsOf = options.mapping.fields ?? {};
@@ -82,6 +88,16 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     if (match) return void byName.set(match.field, [...(byName.get(match.field) ?? []), index]);
     const hours = kind === 'store-cards' ? hoursColumn(column) : undefined;
     if (!hours) return void unknown.push(index);
+    if (hours.role === 'unplaced') {
+      return void issues.push(
+        issue(
+          'error',
+          'UNPLACED_COLUMN',
+          `column '${column}' names weekdays, but '${hours.rest}' is not understood, so those days would be sent as closed; rename it to the days alone ('Mo-Fr', 'Monday') for a range such as 09:00-18:00, or add open/close ('Monday open'), or leave it out with --ignore-column '${column}'`,
+          at(index),
+        ),
+      );
+    }
     if (hours.role === 'json') {
       if (hoursJson !== undefined)
         return void issues.push(
@@ -94,7 +110,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
         );
       return void (hoursJson = index);
     }
-    dayColumns.push({ index, column, readings: hours.readings, role: hours.role });
+    dayColumns.push({ index, column, role: hours.role, slot: hours.slot, items: hours.items });
   });
 
   // Columns that match one field by name: the mapping settles it, or the user must.
@@ -128,50 +144,13 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     } else fields.set(field, indices[0]!);
   }
 
-  const days = new Array<DayColumns | undefined>(7).fill(undefined);
-  const resolved = resolveDays(dayColumns);
-  if ('ambiguous' in resolved) {
-    issues.push(
-      issue(
-        'error',
-        'AMBIGUOUS_WEEKDAY',
-        `weekday columns can be read in more than one language: ${resolved.ambiguous}; rename the columns to full day names (Dienstag, dinsdag, dimanche…), or leave one out with --ignore-column`,
-        at(dayColumns[0]!.index),
-      ),
-    );
-  } else {
-    for (const c of dayColumns) {
-      const day = resolved.days.get(c.index)!;
-      const held = days[day];
-      const other = held === undefined ? undefined : held.layout === 'range' ? held.index : c.role === 'range' ? (held.since ?? held.to) : held[c.role];
-      if (other !== undefined) {
-        // Two columns for one day would leave the day to whichever comes last: never silently.
-        issues.push(issue('error', 'HOURS_TWICE', `${DAY_NAMES[day]} is given by both '${columns[other]}' and '${c.column}'; keep one of them`, at(c.index)));
-        continue;
-      }
-      if (c.role === 'range') days[day] = { layout: 'range', index: c.index };
-      else days[day] = { ...(held?.layout === 'pair' ? held : { layout: 'pair' as const }), [c.role]: c.index };
-    }
-  }
-
+  const { days, later, issues: dayIssues } = placeDays(dayColumns, columns);
+  for (const { index, issue: found } of dayIssues) issues.push({ ...found, ...at(index) });
   if (hoursJson !== undefined && days.some(Boolean)) {
     issues.push(
       issue('error', 'HOURS_TWICE', `opening hours are given both in '${columns[hoursJson]}' and in weekday columns; keep one layout`, at(hoursJson)),
     );
   }
-  days.forEach((d, day) => {
-    if (d?.layout === 'pair' && (d.since === undefined || d.to === undefined)) {
-      const has = columns[(d.since ?? d.to)!];
-      issues.push(
-        issue(
-          'error',
-          'HOURS_PAIR_INCOMPLETE',
-          `${DAY_NAMES[day]} has '${has}' but no ${d.since === undefined ? 'opening' : 'closing'} column; add it, or use one range column such as '${DAY_NAMES[day]!.slice(0, 3).toLowerCase()}' holding 09:00-22:00`,
-          at(d.since ?? d.to!),
-        ),
-      );
-    }
-  });
 
   // A column that looks like a field or a weekday but is placed nowhere would be data dropped
   // without a word (a misspelt `Wednsday` sends Wednesday as closed): an error, not a warning.
@@ -227,9 +206,12 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     fatal = true;
     const named = columns.filter(Boolean);
     const other = named.length === 1 ? [',', ';', '\t', '|'].find((d) => named[0]!.includes(d)) : undefined;
+    const names = missing.includes('name') ? nameAdvice(columns) : undefined;
     const fix = other
       ? `the header is one column holding '${other === '\t' ? 'tab' : other}': is the delimiter right? Drop --delimiter to detect it, or pass --delimiter '${other === '\t' ? 'tab' : other}'`
-      : 'rename a column, or name it with --map';
+      : names
+        ? `the names are in two columns: join them with ${names}${missing.length > 1 ? ', and rename or map the other columns' : ''}`
+        : 'rename a column, or name it with --map';
     issues.push(
       issue(
         'error',
@@ -254,7 +236,21 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
       };
     });
   const unnamed = columns.flatMap((name, index) => (name === '' ? [index] : []));
-  return { kind, columns, fields, fed, scalars, hoursJson, days, issues, fatal, unnamed, timeFormat: options.mapping.timeFormat };
+  return {
+    kind,
+    columns,
+    fields,
+    fed,
+    scalars,
+    hoursJson,
+    days,
+    later,
+    issues,
+    fatal,
+    unnamed,
+    timeFormat: options.mapping.timeFormat,
+    splitHours: options.mapping.splitHours,
+  };
 }
 
 /** The column a mapping names, as written or differing only in case and spacing; -1 if none. */

@@ -2,16 +2,69 @@
 import type { Kind } from '../contract/kinds.js';
 import { FIELDS } from '../contract/fields.js';
 
-/** `Employee ID`, `employee_id`, `EmployeeId` and `employeeID` all become `employeeid`. */
+/** `Employee ID`, `employee_id`, `EmployeeId`, `employeeID` and `Prénom`/`prenom` all become one: no case, spacing or accents. */
 export function normalise(name: string): string {
-  return name.toLowerCase().replace(/[\s_\-.]+/g, '');
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[\s_\-.]+/g, '');
 }
+
+// Shared by both kinds: the store's key and the email address, in the six languages.
+const STORE_KEY = [
+  'store id',
+  'store key',
+  'store no',
+  'store number',
+  'location key',
+  'location id',
+  'filialnummer',
+  'filial nr',
+  'filial-id',
+  'filialnr',
+  'filiaalnummer',
+  'winkelnummer',
+  'vestigingsnummer',
+  'numéro de magasin',
+  'code magasin',
+  'id magasin',
+  'número de tienda',
+  'id tienda',
+  'código de tienda',
+  'codice negozio',
+  'id negozio',
+  'numero negozio',
+  'codice punto vendita',
+];
+const EMAIL = [
+  'e-mail',
+  'mail',
+  'email address',
+  'e-mail address',
+  'e-mail-adresse',
+  'email-adresse',
+  'mailadresse',
+  'adresse e-mail',
+  'adresse email',
+  'adresse mail',
+  'courriel',
+  'e-mailadres',
+  'emailadres',
+  'correo',
+  'correo electrónico',
+  'email aziendale',
+  'indirizzo email',
+  'indirizzo e-mail',
+  'posta elettronica',
+];
 
 /**
  * Aliases per wire field, as vendors' exports name them (SAP, Workday, BambooHR, Personio, ADP,
- * SuccessFactors). Only names that can mean one field: "cost center" or "department" could be a
- * store or not, so they are left to the mapping file. Two columns that both match a field are an
- * error (AMBIGUOUS_COLUMN), never a choice made here.
+ * SuccessFactors) in English, German, French, Dutch, Spanish and Italian. Only names that can mean
+ * one field: "cost center" or "department" could be a store or not, and `Nom` / `Nombre` / `Nome`
+ * are a surname or a first name, so they are left to the mapping file. Two columns that both match a
+ * field are an error (AMBIGUOUS_COLUMN), never a choice made here. Listed in docs/input.md.
  */
 export const ALIASES: Readonly<Record<Kind, Readonly<Record<string, readonly string[]>>>> = {
   'team-members': {
@@ -28,37 +81,84 @@ export const ALIASES: Readonly<Record<Kind, Readonly<Record<string, readonly str
       'personnel number',
       'personnel no',
       'personnel id',
-      'personalnummer',
-      'personal nr',
-      'pers nr',
       'associate id',
       'user id',
       'worker id',
       'employee code',
+      'personalnummer',
+      'personal nr',
+      'pers nr',
+      'mitarbeiternummer',
+      'mitarbeiter-id',
+      'mitarbeiter nr',
+      'matricule',
+      'numéro d’employé',
+      "numéro d'employé",
+      'numéro de salarié',
+      'personeelsnummer',
+      'medewerkernummer',
+      'werknemersnummer',
+      'número de empleado',
+      'id empleado',
+      'matricola',
+      'numero dipendente',
+      'codice dipendente',
     ],
-    email: ['e-mail', 'mail', 'email address', 'e-mail address', 'work email', 'business email', 'e-mail-adresse'],
-    name: ['full name', 'employee name', 'display name', 'worker name'],
-    roleCode: ['role', 'role code', 'job code', 'position code'],
-    parentKey: [
-      'parent key',
-      'store',
-      'store id',
-      'store key',
-      'store no',
-      'store number',
-      'node key',
-      'node',
-      'location',
-      'location key',
-      'location id',
-      'filialnummer',
-      'filial nr',
+    email: [...EMAIL, 'work email', 'business email', 'geschäftliche e-mail', 'e-mail professionnel', 'correo corporativo'],
+    name: [
+      'full name',
+      'employee name',
+      'display name',
+      'worker name',
+      'vollständiger name',
+      'mitarbeitername',
+      'nom complet',
+      'nom et prénom',
+      'volledige naam',
+      'naam',
+      'nombre completo',
+      'nome completo',
+      'nominativo',
     ],
+    roleCode: [
+      'role',
+      'role code',
+      'job code',
+      'position code',
+      'rolle',
+      'rollencode',
+      'rôle',
+      'code rôle',
+      'rol',
+      'rolcode',
+      'código de rol',
+      'ruolo',
+      'codice ruolo',
+    ],
+    parentKey: ['parent key', 'store', 'node key', 'node', 'location', ...STORE_KEY],
   },
   'store-cards': {
-    nodeKey: ['node key', 'store key', 'store id', 'store', 'store no', 'store number', 'location key', 'location id', 'key', 'filialnummer', 'filial nr'],
-    email: ['e-mail', 'mail', 'contact email', 'store email', 'email address', 'e-mail address'],
-    storeConceptCode: ['concept', 'concept code', 'store concept', 'store concept code'],
+    nodeKey: ['node key', 'store', 'key', ...STORE_KEY],
+    email: [...EMAIL, 'contact email', 'store email', 'e-mail filiale', 'e-mail du magasin', 'winkel e-mail', 'correo de la tienda', 'email negozio'],
+    storeConceptCode: [
+      'concept',
+      'concept code',
+      'store concept',
+      'store concept code',
+      'konzept',
+      'konzeptcode',
+      'filialkonzept',
+      'vertriebslinie',
+      'code concept',
+      'enseigne',
+      'formule',
+      'winkelformule',
+      'concepto',
+      'código de concepto',
+      'concetto',
+      'codice concetto',
+      'insegna',
+    ],
   },
 };
 

@@ -16,12 +16,16 @@ export function describeMapping(plan: ColumnPlan): FieldSource[] {
   const out: FieldSource[] = plan.scalars
     .filter((s) => s.index >= 0)
     .map(({ field, index, parts }) => ({ field, columns: (parts ?? [index]).map((i) => plan.columns[i]!) }));
-  if (plan.hoursJson !== undefined) out.push({ field: 'opentToGuestsPeriod', columns: [plan.columns[plan.hoursJson]!], note: 'JSON object' });
+  if (plan.hoursJson !== undefined)
+    out.push({ field: 'opentToGuestsPeriod', columns: [plan.columns[plan.hoursJson]!], note: 'JSON object or the week as text' });
   // Monday first, as people read a week; the wire's Sunday = "0" is the tool's business.
   for (const day of [1, 2, 3, 4, 5, 6, 0]) {
     const d = plan.days[day];
     if (!d) continue;
-    const indexes = d.layout === 'range' ? [d.index] : [d.since, d.to].filter((i): i is number => i !== undefined);
+    // A lunch break's second period (`Monday Afternoon`) feeds the same day.
+    const indexes = [d, ...(plan.later[day] ?? [])].flatMap((p) =>
+      p.layout === 'range' ? [p.index] : [p.since, p.to].filter((i): i is number => i !== undefined),
+    );
     out.push({ field: `opentToGuestsPeriod.${day}`, columns: indexes.map((i) => plan.columns[i]!), note: DAY_NAMES[day] });
   }
   return out;

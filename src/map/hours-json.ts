@@ -2,14 +2,9 @@
 // passes through as it is, so its bounds are checked by the contract; for hand-made files, weekday
 // names are accepted as keys and a day may hold a range as written ("09:00-22:00") or written times.
 import { MAX_DEPTH, tooDeep } from '../read/json.js';
-import { dayHours, isClosed, parseRange, type DayHours, type HoursResult } from './hours.js';
+import { dayHours, isClosed, onePeriod, parseDay, type CellOptions, type DayHours, type DayProblem, type HoursResult } from './hours.js';
 import { dayIndex } from './layout.js';
-
-export interface DayProblem {
-  /** The weekday the problem is about, or undefined for the object as a whole. */
-  readonly day: number | undefined;
-  readonly message: string;
-}
+import { parseWeek } from './week.js';
 
 const EXAMPLE = '{"1": {"since": 9, "to": 22}} or {"mon": "09:00-22:00"}';
 
@@ -17,9 +12,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function oneDay(value: unknown): HoursResult {
+function oneDay(value: unknown, options: CellOptions): HoursResult | { split: string } {
   if (value === null || value === undefined) return 'closed';
-  if (typeof value === 'string') return parseRange(value);
+  if (typeof value === 'string') {
+    const day = parseDay(value, options.timeFormat);
+    return day === 'closed' || 'error' in day ? day : onePeriod(day.periods, options.splitHours);
+  }
   if (!isPlainObject(value)) return { error: `${JSON.stringify(value)} is not opening hours such as {"since": 9, "to": 22} or "09:00-22:00"` };
   const extra = Object.keys(value).filter((k) => k !== 'since' && k !== 'to');
   if (extra.length) return { error: `unknown key${extra.length > 1 ? 's' : ''} ${extra.map((k) => `'${k}'`).join(', ')}; a day holds only since and to` };
@@ -28,13 +26,17 @@ function oneDay(value: unknown): HoursResult {
   if (typeof since === 'number' && typeof to === 'number') return { since, to };
   const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
   if (isClosed(text(since)) && isClosed(text(to))) return 'closed';
-  return dayHours(text(since), text(to));
+  return dayHours(text(since), text(to), options.timeFormat);
 }
 
-/** The hours cell's value (an object from JSON input, or its text from CSV) to the wire object. */
-export function hoursFromJson(value: unknown): { period: Record<string, DayHours> } | { problems: DayProblem[] } {
+/**
+ * The hours cell's value (an object from JSON input, or its text from CSV) to the wire object. Text
+ * that is not JSON is the week as written (`Mo-Fr 9-18, Sa 9-14`, OpenStreetMap, Google's list).
+ */
+export function hoursFromJson(value: unknown, options: CellOptions = {}): { period: Record<string, DayHours> } | { problems: DayProblem[] } {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { period: {} };
   let object = value;
+  if (typeof value === 'string' && !/^\s*[{["]/.test(value)) return parseWeek(value, options);
   if (typeof value === 'string') {
     // Walking (or quoting) a value nested without end would exhaust the stack: refused unread.
     if (tooDeep(value))
@@ -63,9 +65,10 @@ export function hoursFromJson(value: unknown): { period: Record<string, DayHours
       continue;
     }
     seen.add(day);
-    const result = oneDay(dayValue);
+    const result = oneDay(dayValue, options);
     if (result === 'closed') continue;
-    if ('error' in result) problems.push({ day, message: result.error });
+    if ('split' in result) problems.push({ day, message: result.split, code: 'SPLIT_HOURS' });
+    else if ('error' in result) problems.push({ day, message: result.error });
     else period[String(day)] = result;
   }
   return problems.length ? { problems } : { period };

@@ -12,10 +12,21 @@ export type TimeFormat = 'clock' | 'decimal';
 /** `21.30` or `8,45`: two digits after a dot or comma read as minutes in some files, as hundredths in others. */
 export const AMBIGUOUS = 'ambiguous';
 
+/**
+ * The hour words people write after a time, dropped before reading it: `20:00 Uhr`, `9 uur`, `9 ore`,
+ * `18 hrs`; and the French hour `9h`, `19h30`, `9 h 30`, read as `9`, `19:30`, `9:30`.
+ */
+export function plainTime(text: string): string {
+  return text
+    .trim()
+    .replace(/\s*(?:uhr|uur|ore|hrs?|std\.?)$/i, '')
+    .replace(/^(\d{1,2})\s*h(?:\s*(\d{2}))?$/i, (_, h: string, m?: string) => (m === undefined ? h : `${h}:${m}`));
+}
+
 export function parseTime(text: string, pastMidnight = false, format?: TimeFormat): number | undefined | typeof AMBIGUOUS {
   // 9 | 9.5 | 9,5 | 9:30 | 09:30 | 09:30:00, then an optional AM/PM marker: 9 AM, 9:30pm, 9:30 p.m.
   // Spreadsheets display times with seconds (09:30:00 AM); seconds other than :00 are not a time we send.
-  const m = /^(\d{1,2})(?:([:.,])(\d{1,2})(?::(\d{2}))?)?(?:\s*([ap])\.?\s*m?\.?)?$/i.exec(text.trim());
+  const m = /^(\d{1,2})(?:([:.,])(\d{1,2})(?::(\d{2}))?)?(?:\s*([ap])\.?\s*m?\.?)?$/i.exec(plainTime(text));
   if (!m) return undefined;
   const [, h, sep, frac, seconds, ampm] = m;
   if (seconds !== undefined && (sep !== ':' || seconds !== '00')) return undefined;
@@ -25,6 +36,9 @@ export function parseTime(text: string, pastMidnight = false, format?: TimeForma
     if (sep === ':') {
       if (frac.length !== 2) return undefined;
       minutes = Number(frac);
+    } else if (frac === '00') {
+      // 9.00 is nine o'clock read either way: minutes or hundredths of an hour agree.
+      minutes = 0;
     } else if (frac.length === 2 && (format === 'clock' || (format === undefined && Number(frac) < 60))) {
       // 08,30 is 08:30 to many Europeans and 8.3 hours to a spreadsheet: only the user can say which.
       // (Undeclared, 21,75 can only be hours: no clock has 75 minutes.)
@@ -94,7 +108,7 @@ export function isAllDay(text: string): boolean {
   return ALL_DAY.test(folded(text));
 }
 
-function timeError(which: 'opening' | 'closing', text: string, result: undefined | typeof AMBIGUOUS): string {
+export function timeError(which: 'opening' | 'closing', text: string, result: undefined | typeof AMBIGUOUS): string {
   const t = text.trim();
   if (result === AMBIGUOUS) {
     const m = /^(\d{1,2})[.,](\d{2})/.exec(t)!;
@@ -118,20 +132,106 @@ export function dayHours(sinceText: string, toText: string, format?: TimeFormat)
   return { since: round(since), to: round(to < since ? to + 24 : to) };
 }
 
+/** Google writes `9 AM – 6 PM` with narrow and thin no-break spaces; they are spaces. */
+export function spaced(text: string): string {
+  return text.replace(/[\u00a0\u2007\u2009\u200a\u202f]/g, ' ');
+}
+
+// Words that open a range (`von 9 bis 18`, `de 9h à 19h`, `dalle 9 alle 19`, `van 9 tot 18`) and
+// that join its ends; the dashes include the hyphen, the en and em dash and the minus sign.
+const FROM = /^(?:from|von|ab|van|vanaf|de|du|des|dès|desde|dalle|dalla|dal|da)\s+(?=\d)/i;
+const TO = /\s*[-–—‐−]\s*|\s+(?:to|till|until|through|thru|bis|tot|t\/m|à|a|au|al|alle|hasta)\s+/i;
+
 /** A range in one cell: `09:00-22:00`, `9-22`, `9:30 – 1:00`, `9 AM - 5 PM`, `closed` or empty. */
-export function parseRange(text: string, format?: TimeFormat): HoursResult {
+export function parseRange(text: string, format?: TimeFormat, google = false): HoursResult {
   if (isClosed(text)) return 'closed';
   if (isAllDay(text))
     return {
       error: `'${text.trim()}' (open around the clock) has no exact form on the wire; write 6-30, the widest day the service accepts (06:00 to 06:00 next day)`,
     };
-  const parts = text.split(/\s*[-–—]\s*|\s+(?:to|until|bis|tot|à|a|al|alle)\s+/i);
+  const parts = spaced(text).trim().replace(FROM, '').split(TO);
   if (parts.length !== 2) return { error: `'${text.trim()}' is not a range such as 09:00-22:00, 9-22 or closed` };
-  const result = dayHours(parts[0]!, parts[1]!, format);
+  const [since, to] = google ? meridiem(parts[0]!, parts[1]!) : [parts[0]!, parts[1]!];
+  const result = dayHours(since, to, format);
   return typeof result === 'object' && 'error' in result ? { error: `'${text.trim()}': ${result.error}` } : result;
+}
+
+/**
+ * Google's list leaves out the first AM/PM when both ends share it (`11 AM – 2 PM, 5 – 10 PM`): there
+ * the opening time takes the closing time's marker. Only in a week written with AM/PM: in a cell of
+ * its own, an opening time without a marker is a 24-hour time (`09:00 - 10 PM` is 9 to 22).
+ */
+function meridiem(since: string, to: string): [string, string] {
+  const marker = /\s*([ap])\.?\s*m\.?$/i.exec(to.trim());
+  if (!marker || /[ap]\.?\s*m?\.?$/i.test(since.trim()) || !/^\d{1,2}(?::\d{2})?$/.test(since.trim())) return [since, to];
+  return [`${since.trim()} ${marker[1]}m`, to];
+}
+
+/** One day's cell: a range, closed, or several ranges (a lunch break: `9-12, 14-18`, `9-12 / 14-18`). */
+export type DayResult = { periods: DayHours[] } | 'closed' | { error: string };
+
+// Between the periods of one day: `,` `;` `/` `&` `+` a line break, `and` in the six languages, or
+// nothing but a space between two ranges (`9:00-12:00 14:00-18:00`).
+const BETWEEN = /\s*(?:[,;/&+\n]|\s(?:and|und|en|et|e|y)\s)\s*|(?<=\d(?:\s*(?:[ap]\.?m\.?|h|uhr))?)\s+(?=(?:de\s+|von\s+|dalle\s+)?\d[^-–—]*[-–—])/i;
+
+export function parseDay(text: string, format?: TimeFormat): DayResult {
+  const whole = parseRange(text, format);
+  if (whole === 'closed') return whole;
+  if (!('error' in whole)) return { periods: [whole] };
+  const parts = spaced(text)
+    .trim()
+    .split(BETWEEN)
+    .filter((p) => p !== '');
+  if (parts.length < 2) return whole;
+  const periods: DayHours[] = [];
+  for (const part of parts) {
+    const one = parseRange(part, format);
+    // A part that is no range (`8,30-21,30` cut at its comma) means the cut was wrong: the whole's error stands.
+    if (one === 'closed' || 'error' in one) return whole;
+    periods.push(one);
+  }
+  return { periods };
 }
 
 /** Minutes as a fraction, without floating-point noise: 9:20 is 9.333333, not 9.333333333333334. */
 function round(hours: number): number {
   return Math.round(hours * 1e6) / 1e6;
+}
+
+/** `09:00`, `14:30`; past midnight as the clock shows it (26 is `02:00`). */
+export function clock(hours: number): string {
+  const minutes = Math.round(hours * 60);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(Math.floor(minutes / 60) % 24)}:${pad(minutes % 60)}`;
+}
+
+/**
+ * A day's periods as the one the service holds. Two or more (a lunch break) are an error naming
+ * them, unless `span` was asked for: then first opening to last closing, the break counted as open.
+ */
+export function onePeriod(periods: readonly DayHours[], split: 'span' | undefined): DayHours | 'closed' | { split: string } {
+  if (periods.length === 0) return 'closed';
+  if (periods.length === 1) return periods[0]!;
+  const since = Math.min(...periods.map((p) => p.since));
+  const to = Math.max(...periods.map((p) => p.to));
+  if (split === 'span') return { since, to };
+  const listed = periods.map((p) => `${clock(p.since)}-${clock(p.to)}`);
+  return {
+    split: `${periods.length === 2 ? 'two' : periods.length} opening periods, ${listed.slice(0, -1).join(', ')} and ${listed.at(-1)}, but the service holds one period per day; write one range, or pass --split-hours span to send ${clock(since)}-${clock(to)} (first opening to last closing, the break counted as open)`,
+  };
+}
+
+export interface DayProblem {
+  /** The weekday the problem is about, or undefined for the object as a whole. */
+  readonly day: number | undefined;
+  readonly message: string;
+  /** SPLIT_HOURS for a day with two periods; INVALID_HOURS otherwise. */
+  readonly code?: 'SPLIT_HOURS';
+  /** When one rule of a written week names several days (`Mo-Fr 9-12, 14-18`), all of them. */
+  readonly days?: readonly number[];
+}
+
+export interface CellOptions {
+  readonly timeFormat?: TimeFormat | undefined;
+  readonly splitHours?: 'span' | undefined;
 }

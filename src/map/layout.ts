@@ -2,10 +2,79 @@
 // column holding the JSON object itself. Day names come in six languages (./weekdays.ts); which
 // day a short name means is settled for the header as a whole (resolveDays).
 import { distance } from './columns.js';
-import { FULL_NAMES, LANGUAGES, WEEKDAYS, fold, readings, type Language } from './weekdays.js';
+import { dayRef, parseSelector, tokenize, type DayItem } from './day-words.js';
+import { FULL_NAMES, WEEKDAYS, fold, readings } from './weekdays.js';
 
-const OPEN_WORDS = ['since', 'opens', 'open', 'opening', 'from', 'von', 'ab', 'van'];
-const CLOSE_WORDS = ['to', 'closes', 'close', 'closing', 'until', 'bis', 'tot'];
+const OPEN_WORDS = ['since', 'opens', 'open', 'opening', 'from', 'von', 'ab', 'van', 'ouverture', 'apertura', 'abre', 'opent', 'offnung', 'desde', 'dalle'];
+const CLOSE_WORDS = [
+  'to',
+  'closes',
+  'close',
+  'closing',
+  'until',
+  'bis',
+  'tot',
+  'fermeture',
+  'chiusura',
+  'cierre',
+  'cierra',
+  'sluit',
+  'sluiting',
+  'schluss',
+  'hasta',
+  'alle',
+];
+// Two periods of one day (a lunch break): `Monday Morning` / `Monday Afternoon`, `Mo Open 2`.
+const FIRST_WORDS = ['morning', 'am', 'vormittag', 'vormittags', 'morgens', 'matin', 'matinee', 'ochtend', 'voormiddag', 'manana', 'mattina', 'mattino'];
+const SECOND_WORDS = [
+  'afternoon',
+  'pm',
+  'evening',
+  'nachmittag',
+  'nachmittags',
+  'abend',
+  'abends',
+  'midi',
+  'soir',
+  'middag',
+  'namiddag',
+  'avond',
+  'tarde',
+  'pomeriggio',
+  'sera',
+];
+// Words that say nothing more about the column: `Monday opening time`, `Mo-Fr Öffnungszeiten`.
+const FILLER_WORDS = [
+  'hours',
+  'hour',
+  'time',
+  'times',
+  'zeit',
+  'zeiten',
+  'uhrzeit',
+  'heure',
+  'heures',
+  'hora',
+  'horas',
+  'ora',
+  'orario',
+  'tijd',
+  'uur',
+  'apres',
+];
+const HOURS_WORDS = new Set([
+  'opening',
+  'hours',
+  'offnungszeiten',
+  'openingstijden',
+  'openingsuren',
+  'horaires',
+  'horaire',
+  'horario',
+  'horarios',
+  'orari',
+  'orario',
+]);
 // The wire name, its natural misspelling ("open to guests") and the plain words for it.
 const JSON_COLUMNS = new Set([
   'openttoguestsperiod',
@@ -32,7 +101,12 @@ export type DayColumns = { readonly layout: 'pair'; readonly since?: number; rea
 
 export type HoursRole = 'range' | 'since' | 'to';
 
-export type HoursColumn = { readonly role: 'json' } | { readonly role: HoursRole; readonly readings: ReadonlyMap<Language, number> };
+export type HoursColumn =
+  | { readonly role: 'json' }
+  /** Slot 1 is a day's only or first period; 2 and 3 are later ones (`Monday Afternoon`, `Mo Open 2`). */
+  | { readonly role: HoursRole; readonly slot: number; readonly items: readonly DayItem[] }
+  /** Days are named, but the rest of the name is not understood (`Monday notes`). */
+  | { readonly role: 'unplaced'; readonly rest: string };
 
 /** The weekday a JSON key or name stands for (`Sunday`, `sun`, `0`, `Sonntag` → 0) when every language agrees. */
 export function dayIndex(name: string): number | undefined {
@@ -40,47 +114,53 @@ export function dayIndex(name: string): number | undefined {
   return days.size === 1 ? [...days][0] : undefined;
 }
 
-/** What an hours column is, from its name: `mon_since`, `Monday Open`, `0 to`, `Di`, `mié.`… */
+/** Role and slot from the words after the days, or undefined when one of them is not understood. */
+function roleOf(words: readonly string[]): { role: HoursRole; slot: number } | undefined {
+  let role: HoursRole = 'range';
+  let slot = 1;
+  for (const w of words) {
+    if (OPEN_WORDS.includes(w)) role = 'since';
+    else if (CLOSE_WORDS.includes(w)) role = 'to';
+    else if (FIRST_WORDS.includes(w)) slot = 1;
+    else if (SECOND_WORDS.includes(w)) slot = 2;
+    else if (/^[1-3]$/.test(w)) slot = Number(w);
+    else if (!FILLER_WORDS.includes(w)) return undefined;
+  }
+  return { role, slot };
+}
+
+/** What an hours column is, from its name: `mon_since`, `Monday Open`, `0 to`, `Di`, `mié.`, `Mo-Fr`, `Weekdays`… */
 export function hoursColumn(column: string): HoursColumn | undefined {
   const n = fold(column);
   if (JSON_COLUMNS.has(n)) return { role: 'json' };
-  // The longest day name that starts the column decides the role: `montagvon` is Montag + von.
-  let best: { role: HoursRole; token: string } | undefined;
-  for (let cut = Math.min(n.length, 12); cut >= 1 && !best; cut--) {
-    const token = n.slice(0, cut);
+  const tokens = tokenize(column, false);
+  let at = 0;
+  while (tokens[at]?.kind === 'word' && HOURS_WORDS.has(tokens[at]!.text) && parseSelector(tokens, at, true) === undefined) at++;
+  const selector = parseSelector(tokens, at, true);
+  if (selector) {
+    const rest = tokens.slice(selector.end).filter((t) => t.kind === 'word' || t.kind === 'num');
+    // `Mo-Fr Opening Hours` says what `Mo-Fr` says; `Monday Opening` is the opening time.
+    const words = rest
+      .map((t) => t.text)
+      .join(' ')
+      .replace(/\bopening hours\b/g, '')
+      .split(' ')
+      .filter((w) => w !== '' && (!HOURS_WORDS.has(w) || w === 'opening'));
+    const found = roleOf(words);
+    if (found) return { ...found, items: selector.items };
+    // `Mon-Frei` looks like a range of days even though `Mon` alone is a weak sign.
+    if (!selector.weak || tokens[selector.end]?.kind === 'dash') return { role: 'unplaced', rest: rest.map((t) => t.raw).join(' ') };
+    return undefined;
+  }
+  // One word with no separators: the longest day name that starts it decides (`montagvon` is Montag + von).
+  for (let cut = Math.min(n.length, 12); cut >= 1; cut--) {
+    const from = dayRef({ kind: 'word', raw: n.slice(0, cut), text: n.slice(0, cut) }, true);
     const rest = n.slice(cut);
-    const role: HoursRole | undefined =
-      rest === '' || rest === 'hours' ? 'range' : OPEN_WORDS.includes(rest) ? 'since' : CLOSE_WORDS.includes(rest) ? 'to' : undefined;
-    if (role && readings(token).size > 0) best = { role, token };
+    const found = from && roleOf(rest === '' ? [] : [rest]);
+    if (from && found) return { ...found, items: [{ from }] };
   }
-  return best && { role: best.role, readings: readings(best.token) };
+  return undefined;
 }
-
-export interface DayColumn {
-  readonly index: number;
-  readonly column: string;
-  readonly readings: ReadonlyMap<Language, number>;
-}
-
-/**
- * The weekday of each day column, read in one language when one language reads them all (`ma di wo
- * do vr za zo` is Dutch, so `ma` is Monday). Where the languages that fit still disagree on a column
- * (a lone `Di`: Tuesday in German, Sunday in French), there is no safe reading: an error says so.
- */
-export function resolveDays(columns: readonly DayColumn[]): { days: Map<number, number> } | { ambiguous: string } {
-  const all = LANGUAGES.filter((l) => columns.every((c) => c.readings.has(l)));
-  const days = new Map<number, number>();
-  const unclear: string[] = [];
-  for (const c of columns) {
-    const allowed = all.length ? all : [...c.readings.keys()];
-    const meant = new Set(allowed.map((l) => c.readings.get(l)!));
-    if (meant.size === 1) days.set(c.index, [...meant][0]!);
-    else unclear.push(`'${c.column}' (${allowed.map((l) => `${l}: ${DAY_NAMES_EN[c.readings.get(l)!]}`).join(', ')})`);
-  }
-  return unclear.length ? { ambiguous: unclear.join('; ') } : { days };
-}
-
-const DAY_NAMES_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** A column name one or two typos from a weekday in some language (`Wednsday`, `Donerstag`). */
 export function nearWeekday(column: string): string | undefined {

@@ -1,7 +1,7 @@
 // `--map mapping.json` or inline `--map '{"employeeID": "Personalnummer"}'`: wire field to the column
 // (or columns, joined with a space) that feeds it, plus the columns to leave out on purpose.
-//   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock"}
-// `ignore` and `timeFormat` are not wire fields of either kind, so they cannot be read as one.
+//   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock", "splitHours": "span"}
+// `ignore`, `timeFormat` and `splitHours` are not wire fields of either kind, so they cannot be read as one.
 import type { Kind } from '../contract/kinds.js';
 import { FIELDS } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
@@ -16,6 +16,8 @@ export interface Mapping {
   readonly ignore?: readonly string[];
   /** How the file writes `8.30`: as 08:30 (clock) or as 8.3 hours (decimal); unset, it is an error. */
   readonly timeFormat?: TimeFormat | undefined;
+  /** What a day with two periods (a lunch break) becomes: `span` sends first opening to last closing; unset, an error. */
+  readonly splitHours?: 'span' | undefined;
 }
 
 export const TIME_FORMATS: readonly TimeFormat[] = ['clock', 'decimal'];
@@ -23,6 +25,7 @@ export const TIME_FORMATS: readonly TimeFormat[] = ['clock', 'decimal'];
 export interface MappingFlags {
   readonly ignoreColumns?: readonly string[] | undefined;
   readonly timeFormat?: string | undefined;
+  readonly splitHours?: string | undefined;
 }
 
 function bad(where: string, message: string, hint: string): UsageError {
@@ -57,6 +60,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
   const fieldsOut = Object.create(null) as Record<string, readonly string[]>;
   const ignore: string[] = [...(flags.ignoreColumns ?? [])];
   let timeFormat: TimeFormat | undefined;
+  let splitHours: 'span' | undefined;
   if (source !== undefined) {
     const { where, value } = parseSource(source);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -70,11 +74,12 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     for (const [key, column] of Object.entries(value)) {
       if (key === 'ignore') ignore.push(...columnList(where, key, column));
       else if (key === 'timeFormat') timeFormat = checkTimeFormat(where, column);
+      else if (key === 'splitHours') splitHours = checkSplitHours(where, column);
       else if (FORBIDDEN_KEYS.has(key) || !fields.includes(key)) {
         throw bad(
           where,
           `'${key}' is not a ${kind} field`,
-          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock or decimal`,
+          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock or decimal; "splitHours" is error or span`,
         );
       } else fieldsOut[key] = columnList(where, key, column);
     }
@@ -86,12 +91,31 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     }
     timeFormat = flag;
   }
+  if (flags.splitHours !== undefined) {
+    const flag = checkSplitHours('--split-hours', flags.splitHours);
+    if (splitHours !== undefined && splitHours !== flag) {
+      throw bad('--split-hours', `'${flags.splitHours}' contradicts the mapping's "splitHours": "${splitHours}"`, 'keep one of them');
+    }
+    splitHours = flag;
+  }
   // A column both fed to a field and ignored is two answers to one question.
   for (const [field, columns] of Object.entries(fieldsOut)) {
     const both = columns.find((c) => ignore.includes(c));
     if (both) throw bad('--map', `column '${both}' is both mapped to ${field} and ignored`, 'keep one of them');
   }
-  return { fields: fieldsOut, ignore, timeFormat };
+  return { fields: fieldsOut, ignore, timeFormat, splitHours };
+}
+
+/** `error` (the default, SPLIT_HOURS) or `span`; `error` is kept as undefined. */
+function checkSplitHours(where: string, value: unknown): 'span' | undefined {
+  if (value !== 'error' && value !== 'span') {
+    throw bad(
+      where,
+      `split hours ${JSON.stringify(value)} is not error or span`,
+      'error: a day with two periods (9-12, 14-18) is error SPLIT_HOURS; span: it is sent as first opening to last closing (9-18)',
+    );
+  }
+  return value === 'span' ? 'span' : undefined;
 }
 
 function checkTimeFormat(where: string, value: unknown): TimeFormat {

@@ -2,9 +2,9 @@
 // them; whether they are valid is the validate stage's question.
 import { issue, asText, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
-import { DAY_NAMES, dayHours, isClosed, parseRange, parseTime, type HoursResult } from './hours.js';
 import { hoursFromJson } from './hours-json.js';
 import type { ColumnPlan, ScalarField } from './column-plan.js';
+import { daysLabel, hoursFromColumns } from './record-hours.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
@@ -66,56 +66,32 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (raw.unterminated) (issues ??= []).push(cutShort(plan, raw));
   if (plan.kind !== 'store-cards') return { candidate, issues };
 
-  const problem = (day: number | undefined, index: number, value: unknown, message: string): void => {
+  const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS', days: readonly number[], index: number, message: string): void => {
     (issues ??= []).push(
-      issue('error', 'INVALID_HOURS', day === undefined ? message : `${DAY_NAMES[day]}: ${message}`, {
+      issue('error', code, days.length ? `${daysLabel(days)}${message}` : message, {
         line: raw.line,
         column: plan.columns[index] ?? null,
-        field: day === undefined ? 'opentToGuestsPeriod' : `opentToGuestsPeriod.${day}`,
-        value,
+        field: days.length ? `opentToGuestsPeriod.${days[0]}` : 'opentToGuestsPeriod',
+        value: raw.cells[index],
       }),
     );
   };
 
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
-    const parsed = hoursFromJson(value);
-    if ('problems' in parsed) for (const p of parsed.problems) problem(p.day, plan.hoursJson, value, p.message);
-    else candidate.opentToGuestsPeriod = parsed.period;
+    const parsed = hoursFromJson(value, plan);
+    if ('problems' in parsed) {
+      for (const p of parsed.problems) problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message);
+      // The record's other fields are still checked, against no hours rather than wrong ones.
+      candidate.opentToGuestsPeriod = {};
+    } else candidate.opentToGuestsPeriod = parsed.period;
     return { candidate, issues };
   }
 
-  const period: Record<string, { since: number; to: number }> = {};
-  plan.days.forEach((columns, day) => {
-    if (!columns) return;
-    let result: HoursResult;
-    let index: number;
-    if (columns.layout === 'range') {
-      index = columns.index;
-      result = parseRange(cellText(raw.cells[index]), plan.timeFormat);
-    } else {
-      const since = cellText(raw.cells[columns.since!]);
-      const to = cellText(raw.cells[columns.to!]);
-      const sinceClosed = isClosed(since);
-      const toClosed = isClosed(to);
-      index = sinceClosed ? columns.since! : columns.to!;
-      if (sinceClosed && toClosed) result = 'closed';
-      else if (sinceClosed || toClosed) {
-        result = {
-          error: sinceClosed
-            ? `a closing time '${to.trim()}' but no opening time; give both, or leave both empty for a closed day`
-            : `an opening time '${since.trim()}' but no closing time; give both, or leave both empty for a closed day`,
-        };
-      } else {
-        result = dayHours(since, to, plan.timeFormat);
-        if (typeof result === 'object' && 'error' in result)
-          index = typeof parseTime(since, false, plan.timeFormat) === 'number' ? columns.to! : columns.since!;
-      }
-    }
-    if (result === 'closed') return;
-    if ('error' in result) return problem(day, index, raw.cells[index], result.error);
-    period[String(day)] = result;
-  });
+  // Days whose cells could not be read are left out; the days that could are still checked against
+  // the contract, so one bad cell hides no other problem of the record.
+  const { period, problems } = hoursFromColumns(plan, raw);
+  for (const p of problems) problem(p.code, p.days, p.index, p.message);
   candidate.opentToGuestsPeriod = period;
   return { candidate, issues };
 }

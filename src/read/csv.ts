@@ -26,19 +26,25 @@ export function detectDelimiter(headerLine: string): string {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
   }
-  let best = ',';
-  for (const d of DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
-  return best;
+  const most = Math.max(...counts.values());
+  const leaders = DELIMITERS.filter((d) => counts.get(d) === most);
+  // A tie (or no delimiter at all) is no evidence for any one of them: the comma, the default.
+  return most === 0 || leaders.length > 1 ? ',' : leaders[0]!;
 }
+
+const DELIMITERS_ONLY = /^[\s,;|]*$/;
 
 function isBlank(cells: readonly string[]): boolean {
   for (const cell of cells) if (cell.trim() !== '') return false;
   return true;
 }
 
-/** A header row (CSV or workbook): trimmed names, none forbidden, none twice. */
-export function checkHeader(source: string, line: number, header: readonly string[]): string[] {
-  const columns = header.map((h) => h.trim());
+/**
+ * A header row (CSV or workbook): trimmed names in NFC (as every text is sent), none forbidden, none
+ * twice. `columnName` words a column's place (a workbook's says "column C (hidden)").
+ */
+export function checkHeader(source: string, line: number, header: readonly string[], columnName?: (i: number) => string): string[] {
+  const columns = header.map((h) => h.trim().normalize('NFC'));
   const seen = new Map<string, number>();
   columns.forEach((name, i) => {
     if (FORBIDDEN_KEYS.has(name)) {
@@ -49,7 +55,7 @@ export function checkHeader(source: string, line: number, header: readonly strin
     if (first !== undefined) {
       throw new InputError(
         'DUPLICATE_COLUMN',
-        `${source}:${line}: column '${name}' appears twice (columns ${first + 1} and ${i + 1})`,
+        `${source}:${line}: column '${name}' appears twice (${columnName ? `${columnName(first)} and ${columnName(i)}` : `columns ${first + 1} and ${i + 1}`})`,
         'rename or delete one of them',
       );
     }
@@ -58,25 +64,20 @@ export function checkHeader(source: string, line: number, header: readonly strin
   return columns;
 }
 
-/** Decoded text: a string, or consecutive strings (./latin1-runs.ts). */
-export type TextPart = string | readonly string[];
-
 /** Excel's first line `sep=;` names the delimiter (and is not the header). */
 const SEP_LINE = /^sep=([,;\t|])$/i;
 
 /** Blank lines before the header are skipped (as blank lines anywhere are), for detection too. */
 function firstLine(head: string): { line: string; complete: boolean } {
-  const rest = head.replace(/^(?:[ \t]*(?:\r\n|\r|\n))+/, '');
+  // A line of spaces, no-break spaces or delimiters only (`,,,,` from a spreadsheet) is blank too.
+  const rest = head.replace(/^(?:[ \t\u00a0,;|]*(?:\r\n|\r|\n))+/, '');
   const eol = rest.search(/[\r\n]/);
   return eol === -1 ? { line: rest, complete: false } : { line: rest.slice(0, eol), complete: true };
 }
 
-async function* withDelimiter(
-  text: AsyncIterable<TextPart>,
-  delimiter: string | undefined,
-): AsyncGenerator<TextPart | { delimiter: string; sepLine: boolean }> {
+async function* withDelimiter(text: AsyncIterable<string>, delimiter: string | undefined): AsyncGenerator<string | { delimiter: string; sepLine: boolean }> {
   let head = '';
-  let only: TextPart | undefined; // the first chunk, while it is all of head: passed on as it came
+  let only: string | undefined; // the first chunk, while it is all of head: passed on as it came
   let detected = delimiter !== undefined;
   const decide = (line: string) => {
     const sep = SEP_LINE.exec(line);
@@ -87,7 +88,7 @@ async function* withDelimiter(
     let first = true;
     for await (const chunk of text) {
       if (first) {
-        head += typeof chunk === 'string' ? chunk : chunk.join('');
+        head += chunk;
         const line = firstLine(head);
         if (!line.complete && head.length < MAX_RECORD_CHARS) continue;
         yield decide(line.line);
@@ -106,7 +107,7 @@ async function* withDelimiter(
   for await (const chunk of text) {
     if (!detected) {
       only = head === '' ? chunk : undefined;
-      head += typeof chunk === 'string' ? chunk : chunk.join('');
+      head += chunk;
       const first = firstLine(head);
       if (!first.complete && head.length < MAX_RECORD_CHARS) continue;
       yield decide(first.line);
@@ -138,7 +139,7 @@ function looksLikeJson(start: string): boolean | undefined {
 
 /** The records of a CSV text, a batch per decoded chunk (an `await` per record costs more than the record). */
 export async function* readCsvBatches(
-  text: AsyncIterable<TextPart>,
+  text: AsyncIterable<string>,
   source: string,
   delimiterFlag: string | undefined,
   info: ReadInfo,
@@ -153,8 +154,9 @@ export async function* readCsvBatches(
   const records = (parsed: ParsedRecord[], out: RawRecord[] = []): RawRecord[] => {
     for (const { line, cells } of parsed) {
       if (!columns) {
-        // Blank lines before the header are skipped like blank lines anywhere; so is `sep=;`.
-        if (isBlank(cells)) continue;
+        // Blank lines before the header are skipped like blank lines anywhere; so is `sep=;`, and so is
+        // a line of other delimiters only (`,,,,` above a `;` header), as detection skipped it.
+        if (isBlank(cells) || (cells.length === 1 && DELIMITERS_ONLY.test(cells[0]!))) continue;
         if (skipSepLine) {
           skipSepLine = false;
           continue;
@@ -170,20 +172,18 @@ export async function* readCsvBatches(
   // text is held back until its start tells whether it is JSON, however it was cut into chunks.
   let held: string | undefined = '';
   let lastChar = '';
-  const feed = (chunk: TextPart): RawRecord[] => {
+  const feed = (part: string): RawRecord[] => {
     const batch: RawRecord[] = [];
-    for (const part of typeof chunk === 'string' ? [chunk] : chunk) {
-      if (part) lastChar = part[part.length - 1]!;
-      records(parser.push(part), batch);
-    }
+    if (part) lastChar = part[part.length - 1]!;
+    records(parser.push(part), batch);
     return batch;
   };
   try {
     for await (const chunk of input) {
-      if (typeof chunk !== 'string' && !Array.isArray(chunk)) continue;
-      let part: TextPart = chunk as TextPart;
+      if (typeof chunk !== 'string') continue;
+      let part = chunk;
       if (held !== undefined) {
-        held += typeof part === 'string' ? part : part.join('');
+        held += part;
         const json = looksLikeJson(held);
         if (json === undefined && held.length < 4096) continue;
         if (json)
@@ -214,7 +214,7 @@ function csvError(source: string, err: CsvSyntaxError): InputError {
   if (err.reason === 'too-large') {
     return new InputError(
       'RECORD_TOO_LARGE',
-      `${source}:${err.line}: a record is larger than 1 MiB`,
+      `${source}:${err.line}: a record is longer than 1,048,576 characters`,
       'this is usually an unclosed quote: check the quotes near that line',
     );
   }

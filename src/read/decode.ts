@@ -1,8 +1,6 @@
 // Bytes to text. A BOM decides (UTF-8, UTF-16 LE/BE); otherwise --encoding, otherwise strict UTF-8.
-import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { InputError, UsageError } from '../errors.js';
-import { latin1Runs } from './latin1-runs.js';
 
 function sniffBom(head: Uint8Array): string | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
@@ -57,16 +55,6 @@ function incompleteTail(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(0);
 }
 
-/** Whether the bytes of a cut character can still start a valid one (the decoder fails at once if not). */
-function validStart(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Offset of the first byte that starts an invalid UTF-8 sequence in `bytes`. */
 function firstInvalidUtf8(bytes: Uint8Array): number {
   let lo = 0;
@@ -85,19 +73,11 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return lo;
 }
 
-export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string): AsyncGenerator<string> {
-  for await (const parts of decodeParts(bytes, encoding, source, false)) yield parts[0]!;
-}
-
 /**
- * The same text as decodeText, a chunk at a time, each chunk as consecutive strings: UTF-8 is cut
- * into runs of lines so that Latin-1-only lines become one-byte strings (./latin1-runs.ts).
+ * Bytes to text, a chunk at a time. (Decoding Latin-1-only runs of lines apart, as one-byte strings,
+ * no longer paid once the bodies became bytes — 1% of a 1M dry run — and was removed: docs/performance.md.)
  */
-export function decodeTextRuns(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string): AsyncGenerator<readonly string[]> {
-  return decodeParts(bytes, encoding, source, true);
-}
-
-async function* decodeParts(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string, split: boolean): AsyncGenerator<readonly string[]> {
+export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string): AsyncGenerator<string> {
   checkEncoding(encoding); // reject an unknown label before reading
   let decoder: TextDecoder | undefined;
   let pending: Uint8Array = new Uint8Array(0);
@@ -125,8 +105,7 @@ async function* decodeParts(bytes: AsyncIterable<Uint8Array>, encoding: string |
       'the file was probably cut short or edited as bytes: export it again',
     );
   };
-  const decode = (input: Uint8Array, stream: boolean): readonly string[] => {
-    if (split && decoder!.encoding === 'utf-8') return utf8Runs(input, stream);
+  const decode = (input: Uint8Array, stream: boolean): string => {
     let text: string;
     try {
       text = decoder!.decode(input, { stream });
@@ -137,25 +116,9 @@ async function* decodeParts(bytes: AsyncIterable<Uint8Array>, encoding: string |
       lenient.decode(input, { stream });
       textLines += textLineBreaks(text);
     }
-    carry = incompleteTail(input);
-    return [text];
-  };
-  // UTF-8 in runs: the bytes are checked whole (as strictly as the decoder checks them, errors named
-  // the same way), then decoded per run of lines; a character cut by the chunk waits for the next.
-  let held: Buffer = Buffer.alloc(0);
-  let first = true;
-  const utf8Runs = (input: Uint8Array, stream: boolean): readonly string[] => {
-    const all = held.length ? Buffer.concat([held, input]) : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-    const tail = stream ? incompleteTail(all).length : 0;
-    const bom = first && all[0] === 0xef && all[1] === 0xbb && all[2] === 0xbf ? 3 : 0;
-    const whole = all.subarray(bom, all.length - tail);
-    if (!isUtf8(whole) || (tail && !validStart(all.subarray(all.length - tail)))) throw badByte(input);
-    carry = incompleteTail(input);
-    if (all.length > tail) first = false;
-    // Runs end at a line end, so no line is split between two strings (the unfinished one waits).
-    const cut = stream ? whole.lastIndexOf(10) + 1 || whole.length : whole.length;
-    held = Buffer.from(all.subarray(bom + cut));
-    return cut === 0 ? [''] : latin1Runs(whole.subarray(0, cut));
+    // The unfinished character may have begun chunks ago (a 4-byte one over 1-byte reads).
+    carry = incompleteTail(carry.length ? Buffer.concat([carry, input]) : input);
+    return text;
   };
 
   for await (const chunk of bytes) {
@@ -172,19 +135,19 @@ async function* decodeParts(bytes: AsyncIterable<Uint8Array>, encoding: string |
       decoder = makeDecoder(label);
       if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
     }
-    const parts = decode(input, true);
+    const text = decode(input, true);
     newlinesBefore += countNewlines(input) + (endsInCr && input[0] !== 10 ? 1 : 0);
     endsInCr = input[input.length - 1] === 13;
     bytesBefore += input.length;
-    if (parts[0]) yield parts;
+    if (text) yield text;
   }
   if (!decoder) {
     const label = sniffBom(pending) ?? encoding ?? 'utf-8';
     decoder = makeDecoder(label);
     if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
   }
-  const parts = decode(pending, false);
-  if (parts[0]) yield parts;
+  const text = decode(pending, false);
+  if (text) yield text;
 }
 
 function notUtf8(source: string, line: number | undefined, offset: number | undefined): InputError {

@@ -2,7 +2,8 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
-import { decodeText, decodeTextRuns } from './decode.js';
+import { issue } from '../issues.js';
+import { decodeText } from './decode.js';
 import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
 import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
@@ -13,7 +14,7 @@ export type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from
 export const FORMATS: readonly InputFormat[] = ['csv', 'json', 'ndjson', 'xlsx'];
 
 /** Extensions of the workbooks SheetJS reads; all of them are `--format xlsx`. */
-const WORKBOOK_EXTENSIONS = new Set(['.xlsx', '.xlsm', '.xls', '.ods']);
+const WORKBOOK_EXTENSIONS = new Set(['.xlsx', '.xlsm', '.xlsb', '.xls', '.ods']);
 
 /** CSV and workbooks have one header row shared by every record; JSON records bring their own keys. */
 export function hasHeaderRow(format: InputFormat): boolean {
@@ -60,9 +61,8 @@ async function* textBytes(bytes: AsyncIterable<Uint8Array>, source: string, form
   }
 }
 
-async function* workbookRecords(path: string, options: ReadOptions, stdin: NodeJS.ReadableStream, info: ReadInfo): AsyncGenerator<readonly RawRecord[]> {
-  const bytes = await readAll(fileBytes(path, stdin), options.source);
-  yield* readWorkbook(bytes, options.source, options.sheet, info);
+async function* workbookRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncGenerator<readonly RawRecord[]> {
+  yield* readWorkbook(await readAll(bytes, options.source), options, info);
 }
 
 function openError(path: string, err: NodeJS.ErrnoException): InputError {
@@ -90,6 +90,23 @@ async function* oneByOne(records: AsyncIterable<RawRecord>): AsyncGenerator<read
   for await (const record of records) yield [record];
 }
 
+/** --sheet, --header-row and --hidden-rows read workbooks only. */
+function workbookFlags(options: ReadOptions, format: InputFormat): void {
+  const flags = [
+    ['--sheet', options.sheet, 'SHEET_NOT_WORKBOOK'],
+    ['--header-row', options.headerRow, 'HEADER_ROW_NOT_WORKBOOK'],
+    ['--hidden-rows', options.hiddenRows, 'HIDDEN_ROWS_NOT_WORKBOOK'],
+  ] as const;
+  for (const [flag, value, code] of flags) {
+    if (value === undefined || format === 'xlsx') continue;
+    throw new UsageError(
+      code,
+      `${flag} applies to workbooks only, but ${options.source} is read as ${format}`,
+      `drop ${flag}, or pass --format xlsx if the file is a workbook`,
+    );
+  }
+}
+
 /**
  * The records of a file in batches (a CSV batch is what one chunk of text completes): the plan's loop
  * runs per record without an `await` for each. `info` is complete once the batches are.
@@ -103,29 +120,65 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
       'drop --delimiter or pass --format csv',
     );
   }
-  if (options.sheet !== undefined && format !== 'xlsx') {
+  const sniffing = options.format === undefined && (format === 'xlsx' || format === 'csv');
+  // Without --format, a file named .csv may turn out to be a workbook: its bytes settle the flags.
+  if (!sniffing) workbookFlags(options, format);
+  const info: ReadInfo = { format, delimiter: null, header: null, headerLine: null };
+  if (format === 'xlsx' && options.encoding !== undefined) {
     throw new UsageError(
-      'SHEET_NOT_WORKBOOK',
-      `--sheet applies to workbooks only, but ${options.source} is read as ${format}`,
-      'drop --sheet, or pass --format xlsx if the file is a workbook',
+      'ENCODING_NOT_TEXT',
+      `--encoding applies to text files, but ${options.source} is read as a workbook`,
+      'drop --encoding: a workbook stores its own text',
     );
   }
-  const info: ReadInfo = { format, delimiter: null, header: null, headerLine: null };
-  if (format === 'xlsx') {
-    if (options.encoding !== undefined) {
+  const bytes = fileBytes(path, stdin);
+  // Named a workbook or a CSV file, with no --format: the first bytes decide which it is.
+  if (sniffing) return { info, batches: sniffed(bytes, options, info) };
+  if (format === 'xlsx') return { info, batches: workbookRecords(bytes, options, info) };
+  return { info, batches: textRecords(textBytes(bytes, options.source, format), options, info) };
+}
+
+function textRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncIterable<readonly RawRecord[]> {
+  if (info.format === 'json' || info.format === 'ndjson') {
+    const text = decodeText(bytes, options.encoding, options.source);
+    return oneByOne(info.format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source));
+  }
+  return readCsvBatches(decodeText(bytes, options.encoding, options.source), options.source, options.delimiter, info);
+}
+
+/**
+ * A file is what its bytes are, whatever its name: a CSV file named `.xlsx` gets every CSV check
+ * (`1E5` is SCIENTIFIC_NOTATION, not the number 100000), and a workbook named `.csv` is read as one.
+ */
+async function* sniffed(bytes: AsyncGenerator<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncGenerator<readonly RawRecord[]> {
+  let first = await bytes.next();
+  while (!first.done && first.value.length === 0) first = await bytes.next();
+  const head = first.done ? new Uint8Array(0) : first.value;
+  async function* all(): AsyncGenerator<Uint8Array> {
+    if (head.length) yield head;
+    yield* bytes;
+  }
+  const named = info.format;
+  info.format = head.length >= 4 && isWorkbook(head) ? 'xlsx' : 'csv';
+  workbookFlags(options, info.format);
+  if (info.format !== named) {
+    if (info.format === 'xlsx' && (options.encoding !== undefined || options.delimiter !== undefined)) {
+      const flag = options.encoding !== undefined ? '--encoding' : '--delimiter';
       throw new UsageError(
-        'ENCODING_NOT_TEXT',
-        `--encoding applies to text files, but ${options.source} is read as a workbook`,
-        'drop --encoding: a workbook stores its own text',
+        options.encoding !== undefined ? 'ENCODING_NOT_TEXT' : 'DELIMITER_NOT_CSV',
+        `${flag} applies to text files, but ${options.source} is a spreadsheet workbook`,
+        `drop ${flag}: a workbook stores its own text and columns`,
       );
     }
-    return { info, batches: workbookRecords(path, options, stdin, info) };
+    const what = info.format === 'xlsx' ? 'a spreadsheet workbook' : 'text, not a workbook';
+    (info.notes ??= []).push(
+      issue(
+        'warning',
+        'FORMAT_FROM_CONTENT',
+        `the file is named like ${named === 'xlsx' ? 'a workbook' : 'a CSV file'} but holds ${what}, so it was read as ${info.format === 'xlsx' ? 'a workbook' : 'CSV'}; pass --format to say otherwise`,
+        { line: null },
+      ),
+    );
   }
-  const bytes = textBytes(fileBytes(path, stdin), options.source, format);
-  if (format === 'json' || format === 'ndjson') {
-    const text = decodeText(bytes, options.encoding, options.source);
-    return { info, batches: oneByOne(format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source)) };
-  }
-  const text = decodeTextRuns(bytes, options.encoding, options.source);
-  return { info, batches: readCsvBatches(text, options.source, options.delimiter, info) };
+  yield* info.format === 'xlsx' ? workbookRecords(all(), options, info) : textRecords(all(), options, info);
 }

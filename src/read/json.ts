@@ -1,6 +1,7 @@
 // JSON arrays and NDJSON to raw records. The array is split element by element from a stream, so a
 // file of any size is read with memory for one record at a time, and each element keeps its line.
 import { InputError } from '../errors.js';
+import { repeatedKeyIssue } from './json-keys.js';
 import { FORBIDDEN_KEYS, MAX_RECORD_CHARS, type RawRecord } from './types.js';
 
 export interface JsonElement {
@@ -85,7 +86,7 @@ export async function* jsonArrayElements(chunks: AsyncIterable<string>, source: 
 }
 
 function tooLarge(source: string, line: number): never {
-  throw new InputError('RECORD_TOO_LARGE', `${source}:${line}: a record is larger than 1 MiB`, 'no real record is this large: check the file');
+  throw new InputError('RECORD_TOO_LARGE', `${source}:${line}: a record is longer than 1,048,576 characters`, 'no real record is this large: check the file');
 }
 
 /** Deeper than any real record: past this, a value is refused before anything walks it. */
@@ -152,12 +153,14 @@ export function parseObject(source: string, line: number, text: string): Record<
   return value as Record<string, unknown>;
 }
 
-function toRaw(line: number, obj: Record<string, unknown>): RawRecord {
-  return { line, columns: Object.keys(obj), cells: Object.values(obj) };
+function toRaw(line: number, text: string, obj: Record<string, unknown>): RawRecord {
+  const repeated = repeatedKeyIssue(text, line);
+  const raw = { line, columns: Object.keys(obj), cells: Object.values(obj) };
+  return repeated ? { ...raw, issues: [repeated] } : raw;
 }
 
 export async function* readJson(text: AsyncIterable<string>, source: string): AsyncGenerator<RawRecord> {
-  for await (const el of jsonArrayElements(text, source)) yield toRaw(el.line, parseObject(source, el.line, el.text));
+  for await (const el of jsonArrayElements(text, source)) yield toRaw(el.line, el.text, parseObject(source, el.line, el.text));
 }
 
 export async function* readNdjson(text: AsyncIterable<string>, source: string): AsyncGenerator<RawRecord> {
@@ -168,7 +171,7 @@ export async function* readNdjson(text: AsyncIterable<string>, source: string): 
     const s = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (s.trim() === '') return undefined;
     if (s.length > MAX_RECORD_CHARS) tooLarge(source, line);
-    return toRaw(line, parseObject(source, line, s));
+    return toRaw(line, s, parseObject(source, line, s));
   };
   for await (const chunk of text) {
     rest += chunk;

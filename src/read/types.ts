@@ -1,4 +1,5 @@
 // What the read stage hands to the map stage: one source record, as data.
+import type { Issue } from '../issues.js';
 
 export type InputFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
 
@@ -14,7 +15,13 @@ export interface RawRecord {
   readonly cells: readonly unknown[];
   /** CSV: the file's last record, with no line break after it (was the file cut short?). */
   readonly unterminated?: boolean;
+  /** What the reader found wrong with the record itself (a workbook's hidden row, an error cell). */
+  readonly issues?: readonly Issue[];
 }
+
+/** --hidden-rows: what to do with a workbook's hidden rows (unset: each is a HIDDEN_ROWS error). */
+export type HiddenRows = 'include' | 'exclude';
+export const HIDDEN_ROWS_CHOICES: readonly HiddenRows[] = ['include', 'exclude'];
 
 export interface ReadOptions {
   /** Display name of the source, used in every message ("staff.csv", "-" is shown as "stdin"). */
@@ -22,8 +29,13 @@ export interface ReadOptions {
   readonly format?: InputFormat | undefined;
   readonly delimiter?: string | undefined;
   readonly encoding?: string | undefined;
-  /** Workbooks only: the sheet to read, by name or 1-based number (default: the first). */
+  /** Workbooks only: the sheet to read, by name or by its number among the visible sheets (default: the first visible). */
   readonly sheet?: string | undefined;
+  /** Workbooks only: the 1-based row that names the columns (default: the first that is not blank). */
+  readonly headerRow?: number | undefined;
+  readonly hiddenRows?: HiddenRows | undefined;
+  /** Ctrl-C: a workbook's reading stops at once. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** What reading found out about the file as a whole; complete once its records have all been read. */
@@ -35,8 +47,12 @@ export interface ReadInfo {
   header: readonly string[] | null;
   /** Its line (or row): 1, unless blank lines or Excel's `sep=` line come first. */
   headerLine: number | null;
-  /** Workbooks: the sheet read, and the other sheets that hold anything. */
-  sheet?: { readonly name: string; readonly others: readonly string[] };
+  /** Workbooks: the sheet read (hidden when --sheet named a hidden one), and the other visible sheets that hold anything. */
+  sheet?: { readonly name: string; readonly hidden: boolean; readonly others: readonly string[] };
+  /** Warnings about the file as a whole (read as another format than its name says, a hidden sheet read). */
+  notes?: Issue[];
+  /** Workbooks: the header's columns that are hidden, so every message naming one can say so. */
+  hiddenColumns?: readonly string[];
 }
 
 /** A file's records in batches, and what was learnt about the file while reading them. */

@@ -1,14 +1,24 @@
 // Spreadsheet workbooks (.xlsx, .xlsm, .xls, .ods) to raw records: one sheet, each cell as the
 // spreadsheet DISPLAYS it (leading zeros of a 00042 format kept, a time as 09:30), each record's
-// spreadsheet row as its line. The library (SheetJS CE, see docs/input.md) loads only for workbooks.
-import { checkHeader } from './csv.js';
+// spreadsheet row as its line. What the zip really holds is counted first (./zip-scan.ts); SheetJS
+// (see docs/input.md) then parses in a worker thread (./xlsx-session.ts), which a signal ends at once.
 import { InputError, UsageError } from '../errors.js';
-import type { RawRecord, ReadInfo } from './types.js';
-import { declaredUnzippedSize } from './zip-size.js';
+import type { RawRecord, ReadInfo, ReadOptions } from './types.js';
+import { sheetRecords } from './sheet-records.js';
+import { openWorkbook, type SheetFacts, type WorkerFailure } from './xlsx-session.js';
+import { hiddenParts } from './xlsx-hidden.js';
+import { scanZip, type ZipCounts } from './zip-scan.js';
+import { issue } from '../issues.js';
 
 /** Far above any real store or staff list, far below what would exhaust memory. */
 export const MAX_WORKBOOK_BYTES = 50 * 1024 * 1024;
-export const MAX_UNZIPPED_BYTES = 500 * 1024 * 1024;
+
+/**
+ * What a zipped workbook may really hold, counted while unpacking: a list of 100,000 team members
+ * with a dozen columns is about 1.2 million cells and 60 MiB of XML. Past these, SheetJS's own
+ * structures would no longer fit the worker's heap (docs/hostile-inputs.md has the measurements).
+ */
+export const WORKBOOK_LIMITS: Readonly<ZipCounts> = { bytes: 256 * 1024 * 1024, cells: 1_000_000, strings: 1_000_000 };
 
 /** The first bytes of a zip (xlsx, ods) or an OLE compound file (xls). */
 export function isWorkbook(head: Uint8Array): boolean {
@@ -32,85 +42,92 @@ function tooLarge(source: string, why: string): InputError {
   return new InputError('WORKBOOK_TOO_LARGE', `${source}: the workbook ${why}`, 'save the sheet as CSV (UTF-8) and upload that file');
 }
 
-/** `--sheet`: a sheet's name, or its 1-based position when no sheet is named so. */
-function pickSheet(names: readonly string[], wanted: string | undefined, source: string): string {
-  if (names.length === 0) throw new InputError('WORKBOOK_EMPTY', `${source}: the workbook has no sheets`, 'check the file');
-  if (wanted === undefined) return names[0]!;
-  if (names.includes(wanted)) return wanted;
-  const n = /^\d+$/.test(wanted) ? Number(wanted) : NaN;
-  if (n >= 1 && n <= names.length) return names[n - 1]!;
-  throw new UsageError(
-    'SHEET_NOT_FOUND',
-    `--sheet ${wanted}: ${source} has no such sheet; its sheets are ${names.map((s) => `'${s}'`).join(', ')}`,
-    'name a sheet, or give its number counting from 1',
+function unreadable(source: string, why: string): InputError {
+  return new InputError(
+    'WORKBOOK_UNREADABLE',
+    `${source}: cannot read the workbook: ${why}`,
+    'open it in a spreadsheet program and save it again, or save it as CSV',
   );
 }
 
-interface Cell {
-  t?: string;
-  v?: unknown;
-  w?: string;
+function failed(source: string, failure: WorkerFailure): InputError {
+  return failure.failure === 'too-large' ? tooLarge(source, 'needs more memory to read than the tool allows') : unreadable(source, failure.message);
 }
 
-/** The text a spreadsheet shows, except where "General" would show a whole number as 1.23457E+11. */
-function display(cell: Cell | undefined): string {
-  if (!cell || cell.v === undefined || cell.v === null) return '';
-  if (cell.t === 'n' && typeof cell.v === 'number' && Number.isSafeInteger(cell.v) && /E[+-]?\d+$/i.test(cell.w ?? '')) {
-    return String(cell.v);
+const LIMIT_WORDS: Record<keyof ZipCounts, (n: number) => string> = {
+  bytes: (n) => `unpacks to more than ${n / 1024 / 1024} MiB`,
+  cells: (n) => `holds more than ${n.toLocaleString('en-US')} cells`,
+  strings: (n) => `holds more than ${n.toLocaleString('en-US')} distinct texts`,
+};
+
+const named = (s: SheetFacts) => (s.hidden ? `'${s.name}' (hidden)` : `'${s.name}'`);
+
+/**
+ * `--sheet`: a sheet's name (hidden sheets too: naming one is asking for it), or its number counting
+ * the sheets the spreadsheet shows. Without it, the first visible sheet.
+ */
+export function pickSheet(sheets: readonly SheetFacts[], wanted: string | undefined, source: string): number {
+  if (sheets.length === 0) throw new InputError('WORKBOOK_EMPTY', `${source}: the workbook has no sheets`, 'check the file');
+  const visible = sheets.flatMap((s, i) => (s.hidden ? [] : [i]));
+  const list = sheets.map(named).join(', ');
+  if (wanted === undefined) {
+    if (visible.length) return visible[0]!;
+    throw new UsageError('SHEET_NOT_FOUND', `${source}: every sheet of the workbook is hidden (${list})`, 'name the sheet to read with --sheet NAME');
   }
-  if (cell.t === 'e') return cell.w ?? '#ERROR';
-  const v = cell.v;
-  if (cell.w !== undefined) return cell.w;
-  return v instanceof Date ? v.toISOString() : typeof v === 'number' || typeof v === 'boolean' ? String(v) : typeof v === 'string' ? v : '';
+  const byName = sheets.findIndex((s) => s.name === wanted);
+  if (byName !== -1) return byName;
+  const n = /^\d+$/.test(wanted) ? Number(wanted) : NaN;
+  if (n >= 1 && n <= visible.length) return visible[n - 1]!;
+  throw new UsageError(
+    'SHEET_NOT_FOUND',
+    `--sheet ${wanted}: ${source} has no such sheet; its sheets are ${list}`,
+    'name a sheet, or give its number counting the visible sheets from 1',
+  );
 }
 
-export async function* readWorkbook(bytes: Buffer, source: string, sheet: string | undefined, info: ReadInfo): AsyncGenerator<RawRecord[]> {
-  if (bytes[0] === 0x50) {
-    const unzipped = declaredUnzippedSize(bytes);
-    if (unzipped === undefined)
-      throw new InputError(
-        'WORKBOOK_UNREADABLE',
-        `${source}: the file starts like a workbook but is not a readable zip`,
-        'open it in a spreadsheet program and save it again, or save it as CSV',
-      );
-    if (unzipped > MAX_UNZIPPED_BYTES)
-      throw tooLarge(source, `unpacks to ${Math.round(unzipped / 1024 / 1024)} MiB (the limit is ${MAX_UNZIPPED_BYTES / 1024 / 1024} MiB)`);
+export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: ReadInfo): AsyncGenerator<RawRecord[]> {
+  const { source, signal } = options;
+  const zipped = bytes[0] === 0x50;
+  const parts = hiddenParts();
+  if (zipped) {
+    const scan = await scanZip(bytes, WORKBOOK_LIMITS, signal, (name) => parts.readerFor(name));
+    if ('unreadable' in scan) throw unreadable(source, `the file starts like a workbook but is not a readable zip (${scan.unreadable})`);
+    if (scan.over) throw tooLarge(source, `${LIMIT_WORDS[scan.over](WORKBOOK_LIMITS[scan.over])} (counted while unpacking)`);
   }
-  const XLSX = await import('@e965/xlsx');
-  let book;
+  // .xls (not zipped) and .xlsb (binary sheets): SheetJS reports their hidden rows and columns itself.
+  const session = await openWorkbook(bytes, !zipped || !parts.xml(), signal);
+  if ('failure' in session) throw failed(source, session);
+  let cells;
+  let index;
   try {
-    // Formulas are not evaluated: the cached result the spreadsheet saved is what it displays.
-    book = XLSX.read(bytes, { type: 'buffer', cellText: true, cellDates: false, cellFormula: false, cellHTML: false, sheets: undefined });
-  } catch (err) {
-    throw new InputError(
-      'WORKBOOK_UNREADABLE',
-      `${source}: cannot read the workbook: ${(err as Error).message}`,
-      'open it in a spreadsheet program and save it again, or save it as CSV',
+    index = pickSheet(session.sheets, options.sheet, source);
+    cells = await session.cells(index);
+  } finally {
+    session.close();
+  }
+  if ('failure' in cells) throw failed(source, cells);
+  const sheet = session.sheets[index]!;
+  const part = parts.sheetParts.get(sheet.name);
+  const hidden = part === undefined ? undefined : parts.hidden.get(part);
+  if (hidden) cells = { ...cells, hiddenRows: hidden.rows, hiddenColumns: hidden.columns };
+  if (parts.odsHides() && options.hiddenRows !== 'include') {
+    (info.notes ??= []).push(
+      issue(
+        'error',
+        'HIDDEN_ROWS',
+        `the workbook hides rows, and which ones cannot be told in an .ods file; unhide them (or save the workbook as .xlsx, where each hidden row is named), or pass --hidden-rows include to upload them`,
+        { line: null },
+      ),
     );
   }
-  const name = pickSheet(book.SheetNames, sheet, source);
-  info.sheet = { name, others: book.SheetNames.filter((n) => n !== name && book.Sheets[n]?.['!ref'] !== undefined) };
-  const ws = book.Sheets[name];
-  if (!ws?.['!ref']) return;
-  const range = XLSX.utils.decode_range(ws['!ref']);
-  let columns: string[] | undefined;
-  let batch: RawRecord[] = [];
-  for (let r = range.s.r; r <= range.e.r; r++) {
-    const cells: string[] = [];
-    for (let c = range.s.c; c <= range.e.c; c++) cells.push(display(ws[XLSX.utils.encode_cell({ r, c })] as Cell | undefined));
-    // Blank rows are skipped, before the header as after it, as in CSV.
-    if (cells.every((v) => v.trim() === '')) continue;
-    if (!columns) {
-      columns = checkHeader(source, r + 1, cells);
-      info.header = columns;
-      info.headerLine = r + 1;
-      continue;
-    }
-    batch.push({ line: r + 1, columns, cells });
-    if (batch.length >= 1000) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length) yield batch;
+  info.sheet = {
+    name: sheet.name,
+    hidden: sheet.hidden,
+    others: session.sheets.filter((s, i) => i !== index && !s.hidden && s.filled).map((s) => s.name),
+  };
+  const read = sheetRecords(cells, { source, sheet: sheet.name, headerRow: options.headerRow, hiddenRows: options.hiddenRows });
+  info.header = read.header;
+  info.headerLine = read.headerLine;
+  info.hiddenColumns = read.hiddenColumns;
+  for (let i = 0; i < read.records.length; i += 1000) yield read.records.slice(i, i + 1000);
 }

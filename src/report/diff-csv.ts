@@ -1,7 +1,8 @@
 // `--diff-out FILE`: every added, removed and changed record as CSV, one row per changed field, for
 // review in Excel — not only the five examples the terminal shows. UTF-8 with a BOM and CRLF.
+import type { Bodies } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
-import { fieldChanges } from '../diff/index.js';
+import { fieldChanges, type RecordsByKey } from '../diff/index.js';
 import { csvLine } from './csv-cell.js';
 import { formatDay, formatPeriod } from './hours.js';
 import { formatRecord } from './human.js';
@@ -25,22 +26,16 @@ function value(field: string, v: unknown): string {
 }
 
 /** The rows, in file order for added and changed records, then the removed ones in baseline order. */
-export function* diffCsvLines(
-  kind: Kind,
-  baseline: ReadonlyMap<string, string>,
-  keys: readonly string[],
-  bodies: readonly string[],
-  delimiter = ',',
-): Generator<string> {
+export function* diffCsvLines(kind: Kind, baseline: RecordsByKey | undefined, keys: readonly string[], bodies: Bodies, delimiter = ','): Generator<string> {
   yield `\uFEFF${csvLine(HEADER, delimiter)}\r\n`;
-  const present = new Set(keys);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    const before = baseline.get(key);
-    const after = bodies[i]!;
-    if (before === undefined) {
+    const r = baseline ? baseline.find(key) : -1;
+    if (r === -1) {
+      const after = bodies.json(i);
       yield `${csvLine(['added', key, label(kind, after), '', '', formatRecord(after)], delimiter)}\r\n`;
-    } else if (before !== after) {
+    } else if (!baseline!.same(r, bodies, i)) {
+      const [before, after] = [baseline!.json(r), bodies.json(i)];
       for (const change of fieldChanges(before, after)) {
         for (const [field, from, to] of splitHours(change.field, change.before, change.after)) {
           yield `${csvLine(['changed', key, label(kind, after), field, value(field, from), value(field, to)], delimiter)}\r\n`;
@@ -48,6 +43,8 @@ export function* diffCsvLines(
       }
     }
   }
+  if (!baseline) return;
+  const present = new Set(keys);
   for (const [key, before] of baseline) {
     if (!present.has(key)) yield `${csvLine(['removed', key, label(kind, before), '', formatRecord(before), ''], delimiter)}\r\n`;
   }

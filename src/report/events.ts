@@ -11,6 +11,20 @@ import type { BaselineReport } from './types.js';
 export type RunEvent =
   | { readonly type: 'lock-recovered'; readonly owner: { readonly user: string; readonly host: string; readonly pid: number; readonly since: string } }
   | { readonly type: 'notice'; readonly message: string }
+  /** restore: the earlier upload that is the planned set. */
+  | { readonly type: 'restoring'; readonly kind: Kind; readonly upload: BaselineReport }
+  /** apply: the saved plan about to be judged and sent. */
+  | {
+      readonly type: 'applying';
+      readonly plan: string;
+      readonly records: number;
+      readonly source: string;
+      readonly user: string;
+      readonly host: string;
+      readonly createdAt: string;
+    }
+  /** A dry run's plan, saved for `upload apply`. */
+  | { readonly type: 'plan-saved'; readonly path: string }
   | { readonly type: 'reading'; readonly source: string; readonly records: number | null }
   | { readonly type: 'read'; readonly source: string }
   | { readonly type: 'warning'; readonly message: string }

@@ -67,6 +67,10 @@ function groupRepeated(source: string, warnings: readonly Issue[]): { grouped: s
       single.push(...list);
       continue;
     }
+    if (code === 'UNKNOWN_COLUMN') {
+      grouped.push(unusedColumns(source, list));
+      continue;
+    }
     const values = [...new Set(list.map((i) => i.value ?? ''))];
     const shown =
       values
@@ -84,6 +88,20 @@ function groupRepeated(source: string, warnings: readonly Issue[]): { grouped: s
     }
   }
   return { grouped, single };
+}
+
+/** Unused columns named, not counted as rows: "5 columns are not used: 'A', 'B', … and 2 more (stores.csv:1)". */
+export const SHOWN_COLUMNS = 10;
+
+function unusedColumns(source: string, list: readonly Issue[]): string {
+  const names = [...new Set(list.map((i) => i.column ?? ''))];
+  const shown = names
+    .slice(0, SHOWN_COLUMNS)
+    .map((n) => `'${n}'`)
+    .join(', ');
+  const more = names.length > SHOWN_COLUMNS ? ` and ${thousands(names.length - SHOWN_COLUMNS)} more` : '';
+  const lines = [...new Set(list.map((i) => i.line))].filter((l) => l !== null);
+  return `${plural(names.length, 'column')} ${names.length === 1 ? 'is' : 'are'} not used: ${shown}${more} (${source}:${lines.join(', ')}); map them with --map, or leave them out with --ignore-column to silence this`;
 }
 
 /** "+12 −3 ~5 =1,214", or a plain statement that there is nothing to compare with. */

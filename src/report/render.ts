@@ -5,6 +5,7 @@ import { showSendEvent } from './send-progress.js';
 import type { RunEvent } from './events.js';
 import { formatGuards } from './guards.js';
 import { formatDiff, formatIssues, formatMapping, formatRecord } from './human.js';
+import { describeBaseline } from './types.js';
 import type { Ui } from './ui.js';
 
 export function renderEvent(ui: Ui, event: RunEvent): void {
@@ -31,6 +32,15 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       return;
     case 'notice':
       ui.info(event.message);
+      return;
+    case 'restoring':
+      ui.info(`Restoring ${describeBaseline(event.upload, event.kind)}`);
+      return;
+    case 'applying':
+      ui.info(`Plan ${event.plan}: ${event.records} record(s) from ${event.source}, made by ${event.user}@${event.host} at ${event.createdAt}`);
+      return;
+    case 'plan-saved':
+      ui.info(`Plan saved to ${event.path}: send exactly it with: upload apply ${event.path}`);
       return;
     case 'recorded':
       ui.info(`Recorded as upload #${event.generation} in ${event.store}`);

@@ -12,6 +12,9 @@ export interface Ui {
   progress(text: string): void;
   /** Ends any live progress display. */
   done(): void;
-  /** Asks a yes/no question on the terminal; resolves false on anything but yes. */
-  confirm(question: string): Promise<boolean>;
+  /**
+   * Asks a yes/no question on the terminal; resolves false on anything but yes. With `typeToConfirm`
+   * (a protected target's name), only that name typed exactly is a yes.
+   */
+  confirm(question: string, typeToConfirm?: string): Promise<boolean>;
 }

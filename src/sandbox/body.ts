@@ -240,8 +240,9 @@ async function* elementBatches(texts: AsyncIterable<string>): AsyncGenerator<Bat
     yield* oneByOne(pending, source);
     return;
   }
-  // The last batch: `{…},…,{…}]`, perhaps with whitespace after it.
-  const rest = pending.trimEnd();
+  // The last batch: `{…},…,{…}]`, perhaps with JSON's whitespace after it — only JSON's: trimEnd()
+  // would also pass U+FEFF, U+00A0 and U+2028, which JSON.parse rejects.
+  const rest = pending.replace(/[ \t\n\r]+$/, '');
   const text = rest.slice(0, -1);
   const values = rest.endsWith(']') ? parsedObjects(`[${text}]`) : undefined;
   if (!values) {

@@ -1,4 +1,4 @@
-// The reference service: service-interface.md on loopback, answering what the interface leaves open
+// The reference service: docs/service-interface.md on loopback, answering what the interface leaves open
 // as a careful service would — always a JSON body {message, status}.
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -114,7 +114,7 @@ export function checkAnswer(
   }
   const { status: bodyStatus } = body as ServiceAnswer;
   const message = clip((body as ServiceAnswer).message);
-  // The body repeats the HTTP status (service-interface.md §4: "status (number, 200)").
+  // The body repeats the HTTP status (docs/service-interface.md §4: "status (number, 200)").
   if (bodyStatus !== status) {
     throw new ServiceUnverified(
       'STATUS_MISMATCH',

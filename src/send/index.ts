@@ -140,6 +140,9 @@ function makeDispatcher(policy: RetryPolicy, env: NodeJS.ProcessEnv): EnvHttpPro
     requestTls: connect,
     headersTimeout: policy.answerMs,
     bodyTimeout: policy.answerMs,
+    // undici 8 forwards plain-http requests to the proxy as they are, token and body in the proxy's
+    // view; a tunnel (CONNECT, as undici 7 did) keeps the proxy to host and port.
+    proxyTunnel: true,
   });
 }
 

@@ -6,7 +6,8 @@
 import type { ChangeTally } from '../diff/fields.js';
 import { diffRecords, type Diff } from '../diff/index.js';
 import { judge, type GuardInput, type Verdict } from '../guard/index.js';
-import { holdRemovals, type RecordSet } from './index.js';
+import { bodiesOf, holdRemovals, type RecordSet } from './index.js';
+import type { RecordsByKey } from '../diff/records.js';
 
 export interface Judged {
   readonly verdict: Verdict;
@@ -22,7 +23,7 @@ export function judgeHolding(
   planned: RecordSet,
   hold:
     | {
-        readonly recorded: ReadonlyMap<string, string>;
+        readonly recorded: RecordsByKey;
         /** The field analysis of the set with the held records (they count as holders of their values). */
         readonly changesOf?: (set: RecordSet, diff: Diff) => ChangeTally | undefined;
       }
@@ -32,7 +33,7 @@ export function judgeHolding(
   const source = input.diff.baseline;
   if (!hold || source === 'none' || verdict.refusal?.code !== 'TOO_MANY_REMOVALS') return { verdict, planned, diff: input.diff, held: [] };
   const kept = holdRemovals(hold.recorded, planned);
-  const diff = diffRecords(hold.recorded, source, kept.keys, kept.bodies);
+  const diff = diffRecords(hold.recorded, source, kept.keys, bodiesOf(kept));
   const changes = hold.changesOf ? hold.changesOf(kept, diff) : input.changes;
   return { verdict: judge({ ...input, diff, changes, count: kept.keys.length }), planned: kept, diff, held: kept.held };
 }

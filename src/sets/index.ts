@@ -3,6 +3,7 @@
 // complete set a merge, a removal or a held-back removal means, from that set and the file's records.
 // Records are canonical wire JSON by key, as the diff compares them; order is kept where it can be,
 // so an unchanged record stays where it was in the body.
+import { Bodies } from '../contract/json-array.js';
 
 /** Records in the order they are sent. */
 export interface RecordSet {
@@ -53,7 +54,7 @@ export function removeKeys(recorded: ReadonlyMap<string, string>, remove: readon
 export function holdRemovals(
   recorded: ReadonlyMap<string, string>,
   planned: RecordSet,
-  holds: (key: string) => boolean = setOf(planned.keys),
+  holds: (key: string) => boolean = keySet(planned.keys),
 ): RecordSet & { readonly held: readonly string[] } {
   const keys = [...planned.keys];
   const bodies = [...planned.bodies];
@@ -67,7 +68,20 @@ export function holdRemovals(
   return { keys, bodies, held };
 }
 
-function setOf(keys: readonly string[]): (key: string) => boolean {
+function keySet(keys: readonly string[]): (key: string) => boolean {
   const set = new Set(keys);
   return (key) => set.has(key);
+}
+
+/** A set's bodies as the diff, the change analysis and the payload hold them (built once per set). */
+export function bodiesOf(set: RecordSet): Bodies {
+  let bodies = built.get(set);
+  if (!bodies) built.set(set, (bodies = Bodies.of(set.bodies)));
+  return bodies;
+}
+const built = new WeakMap<RecordSet, Bodies>();
+
+/** A file's planned records as a set (their text, one string each). */
+export function setOf(keys: readonly string[], bodies: Bodies): RecordSet {
+  return { keys, bodies: Array.from({ length: bodies.length }, (_, i) => bodies.json(i)) };
 }

@@ -4,8 +4,9 @@
 // rename replaces an existing file's inode, so another user's file is never written into.
 import { randomBytes } from 'node:crypto';
 import { constants, readSync, type Stats } from 'node:fs';
-import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { lstat, open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { renameRetrying } from './rename.js';
 
 /** A path that holds something other than a regular file, which this tool will not write or read through. */
 export class NotAFile extends Error {
@@ -138,7 +139,7 @@ export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile
         await close();
         // Checked again at the last moment: what the rename replaces must still be a file or nothing.
         await checkTarget(path);
-        await rename(temp, path);
+        await renameRetrying(temp, path);
       } catch (err) {
         await close().catch(() => {});
         await rm(temp, { force: true });

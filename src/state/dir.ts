@@ -13,6 +13,7 @@ import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
 import { appendRegularFile, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
+import { posixModes } from './file-modes.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
 import { readLegacy, type Legacy } from './legacy.js';
@@ -32,10 +33,11 @@ export class DirectoryStore implements StateStore {
     readonly label: string,
     private readonly root: string,
     private readonly times: LeaseTimes,
+    private readonly platform: NodeJS.Platform,
   ) {}
 
-  static async open(root: string, times: Partial<LeaseTimes> = {}): Promise<DirectoryStore> {
-    const store = new DirectoryStore(root, root, { ...LEASE_DEFAULTS, ...times });
+  static async open(root: string, times: Partial<LeaseTimes> = {}, platform = process.platform): Promise<DirectoryStore> {
+    const store = new DirectoryStore(root, root, { ...LEASE_DEFAULTS, ...times }, platform);
     await store.checkRoot();
     return store;
   }
@@ -54,6 +56,7 @@ export class DirectoryStore implements StateStore {
     if (!info) return;
     if (!info.isDirectory())
       throw new UsageError('STATE_UNUSABLE', `the state ${this.root} is not a directory`, 'give --state a directory (or a postgres:// URL)');
+    if (!posixModes(this.platform)) return;
     if (info.mode & 0o070) {
       this.fileMode = 0o660;
       this.dirMode = 0o770;

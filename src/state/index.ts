@@ -7,14 +7,15 @@ export type { StateKey, StateStore } from './types.js';
 export async function openStore(spec: string, options: StoreOptions): Promise<StateStore> {
   if (isStoreUrl(spec)) {
     const { PostgresStore } = await import('./postgres.js');
-    return PostgresStore.open(spec);
+    const times = leaseTimes(options);
+    return PostgresStore.open(spec, { env: options.env, signal: options.signal, lease: times.leaseMs ? (times as Required<typeof times>) : undefined });
   }
   const { DirectoryStore } = await import('./dir.js');
   return DirectoryStore.open(spec, leaseTimes(options));
 }
 
-/** The directory lease's timings: UPLOAD_LEASE_SECONDS for a shared drive with slow clocks or long pauses. */
-function leaseTimes(options: StoreOptions) {
+/** The lock's lease timings (both stores): UPLOAD_LEASE_SECONDS for a shared drive with slow clocks or long pauses. */
+function leaseTimes(options: StoreOptions): { leaseMs?: number; heartbeatMs?: number } {
   const seconds = Number(options.env.UPLOAD_LEASE_SECONDS);
   if (options.leaseMs !== undefined) return { leaseMs: options.leaseMs, heartbeatMs: options.heartbeatMs ?? options.leaseMs / 4 };
   if (Number.isFinite(seconds) && seconds > 0) return { leaseMs: seconds * 1000, heartbeatMs: (seconds * 1000) / 4 };

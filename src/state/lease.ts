@@ -1,15 +1,18 @@
 // The directory store's lock: a lease that works between hosts sharing a folder. The lock file names
 // its holder (user, host, pid, what) and when the lease expires; the holder renews it on a heartbeat.
 // Another run takes it over only once it has expired — or at once when its process has died on this
-// same host. The file is created whole (link() from a temp file), so it is never seen half-written.
+// same host. The file is created whole (link() from a temp file), so it is never seen half-written;
+// where the share has no hard links (FAT, exFAT, some SMB clients) it is created exclusively and
+// written in place, and a reader takes a file still being written for a lock being taken right now.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, rm, stat } from 'node:fs/promises';
 import { readRegularFile } from './atomic.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
 import { GuardRefusal, UsageError } from '../errors.js';
+import { renameRetrying } from './rename.js';
 import { isAlive } from './whoami.js';
 import type { Holder, Lease } from './types.js';
 
@@ -30,12 +33,19 @@ export interface LeaseTimes {
   readonly leaseMs: number;
   /** How often the holder renews it. */
   readonly heartbeatMs: number;
+  /** false: the folder has no hard links (otherwise found out on the first try). */
+  readonly hardLinks?: boolean;
 }
 
 export const LEASE_DEFAULTS: LeaseTimes = { leaseMs: 60_000, heartbeatMs: 15_000 };
 
 /** A lock file younger than this with unreadable content is being written right now, not stale. */
 const WRITING_GRACE_MS = 10_000;
+
+/** What link() answers on a file system without hard links (vfat, exFAT, SMB without Unix extensions). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EINVAL']);
+/** Folders found to have no hard links, so each run tries link() there once at most. */
+const withoutLinks = new Set<string>();
 
 export async function takeLease(path: string, holder: Holder, times: LeaseTimes): Promise<Lease> {
   try {
@@ -76,16 +86,45 @@ async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise
 }
 
 async function tryCreate(path: string, me: LeaseFile, times: LeaseTimes): Promise<boolean> {
+  if (times.hardLinks === false || withoutLinks.has(dirname(path))) return createInPlace(path, me, times);
   const temp = await writeTemp(path, me, times);
   try {
     await link(temp, path);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    if (!NO_HARD_LINKS.has(code)) throw err;
+    withoutLinks.add(dirname(path));
   } finally {
     await rm(temp, { force: true });
   }
+  return createInPlace(path, me, times);
+}
+
+/**
+ * Without hard links: an exclusive create, then the content. Until it is written a reader finds the
+ * file empty or cut short, which it takes for a lock being taken right now (WRITING_GRACE_MS), never
+ * for a stale one; a write that fails removes the file again.
+ */
+async function createInPlace(path: string, me: LeaseFile, times: LeaseTimes): Promise<boolean> {
+  let file;
+  try {
+    file = await open(path, 'wx', times.fileMode ?? 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await file.writeFile(text(me));
+    await file.sync();
+  } catch (err) {
+    await file.close().catch(() => {});
+    await rm(path, { force: true });
+    throw err;
+  }
+  await file.close();
+  return true;
 }
 
 /** The lock file's content, written whole beside it, in the store's file mode. */
@@ -210,20 +249,28 @@ function lockHeld(path: string, what: string, held: LeaseFile | 'unreadable'): G
 function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: LeaseFile | undefined): Lease {
   let released = false;
   let current = me;
+  // The renewal being written: between its rename and the next line, the file already holds it.
+  let renewing: LeaseFile | undefined;
   const mine = () => {
     try {
-      return readFileSync(path, 'utf8') === text(current);
+      const now = readFileSync(path, 'utf8');
+      return now === text(current) || (renewing !== undefined && now === text(renewing));
     } catch {
       return false;
     }
   };
   const heartbeat = setInterval(() => {
     void (async () => {
-      if (released || !mine()) return;
+      // One renewal at a time: a slow disk must not let two beats race to name the current lease.
+      if (released || renewing || !mine()) return;
       const renewed = { ...current, expiresAt: new Date(Date.now() + times.leaseMs).toISOString() };
-      const temp = await writeTemp(path, renewed, times);
-      await rename(temp, path);
-      current = renewed;
+      renewing = renewed;
+      try {
+        await renameRetrying(await writeTemp(path, renewed, times), path);
+        current = renewed;
+      } finally {
+        renewing = undefined;
+      }
     })().catch(() => {
       /* the next beat tries again; a lease that lapses is only taken over after it expires */
     });

@@ -1,23 +1,18 @@
 // Where the tool keeps what it remembers between runs, and how each file is named. Pure apart from
 // reading the environment it is given: the file system is touched elsewhere.
 import { createHash } from 'node:crypto';
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
-
-export const APP = 'scheduling-upload';
+import { resolve } from 'node:path';
+import { stateHome } from './app-dirs.js';
 
 /** A PostgreSQL URL rather than a directory. */
 export function isStoreUrl(spec: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(spec);
 }
 
-/** --state DIR, else $XDG_STATE_HOME/scheduling-upload, else ~/.local/state/scheduling-upload. */
-export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+/** --state DIR, else the system's state folder (./app-dirs.ts). */
+export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   if (flag !== undefined && flag !== '') return resolve(flag);
-  // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.
-  const xdg = env.XDG_STATE_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, APP);
-  return join(env.HOME || homedir(), '.local', 'state', APP);
+  return stateHome(env, platform);
 }
 
 /** The base URL as one string: scheme, host, port (only when not the default) and path prefix. */

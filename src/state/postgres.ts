@@ -1,11 +1,16 @@
 // The PostgreSQL store, for teams and servers: every machine that uploads to a service shares one
-// baseline, one lock and one history. The lock is an advisory lock held by a session of its own, so
-// it dies with its holder (a killed process, a dropped connection); every write is a compare-and-swap
-// on the generation inside a transaction. Tables are created on first use (docs/state.md has the SQL).
-import pg from 'pg';
+// baseline, one lock and one history. The lock is a lease row (./pg-lease.ts), which works through a
+// pooler in transaction mode; every write is a compare-and-swap on the generation inside a
+// transaction. Tables are created on first use (docs/state.md has the SQL). Every statement and wait
+// is bounded and every failure named (./pg-session.ts).
 import { createHash } from 'node:crypto';
 import { GuardRefusal, UsageError } from '../errors.js';
+import { DEFAULT_LEASE, renew, takeLease, type LeaseTimes } from './pg-lease.js';
+import { boundsFrom, Session, type Bounds } from './pg-session.js';
 import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, Operation, StateKey, StateStore } from './types.js';
+
+/** Columns added after the first release, for tables an earlier version created. */
+export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS upload_generations (
@@ -47,14 +52,25 @@ CREATE TABLE IF NOT EXISTS upload_intents (
   snapshot   bytea   NOT NULL,
   PRIMARY KEY (base_url, kind)
 );
-CREATE TABLE IF NOT EXISTS upload_locks (
-  base_url text  NOT NULL,
-  kind     text  NOT NULL,
-  holder   jsonb NOT NULL,
+CREATE TABLE IF NOT EXISTS upload_leases (
+  base_url   text        NOT NULL,
+  kind       text        NOT NULL,
+  token      text        NOT NULL,   -- random: only its holder knows it
+  holder     jsonb       NOT NULL,   -- user, host, pid, what, machine
+  taken_at   timestamptz NOT NULL,
+  renewed_at timestamptz NOT NULL,   -- the heartbeat
+  expires_at timestamptz NOT NULL,   -- on the database's clock
   PRIMARY KEY (base_url, kind)
 );`;
 
-const TABLES = ['upload_generations', 'upload_heads', 'upload_audit', 'upload_intents', 'upload_locks'];
+const TABLES = ['upload_generations', 'upload_heads', 'upload_audit', 'upload_intents', 'upload_leases'];
+
+export interface PostgresOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly lease?: LeaseTimes | undefined;
+  /** Ctrl-C or SIGTERM: a statement being waited on is given up at once. */
+  readonly signal?: AbortSignal | undefined;
+}
 
 /** The URL without its password, for every message. */
 export function safeLabel(url: string): string {
@@ -69,46 +85,52 @@ export function safeLabel(url: string): string {
 
 type Row = Record<string, unknown>;
 
-/** Columns added after the first release, created on the first write that needs them (under the lock). */
-export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb`;
-
 export class PostgresStore implements StateStore {
   readonly notices: string[] = [];
-  private readonly locks = new Map<string, { client: pg.Client; lease: Lease }>();
-  /** Whether upload_generations predates ADDED_COLUMNS: the next commit adds them. */
-  private missingColumns = false;
+  private readonly locks = new Map<string, { token: string; lease: Lease }>();
+  /** Whether the tables exist. Opening and reading never create them: the first upload does, under its lock. */
+  private ready = false;
 
   private constructor(
     readonly label: string,
     private readonly url: string,
-    private readonly client: pg.Client,
+    private readonly session: Session,
+    private readonly bounds: Bounds,
+    private readonly times: LeaseTimes,
+    private readonly signal: AbortSignal | undefined,
   ) {}
 
-  /** Whether the tables exist. Opening and reading never create them: the first upload does, under its lock. */
-  private ready = false;
-
-  static async open(url: string): Promise<PostgresStore> {
+  static async open(url: string, options: PostgresOptions): Promise<PostgresStore> {
     const label = safeLabel(url);
-    const client = await connect(url, label);
-    const store = new PostgresStore(label, url, client);
-    store.ready = await store.hasTables();
-    // Only looked at here: a read never writes; the first upload adds them, under its lock.
-    if (store.ready) store.missingColumns = await store.lacksColumns();
+    const bounds = boundsFrom(options.env);
+    const session = new Session(url, label, bounds, options.signal);
+    await session.open();
+    const store = new PostgresStore(label, url, session, bounds, options.lease ?? DEFAULT_LEASE, options.signal);
+    try {
+      store.ready = await store.hasTables();
+      if (store.ready) store.missingColumns = await store.lacksColumns();
+    } catch (err) {
+      await session.end();
+      throw err;
+    }
     return store;
   }
 
+  /** Columns added after the first release: looked at on opening, added by the first upload under its lock. */
+  private missingColumns = false;
+
   private async lacksColumns(): Promise<boolean> {
-    const { rows } = await this.client.query<{ n: string }>(
+    const { rows } = await this.q<{ n: string }>(
       `SELECT count(*) AS n FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals')`,
     );
     return Number(rows[0]?.n) < 2;
   }
 
-  /** Tables of an earlier version gain ADDED_COLUMNS on the write path, under the lock, before anything is sent. */
+  /** Tables of an earlier version gain ADDED_COLUMNS on the write path, before anything is sent. */
   private async addColumns(): Promise<string[]> {
     if (!this.missingColumns) return [];
     try {
-      await this.client.query(ADDED_COLUMNS);
+      await this.q(ADDED_COLUMNS);
     } catch (err) {
       throw new UsageError(
         'STATE_UNUSABLE',
@@ -120,82 +142,63 @@ export class PostgresStore implements StateStore {
     return [`Added the columns operation and held_removals to upload_generations in ${this.label} (what each upload was, for upload history).`];
   }
 
+  private get q() {
+    return this.session.query;
+  }
+
   private async hasTables(): Promise<boolean> {
-    const { rows } = await this.client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_tables WHERE tablename IN (${TABLES.map((t) => `'${t}'`).join(',')})`,
-    );
+    const { rows } = await this.q<{ n: string }>(`SELECT count(*) AS n FROM pg_tables WHERE tablename IN (${TABLES.map((t) => `'${t}'`).join(',')})`);
     return Number(rows[0]?.n) >= TABLES.length;
   }
 
   /** Creates the tables when they are missing; true when this call did. */
   private async ensureTables(): Promise<boolean> {
     if (this.ready || (await this.hasTables())) return !(this.ready = true);
-    // Two runs creating the tables at once: a transaction-scoped advisory lock makes them take turns.
-    await this.client.query('BEGIN');
-    await this.client.query(`SELECT pg_advisory_xact_lock(hashtext('scheduling-upload schema'))`);
-    await this.client.query(SCHEMA_SQL);
-    await this.client.query('COMMIT');
+    // Two runs creating the tables at once: a transaction-scoped advisory lock (which a pooler in
+    // transaction mode keeps on one connection) makes them take turns.
+    await this.session
+      .transaction(async (q) => {
+        await q(`SELECT pg_advisory_xact_lock(hashtext('scheduling-upload schema'))`);
+        await q(SCHEMA_SQL);
+      })
+      .catch((err: unknown) => {
+        throw (err as { code?: string }).code === 'STATE_UNUSABLE'
+          ? new UsageError(
+              'STATE_UNUSABLE',
+              `the state tables are missing in ${this.label} and its role may not create them (${(err as Error).message})`,
+              'create them once as the database owner with the SQL in docs/state.md (section "PostgreSQL"), and grant the role the rights listed there',
+            )
+          : err;
+      });
     this.ready = true;
     return true;
   }
 
   async lock(key: StateKey, holder: Holder): Promise<Lease> {
     const notices = (await this.ensureTables()) ? [`Created the state tables in ${this.label} (${TABLES.join(', ')}).`] : [];
-    // A session of its own: the lock lives exactly as long as this connection.
-    const client = await connect(this.url, this.label);
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [lockId(key)]);
-    if (!rows[0]?.ok) {
-      await client.end().catch(() => {});
-      const held = await this.client.query<{ holder: Holder & { since: string } }>('SELECT holder FROM upload_locks WHERE base_url = $1 AND kind = $2', [
-        key.baseUrl,
-        key.kind,
-      ]);
-      const h = held.rows[0]?.holder;
-      throw new GuardRefusal(
-        'LOCK_HELD',
-        `another upload of ${holder.what} is in progress${h ? `: process ${h.pid} of ${h.user} on ${h.host}, since ${h.since}` : ''} (lock in ${this.label})`,
-        'wait for it to finish, then run again; the lock is released when that process ends, however it ends',
-      );
-    }
-    try {
-      notices.push(...(await this.addColumns()));
-    } catch (err) {
-      await client.end().catch(() => {});
-      throw err;
-    }
-    const since = new Date().toISOString();
-    await client.query(
-      'INSERT INTO upload_locks (base_url, kind, holder) VALUES ($1, $2, $3) ON CONFLICT (base_url, kind) DO UPDATE SET holder = EXCLUDED.holder',
-      [key.baseUrl, key.kind, JSON.stringify({ ...holder, since })],
-    );
+    notices.push(...(await this.addColumns()));
+    // A connection of its own, so the heartbeat never waits behind a long statement of the run.
+    const session = new Session(this.url, this.label, this.bounds, this.signal);
     const id = JSON.stringify(key);
-    let released = false;
-    const lease: Lease = {
-      holder,
+    const { lease, token } = await takeLease(session, key, holder, this.times, this.label).catch(async (err: unknown) => {
+      await session.end();
+      throw err;
+    });
+    const tracked: Lease = {
+      ...lease,
       notices,
-      stillHeld: async () => {
-        if (released) return false;
-        const r = await client
-          .query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted`)
-          .catch(() => undefined);
-        return Number(r?.rows[0]?.n ?? 0) > 0;
-      },
       release: async () => {
-        if (released) return;
-        released = true;
         this.locks.delete(id);
-        await client.end().catch(() => {});
+        await lease.release();
       },
     };
-    // A lock connection that drops while held must not bring the process down; the next check sees it gone.
-    client.on('error', () => {});
-    this.locks.set(id, { client, lease });
-    return lease;
+    this.locks.set(id, { token, lease: tracked });
+    return tracked;
   }
 
   async head(key: StateKey): Promise<Generation | undefined> {
     if (!this.ready) return undefined;
-    const { rows } = await this.client.query<Row>(
+    const { rows } = await this.q<Row>(
       `SELECT g.* FROM upload_heads h JOIN upload_generations g USING (base_url, kind, generation) WHERE h.base_url = $1 AND h.kind = $2`,
       [key.baseUrl, key.kind],
     );
@@ -204,7 +207,7 @@ export class PostgresStore implements StateStore {
 
   async generations(key: StateKey, limit = 1_000_000): Promise<ListedGeneration[]> {
     if (!this.ready) return [];
-    const { rows } = await this.client.query<Row>(
+    const { rows } = await this.q<Row>(
       `SELECT g.*, g.snapshot IS NOT NULL AS kept FROM upload_generations g
         JOIN upload_heads h USING (base_url, kind)
        WHERE g.base_url = $1 AND g.kind = $2 AND g.generation <= h.generation
@@ -216,11 +219,7 @@ export class PostgresStore implements StateStore {
 
   async readSnapshot(key: StateKey, generation: number): Promise<Buffer> {
     const found = this.ready
-      ? await this.client.query<Row>('SELECT * FROM upload_generations WHERE base_url = $1 AND kind = $2 AND generation = $3', [
-          key.baseUrl,
-          key.kind,
-          generation,
-        ])
+      ? await this.q<Row>('SELECT * FROM upload_generations WHERE base_url = $1 AND kind = $2 AND generation = $3', [key.baseUrl, key.kind, generation])
       : undefined;
     const row = found?.rows[0];
     if (!row)
@@ -244,16 +243,19 @@ export class PostgresStore implements StateStore {
 
   async commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation> {
     const held = this.locks.get(JSON.stringify(key));
-    if (!held || !(await held.lease.stillHeld()))
-      throw new GuardRefusal(
+    const lost = () =>
+      new GuardRefusal(
         'LOCK_HELD',
         `the lock on ${key.kind} to ${key.baseUrl} in ${this.label} was lost before the upload could be recorded`,
         'check what the service holds, then run again',
       );
+    if (!held) throw lost();
     const generation: Generation = { ...meta, generation: expected + 1 };
-    const c = this.client;
-    await c.query('BEGIN');
-    try {
+    await this.session.transaction(async (query) => {
+      const c = { query };
+      // The lease renewed inside the transaction: its row stays locked until the commit, so nobody
+      // takes it over half-way; a lease already lost (expired, taken over) records nothing.
+      if (!(await renew(this.session, key, held.token, this.times, query))) throw lost();
       // The compare-and-swap: the head moves only from the generation this upload was compared with.
       const moved =
         expected === 0
@@ -297,17 +299,13 @@ export class PostgresStore implements StateStore {
         key.kind,
         generation.generation - keep,
       ]);
-      await c.query('COMMIT');
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => {});
-      throw err;
-    }
+    });
     return generation;
   }
 
   async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void> {
     const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString() };
-    await this.client.query(
+    await this.q(
       `INSERT INTO upload_intents (base_url, kind, generation, meta, snapshot) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (base_url, kind) DO UPDATE SET generation = EXCLUDED.generation, meta = EXCLUDED.meta, snapshot = EXCLUDED.snapshot`,
       [key.baseUrl, key.kind, intent.generation, JSON.stringify(intent), Buffer.concat(body)],
@@ -316,7 +314,7 @@ export class PostgresStore implements StateStore {
 
   async pending(key: StateKey): Promise<Intent | undefined> {
     if (!this.ready) return undefined;
-    const { rows } = await this.client.query<{ meta: Intent }>(
+    const { rows } = await this.q<{ meta: Intent }>(
       `SELECT i.meta FROM upload_intents i LEFT JOIN upload_heads h USING (base_url, kind)
         WHERE i.base_url = $1 AND i.kind = $2 AND i.generation > coalesce(h.generation, 0)`,
       [key.baseUrl, key.kind],
@@ -326,10 +324,7 @@ export class PostgresStore implements StateStore {
 
   async readPending(key: StateKey): Promise<Buffer> {
     const intent = await this.pending(key);
-    const { rows } = await this.client.query<{ snapshot: Buffer }>('SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2', [
-      key.baseUrl,
-      key.kind,
-    ]);
+    const { rows } = await this.q<{ snapshot: Buffer }>('SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind]);
     const body = rows[0]?.snapshot;
     if (!intent || !body)
       throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
@@ -343,26 +338,27 @@ export class PostgresStore implements StateStore {
   }
 
   async forget(key: StateKey): Promise<void> {
-    await this.client.query('DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind]);
+    await this.q('DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind]);
   }
 
   async audit(key: StateKey, entry: AuditEntry): Promise<void> {
     await this.ensureTables();
-    await this.client.query('INSERT INTO upload_audit (base_url, kind, entry) VALUES ($1, $2, $3)', [key.baseUrl, key.kind, JSON.stringify(entry)]);
+    await this.session.once('INSERT INTO upload_audit (base_url, kind, entry) VALUES ($1, $2, $3)', [key.baseUrl, key.kind, JSON.stringify(entry)]);
   }
 
   async attempts(key: StateKey, limit = 1_000_000): Promise<AuditEntry[]> {
     if (!this.ready) return [];
-    const { rows } = await this.client.query<{ entry: AuditEntry }>(
-      'SELECT entry FROM upload_audit WHERE base_url = $1 AND kind = $2 ORDER BY id DESC LIMIT $3',
-      [key.baseUrl, key.kind, limit],
-    );
+    const { rows } = await this.q<{ entry: AuditEntry }>('SELECT entry FROM upload_audit WHERE base_url = $1 AND kind = $2 ORDER BY id DESC LIMIT $3', [
+      key.baseUrl,
+      key.kind,
+      limit,
+    ]);
     return rows.map((r) => r.entry);
   }
 
   async keys(): Promise<StateKey[]> {
     if (!this.ready) return [];
-    const { rows } = await this.client.query<StateKey>(
+    const { rows } = await this.q<StateKey>(
       `SELECT DISTINCT base_url AS "baseUrl", kind FROM upload_generations UNION SELECT DISTINCT base_url, kind FROM upload_audit`,
     );
     return rows;
@@ -370,7 +366,7 @@ export class PostgresStore implements StateStore {
 
   async close(): Promise<void> {
     for (const { lease } of [...this.locks.values()]) await lease.release();
-    await this.client.end().catch(() => {});
+    await this.session.end();
   }
 }
 
@@ -390,26 +386,4 @@ function toGeneration(r: Row): Generation {
     ...(typeof r.operation === 'string' ? { operation: r.operation as Operation } : {}),
     ...(Array.isArray(r.held_removals) && r.held_removals.length ? { heldRemovals: r.held_removals as string[] } : {}),
   };
-}
-
-/** One advisory lock number per base URL and kind (64 bits of a sha256). */
-function lockId(key: StateKey): string {
-  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(`${key.baseUrl}\n${key.kind}`).digest('hex').slice(0, 16)}`)).toString();
-}
-
-async function connect(url: string, label: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'scheduling-upload' });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-  } catch (err) {
-    await client.end().catch(() => {});
-    const e = err as NodeJS.ErrnoException;
-    throw new UsageError(
-      'STATE_UNREACHABLE',
-      `cannot reach the state store ${label}: ${(e.code ?? e.message).replaceAll(url, label)}`,
-      'check the URL in --state / UPLOAD_STATE, that the server runs, and the role and password',
-    );
-  }
-  return client;
 }

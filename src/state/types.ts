@@ -124,9 +124,11 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
-/** Options a backend takes; the lease timings are the directory's (tests make them short). */
+/** Options a backend takes; the lease timings are the lock's (tests make them short). */
 export interface StoreOptions {
   readonly env: NodeJS.ProcessEnv;
+  /** Ctrl-C or SIGTERM: the PostgreSQL store gives up a statement it is waiting on at once. */
+  readonly signal?: AbortSignal | undefined;
   readonly leaseMs?: number;
   readonly heartbeatMs?: number;
 }

@@ -3,7 +3,7 @@
 import type { Kind } from '../contract/kinds.js';
 import { KINDS } from '../contract/kinds.js';
 import { ACCEPTS } from '../contract/fast.js';
-import { wireJson } from '../contract/wire-json.js';
+import { Bodies } from '../contract/json-array.js';
 import type { SCHEMAS } from '../contract/schemas.js';
 import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/column-plan.js';
@@ -11,6 +11,7 @@ import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { doubled, KeyList, lowerCase, runOf } from './key-index.js';
 import { describe } from './messages.js';
+import { IDENTIFYING, invisibleCharacter, toNfc } from './text.js';
 
 /**
  * Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. Excel
@@ -68,7 +69,8 @@ export class Validator {
   warnings = 0;
   /** Key and canonical wire JSON of each valid record, in file order (complete after finish()). */
   readonly keys: string[] = [];
-  readonly bodies: string[] = [];
+  /** Each valid record's canonical JSON, as the UTF-8 bytes that will be sent. */
+  bodies = new Bodies();
 
   // Per record checked, by its number: its line, and its body (-1 when rejected). A valid record's key
   // is in `keys` and its email in its body; only a rejected record's are kept aside. Nothing else is
@@ -134,7 +136,7 @@ export class Validator {
   /** A record's email as written: from its body when it was valid. */
   private emailOf(record: number): string | undefined {
     const body = this.bodyOf[record]!;
-    return body === -1 ? this.rejectedEmails.get(record) : (JSON.parse(this.bodies[body]!) as { email: string }).email;
+    return body === -1 ? this.rejectedEmails.get(record) : (JSON.parse(this.bodies.json(body)) as { email: string }).email;
   }
 
   add(found: Issue): void {
@@ -159,12 +161,15 @@ export class Validator {
    * can judge it and zod is not loaded yet.
    */
   check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): boolean | typeof NEEDS_SCHEMA {
-    const candidate = mapped.issues?.some((i) => i.severity === 'error') ? { ...mapped.candidate, opentToGuestsPeriod: {} } : mapped.candidate;
+    // A day whose cells could not be read is absent from the mapped hours: the rest is checked as it is.
+    toNfc(mapped.candidate);
+    const candidate = mapped.candidate;
     // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
     const accepted = this.accepts(candidate);
     if (!accepted && !this.schema) return NEEDS_SCHEMA;
     const before = this.errors;
     this.rowIssues = NONE;
+    if (raw.issues) for (const i of raw.issues) this.add(i);
     if (mapped.issues) for (const i of mapped.issues) this.add(i);
 
     let data: Record<string, unknown> | undefined;
@@ -185,6 +190,11 @@ export class Validator {
 
     this.cellCount(raw, plan);
     this.spreadsheet(raw, plan, candidate);
+    for (const { field, index, column } of plan.fed) {
+      if (!IDENTIFYING.has(field)) continue;
+      const hidden = invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
+      if (hidden) this.add(hidden);
+    }
 
     const key = typeof candidate[this.keyField] === 'string' && candidate[this.keyField] !== '' ? (candidate[this.keyField] as string) : undefined;
     let email: string | undefined;
@@ -224,13 +234,11 @@ export class Validator {
       if (this.options.keepRejected && this.errors > before) this.rejectedRecords.set(record, { raw, issues: this.rowIssues });
       return false;
     }
-    const json = wireJson(this.kind, data);
-    // The result is a rope of parts; it is kept for the whole run, and reading a character flattens it
-    // in place, which halves what a million of them hold (383 → ~200 MB).
-    json.charCodeAt(0);
+    // The map stage builds a record's fields in contract order (zod's output follows the schema), so
+    // this is its canonical JSON. Encoded once, here: the string is garbage a moment later.
     this.bodyOf[record] = this.bodies.length;
     this.keys.push(key);
-    this.bodies.push(json);
+    this.bodies.push(JSON.stringify(data));
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     return true;
   }
@@ -278,11 +286,10 @@ export class Validator {
         continue;
       }
       this.keys[at] = this.keys[body]!;
-      this.bodies[at] = this.bodies[body]!;
       this.bodyOf[record] = at++;
     }
     this.keys.length = at;
-    this.bodies.length = at;
+    this.bodies = this.bodies.without(dropped);
     this.issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   }
 

@@ -37,14 +37,14 @@ function storesCsv(saturday: Record<number, string> = {}): string {
   return ['Store ID,Store Email,Concept,Mon,Tue,Wed,Thu,Fri,Sat,Sun', ...rows].join('\n') + '\n';
 }
 
-/** The same stores, but the weekdays under one `Mo-Fr` column the reader does not know (yet). */
+/** The same stores, but the weekdays under one `Business days` column the reader does not know. */
 function moFrCsv(): string {
   const rows = stores(30).map((n) => `${store(n)};s${n}@example.com;${(n % 3) + 1};09:00-20:00;10:00-18:00;${sunday(n)}`);
-  return ['Store ID;Store Email;Concept;Mo-Fr;Sa;So', ...rows].join('\n') + '\n';
+  return ['Store ID;Store Email;Concept;Business days;Sa;So', ...rows].join('\n') + '\n';
 }
 
 /** The concept column under a name the tool does not know. */
-const konzeptCsv = () => storesCsv().replace('Concept', 'Konzept');
+const konzeptCsv = () => storesCsv().replace('Concept', 'Store Format');
 
 const member = (n: number) => `E${String(n).padStart(4, '0')}`;
 
@@ -75,7 +75,7 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     return { s, state, write, cron };
   }
 
-  it('refuses stores closed Monday to Friday by a Mo-Fr column, sends nothing, and lets the exact override through', async () => {
+  it('refuses stores closed Monday to Friday by a Business days column, sends nothing, and lets the exact override through', async () => {
     const { s, state, write, cron } = await setup();
     expect((await cron('store-cards', write('stores.csv', storesCsv()), '--no-baseline')).code).toBe(0);
     const before = await s.stored(STORES);
@@ -167,7 +167,7 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     expect(bad.json()).toMatchObject({ guards: null, error: { code: 'BAD_MAX_CHANGES' } });
   });
 
-  it('refuses every storeConceptCode sent as null from a Konzept column', async () => {
+  it('refuses every storeConceptCode sent as null from a Store Format column', async () => {
     const { s, write, cron } = await setup();
     expect((await cron('store-cards', write('stores.csv', storesCsv()), '--no-baseline')).code).toBe(0);
     const before = await s.stored(STORES);

@@ -4,7 +4,6 @@
 // Both backends, against the real sandbox and a scripted server.
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settle } from '../../src/cli/main.js';
 import type { RunIo } from '../../src/cli/io.js';
@@ -14,7 +13,7 @@ import { parseUploadOptions } from '../../src/cli/options.js';
 import { runUpload } from '../../src/engine/upload.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { asAdmin, freshDatabase } from '../helpers/postgres.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { scriptedServer, serversForFile } from '../helpers/scripted-server.js';
 import { lockOf } from '../helpers/state.js';
@@ -32,7 +31,7 @@ afterEach(async () => {
 
 /**
  * How another party takes the lock from a run that holds it: the directory lease is taken over (as
- * after a suspend longer than the lease), the PostgreSQL lock's session is ended (a DBA, a failover).
+ * after a suspend longer than the lease), as is the PostgreSQL lease row's.
  */
 const backends = {
   directory: {
@@ -41,15 +40,8 @@ const backends = {
   },
   postgres: {
     make: () => freshDatabase(),
-    loseLock: async (state: string) => {
-      const client = new pg.Client({ connectionString: state });
-      await client.connect();
-      try {
-        await client.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()`);
-      } finally {
-        await client.end();
-      }
-    },
+    // Its lease lapses (a suspend, a network cut longer than the lease): another run may take it over.
+    loseLock: async (state: string) => void (await asAdmin(state, `UPDATE upload_leases SET expires_at = now() - interval '1 second'`)),
   },
 };
 

@@ -1,4 +1,5 @@
 // --help is where a new user starts: each command shows examples and the exit codes.
+import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main, type ProcessIo } from '../../src/cli/main.js';
@@ -24,12 +25,21 @@ describe('--help', () => {
     expect(out).toContain('--hold-removals');
     // Every exit code the tool can end with is in the list.
     for (const n of Object.values(EXIT)) expect(out).toMatch(new RegExp(`(^|\\s)${n} \\S`));
+    // Most files people have are workbooks straight out of Excel: the help says they are read.
+    expect(out).toMatch(/a workbook \(\.xlsx, \.xlsm, \.xls\s+or\s+\.ods/);
   });
 
   it.each([['export'], ['remove']])('%s shows its examples', async (command) => {
     const { code, out } = await help([command, '--help']);
     expect(code).toBe(0);
     expect(out).toContain(`$ upload ${command} `);
+  });
+
+  it('--version names the tool, its version from package.json and the Node it runs on', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { code, out } = await help(['--version']);
+    expect(code).toBe(0);
+    expect(out).toBe(`scheduling-upload ${version} (Node ${process.version}, ${process.platform}-${process.arch})\n`);
   });
 
   it('the program help lists the commands, examples and exit codes', async () => {

@@ -140,27 +140,6 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
     expect(r.json().error.code).toBe('LOOKS_LIKE_WORKBOOK');
     expect(r.json().error.hint).toContain('--format xlsx');
   });
-
-  it('a zip that unpacks to more than the limit is refused before it is unpacked', async () => {
-    // A hand-made central directory declaring one 600 MiB entry: what a zip bomb looks like from outside.
-    const t = tempDir();
-    const name = Buffer.from('xl/worksheets/sheet1.xml');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt32LE(600 * 1024 * 1024, 24);
-    central.writeUInt16LE(name.length, 28);
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(1, 10);
-    end.writeUInt32LE(46 + name.length, 12);
-    end.writeUInt32LE(30 + name.length, 16);
-    const file = t.write('bomb.xlsx', Buffer.concat([local, name, central, name, end]));
-    const r = await runCli(['store-cards', file, '--dry-run', '--json']);
-    expect(r.code).toBe(3);
-    expect(r.json().error.code).toBe('WORKBOOK_TOO_LARGE');
-  });
 });
 
 describe('a workbook with several sheets', () => {
@@ -181,7 +160,11 @@ describe('a workbook with several sheets', () => {
     const r = await runCli(['team-members', file, '--dry-run', '--json']);
     expect(r.code).toBe(0);
     expect(r.json().issues).toEqual([
-      expect.objectContaining({ code: 'OTHER_SHEETS', severity: 'warning', message: expect.stringContaining("('Archive'); only the first, 'Staff'") }),
+      expect.objectContaining({
+        code: 'OTHER_SHEETS',
+        severity: 'warning',
+        message: expect.stringContaining("('Archive'); only the first visible one, 'Staff'"),
+      }),
     ]);
     const chosen = await runCli(['team-members', file, '--dry-run', '--json', '--sheet', 'Staff']);
     expect(chosen.json().issues).toEqual([]);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CANARY, expectNoCanary, upload } from '../helpers/canary.js';
 import { fixture, runCli } from '../helpers/cli.js';
+import { parseReport } from '../helpers/report-schema.js';
 import { serversForFile } from '../helpers/scripted-server.js';
 import { startCli, until } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -79,7 +80,7 @@ describe('Ctrl-C', () => {
     cli.child.kill('SIGINT');
     const run = await cli.done;
     expect(run.code).toBe(130);
-    const report = JSON.parse(run.stdout);
+    const report = parseReport(run.stdout);
     expect(report).toMatchObject({ outcome: 'interrupted', exitCode: 130, error: { code: 'INTERRUPTED' } });
     expect(report.error.message).toMatch(/after the body was sent: the outcome is unknown/);
     expectNoCanary([run.stdout, run.stderr]);
@@ -96,6 +97,6 @@ describe('Ctrl-C', () => {
     // At once, not after the 60 s backoff (loose: CI machines are busy).
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(run.code).toBe(130);
-    expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'interrupted', error: { message: expect.stringMatching(/nothing was changed/) } });
+    expect(parseReport(run.stdout)).toMatchObject({ outcome: 'interrupted', error: { message: expect.stringMatching(/nothing was changed/) } });
   });
 });

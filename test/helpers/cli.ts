@@ -6,7 +6,9 @@ import { spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main, type ProcessIo } from '../../src/cli/main.js';
+import type { NotifyTiming } from '../../src/notify/post.js';
 import type { Tuning } from '../../src/send/backoff.js';
+import { parseReport } from './report-schema.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/upload.js', import.meta.url));
@@ -17,7 +19,8 @@ export interface CliResult {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
-  /** stdout parsed as JSON (for --json runs); throws if it is not exactly one JSON document. */
+  /** stdout parsed as JSON (for --json runs); throws if it is not exactly one JSON document, or is a report
+   * that docs/report.schema.json does not allow. */
   json<T = Record<string, any>>(): T;
 }
 
@@ -31,6 +34,8 @@ export interface CliOptions {
   readonly timeoutMs?: number;
   /** Tighter retry and connect timings, passed to the in-process run. */
   readonly tuning?: Tuning;
+  /** Tighter notification timings, passed to the in-process run. */
+  readonly notifyTiming?: NotifyTiming;
 }
 
 /** A clean environment: nothing from the developer's shell leaks into a test. */
@@ -47,7 +52,7 @@ const result = (code: number | null, signal: NodeJS.Signals | null, stdout: stri
   signal,
   stdout,
   stderr,
-  json: () => JSON.parse(stdout),
+  json: () => parseReport(stdout),
 });
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
@@ -62,7 +67,14 @@ async function runInProcess(args: readonly string[], options: CliOptions): Promi
   stdout.on('data', (b: Buffer) => out.push(b));
   stderr.on('data', (b: Buffer) => err.push(b));
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
-  const io = { stdin, stdout, stderr, env: cleanEnv(options.env), ...(options.tuning ? { tuning: options.tuning } : {}) } as unknown as ProcessIo;
+  const io = {
+    stdin,
+    stdout,
+    stderr,
+    env: cleanEnv(options.env),
+    ...(options.tuning ? { tuning: options.tuning } : {}),
+    ...(options.notifyTiming ? { notifyTiming: options.notifyTiming } : {}),
+  } as unknown as ProcessIo;
   const code = await main(args, io);
   return result(code, null, Buffer.concat(out).toString('utf8'), Buffer.concat(err).toString('utf8'));
 }

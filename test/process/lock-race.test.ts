@@ -11,11 +11,11 @@ import { tempDir } from '../helpers/tmp.js';
 const LOCK = pathToFileURL(join(ROOT, 'dist/state/lease.js')).href;
 
 /** A child that tries the lock and, if it gets it, holds it for `holdMs`; prints its interval. */
-function contender(path: string, holdMs: number): Promise<{ start: number; end: number } | null> {
+function contender(path: string, holdMs: number, hardLinks: boolean): Promise<{ start: number; end: number } | null> {
   const script = `
     import { takeLease } from ${JSON.stringify(LOCK)};
     try {
-      const lock = await takeLease(${JSON.stringify(path)}, { user: 'u', host: 'h', pid: process.pid, what: 'test' }, { leaseMs: 60000, heartbeatMs: 15000 });
+      const lock = await takeLease(${JSON.stringify(path)}, { user: 'u', host: 'h', pid: process.pid, what: 'test' }, { leaseMs: 60000, heartbeatMs: 15000, hardLinks: ${hardLinks} });
       const start = Date.now();
       await new Promise((r) => setTimeout(r, ${holdMs}));
       const end = Date.now();
@@ -35,8 +35,11 @@ function contender(path: string, holdMs: number): Promise<{ start: number; end: 
 }
 
 describe('stale lock recovery under contention', () => {
-  it('never lets two runs hold the lock at once', async () => {
-    for (let trial = 0; trial < 6; trial++) {
+  it.each([
+    ['with hard links', true, 6],
+    ['on a share without hard links', false, 3],
+  ])('never lets two runs hold the lock at once (%s)', async (_, hardLinks, trials) => {
+    for (let trial = 0; trial < trials; trial++) {
       const path = join(tempDir().dir, 'kind.lock');
       // A lock left by a process that is long gone on this host.
       const machine = (await import('node:os')).hostname();
@@ -44,7 +47,7 @@ describe('stale lock recovery under contention', () => {
         path,
         `${JSON.stringify({ pid: 2 ** 22 + 12345, host: machine, machine, user: 'x', what: 'x', id: 'old', since: '2020-01-01T00:00:00.000Z', expiresAt: new Date(Date.now() + 60_000).toISOString() })}\n`,
       );
-      const held = (await Promise.all(Array.from({ length: 5 }, () => contender(path, 250)))).filter((h) => h !== null);
+      const held = (await Promise.all(Array.from({ length: 5 }, () => contender(path, 250, hardLinks)))).filter((h) => h !== null);
       expect(held.length).toBeGreaterThanOrEqual(1);
       held.sort((a, b) => a.start - b.start);
       for (let i = 1; i < held.length; i++) expect(held[i]!.start, `trial ${trial}`).toBeGreaterThanOrEqual(held[i - 1]!.end);

@@ -95,3 +95,35 @@ describe('the lease', () => {
     expect(err).toMatchObject({ code: 'STATE_UNUSABLE', exitCode: 2, hint: expect.stringContaining('--state') });
   });
 });
+
+// FAT, exFAT and some SMB clients have no link(): the lock is then created exclusively and written in
+// place. The same guarantees hold; only a reader may see the file before its content.
+describe('the lease on a share without hard links', () => {
+  const NO_LINKS: LeaseTimes = { ...LONG, hardLinks: false };
+
+  it('is held until released, and refuses a second holder', async () => {
+    const path = lockIn();
+    const held = await lease(path, NO_LINKS);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid, user: 'hr' });
+    await expect(lease(path, NO_LINKS)).rejects.toMatchObject({ code: 'LOCK_HELD', message: expect.stringContaining(`process ${process.pid} of hr`) });
+    await held.release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('takes over a dead holder on this machine', async () => {
+    const path = lockIn();
+    await (await lease(path, NO_LINKS)).release();
+    writeFileSync(path, stale({ pid: deadPid(), host: 'cron-box', machine: hostname(), expiresAt: later(60_000) }));
+    const held = await lease(path, NO_LINKS);
+    expect(held.recovered).toMatchObject({ host: 'cron-box' });
+    expect(await held.stillHeld()).toBe(true);
+    await held.release();
+  });
+
+  it('takes a lock file still being written (empty) for one being taken, not a stale one', async () => {
+    const path = lockIn();
+    await (await lease(path, NO_LINKS)).release();
+    writeFileSync(path, '');
+    await expect(lease(path, NO_LINKS)).rejects.toMatchObject({ code: 'LOCK_HELD', message: expect.stringContaining('is starting right now') });
+  });
+});

@@ -106,6 +106,20 @@ describe('refusals, each with a JSON body', () => {
     expect(leftovers(s)).toEqual([]);
   });
 
+  it('400 for whitespace after the closing ] that JSON does not allow (U+FEFF, U+00A0, U+2028), as JSON.parse does', async () => {
+    await upload(s, CARDS, [card(1)]);
+    for (const after of ['\ufeff', '\u00a0', '\u2028']) {
+      for (const body of [`${JSON.stringify([card(2)])}${after}`, `${JSON.stringify([card(2), card(3)], null, 1)}${after}`]) {
+        expect(() => JSON.parse(body)).toThrow();
+        const res = await call(s.url, CARDS, { headers: json(), body });
+        expect(res.status, JSON.stringify(body.slice(-3))).toBe(400);
+      }
+    }
+    // JSON's own whitespace after the ] is fine.
+    expect((await call(s.url, CARDS, { headers: json(), body: `${JSON.stringify([card(2)])} \r\n\t` })).status).toBe(200);
+    expect(await s.stored(CARDS)).toEqual([card(2)]);
+  });
+
   it('400 lists the problems of invalid records, validating the whole array before storing', async () => {
     await upload(s, CARDS, [card(1)]);
     const bad = [

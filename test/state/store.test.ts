@@ -1,4 +1,5 @@
-// One behaviour suite for both state-store backends: a directory and a real PostgreSQL server.
+// One behaviour suite for both state-store backends: a directory and a real PostgreSQL server, reached
+// directly and through a real PgBouncer in transaction pooling (where session state means nothing).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { siteName } from '../../src/state/paths.js';
 import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import type { AuditEntry, Generation, StateKey, StateStore } from '../../src/state/types.js';
 import { ROOT } from '../helpers/cli.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { freshDatabase, throughBouncer } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'team-members' };
@@ -60,6 +61,7 @@ function attempt(over: Partial<AuditEntry> = {}): AuditEntry {
 const backends = {
   directory: async () => join(tempDir().dir, 'state'),
   postgres: () => freshDatabase(),
+  'PostgreSQL through PgBouncer': async () => throughBouncer(await freshDatabase()),
 };
 
 const open: StateStore[] = [];
@@ -348,6 +350,21 @@ describe('the directory store', () => {
     expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o040).toBe(0o040);
     expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o007).toBe(0);
     expect(s.notices).toEqual([]);
+    await s.close();
+  });
+
+  it('on Windows reads nothing into the modes Node makes up there: no group share, no notice, no chmod', async () => {
+    const root = join(tempDir().dir, 'state');
+    mkdirSync(root);
+    // What a folder on NTFS looks like through Node: open to group and others, whoever may read it.
+    chmodSync(root, 0o777);
+    const s = await DirectoryStore.open(root, {}, 'win32');
+    expect(s.notices).toEqual([]);
+    expect(statSync(root).mode & 0o777).toBe(0o777);
+    await upload(s, 0, body('E1'));
+    const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
+    // Files are still created as the owner's only, which is what Windows keeps of a mode (read-write).
+    expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o077).toBe(0);
     await s.close();
   });
 });

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyseChanges } from '../../src/diff/changed.js';
 import { lossFields, tallyChanges } from '../../src/diff/fields.js';
+import { Bodies } from '../../src/contract/json-array.js';
 import { diffRecords } from '../../src/diff/index.js';
+import { RecordsByKey } from '../../src/diff/records.js';
 import { judgeChanges, judgeEmptied } from '../../src/guard/changes.js';
 import { judge } from '../../src/guard/index.js';
 import { worthShowing, type GuardCheck } from '../../src/guard/checks.js';
@@ -17,10 +19,11 @@ const ALL = ['0', '1', '2', '3', '4', '5', '6'];
 /** A baseline of cards, a plan of cards, their diff and its field analysis. */
 function analyse(before: string[], after: string[]) {
   const key = (json: string) => (JSON.parse(json) as { nodeKey: string }).nodeKey;
-  const baseline = new Map(before.map((b) => [key(b), b]));
+  const baseline = RecordsByKey.index(Bodies.of(before), 'nodeKey')!;
   const keys = after.map(key);
-  const diff = diffRecords(baseline, 'snapshot', keys, after);
-  return { diff, tally: analyseChanges('store-cards', baseline, keys, after, diff)! };
+  const bodies = Bodies.of(after);
+  const diff = diffRecords(baseline, 'snapshot', keys, bodies);
+  return { diff, tally: analyseChanges('store-cards', baseline, keys, bodies, diff)! };
 }
 
 describe('the field analysis', () => {

@@ -1,11 +1,13 @@
-// Property: the holders of a field among unchanged records, counted from each record's text
+// Property: the holders of a field among unchanged records, counted from the records' bytes
 // (src/diff/changed.ts), are exactly those a parse of every record finds — whatever the strings hold,
 // including text that looks like a field (`"roleCode":null`, `"1":{`) inside a name or a key.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyseChanges } from '../../src/diff/changed.js';
 import { isEmpty, valueOf } from '../../src/diff/fields.js';
+import { Bodies } from '../../src/contract/json-array.js';
 import { diffRecords } from '../../src/diff/index.js';
+import { RecordsByKey } from '../../src/diff/records.js';
 
 const tricky = fc.oneof(
   fc.string(),
@@ -33,9 +35,11 @@ function check(kind: 'team-members' | 'store-cards', full: string, empty: string
   const keys = ['K-lost', ...unchanged.map((_, i) => `K${i}`)];
   const withKey = (json: string, key: string) => json.replace(/^\{"(employeeID|nodeKey)":"[^"]*"/, `{"$1":${JSON.stringify(key)}`);
   const bodies = [withKey(empty, 'K-lost'), ...unchanged.map((b, i) => withKey(b, `K${i}`))];
-  const baseline = new Map(keys.map((k, i) => [k, i === 0 ? withKey(full, 'K-lost') : bodies[i]!]));
-  const diff = diffRecords(baseline, 'snapshot', keys, bodies);
-  const tally = analyseChanges(kind, baseline, keys, bodies, diff)!;
+  const keyField = kind === 'team-members' ? 'employeeID' : 'nodeKey';
+  const baseline = RecordsByKey.index(Bodies.of(keys.map((_, i) => (i === 0 ? withKey(full, 'K-lost') : bodies[i]!))), keyField)!;
+  const planned = Bodies.of(bodies);
+  const diff = diffRecords(baseline, 'snapshot', keys, planned);
+  const tally = analyseChanges(kind, baseline, keys, planned, diff)!;
   for (const loss of tally.losses) {
     const parsed = bodies.slice(1).filter((b) => !isEmpty(valueOf(JSON.parse(b) as Record<string, unknown>, loss.field))).length;
     expect(loss.held, loss.field).toBe(parsed + 1);
@@ -43,7 +47,7 @@ function check(kind: 'team-members' | 'store-cards', full: string, empty: string
   }
 }
 
-describe('holders counted from the text', () => {
+describe('holders counted from the bytes', () => {
   it('agree with a parse for team members', () => {
     fc.assert(
       fc.property(fc.array(member, { maxLength: 30 }), (members) => {

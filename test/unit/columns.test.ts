@@ -96,7 +96,8 @@ describe('opening-hours columns', () => {
   ])('%j is day %d, %s', (name, day, role) => {
     const found = hoursColumn(name);
     expect(found?.role).toBe(role);
-    expect(found && 'readings' in found ? found.readings.get('en') : undefined).toBe(day);
+    const item = found && 'items' in found ? found.items[0] : undefined;
+    expect(item && 'from' in item ? item.from.readings.get('en') : undefined).toBe(day);
   });
 
   it.each(['opentToGuestsPeriod', 'openToGuestsPeriod', 'Hours', 'Opening Hours'])('%j is the JSON column', (name) => {

@@ -20,7 +20,8 @@ function oracle(text: string, delimiterFlag: string | undefined): Outcome {
   if (text === '') return { records: [] };
   // Issue 12: blank lines before the header are skipped, detection included, and Excel's `sep=;` line
   // names the delimiter and is not the header.
-  const firstLine = text.replace(/^(?:[ \t]*(?:\r\n|\r|\n))+/, '').split(/[\r\n]/, 1)[0] ?? '';
+  // Issue 20: so are lines of spaces, no-break spaces and delimiters only.
+  const firstLine = text.replace(/^(?:[ \t\u00a0,;|]*(?:\r\n|\r|\n))+/, '').split(/[\r\n]/, 1)[0] ?? '';
   const sep = /^sep=([,;\t|])$/i.exec(firstLine);
   const delimiter = delimiterFlag ?? (sep ? sep[1]! : detectDelimiter(firstLine));
   const parsed: { line: number; cells: string[] }[] = [];
@@ -43,16 +44,17 @@ function oracle(text: string, delimiterFlag: string | undefined): Outcome {
     if (!(err instanceof CsvError)) throw err;
     failure =
       err.code === 'CSV_MAX_RECORD_SIZE'
-        ? `RECORD_TOO_LARGE t:${nextLine}: a record is larger than 1 MiB`
+        ? `RECORD_TOO_LARGE t:${nextLine}: a record is longer than 1,048,576 characters`
         : `CSV_SYNTAX t:${nextLine}: a quoted field is not closed or is followed by other characters`;
     expect(err.code).toMatch(/QUOTE|MAX_RECORD_SIZE/); // the only errors of this dialect
   }
   const blank = (r: { cells: string[] }) => r.cells.every((c) => c.trim() === '');
-  let start = parsed.findIndex((r) => !blank(r));
-  if (start !== -1 && sep) start = parsed.findIndex((r, i) => i > start && !blank(r));
+  const beforeHeader = (r: { cells: string[] }) => blank(r) || (r.cells.length === 1 && /^[\s,;|]*$/.test(r.cells[0]!));
+  let start = parsed.findIndex((r) => !beforeHeader(r));
+  if (start !== -1 && sep) start = parsed.findIndex((r, i) => i > start && !beforeHeader(r));
   const [header, ...rows] = start === -1 ? [] : parsed.slice(start);
   if (header) {
-    const columns = header.cells.map((h) => h.trim());
+    const columns = header.cells.map((h) => h.trim().normalize('NFC'));
     for (const [i, name] of columns.entries()) {
       if (FORBIDDEN_KEYS.has(name)) return { error: `FORBIDDEN_KEY t:${header.line}: column name '${name}' is not allowed` };
       const first = columns.indexOf(name);

@@ -37,7 +37,7 @@ async function canonical(kind: Kind, records: readonly object[]): Promise<string
   const t = tempDir();
   const plan = await buildPlan({ kind, path: t.write('in.json', JSON.stringify(records)), read: { source: 'in.json' }, mapping: {} });
   expect(plan.issues.filter((i) => i.severity === 'error')).toEqual([]);
-  return plan.bodies;
+  return Array.from({ length: plan.bodies.length }, (_, i) => plan.bodies.json(i));
 }
 
 async function roundTrip(kind: Kind, bodies: readonly string[], format: ExportFormat): Promise<{ bodies: string[]; path: string; errors: unknown[] }> {
@@ -45,7 +45,7 @@ async function roundTrip(kind: Kind, bodies: readonly string[], format: ExportFo
   const path = join(t.dir, `export.${format}`);
   await writeExport(path, await exportChunks(kind, bodies, format, true));
   const plan = await buildPlan({ kind, path, read: { source: path }, mapping: {} });
-  return { bodies: plan.bodies, path, errors: plan.issues.filter((i) => i.severity === 'error') };
+  return { bodies: Array.from({ length: plan.bodies.length }, (_, i) => plan.bodies.json(i)), path, errors: plan.issues.filter((i) => i.severity === 'error') };
 }
 
 describe('an export reads back to the identical records', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Bodies } from '../../src/contract/json-array.js';
 import { diffRecords, noBaseline } from '../../src/diff/index.js';
+import { RecordsByKey } from '../../src/diff/records.js';
 import { GuardRefusal, UsageError } from '../../src/errors.js';
 import { tallyChanges } from '../../src/diff/fields.js';
 import { judge, parseLimit, parseMaxRemovals } from '../../src/guard/index.js';
@@ -43,16 +45,11 @@ describe('allowedRemovals', () => {
   });
 });
 
-const base = (n: number) => new Map(Array.from({ length: n }, (_, i) => [`E${i}`, `{"employeeID":"E${i}"}`]));
+const base = (n: number) => RecordsByKey.index(Bodies.of(Array.from({ length: n }, (_, i) => `{"employeeID":"E${i}"}`)), 'employeeID')!;
 const keep = (n: number) => Array.from({ length: n }, (_, i) => `E${i}`);
 const diffKeeping = (baseline: number, kept: number) => {
   const keys = keep(kept);
-  return diffRecords(
-    base(baseline),
-    'snapshot',
-    keys,
-    keys.map((k) => `{"employeeID":"${k}"}`),
-  );
+  return diffRecords(base(baseline), 'snapshot', keys, Bodies.of(keys.map((k) => `{"employeeID":"${k}"}`)));
 };
 const has = { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true };
 const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
@@ -145,7 +142,12 @@ describe('judge', () => {
 
 describe('confirmQuestion', () => {
   it('names the kind, the address, the count and the change', () => {
-    const diff = diffRecords(base(3), 'snapshot', ['E0', 'E1', 'E9'], ['{"employeeID":"E0"}', '{"employeeID":"E1","name":"x"}', '{"employeeID":"E9"}']);
+    const diff = diffRecords(
+      base(3),
+      'snapshot',
+      ['E0', 'E1', 'E9'],
+      Bodies.of(['{"employeeID":"E0"}', '{"employeeID":"E1","name":"x"}', '{"employeeID":"E9"}']),
+    );
     expect(confirmQuestion({ kind: 'team-members', count: 1234, where: 'https://s.example.com', diff })).toBe(
       'Replace all team members at https://s.example.com with these 1,234 team members: +1 −1 ~1 =1. Upload?',
     );

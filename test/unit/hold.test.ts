@@ -1,22 +1,24 @@
 // --hold-removals in the one judge step: held only when the removal guard would refuse, and then the
 // set that would be sent is judged again, in full.
 import { describe, expect, it } from 'vitest';
+import { Bodies } from '../../src/contract/json-array.js';
 import { analyseChanges } from '../../src/diff/changed.js';
+import { RecordsByKey } from '../../src/diff/records.js';
 import { diffRecords } from '../../src/diff/index.js';
 import type { GuardInput } from '../../src/guard/index.js';
 import { judgeHolding } from '../../src/sets/hold.js';
 
 const rec = (k: string, name = `N ${k}`) => JSON.stringify({ employeeID: k, email: `${k}@example.com`, name, roleCode: null, parentKey: null });
-const recorded = new Map(Array.from({ length: 20 }, (_, i) => [`E${i}`, rec(`E${i}`)]));
+const recorded = RecordsByKey.index(Bodies.of(Array.from({ length: 20 }, (_, i) => rec(`E${i}`))), 'employeeID')!;
 
 function input(keys: string[], bodies: string[], over: Partial<GuardInput> = {}): GuardInput {
-  const diff = diffRecords(recorded, 'snapshot', keys, bodies);
+  const diff = diffRecords(recorded, 'snapshot', keys, Bodies.of(bodies));
   return {
     kind: 'team-members',
     source: 'nightly.csv',
     count: keys.length,
     diff,
-    changes: analyseChanges('team-members', recorded, keys, bodies, diff),
+    changes: analyseChanges('team-members', recorded, keys, Bodies.of(bodies), diff),
     limit: { kind: 'percent', percent: 10 },
     maxChanges: { kind: 'percent', percent: 25 },
     maxEmptied: { kind: 'percent', percent: 5 },

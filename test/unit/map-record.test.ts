@@ -1,5 +1,6 @@
 // Wire-named columns to wire records: the mapping the foundation guarantees.
 import { describe, expect, it } from 'vitest';
+import { FIELDS } from '../../src/contract/fields.js';
 import type { Kind } from '../../src/contract/kinds.js';
 import { compilePlan } from '../../src/map/column-plan.js';
 import { mapRecord } from '../../src/map/record.js';
@@ -51,5 +52,17 @@ describe('store cards', () => {
     const mapped = hours(cells);
     expect(mapped.issues?.[0]).toMatchObject({ code: 'INVALID_HOURS', line: 2, column: 'tue_to', field: 'opentToGuestsPeriod.2' });
     expect(mapped.issues?.[0]?.message).toMatch(/^Tuesday: /);
+  });
+});
+
+describe('field order', () => {
+  // The validator writes a valid record with JSON.stringify, so the candidate's own key order is the
+  // canonical order the diff and the service compare: it must follow the contract, whatever the columns' order.
+  it.each([
+    ['team-members', ['parentKey', 'name', 'roleCode', 'email', 'employeeID'], ['S1', 'Ann', 'r', 'a@example.com', 'E1']],
+    ['store-cards', ['mon_to', 'storeConceptCode', 'email', 'mon_since', 'nodeKey'], ['22', '3', 's@example.com', '8', 'S1']],
+  ] as const)("%s: the contract order, not the columns' order", (kind, header, row) => {
+    const { candidate } = map(kind, [...header], [...row]);
+    expect(Object.keys(candidate)).toEqual(FIELDS[kind]);
   });
 });

@@ -84,3 +84,37 @@ describe('the reader at chunk boundaries and with damaged bytes', () => {
     expect((await failure(xls)).message).toContain('spreadsheet workbook');
   });
 });
+
+describe('reader fixes (issue 20)', () => {
+  it('NOT_UTF8 names the same line and byte however a multi-byte character is split over reads', async () => {
+    const bad = Buffer.concat([Buffer.from('a,b\n\u{1f600},\u20ac\n'), Buffer.from([0xf0, 0x9f, 0x98]), Buffer.from('x\n')]);
+    for (const format of ['csv', 'json'] as const) {
+      const body = format === 'json' ? Buffer.concat([Buffer.from('[{"a": "'), bad, Buffer.from('"}]')]) : bad;
+      const whole = (await failure(body, Infinity, format)).message;
+      expect(whole).toMatch(/^t:3: the file is not UTF-8 \(byte \d+\)/);
+      for (const chunk of [1, 2, 3, 5]) expect((await failure(body, chunk, format)).message).toBe(whole);
+    }
+  });
+
+  it('a first line of delimiters only, or a lone no-break space, is not taken for the header', async () => {
+    expect((await read(',,,,\na;b\n1;2\n'))[0]).toMatchObject({ columns: ['a', 'b'], cells: ['1', '2'] });
+    expect((await read('\u00a0\na;b\n1;2\n'))[0]).toMatchObject({ columns: ['a', 'b'], cells: ['1', '2'] });
+    expect((await read(';;;\r\n\u00a0\r\na|b\r\n1|2\r\n'))[0]).toMatchObject({ columns: ['a', 'b'], cells: ['1', '2'] });
+  });
+
+  it('a delimiter tie among ; tab and | falls back to the comma, as documented', async () => {
+    const { detectDelimiter } = await import('../../src/read/csv.js');
+    expect(detectDelimiter('a;b\tc')).toBe(',');
+    expect(detectDelimiter('a|b;c')).toBe(',');
+    expect(detectDelimiter('a;b;c|d')).toBe(';');
+    expect(detectDelimiter('a,b;c')).toBe(',');
+  });
+
+  it('the record limit counts characters: 600,000 three-byte characters are one record, more than 1,048,576 characters are not', async () => {
+    const wide = '\u20ac'.repeat(600_000);
+    expect((await read(`a,b\n${wide},x\n`))[0]!.cells[0]).toBe(wide);
+    const err = await failure(`a,b\n"${'x'.repeat(1024 * 1024 + 1)}",x\n`);
+    expect(err.code).toBe('RECORD_TOO_LARGE');
+    expect(err.message).toContain('1,048,576 characters');
+  });
+});

@@ -92,7 +92,7 @@ describe('CSV', () => {
     ['a forbidden column name', 'employeeID,constructor\nE1,x\n', 'FORBIDDEN_KEY', "t:1: column name 'constructor' is not allowed"],
     ['a duplicate column name', 'a,b, a \n1,2,3\n', 'DUPLICATE_COLUMN', "t:1: column 'a' appears twice (columns 1 and 3)"],
     ['an unclosed quote', 'a,b\n1,2\n3,"x\n4,5\n', 'CSV_SYNTAX', 't:3: a quoted field is not closed or is followed by other characters'],
-    ['a record over 1 MiB', `a,b\n1,2\n3,"${'x'.repeat(1_100_000)}"\n`, 'RECORD_TOO_LARGE', 't:3: a record is larger than 1 MiB'],
+    ['a record over 1 MiB', `a,b\n1,2\n3,"${'x'.repeat(1_100_000)}"\n`, 'RECORD_TOO_LARGE', 't:3: a record is longer than 1,048,576 characters'],
   ])('%s is an error naming the line where its record starts', async (_what, csv, code, message) => {
     const err = await failure(csv, { chunk: 64 * 1024 });
     expect([err.code, err.message]).toEqual([code, message]);
@@ -124,7 +124,7 @@ describe('JSON and NDJSON', () => {
     ['json', '[{"a": 1}\n {"a": 2}]', 'JSON_SYNTAX', "t:2: expected ',' or ']' after a record"],
     ['json', '[{"a": 1}, 2]', 'JSON_SYNTAX', 't:1: expected an object {…} as the next record'],
     ['ndjson', '{"a": 1}\n[1]\n', 'NOT_AN_OBJECT', 't:2: a record must be a JSON object {…}'],
-    ['json', `[{"a": "${'x'.repeat(1_100_000)}"}]`, 'RECORD_TOO_LARGE', 't:1: a record is larger than 1 MiB'],
+    ['json', `[{"a": "${'x'.repeat(1_100_000)}"}]`, 'RECORD_TOO_LARGE', 't:1: a record is longer than 1,048,576 characters'],
   ] as const)('%s case %# is refused', async (format, text, code, message) => {
     const err = await failure(text, { format });
     expect(err.code).toBe(code);

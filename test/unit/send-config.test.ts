@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finish } from '../../src/cli/main.js';
 import type { RunIo } from '../../src/cli/io.js';
+import { parseReport } from '../helpers/report-schema.js';
 import { checkAnswer } from '../../src/send/answer.js';
 import { isLoopback, resolveBaseUrl } from '../../src/send/config.js';
 import { Secrets } from '../../src/send/secrets.js';
@@ -74,6 +75,6 @@ describe('redaction', () => {
     );
     expect(err.join('')).toContain('boom ***');
     expect(err.join('') + out.join('')).not.toContain('crash-secret-123');
-    expect(JSON.parse(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });
+    expect(parseReport(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });
   });
 });

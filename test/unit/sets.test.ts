@@ -1,6 +1,8 @@
 // The planned set of a merge, a removal and a held-back removal, built from the recorded set.
 import { describe, expect, it } from 'vitest';
+import { Bodies } from '../../src/contract/json-array.js';
 import { diffRecords } from '../../src/diff/index.js';
+import { RecordsByKey } from '../../src/diff/records.js';
 import { holdRemovals, mergeSets, removeKeys } from '../../src/sets/index.js';
 import { keyList } from '../../src/sets/keys.js';
 
@@ -14,7 +16,12 @@ describe('mergeSets', () => {
     expect(merged.keys).toEqual(['E1', 'E2', 'E3', 'E4', 'E9', 'E8']);
     expect(merged.bodies[1]).toBe(rec('E2', 'Renamed'));
     expect(merged.bodies[0]).toBe(rec('E1'));
-    expect(diffRecords(recorded, 'snapshot', merged.keys, merged.bodies)).toMatchObject({ added: 2, changed: 1, removed: 0, unchanged: 3 });
+    expect(diffRecords(RecordsByKey.index(Bodies.of(recorded.values()), 'employeeID')!, 'snapshot', merged.keys, Bodies.of(merged.bodies))).toMatchObject({
+      added: 2,
+      changed: 1,
+      removed: 0,
+      unchanged: 3,
+    });
   });
 
   it('of the untouched records is the recorded set itself', () => {
@@ -42,7 +49,12 @@ describe('holdRemovals', () => {
     expect(r.keys).toEqual(['E1', 'E5', 'E2', 'E3', 'E4']);
     expect(r.bodies.slice(3)).toEqual([rec('E3'), rec('E4')]);
     // Additions and changes still go through; nothing is removed.
-    expect(diffRecords(recorded, 'snapshot', r.keys, r.bodies)).toMatchObject({ added: 1, changed: 1, removed: 0, unchanged: 3 });
+    expect(diffRecords(RecordsByKey.index(Bodies.of(recorded.values()), 'employeeID')!, 'snapshot', r.keys, Bodies.of(r.bodies))).toMatchObject({
+      added: 1,
+      changed: 1,
+      removed: 0,
+      unchanged: 3,
+    });
   });
 
   it('holds nothing when the plan omits nothing', () => {

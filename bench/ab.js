@@ -1,0 +1,137 @@
+// `node bench/ab.js`: is each optimisation still worth keeping? Builds variants of the current dist/
+// with one optimisation taken out each (a patch of the built JavaScript, in bench/out/ab/), then runs
+// the 1M dry run of each, interleaved (current, variant 1, variant 2, …, current, …), so a busy machine
+// weighs on all alike. Prints the median wall time, CPU time and peak RSS of each, and its CPU time
+// against the current build: an optimisation stays when taking it out costs at least 5 %.
+//
+//   node bench/ab.js [--runs N] [--only name,name] [--base DIR] [--record]
+//
+// --base DIR adds another build (a directory holding bin/ and dist/, e.g. an older commit) as a variant.
+// --record appends the result to bench/AB-RESULTS.json (bench/out/ab.json always holds the last run).
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generated } from './lib/generate.js';
+import { median, run } from './lib/measure.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..');
+const OUT = join(HERE, 'out');
+
+/**
+ * Each variant: the built files to patch, and what to replace with what (each must match once). The
+ * optimisations measured and deleted (the field-by-field JSON writer, the Latin-1 runs) are no longer
+ * here; docs/performance.md keeps their measurements.
+ */
+const VARIANTS = {
+  'zod for every record (no fast check)': {
+    name: 'no-fast-check',
+    patches: [['validate/index.js', 'this.accepts = ACCEPTS[kind];', 'this.accepts = () => false;']],
+  },
+  'a Map of keys (no sorted key list)': {
+    name: 'map-keys',
+    patches: [
+      ['validate/key-index.js', 'export class KeyList {', 'class SortedKeyList {'],
+      ['validate/key-index.js', 'export function runOf', `${mapKeyList()}\nexport function runOf`],
+    ],
+  },
+};
+
+/** The plain alternative to KeyList: a Map from key to its first entry, checked as each key is added. */
+function mapKeyList() {
+  return `export class KeyList {
+  constructor(recall, options = {}) { this.firsts = new Map(); this.found = []; this.entries = 0; }
+  get size() { return this.entries; }
+  add(key) {
+    const entry = this.entries++;
+    if (key === undefined) return false;
+    const first = this.firsts.get(key);
+    if (first === undefined) { this.firsts.set(key, entry); return false; }
+    this.found.push({ entry, first });
+    return true;
+  }
+  finish() { return this.found; }
+  has(key) { return this.firsts.has(key); }
+}`;
+}
+
+function options(argv) {
+  const o = { runs: 5, only: undefined, base: undefined, record: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--runs') o.runs = Math.max(1, Number(argv[++i]) || 1);
+    else if (argv[i] === '--only') o.only = argv[++i].split(',');
+    else if (argv[i] === '--base') o.base = argv[++i];
+    else if (argv[i] === '--record') o.record = true;
+    else throw new Error(`unknown option ${argv[i]}; use --runs N  --only name,name  --base DIR  --record`);
+  }
+  return o;
+}
+
+/** A copy of bin/, dist/ and package.json under bench/out/ab/NAME (so node_modules resolves), patched. */
+function variant(name, patches) {
+  const dir = join(OUT, 'ab', name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  for (const [file, from, to] of patches) {
+    const path = join(dir, 'dist', file);
+    const text = readFileSync(path, 'utf8');
+    if (text.split(from).length !== 2) throw new Error(`${name}: '${from}' is not in ${file} exactly once; the patch is out of date`);
+    writeFileSync(path, text.replace(from, to));
+  }
+  return join(dir, 'bin', 'upload.js');
+}
+
+const o = options(process.argv.slice(2));
+if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('build first: npm run build');
+const file = generated(OUT, 'team-members', 1_000_000, '1m').path;
+const builds = [{ label: 'current build', bin: join(ROOT, 'bin', 'upload.js') }];
+for (const [label, v] of Object.entries(VARIANTS)) if (!o.only || o.only.includes(v.name)) builds.push({ label, bin: variant(v.name, v.patches) });
+if (o.base) builds.push({ label: `build in ${o.base}`, bin: join(o.base, 'bin', 'upload.js') });
+
+const scratch = mkdtempSync(join(tmpdir(), 'su-ab-'));
+const before = loadavg();
+const started = Date.now();
+const runs = builds.map(() => []);
+for (let i = 0; i < o.runs; i++) {
+  for (const [b, build] of builds.entries()) {
+    const r = await run(process.execPath, [build.bin, 'team-members', file, '--dry-run', '--json', '--state-dir', join(scratch, 'state')]);
+    const report = JSON.parse(r.stdout);
+    if (report.outcome !== 'dry-run') throw new Error(`${build.label}: outcome ${report.outcome}: ${r.stderr.slice(-300)}`);
+    runs[b].push(r);
+    process.stderr.write(`${build.label}: ${r.wallMs} ms wall, ${r.cpuMs} ms CPU, ${r.rssMB} MB\n`);
+  }
+}
+const after = loadavg();
+rmSync(scratch, { recursive: true, force: true });
+
+const rows = builds.map((build, b) => ({
+  build: build.label,
+  wallS: median(runs[b].map((r) => r.wallMs)) / 1000,
+  cpuS: median(runs[b].map((r) => r.cpuMs)) / 1000,
+  peakRssMB: median(runs[b].map((r) => r.rssMB)),
+}));
+for (const row of rows) row.cpuVsCurrent = Number((row.cpuS / rows[0].cpuS).toFixed(3));
+const result = {
+  what: `1M team-member dry run, median of ${o.runs} interleaved runs`,
+  node: process.version,
+  cpus: `${cpus().length} × ${cpus()[0]?.model.trim()}`,
+  load: { before: before.map((x) => Number(x.toFixed(2))), after: after.map((x) => Number(x.toFixed(2))) },
+  seconds: Math.round((Date.now() - started) / 1000),
+  rows,
+};
+const pad = (s, n) => String(s).padEnd(n);
+console.log(`${pad('build', 44)}  wall s  CPU s  peak MB  CPU vs current`);
+for (const r of rows)
+  console.log(`${pad(r.build, 44)}  ${pad(r.wallS.toFixed(2), 6)}  ${pad(r.cpuS.toFixed(2), 5)}  ${pad(r.peakRssMB, 7)}  ${r.cpuVsCurrent.toFixed(2)}×`);
+console.log(`\n${result.what}; node ${result.node}; load ${result.load.before.join(' ')} → ${result.load.after.join(' ')}; ${result.seconds} s`);
+writeFileSync(join(OUT, 'ab.json'), `${JSON.stringify(result, null, 2)}\n`);
+if (o.record) {
+  // Every recorded run is kept (newest last): each decision to keep or delete rests on one of them.
+  const path = join(HERE, 'AB-RESULTS.json');
+  const runs = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : [];
+  writeFileSync(path, `${JSON.stringify([...(Array.isArray(runs) ? runs : [runs]), result], null, 2)}\n`);
+}

@@ -1,0 +1,41 @@
+// The tool as one CommonJS file (step 1 of scripts/build-exe.mjs), kept apart so a test can bundle it
+// and run it under plain node in seconds, without making a 130 MB executable.
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = join(import.meta.dirname, '..');
+
+/** Bundles src/cli/exe.ts into `outfile`; returns the bundled inputs (for the licences). */
+export async function bundleTool(outfile, version) {
+  // The workbook reader's worker thread (src/read/xlsx-worker.ts) is started from a file when
+  // installed; an executable has no files, so the worker is bundled on its own and carried as source.
+  const worker = await build({
+    entryPoints: [join(root, 'src', 'read', 'xlsx-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    write: false,
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const { metafile } = await build({
+    entryPoints: [join(root, 'src', 'cli', 'exe.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    // An executable's main script can require() only Node's built-ins and has no import(): every
+    // import() becomes a lazily run module inside the bundle, so what loads on use still does.
+    supported: { 'dynamic-import': false },
+    // pg's optional native binding, never used (pg's pure-JS client is).
+    external: ['pg-native'],
+    define: { __UPLOAD_VERSION__: JSON.stringify(version), __XLSX_WORKER__: JSON.stringify(worker.outputFiles[0].text) },
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  return { inputs: { ...metafile.inputs, ...worker.metafile.inputs } };
+}

@@ -1,0 +1,7 @@
+// The single executable's entry point (scripts/build-exe.mjs): what bin/upload.js does, without the
+// top-level await that a CommonJS bundle, the only kind Node 22 and 24 run as an executable, cannot hold.
+import { main } from './main.js';
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,39 @@
+// The config file's shape, checked with zod: named targets, each a service with everything a run
+// against it needs. Unknown keys are errors (a typo must not silently drop a guard limit).
+import { z } from 'zod';
+
+const limit = z.union([z.string().regex(/^\d+%?$/, 'a count (37) or a percentage ("25%")'), z.number().int().min(0)]);
+const mapping = z.union([z.string().min(1), z.record(z.string(), z.unknown())]);
+
+export const targetSchema = z.strictObject({
+  /** The service's address. */
+  baseUrl: z.string().min(1),
+  /** The state store: a directory or postgres://… */
+  state: z.string().min(1).optional(),
+  /** The environment variable that holds the token (default UPLOAD_TOKEN). */
+  tokenEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, e.g. PROD_UPLOAD_TOKEN')
+    .optional(),
+  /** A file that holds the token. */
+  tokenFile: z.string().min(1).optional(),
+  /** --map per kind: a mapping file (relative to the config file) or the mapping itself. */
+  map: z.strictObject({ 'store-cards': mapping.optional(), 'team-members': mapping.optional() }).optional(),
+  /** Guard limits, as the flags take them. */
+  guards: z.strictObject({ maxRemovals: limit.optional(), maxChanges: limit.optional(), maxEmptied: limit.optional() }).optional(),
+  /** Where to post a summary after a run (secrets: shown redacted), and when. */
+  notify: z.array(z.string().min(1)).optional(),
+  notifyOn: z.enum(['failure', 'change', 'always']).optional(),
+  /** Never chosen implicitly: only by --target NAME on the command line, and confirmed by typing its name. */
+  protected: z.boolean().optional(),
+});
+
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  /** The target used when neither --target nor UPLOAD_TARGET names one (never a protected one). */
+  defaultTarget: z.string().min(1).optional(),
+  targets: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"'), targetSchema),
+});
+
+export type Target = z.infer<typeof targetSchema>;
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,72 @@
+// Choosing a target and laying its settings under the command line's: a flag given on the command line
+// always wins; a chosen target wins over the environment (UPLOAD_BASE_URL, UPLOAD_STATE, …), since
+// naming a target is the more deliberate act. A protected target is only ever chosen by name, on the
+// command line.
+import { dirname, resolve } from 'node:path';
+import type { Kind } from '../contract/kinds.js';
+import { UsageError } from '../errors.js';
+import { configCandidates, type LoadedConfig } from './load.js';
+import type { Target } from './schema.js';
+
+export interface ChosenTarget {
+  readonly name: string;
+  readonly target: Target;
+  /** How it was chosen: --target on the command line, UPLOAD_TARGET, or the config's defaultTarget. */
+  readonly how: '--target' | 'UPLOAD_TARGET' | 'defaultTarget';
+  readonly configPath: string;
+}
+
+export function chooseTarget(
+  loaded: LoadedConfig | undefined,
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  /** Only reading (history, config): a protected target may be named by UPLOAD_TARGET too. */
+  how_: { showOnly?: boolean } = {},
+): ChosenTarget | undefined {
+  const how = flag !== undefined ? '--target' : env.UPLOAD_TARGET ? 'UPLOAD_TARGET' : loaded?.config.defaultTarget !== undefined ? 'defaultTarget' : undefined;
+  if (how === undefined) return undefined;
+  const name = (flag ?? (env.UPLOAD_TARGET || loaded?.config.defaultTarget))!;
+  if (!loaded) {
+    throw new UsageError(
+      'UNKNOWN_TARGET',
+      `${how} names the target '${name}', but there is no config file (looked for ${configCandidates(env).join(' and ')})`,
+      'create one (see docs/targets.md) or pass --config FILE',
+    );
+  }
+  const target = Object.hasOwn(loaded.config.targets, name) ? loaded.config.targets[name] : undefined;
+  if (!target) {
+    throw new UsageError(
+      'UNKNOWN_TARGET',
+      `${how} names the target '${name}', which ${loaded.path} does not have (it has: ${Object.keys(loaded.config.targets).join(', ') || 'none'})`,
+      'use one of those names, or add the target to the config file',
+    );
+  }
+  if (target.protected === true && how !== '--target' && !how_.showOnly) {
+    throw new UsageError(
+      'PROTECTED_TARGET',
+      `the target '${name}' is protected, and was chosen by ${how === 'UPLOAD_TARGET' ? 'UPLOAD_TARGET' : `the defaultTarget of ${loaded.path}`}, not on the command line`,
+      `name it on the command line: --target ${name}`,
+    );
+  }
+  return { name, target, how, configPath: loaded.path };
+}
+
+/** The flags a target supplies for a run of a kind: only those the command line did not give. */
+export function targetFlags(chosen: ChosenTarget, kind: Kind | undefined, given: (flag: string) => boolean): Record<string, unknown> {
+  const t = chosen.target;
+  const relative = (path: string) => resolve(dirname(chosen.configPath), path);
+  const out: Record<string, unknown> = { baseUrl: t.baseUrl };
+  if (t.state !== undefined) out.state = isUrl(t.state) ? t.state : relative(t.state);
+  // The token's source is one choice: a token flag on the command line replaces the target's, whole.
+  if (!given('tokenEnv') && !given('tokenFile')) {
+    if (t.tokenEnv !== undefined) out.tokenEnv = t.tokenEnv;
+    if (t.tokenFile !== undefined) out.tokenFile = relative(t.tokenFile);
+  }
+  const map = kind ? t.map?.[kind] : undefined;
+  if (map !== undefined) out.map = typeof map === 'string' ? (map.trim().startsWith('{') ? map : relative(map)) : JSON.stringify(map);
+  for (const [flag, value] of Object.entries(t.guards ?? {})) if (value !== undefined) out[flag] = String(value);
+  if (given('stateDir')) delete out.state;
+  return Object.fromEntries(Object.entries(out).filter(([flag]) => !given(flag)));
+}
+
+const isUrl = (spec: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(spec);

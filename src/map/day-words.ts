@@ -1,0 +1,232 @@
+// Days as people name them in a header or a whole-week cell: one day (`Mo`), a range (`Mo-Fr`,
+// `Montag bis Freitag`, `lun.-ven.`, `ma t/m vr`), a list (`Sa/So`, `Sa und So`) or a group
+// (`Weekdays`, `Werktags`, `weekend`). Short names mean different days in different languages, so the
+// day references are only collected here; ./layout.ts settles their language with every other one.
+import { LANGUAGES, fold, readings, type Language } from './weekdays.js';
+
+export type TokenKind = 'word' | 'num' | 'time' | 'dash' | 'comma' | 'semi' | 'colon' | 'and' | 'other';
+
+export interface Token {
+  readonly kind: TokenKind;
+  /** As written. */
+  readonly raw: string;
+  /** Words: lower case, no accents, no dots (`Mié.` → `mie`); others: as written. */
+  readonly text: string;
+}
+
+// A time in a week cell: 9, 09:00, 9.30, 9h, 19h30, 9 h 30, 20 Uhr, 9 AM, 9:30 p.m. A comma is never
+// part of one there: it separates days, periods and rules (`Mo-Fr 9-12,14-18`).
+const TIME = /\d{1,2}(?:[:.]\d{2}(?::\d{2})?|[.]\d|\s*h\s*\d{2}(?!\d)|\s*h(?![a-z]))?(?:\s*(?:uhr|uur|ore|hrs?)(?![a-z]))?(?:\s*[ap]\.?\s?m(?![a-z])\.?)?/iy;
+const PATTERNS: readonly (readonly [TokenKind | 'space', RegExp])[] = [
+  ['space', /\s+/y],
+  ['word', /24\s*\/\s*7/y],
+  ['word', /t\/m(?![a-z])/iy],
+  ['dash', /[-–—‐−]/y],
+  ['comma', /,/y],
+  ['semi', /[;|]/y],
+  ['colon', /:/y],
+  ['and', /[&+/]/y],
+  ['word', /[\p{L}][\p{L}\p{M}'’]*\.?/uy],
+];
+
+/** The tokens of a header (`times` false: numbers are day numbers) or a week cell (`times` true). */
+export function tokenize(text: string, times: boolean): Token[] {
+  // `MondayOpen`, `mon2` and `Open2` are two words each; a line break between rules is a `;`.
+  const source = text
+    .normalize('NFC')
+    .replace(/[\u00a0\u2007\u2009\u200a\u202f]/g, ' ')
+    .replace(/\r?\n/g, ';')
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
+  const out: Token[] = [];
+  let at = 0;
+  outer: while (at < source.length) {
+    const number = times ? TIME : /\d+/y;
+    number.lastIndex = at;
+    // `24/7` is a word of its own, not the time 24.
+    const n = /^24\s*\/\s*7/.test(source.slice(at, at + 8)) ? null : number.exec(source);
+    if (n && n.index === at && n[0]) {
+      out.push({ kind: times ? 'time' : 'num', raw: n[0], text: n[0].trim() });
+      at += n[0].length;
+      continue;
+    }
+    for (const [kind, re] of PATTERNS) {
+      re.lastIndex = at;
+      const m = re.exec(source);
+      if (!m) continue;
+      at += m[0].length;
+      if (kind === 'space') continue outer;
+      out.push({ kind, raw: m[0], text: kind === 'word' ? fold(m[0]).replace(/['’]/g, '') : m[0] });
+      continue outer;
+    }
+    out.push({ kind: 'other', raw: source[at]!, text: source[at]! });
+    at++;
+  }
+  return out;
+}
+
+/** A word naming one day, with the day it is in each language that knows it. */
+export interface DayRef {
+  readonly raw: string;
+  readonly readings: ReadonlyMap<Language, number>;
+}
+
+export type DayItem = { readonly from: DayRef; readonly to?: DayRef } | { readonly group: readonly number[]; readonly raw: string };
+
+const WEEKDAYS = [1, 2, 3, 4, 5];
+const WEEKEND = [6, 0];
+const EVERY_DAY = [1, 2, 3, 4, 5, 6, 0];
+// Groups of days, as sequences of folded words.
+const GROUPS: readonly (readonly [readonly string[], readonly number[]])[] = [
+  ...['weekdays', 'weekday', 'workdays', 'werktags', 'wochentags', 'werktage', 'werkdagen', 'weekdagen', 'doordeweeks', 'feriali', 'laborables'].map(
+    (w) => [[w], WEEKDAYS] as const,
+  ),
+  [['en', 'semaine'], WEEKDAYS],
+  [['entre', 'semana'], WEEKDAYS],
+  [['dias', 'laborables'], WEEKDAYS],
+  [['giorni', 'feriali'], WEEKDAYS],
+  [['jours', 'ouvrables'], WEEKDAYS],
+  ...['weekend', 'weekends', 'wochenende', 'finesettimana'].map((w) => [[w], WEEKEND] as const),
+  [['fin', 'de', 'semana'], WEEKEND],
+  [['fine', 'settimana'], WEEKEND],
+  ...['daily', 'everyday', 'taglich', 'dagelijks', 'quotidien', 'diario', 'diariamente'].map((w) => [[w], EVERY_DAY] as const),
+  [['every', 'day'], EVERY_DAY],
+  [['alle', 'tage'], EVERY_DAY],
+  [['tous', 'les', 'jours'], EVERY_DAY],
+  [['todos', 'los', 'dias'], EVERY_DAY],
+  [['tutti', 'i', 'giorni'], EVERY_DAY],
+  [['elke', 'dag'], EVERY_DAY],
+];
+// Between the ends of a range of days: `Mo-Fr`, `Montag bis Freitag`, `lundi au vendredi`, `ma t/m vr`.
+const THROUGH = new Set(['to', 'through', 'thru', 'till', 'until', 'bis', 'tot', 't/m', 'tm', 'au', 'a', 'al', 'hasta', 'alle']);
+// Before a day or a range: `du lundi`, `von Montag`, `dal lunedì`, `van maandag`, `de lunes`.
+const BEFORE = new Set(['from', 'von', 'van', 'vanaf', 'du', 'de', 'dal', 'desde', 'ab']);
+// Between two days of a list: `Sa/So`, `Sa und So`, `samedi et dimanche`.
+const AND = new Set(['and', 'und', 'en', 'et', 'e', 'y']);
+
+export function dayRef(token: Token | undefined, numbers: boolean): DayRef | undefined {
+  if (!token) return undefined;
+  if (token.kind === 'num' && !(numbers && /^[0-6]$/.test(token.text))) return undefined;
+  if (token.kind !== 'word' && token.kind !== 'num') return undefined;
+  const found = readings(token.text);
+  return found.size ? { raw: token.raw, readings: found } : undefined;
+}
+
+function group(tokens: readonly Token[], at: number): { days: readonly number[]; length: number; raw: string } | undefined {
+  for (const [words, days] of GROUPS) {
+    if (words.every((w, k) => tokens[at + k]?.kind === 'word' && tokens[at + k]!.text === w)) {
+      return {
+        days,
+        length: words.length,
+        raw: tokens
+          .slice(at, at + words.length)
+          .map((t) => t.raw)
+          .join(' '),
+      };
+    }
+  }
+  return undefined;
+}
+
+const isWord = (t: Token | undefined, words: ReadonlySet<string>): boolean => t?.kind === 'word' && words.has(t.text);
+
+export interface Selector {
+  readonly items: readonly DayItem[];
+  /** The index of the first token after the days. */
+  readonly end: number;
+  /** Only one short name (`Mo`, `sa`): too weak a sign that a column is about days at all. */
+  readonly weak: boolean;
+}
+
+/** The days that start at `at`, or undefined when no day is named there. */
+export function parseSelector(tokens: readonly Token[], at: number, numbers: boolean): Selector | undefined {
+  const items: DayItem[] = [];
+  let i = at;
+  const startsDays = (k: number) => group(tokens, k) !== undefined || dayRef(tokens[k], numbers) !== undefined;
+  if (isWord(tokens[i], BEFORE) && startsDays(i + 1)) i++;
+  for (;;) {
+    const g = group(tokens, i);
+    if (g) {
+      items.push({ group: g.days, raw: g.raw });
+      i += g.length;
+    } else {
+      const from = dayRef(tokens[i], numbers);
+      if (!from) break;
+      const joint = tokens[i + 1];
+      const through = joint?.kind === 'dash' || isWord(joint, THROUGH);
+      const skip = through && isWord(tokens[i + 2], BEFORE) ? 1 : 0;
+      const to = through ? dayRef(tokens[i + 2 + skip], numbers) : undefined;
+      if (to) {
+        items.push({ from, to });
+        i += 3 + skip;
+      } else {
+        items.push({ from });
+        i++;
+      }
+    }
+    const next = tokens[i];
+    const joined = next?.kind === 'comma' || next?.kind === 'and' || isWord(next, AND);
+    if (joined && startsDays(i + 1)) i++;
+    else break;
+  }
+  if (!items.length) return undefined;
+  const only = items[0]!;
+  const weak = items.length === 1 && 'from' in only && only.to === undefined && !isFullName(only.from);
+  return { items, end: i, weak };
+}
+
+function isFullName(ref: DayRef): boolean {
+  const text = fold(ref.raw);
+  return text.length > 3 && !/^\d$/.test(text);
+}
+
+export function refsOf(items: readonly DayItem[]): DayRef[] {
+  return items.flatMap((item) => ('from' in item ? (item.to ? [item.from, item.to] : [item.from]) : []));
+}
+
+/** The days the items name, once the references are settled; a range runs forward (`Fr-Mo` is Fr, Sa, Su, Mo). */
+export function expand(items: readonly DayItem[], dayOf: (ref: DayRef) => number): number[] {
+  const days: number[] = [];
+  for (const item of items) {
+    if ('group' in item) days.push(...item.group);
+    else {
+      const from = dayOf(item.from);
+      const to = item.to ? dayOf(item.to) : from;
+      for (let d = from; ; d = (d + 1) % 7) {
+        days.push(d);
+        if (d === to) break;
+      }
+    }
+  }
+  return [...new Set(days)];
+}
+
+const DAY_NAMES_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/**
+ * The day of each reference, read in one language when one language reads them all (`ma di wo do vr
+ * za zo` is Dutch, so `ma` is Monday). Where the languages that fit still disagree on one (a lone
+ * `Di`: Tuesday in German, Sunday in French), there is no safe reading: the answer says which.
+ */
+export function resolveRefs(refs: readonly DayRef[], where: (ref: DayRef) => string): { days: Map<DayRef, number> } | { ambiguous: string } {
+  const all = LANGUAGES.filter((l) => refs.every((r) => r.readings.has(l)));
+  const days = new Map<DayRef, number>();
+  const unclear: string[] = [];
+  for (const r of refs) {
+    const allowed = all.length ? all : [...r.readings.keys()];
+    const meant = new Set(allowed.map((l) => r.readings.get(l)!));
+    if (meant.size === 1) days.set(r, [...meant][0]!);
+    else unclear.push(`${where(r)} (${allowed.map((l) => `${l}: ${DAY_NAMES_EN[r.readings.get(l)!]}`).join(', ')})`);
+  }
+  return unclear.length ? { ambiguous: unclear.join('; ') } : { days };
+}
+
+/** `Monday to Friday`, `Saturday and Sunday`, `Monday, Wednesday and Friday`. */
+export function dayList(days: readonly number[]): string {
+  // Monday first, as people read a week.
+  const order = (d: number) => (d + 6) % 7;
+  const sorted = [...days].sort((a, b) => order(a) - order(b));
+  const consecutive = sorted.every((d, k) => k === 0 || order(d) === order(sorted[k - 1]!) + 1);
+  if (sorted.length > 2 && consecutive) return `${DAY_NAMES_EN[sorted[0]!]} to ${DAY_NAMES_EN[sorted.at(-1)!]}`;
+  const names = sorted.map((d) => DAY_NAMES_EN[d]!);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
+}

@@ -1,0 +1,30 @@
+// The tool bundled into one CommonJS file, as the single executable carries it (scripts/bundle.mjs),
+// run under plain node: there is no file beside it, so the workbook reader's worker must come from the
+// bundle itself. (It once did not: every run of the executable, CSV ones too, was an internal error.)
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const run = promisify(execFile);
+
+describe('the bundled tool', () => {
+  it('reads a CSV file and a workbook, hidden rows and all', async () => {
+    const out = join(tempDir().dir, 'upload.cjs');
+    // @ts-expect-error: a plain JavaScript build script, without types
+    const { bundleTool } = (await import('../../scripts/bundle.mjs')) as { bundleTool(outfile: string, version: string): Promise<unknown> };
+    await bundleTool(out, '0.0.0-test');
+    const dryRun = async (kind: string, file: string, args: string[] = []) => {
+      const r = await run(process.execPath, [out, kind, fixture(file), '--dry-run', '--json', ...args], { env: { PATH: process.env.PATH ?? '' } }).catch(
+        (err: { stdout: string }) => err,
+      );
+      return JSON.parse(r.stdout) as Record<string, any>;
+    };
+    expect(await dryRun('team-members', 'team-members.csv')).toMatchObject({ exitCode: 0 });
+    expect(await dryRun('team-members', 'team-members-hidden-workbook.xlsx', ['--hidden-rows', 'exclude'])).toMatchObject({ exitCode: 0, records: 3 });
+    const hidden = await dryRun('team-members', 'team-members-hidden-workbook.xlsx');
+    expect(hidden).toMatchObject({ exitCode: 3, issueCounts: { HIDDEN_ROWS: 1 } });
+  }, 60_000);
+});

@@ -1,0 +1,104 @@
+// Text as a person reads it (issue 20): NFC is what is sent, look-alike keys and emails are one,
+// invisible characters in them are named, and a JSON key given twice in one object is an error.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { sandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const NFD = 'jose\u0301@example.com';
+const NFC = 'jos\u00e9@example.com';
+
+type Issue = { code: string; line: number | null; column: string | null; message: string };
+const issuesOf = (r: { json(): Record<string, any> }) => r.json().issues as Issue[];
+
+describe('text as it looks', () => {
+  it('sends NFC, whatever the file held', async () => {
+    const sb = await sandbox();
+    try {
+      const file = tempDir().write('staff.csv', `employeeID,email,name\nE1,${NFD},Jose\u0301 Garci\u0301a\n`);
+      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+      expect(r.code).toBe(0);
+      expect(await sb.stored('/integrations/teamMembers')).toEqual([
+        { employeeID: 'E1', email: NFC, name: 'Jos\u00e9 Garc\u00eda', roleCode: null, parentKey: null },
+      ]);
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('an email written NFD and NFC is one person: DUPLICATE_EMAIL', async () => {
+    const file = tempDir().write('staff.csv', `employeeID,email,name\nE1,${NFD},A\nE2,${NFC},B\n`);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(issuesOf(r)).toEqual([expect.objectContaining({ code: 'DUPLICATE_EMAIL', line: 3 })]);
+  });
+
+  it.each([
+    ['\u200b', 'U+200B ZERO WIDTH SPACE', 1],
+    ['\u200c', 'U+200C', 1],
+    ['\u200d', 'U+200D', 1],
+    ['\u2060', 'U+2060 WORD JOINER', 1],
+    ['\ufeff', 'U+FEFF', 1],
+    ['\u00ad', 'U+00AD SOFT HYPHEN', 1],
+  ])('an email holding %j is INVISIBLE_CHARACTER naming %s and its position', async (ch, named, position) => {
+    const file = tempDir().write('staff.csv', `employeeID,email,name\nE1,anna@example.com,A\nE2,${ch}anna@example.com,B\n`);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    const found = issuesOf(r).filter((i) => i.code === 'INVISIBLE_CHARACTER');
+    expect(found).toEqual([expect.objectContaining({ line: 3, column: 'email', message: expect.stringContaining(named) })]);
+    expect(found[0]!.message).toContain(`at position ${position}`);
+  });
+
+  it('an invisible character inside a key is named at its position', async () => {
+    const file = tempDir().write('stores.csv', `nodeKey,email\nSTORE\u200b-1,a@example.com\n`);
+    const r = await runCli(['store-cards', file, '--dry-run', '--json']);
+    expect(issuesOf(r)).toEqual([
+      expect.objectContaining({ code: 'INVISIBLE_CHARACTER', column: 'nodeKey', message: expect.stringContaining('at position 6') }),
+    ]);
+  });
+
+  it('a no-break space around a key is trimmed like a space', async () => {
+    const file = tempDir().write('stores.csv', `nodeKey,email\n\u00a0STORE-1\u00a0,a@example.com\nSTORE-1,b@example.com\n`);
+    const r = await runCli(['store-cards', file, '--dry-run', '--json']);
+    expect(issuesOf(r)).toEqual([expect.objectContaining({ code: 'DUPLICATE_KEY', line: 3 })]);
+  });
+});
+
+describe('a JSON key given twice in one object', () => {
+  it('is DUPLICATE_KEY naming the line and the key, in a JSON array and in NDJSON', async () => {
+    const t = tempDir();
+    const json = t.write(
+      'staff.json',
+      '[\n  {"employeeID": "E1", "email": "a@example.com", "name": "A"},\n  {"employeeID": "E2",\n   "email": "b@example.com",\n   "name": "B",\n   "email": "c@example.com"}\n]\n',
+    );
+    const r = await runCli(['team-members', json, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(issuesOf(r)).toEqual([
+      expect.objectContaining({
+        code: 'DUPLICATE_KEY',
+        line: 6,
+        column: 'email',
+        message: expect.stringContaining("key 'email' is written on line 4 and again on line 6"),
+      }),
+    ]);
+    const ndjson = t.write('staff.ndjson', '{"employeeID": "E1", "email": "a@example.com", "name": "A", "name": "B"}\n');
+    const n = await runCli(['team-members', ndjson, '--dry-run', '--json']);
+    expect(issuesOf(n)).toEqual([expect.objectContaining({ code: 'DUPLICATE_KEY', line: 1, column: 'name' })]);
+  });
+
+  it('counts "\\u0061" and "a" as one key, and looks inside nested objects', async () => {
+    const t = tempDir();
+    const file = t.write('stores.json', '[{"nodeKey": "S1", "email": "a@example.com", "opentToGuestsPeriod": {"1": {"since": 9, "to": 17, "t\\u006f": 18}}}]');
+    const r = await runCli(['store-cards', file, '--dry-run', '--json']);
+    expect(issuesOf(r)).toEqual([expect.objectContaining({ code: 'DUPLICATE_KEY', column: 'to' })]);
+  });
+});
+
+describe('column names as they look', () => {
+  it('a header written in NFD names the same column as its NFC twin: the repeat is DUPLICATE_COLUMN', async () => {
+    const file = tempDir().write('staff.csv', 'employeeID,email,name,Pre\u0301nom,Pr\u00e9nom\nE1,a@example.com,A,x,y\n');
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(r.json().error).toMatchObject({ code: 'DUPLICATE_COLUMN', message: expect.stringContaining('Pr\u00e9nom') });
+  });
+});

@@ -1,0 +1,210 @@
+// Workbooks read as a person sees them on screen (issue 20): LibreOffice-made fixtures
+// (fixtures/sources/make-workbooks.py) through the real CLI to a real sandbox, which must store
+// exactly the fixture's wire JSON, or the run must stop naming the sheet, row, column or cell.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, runCli } from '../helpers/cli.js';
+import { sandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/tmp.js';
+import { openRecords } from '../../src/read/index.js';
+
+const FIXTURES = dirname(fixture('store-cards.csv'));
+const PATHS = { 'store-cards': '/integrations/storeCards', 'team-members': '/integrations/teamMembers' } as const;
+type Kind = keyof typeof PATHS;
+const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+
+async function upload(kind: Kind, file: string, args: readonly string[] = []) {
+  const sb = await sandbox();
+  try {
+    const run = await runCli([kind, file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES });
+    return { run, stored: await sb.stored(PATHS[kind]) };
+  } finally {
+    await sb.stop();
+  }
+}
+
+const dryRun = (kind: Kind, file: string, args: readonly string[] = []) => runCli([kind, file, '--dry-run', '--json', ...args], { cwd: FIXTURES });
+
+describe('a workbook with a hidden sheet, a filtered-out row and a hidden column', () => {
+  const file = 'team-members-hidden-workbook.xlsx';
+
+  it('reads the first visible sheet, and stops on the hidden row naming it', async () => {
+    const r = await dryRun('team-members', file);
+    expect(r.code).toBe(3);
+    const issues = r.json().issues as { code: string; line: number | null; message: string; column: string | null }[];
+    expect(issues.filter((i) => i.code === 'HIDDEN_ROWS')).toEqual([
+      expect.objectContaining({ line: 4, message: expect.stringMatching(/row 4 is hidden in sheet 'Staff'.*--hidden-rows exclude.*--hidden-rows include/) }),
+    ]);
+    // The stale hidden sheet is not read, and nothing warns of "other sheets": it is not shown.
+    expect(JSON.stringify(r.json())).not.toContain('left@example.com');
+    expect(issues.some((i) => i.code === 'OTHER_SHEETS')).toBe(false);
+    // Trailing empty cells of a sheet row are empty, not a cut-off line.
+    expect(issues.some((i) => i.code === 'TOO_FEW_CELLS')).toBe(false);
+  });
+
+  it('calls a hidden column hidden in every message that names it', async () => {
+    const r = await dryRun('team-members', file, ['--hidden-rows', 'exclude']);
+    const naming = (r.json().issues as { column: string | null; message: string }[]).filter((i) => i.column === 'Notes');
+    expect(naming.length).toBeGreaterThan(0);
+    for (const i of naming) expect(i.message).toContain("column 'Notes' is hidden in the workbook");
+  });
+
+  it.each([
+    ['exclude', 'team-members-hidden-workbook.exclude.wire.json'],
+    ['include', 'team-members-hidden-workbook.include.wire.json'],
+  ])('--hidden-rows %s uploads exactly what it says', async (mode, wire) => {
+    const { run, stored } = await upload('team-members', file, ['--hidden-rows', mode]);
+    expect(run.code).toBe(0);
+    expect(stored).toEqual(json(wire));
+  });
+
+  it('reads the hidden sheet only when --sheet names it, and says it is hidden', async () => {
+    const r = await dryRun('team-members', file, ['--sheet', 'Old staff']);
+    expect(r.code).toBe(0);
+    expect(r.json().issues).toEqual([expect.objectContaining({ code: 'HIDDEN_SHEET', message: expect.stringContaining("sheet 'Old staff' is hidden") })]);
+    // A number counts the sheets the spreadsheet shows: 1 is 'Staff'; there is no visible second one.
+    const second = await dryRun('team-members', file, ['--sheet', '2']);
+    expect(second.code).toBe(2);
+    expect(second.json().error).toMatchObject({ code: 'SHEET_NOT_FOUND', message: expect.stringContaining("'Old staff' (hidden), 'Staff'") });
+  });
+
+  it('--hidden-rows and --header-row are for workbooks only', async () => {
+    const r = await dryRun('team-members', 'team-members.csv', ['--hidden-rows', 'include']);
+    expect(r.code).toBe(2);
+    expect(r.json().error.code).toBe('HIDDEN_ROWS_NOT_WORKBOOK');
+    const h = await dryRun('team-members', 'team-members.csv', ['--header-row', '2']);
+    expect(h.json().error.code).toBe('HEADER_ROW_NOT_WORKBOOK');
+    const bad = await dryRun('team-members', file, ['--hidden-rows', 'maybe']);
+    expect(bad.json().error.code).toBe('BAD_USAGE');
+  });
+});
+
+describe('an .xls workbook with a hidden row and column', () => {
+  it('names the row, calls the column hidden, and --hidden-rows exclude leaves it out', async () => {
+    const r = await dryRun('team-members', 'team-members-hidden-workbook.xls', ['--sheet', 'Staff']);
+    expect(r.code).toBe(3);
+    const issues = r.json().issues as { code: string; line: number | null; column: string | null; message: string }[];
+    expect(issues.filter((i) => i.code === 'HIDDEN_ROWS').map((i) => i.line)).toEqual([4]);
+    expect(issues.find((i) => i.column === 'Notes')?.message).toContain('hidden in the workbook');
+    const { run, stored } = await upload('team-members', 'team-members-hidden-workbook.xls', ['--sheet', 'Staff', '--hidden-rows', 'exclude']);
+    expect(run.code).toBe(0);
+    expect(stored).toEqual(json('team-members-hidden-workbook.exclude.wire.json'));
+  });
+});
+
+describe('an .ods workbook with a hidden row', () => {
+  const file = 'team-members-hidden-workbook.ods';
+
+  it('stops with one HIDDEN_ROWS for the file: which rows cannot be told', async () => {
+    const r = await dryRun('team-members', file, ['--sheet', 'Staff']);
+    expect(r.code).toBe(3);
+    expect((r.json().issues as { code: string }[]).filter((i) => i.code === 'HIDDEN_ROWS')).toEqual([
+      expect.objectContaining({ line: null, message: expect.stringContaining('--hidden-rows include') }),
+    ]);
+    const exclude = await dryRun('team-members', file, ['--sheet', 'Staff', '--hidden-rows', 'exclude']);
+    expect(exclude.code).toBe(3);
+  });
+
+  it('--hidden-rows include uploads every row', async () => {
+    const { run, stored } = await upload('team-members', file, ['--sheet', 'Staff', '--hidden-rows', 'include']);
+    expect(run.code).toBe(0);
+    expect(stored).toEqual(json('team-members-hidden-workbook.include.wire.json'));
+  });
+});
+
+describe('a title row above the header, times and dates written with dots', () => {
+  const file = 'store-cards-dotted-times-workbook.xlsx';
+
+  it('a title row is named as one, with the --header-row to pass', async () => {
+    const r = await dryRun('store-cards', file);
+    expect(r.code).toBe(3);
+    expect(r.json().error).toMatchObject({
+      code: 'TITLE_ROW',
+      message: expect.stringContaining("row 1 of sheet 'Stores' holds only 'Store list, November 2026'"),
+      hint: expect.stringContaining('row 3 looks like it'),
+    });
+  });
+
+  it('with --header-row, hh.mm, h.mm and [$-40B]h.mm cells upload as the times they are', async () => {
+    const { run, stored } = await upload('store-cards', file, ['--header-row', '3']);
+    expect(run.code).toBe(0);
+    expect(stored).toEqual(json('store-cards-dotted-times-workbook.wire.json'));
+  });
+
+  it('a dd.mm.yyyy date cell reads as its date, not a serial number', async () => {
+    const source = openRecords(fixture(file), { source: file, headerRow: 3 });
+    const cells: unknown[][] = [];
+    for await (const batch of source.batches) for (const r of batch) cells.push([...r.cells]);
+    expect(cells).toEqual([['STORE-201', 'dots@example.com', '12', '09:30', '19:00', '08:00', '20:30', '23.11.2026']]);
+  });
+
+  it('--header-row on an empty row says so', async () => {
+    const r = await dryRun('store-cards', file, ['--header-row', '2']);
+    expect(r.code).toBe(2);
+    expect(r.json().error.code).toBe('HEADER_ROW_EMPTY');
+  });
+});
+
+describe('error cells and merged headers', () => {
+  it('each error cell is ERROR_CELL naming the cell, never a value', async () => {
+    const r = await dryRun('team-members', 'team-members-error-cells-workbook.xlsx');
+    expect(r.code).toBe(3);
+    const cells = (r.json().issues as { code: string; line: number; column: string; message: string }[]).filter((i) => i.code === 'ERROR_CELL');
+    expect(cells.map((i) => [i.line, i.column, i.message.match(/cell (\w+) shows the error (\S+)/)?.slice(1)])).toEqual([
+      [3, 'employeeID', ['A3', '#REF!']],
+      [4, 'email', ['B4', '#N/A']],
+      [5, 'name', ['C5', '#VALUE!']],
+    ]);
+    expect(r.json().records).toBe(4);
+  });
+
+  it('a merged two-row header gets workbook advice, not delimiter advice', async () => {
+    const r = await dryRun('store-cards', 'store-cards-merged-header-workbook.xlsx');
+    expect(r.code).toBe(3);
+    expect(r.json().error).toMatchObject({ code: 'MERGED_HEADER', message: expect.stringContaining('(A1:B1)') });
+    expect(r.json().error.hint).toContain('unmerge');
+    expect(r.json().error.hint).not.toContain('delimiter');
+  });
+});
+
+describe('a file is what its bytes are', () => {
+  it('a CSV file named .xlsx gets the CSV checks', async () => {
+    const t = tempDir();
+    const file = t.write('stores.xlsx', 'nodeKey,email\n1.23457E+11,a@example.com\n');
+    const r = await runCli(['store-cards', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    const codes = (r.json().issues as { code: string }[]).map((i) => i.code);
+    expect(codes).toContain('SCIENTIFIC_NOTATION');
+    expect(codes).toContain('FORMAT_FROM_CONTENT');
+  });
+
+  it('a workbook named .csv is read as the workbook it is', async () => {
+    const t = tempDir();
+    const file = t.write('staff.csv', readFileSync(fixture('team-members-hidden-workbook.xlsx')));
+    const r = await runCli(['team-members', file, '--dry-run', '--json', '--hidden-rows', 'exclude']);
+    expect(r.code).toBe(0);
+    expect(r.json().records).toBe(3);
+    expect((r.json().issues as { code: string }[]).map((i) => i.code)).toContain('FORMAT_FROM_CONTENT');
+  });
+});
+
+describe('an .xlsb workbook (binary sheets, written here by SheetJS: LibreOffice cannot write .xlsb)', () => {
+  it('names its hidden row, as SheetJS reports it', async () => {
+    const XLSX = await import('@e965/xlsx');
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['employeeID', 'email', 'name'],
+      ['E1', 'a@example.com', 'A'],
+      ['E2', 'b@example.com', 'B'],
+    ]);
+    ws['!rows'] = [{}, {}, { hidden: true }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Staff');
+    const file = tempDir().write('staff.xlsb', XLSX.write(wb, { type: 'buffer', bookType: 'xlsb' }) as Buffer);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect((r.json().issues as { code: string; line: number }[]).filter((i) => i.code === 'HIDDEN_ROWS').map((i) => i.line)).toEqual([3]);
+    const excluded = await runCli(['team-members', file, '--dry-run', '--json', '--hidden-rows', 'exclude']);
+    expect(excluded.json()).toMatchObject({ exitCode: 0, records: 1 });
+  });
+});

@@ -1,0 +1,89 @@
+// Hand-made zips and workbooks for the hostile-workbook tests: any declared size, stored or deflated,
+// the parts generated here rather than committed as big files.
+import { crc32, deflateRawSync } from 'node:zlib';
+
+export interface ZipEntry {
+  readonly name: string;
+  readonly data: string | Buffer;
+  /** The uncompressed size the directory declares (default: the true one). */
+  readonly declare?: number;
+  /** Already deflated bytes with their true size and crc, for parts too large to hold inflated. */
+  readonly deflated?: { readonly bytes: Buffer; readonly size: number; readonly crc: number };
+}
+
+export function zip(entries: readonly ZipEntry[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const raw = typeof e.data === 'string' ? Buffer.from(e.data) : e.data;
+    const body = e.deflated?.bytes ?? deflateRawSync(raw);
+    const size = e.deflated?.size ?? raw.length;
+    const crc = e.deflated?.crc ?? crc32(raw);
+    const declared = e.declare ?? size;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(declared, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(declared, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    centrals.push(central, name);
+    offset += 30 + name.length + body.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}
+
+const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/** A minimal xlsx with one sheet whose `<sheetData>` (and optional `<dimension>`) are given as XML. */
+export function xlsx(parts: { sheetData: ZipEntry['data'] | Omit<ZipEntry, 'name'>; dimension?: string; sharedStrings?: Omit<ZipEntry, 'name'> }): Buffer {
+  const sheet: Omit<ZipEntry, 'name'> =
+    typeof parts.sheetData === 'string' || Buffer.isBuffer(parts.sheetData)
+      ? {
+          data: `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${NS}">${parts.dimension ? `<dimension ref="${parts.dimension}"/>` : ''}<sheetData>${String(parts.sheetData)}</sheetData></worksheet>`,
+        }
+      : parts.sheetData;
+  const entries: ZipEntry[] = [
+    {
+      name: '[Content_Types].xml',
+      data: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>${parts.sharedStrings ? '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' : ''}</Types>`,
+    },
+    {
+      name: '_rels/.rels',
+      data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    },
+    {
+      name: 'xl/workbook.xml',
+      data: `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${NS}" xmlns:r="${REL}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>${parts.sharedStrings ? `<Relationship Id="rId2" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>` : ''}</Relationships>`,
+    },
+    { name: 'xl/worksheets/sheet1.xml', ...sheet },
+  ];
+  if (parts.sharedStrings) entries.push({ name: 'xl/sharedStrings.xml', ...parts.sharedStrings });
+  return zip(entries);
+}

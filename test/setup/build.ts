@@ -1,0 +1,29 @@
+// The tests that spawn the real CLI (`node bin/upload.js`) or a child importing dist/ run the built
+// code; every other test imports the TypeScript sources. So that `npx vitest` never tests stale code,
+// dist/ is rebuilt first when any source is newer than it (`npm test` has just built it: then this
+// only looks at the clock).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function newest(dir: string): number {
+  return Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)),
+  );
+}
+
+export default function setup(): void {
+  const built = (() => {
+    try {
+      return statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
+    } catch {
+      return 0;
+    }
+  })();
+  if (newest(join(ROOT, 'src')) <= built) return;
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+}

@@ -1,0 +1,144 @@
+// Real PostgreSQL servers and a real PgBouncer for the tests: initdb into a temp directory, pg_ctl on a
+// free loopback port; PgBouncer in transaction pooling in front of one. No server is mocked. Running as
+// root (CI containers), initdb, postgres and pgbouncer refuse to run, so they run as the `postgres` user
+// (test/helpers/platform.ts). A machine without them fails the run: .ci/run installs them.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dirOnPath, pathDirs, programIn, serviceUser } from '../helpers/platform.js';
+
+function binDir(): string {
+  const onPath = dirOnPath('initdb', 'pg_ctl');
+  if (onPath) return onPath;
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  const found = versions.map((v) => join(root, v, 'bin')).find((d) => programIn(d, 'initdb'));
+  if (!found)
+    throw new Error('PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin): the state-store tests need it; .ci/run installs it');
+  return found;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const postgresUser = serviceUser('postgres');
+
+/** Runs a server program as the postgres user when this process is root (they refuse root). */
+function runAsPostgres(program: string, args: string[]): void {
+  execFileSync(...postgresUser.command(program, args), { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** A temp directory the server programs may write to. */
+function serverDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (postgresUser.owner) chownSync(dir, postgresUser.owner.uid, postgresUser.owner.gid);
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+export interface Postgres {
+  /** The superuser's URL, for the `postgres` database. */
+  readonly url: string;
+  readonly port: number;
+  /** pg_ctl restart -m fast: every session is ended, the data stays. */
+  restart(): void;
+  /** pg_ctl stop -m fast, and start again: a server that is down for a while. */
+  halt(): void;
+  start(): void;
+  stop(): void;
+}
+
+export async function startPostgres(): Promise<Postgres> {
+  const bin = binDir();
+  const dir = serverDir('su-pg-');
+  const data = join(dir, 'data');
+  const port = await freePort();
+  runAsPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const ctl = (...args: string[]) => runAsPostgres(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', ...args]);
+  ctl('start');
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    restart: () => ctl('-m', 'fast', 'restart'),
+    halt: () => ctl('-m', 'fast', 'stop'),
+    start: () => ctl('start'),
+    stop: () => {
+      try {
+        ctl('-m', 'immediate', 'stop');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function pgbouncerPath(): string {
+  const found = [...pathDirs(), '/usr/sbin'].map((d) => programIn(d, 'pgbouncer')).find((p) => p !== undefined);
+  if (!found) throw new Error('PgBouncer is not installed (no pgbouncer on PATH or in /usr/sbin): the pooler tests need it; .ci/run installs it');
+  return found;
+}
+
+export interface Bouncer {
+  /** The URL of the `postgres` database through the pooler. */
+  readonly url: string;
+  stop(): void;
+}
+
+/**
+ * PgBouncer in transaction pooling (as many production setups run it) in front of `pg`: any database
+ * name is passed through as the superuser, and a pool of two server connections per database forces
+ * clients to share them.
+ */
+export async function startPgBouncer(pg: Postgres): Promise<Bouncer> {
+  const program = pgbouncerPath();
+  const dir = serverDir('su-pgb-');
+  const port = await freePort();
+  const ini = join(dir, 'pgbouncer.ini');
+  const pidfile = join(dir, 'pgbouncer.pid');
+  writeFileSync(
+    ini,
+    [
+      '[databases]',
+      `* = host=127.0.0.1 port=${pg.port} user=postgres`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = any',
+      'pool_mode = transaction',
+      'default_pool_size = 2',
+      'max_client_conn = 500',
+      `logfile = ${join(dir, 'log')}`,
+      `pidfile = ${pidfile}`,
+      '',
+    ].join('\n'),
+    { mode: 0o644 },
+  );
+  runAsPostgres(program, ['-d', ini]);
+  // -d returns once the daemon has forked; it listens by the time its pid file is written.
+  for (let i = 0; i < 100 && !existsSync(pidfile); i++) await new Promise((r) => setTimeout(r, 50));
+  const pid = Number(readFileSync(pidfile, 'utf8'));
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try {
+        process.kill(pid, 'SIGINT');
+      } catch {
+        /* already gone */
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,55 @@
+// What `npm pack` ships: the built program, the docs the README and --help point at, the contract and
+// the report's schema; no tests, no sources, no source maps pointing at sources it lacks.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+interface PackedFile {
+  readonly path: string;
+}
+
+/** The tarball's file list, as npm computes it (no scripts: `npm test` has built dist/ already). */
+function packedFiles(): string[] {
+  const args = ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'];
+  // Under `npm test` npm names its own entry point: no shell needed to find npm(.cmd) on Windows.
+  const npmCli = process.env.npm_execpath;
+  const out = npmCli?.endsWith('.js')
+    ? execFileSync(process.execPath, [npmCli, ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    : execFileSync('npm', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+  const [pack] = JSON.parse(out) as [{ files: PackedFile[] }];
+  return pack.files.map((f) => f.path).sort();
+}
+
+describe('the package', () => {
+  const files = packedFiles();
+
+  it('holds only the program, its docs and the package files', () => {
+    const allowed = /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|dist\/.+\.js|docs\/[^/]+\.(?:md|json|png))$/;
+    expect(files.filter((f) => !allowed.test(f))).toEqual([]);
+  });
+
+  it('ships no tests, no sources and no source maps', () => {
+    expect(files.filter((f) => /\.map$|\.test\.|^src\/|^test\/|^fixtures\/|^bench\/|^scripts\/|^dist\/cli\/demo\.js$/.test(f))).toEqual([]);
+  });
+
+  it('carries the entry point, the contract, the report schema and the changelog', () => {
+    for (const f of ['bin/upload.js', 'dist/cli/main.js', 'docs/service-interface.md', 'docs/report.schema.json', 'CHANGELOG.md']) {
+      expect(files).toContain(f);
+    }
+  });
+
+  it('carries every page of docs/, and every file the README links to', () => {
+    for (const page of readdirSync(join(ROOT, 'docs'))) expect(files).toContain(`docs/${page}`);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(((?:docs\/|CHANGELOG)[^)#\s]*)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(5);
+    for (const link of links) expect(files).toContain(link);
+  });
+
+  it('ships each built file of a source that exists: nothing stale from an earlier layout', () => {
+    const stale = files.filter((f) => f.startsWith('dist/') && !existsSync(join(ROOT, 'src', f.slice('dist/'.length).replace(/\.js$/, '.ts'))));
+    expect(stale).toEqual([]);
+  });
+});

@@ -1,0 +1,145 @@
+// The pure parts of reading workbooks and JSON as shown: what a zip really holds, a sheet's rows as
+// records, the key a JSON object repeats.
+import { describe, expect, it } from 'vitest';
+import { InputError, UsageError } from '../../src/errors.js';
+import { repeatedKey } from '../../src/read/json-keys.js';
+import { columnLetters, sheetRecords } from '../../src/read/sheet-records.js';
+import { hiddenParts } from '../../src/read/xlsx-hidden.js';
+import type { SheetCells } from '../../src/read/xlsx-worker.js';
+import { scanZip } from '../../src/read/zip-scan.js';
+import { xlsx } from '../helpers/zip.js';
+
+const NO_LIMIT = { bytes: Infinity, cells: Infinity, strings: Infinity };
+
+describe('scanZip counts what the zip holds, not what it declares', () => {
+  it('counts every cell once, wherever the inflated chunks cut the tags', async () => {
+    // About 4 MB of XML: many 256 KiB chunks, so tags fall across their edges.
+    let rows = '';
+    for (let r = 1; r <= 30_000; r++) rows += `<row r="${r}"><c r="A${r}"><v>1</v></c><c r="B${r}" t="inlineStr"><is><t>x</t></is></c><c r="C${r}"/></row>`;
+    const scan = await scanZip(xlsx({ sheetData: rows }), NO_LIMIT);
+    expect(scan).toMatchObject({ counts: { cells: 90_000, strings: 0 } });
+  });
+
+  it('stops at the first limit passed, and says which', async () => {
+    const scan = await scanZip(xlsx({ sheetData: '<row r="1"><c/><c/><c/></row>', sharedStrings: { data: '<sst><si><t>a</t></si><si><t>b</t></si></sst>' } }), {
+      ...NO_LIMIT,
+      strings: 1,
+    });
+    expect(scan).toMatchObject({ over: 'strings', counts: { strings: 2 } });
+    expect(await scanZip(xlsx({ sheetData: '', dimension: 'A1' }), { ...NO_LIMIT, bytes: 100 })).toMatchObject({ over: 'bytes' });
+  });
+
+  it('calls bytes that are not a zip unreadable', async () => {
+    expect(await scanZip(Buffer.from('PK\x03\x04 not really'), NO_LIMIT)).toMatchObject({ unreadable: expect.any(String) });
+  });
+
+  it('finds hidden rows and columns of each sheet, and which part is which sheet', async () => {
+    const parts = hiddenParts();
+    const book = xlsx({ sheetData: '<row r="2" hidden="1"><c r="A2"/></row><row r="5" spans="1:3" hidden="true"/><row r="6"/>' });
+    await scanZip(book, NO_LIMIT, undefined, (name) => parts.readerFor(name));
+    expect(parts.sheetParts.get('Sheet1')).toBe('xl/worksheets/sheet1.xml');
+    expect(parts.hidden.get('xl/worksheets/sheet1.xml')).toEqual({ rows: [1, 4], columns: [] });
+  });
+});
+
+const sheet = (rows: string[][], more: Partial<SheetCells> = {}): SheetCells => ({
+  rows: rows.map((cells, r) => ({ r, cells, errors: [] })),
+  hiddenRows: [],
+  hiddenColumns: [],
+  merges: [],
+  ...more,
+});
+const options = { source: 'b.xlsx', sheet: 'S' };
+
+describe('sheetRecords', () => {
+  it('pads short rows to the header, and leaves hidden rows out only when asked', () => {
+    const cells = sheet([['a', 'b', 'c'], ['1'], ['2', '2', '2']], { hiddenRows: [2] });
+    const asked = sheetRecords(cells, { ...options, hiddenRows: 'exclude' });
+    expect(asked.records.map((r) => r.cells)).toEqual([['1', '', '']]);
+    const not = sheetRecords(cells, options);
+    expect(not.records[1]!.issues).toEqual([expect.objectContaining({ code: 'HIDDEN_ROWS', line: 3 })]);
+  });
+
+  it('a lone first cell above a fuller row is a title; --header-row reads past it', () => {
+    const cells = sheet([['Stores 2026'], [], ['a', 'b'], ['1', '2']]);
+    expect(() => sheetRecords(cells, options)).toThrow(InputError);
+    expect(sheetRecords(cells, { ...options, headerRow: 3 }).records).toEqual([{ line: 4, columns: ['a', 'b'], cells: ['1', '2'] }]);
+    expect(() => sheetRecords(cells, { ...options, headerRow: 2 })).toThrow(UsageError);
+  });
+
+  it('a header row inside a merged range is a merged header', () => {
+    const twoRows = sheet(
+      [
+        ['Store', '', 'Monday', ''],
+        ['nodeKey', 'email', 'open', 'close'],
+      ],
+      { merges: ['A1:B1', 'C1:D1'] },
+    );
+    expect(() => sheetRecords(twoRows, options)).toThrow(/merged cells \(A1:B1\)/);
+    expect(
+      sheetRecords(
+        sheet(
+          [
+            ['a', 'b'],
+            ['1', '2'],
+          ],
+          { merges: ['A2:B2'] },
+        ),
+        options,
+      ).records,
+    ).toHaveLength(1);
+  });
+
+  it('names error cells by their A1 reference', () => {
+    const cells: SheetCells = {
+      ...sheet([['a', 'b']]),
+      rows: [
+        { r: 0, cells: ['a', 'b'], errors: [] },
+        { r: 6, cells: ['1', '#N/A'], errors: [1] },
+      ],
+    };
+    expect(sheetRecords(cells, options).records[0]!.issues).toEqual([
+      expect.objectContaining({ code: 'ERROR_CELL', line: 7, column: 'b', message: expect.stringContaining('cell B7 shows the error #N/A') }),
+    ]);
+  });
+
+  it.each([
+    [0, 'A'],
+    [25, 'Z'],
+    [26, 'AA'],
+    [701, 'ZZ'],
+    [16383, 'XFD'],
+  ])('column %i is %s', (c, letters) => expect(columnLetters(c)).toBe(letters));
+});
+
+describe('repeatedKey', () => {
+  it.each([
+    ['{"a": 1, "b": 2}', undefined],
+    ['{"a": 1, "a": 2}', 'a'],
+    ['{"a": {"x": 1, "y": {"x": 2}}, "b": [{"x": 1}, {"x": 2}]}', undefined],
+    ['{"a": {"x": 1, "x": 2}}', 'x'],
+    ['{"a": "\\"a\\":", "b": 1}', undefined],
+    ['{"\\u0061": 1, "a": 2}', 'a'],
+    ['{"a" : 1,\n "a"\n: 2}', 'a'],
+  ])('%s repeats %s', (text, key) => {
+    expect(JSON.parse(text)).toBeDefined();
+    expect(repeatedKey(text)?.key).toBe(key);
+  });
+});
+
+describe('a hidden column named in a header error', () => {
+  it('is called hidden, with its letter', () => {
+    expect(() =>
+      sheetRecords(
+        sheet(
+          [
+            ['a', 'b', 'a'],
+            ['1', '2', '3'],
+          ],
+          { hiddenColumns: [2] },
+        ),
+        options,
+      ),
+    ).toThrow("column 'a' appears twice (column A and column C, hidden in the workbook)");
+  });
+});
