@@ -8,6 +8,8 @@ export const EXIT = {
   ok: 0,
   /** Only with --detailed-exitcode: the run succeeded and the upload changes (or changed) something. */
   changes: 8,
+  /** --hold-removals: uploaded, with the removals the guard would have refused held back. */
+  held: 9,
   internal: 1,
   usage: 2,
   invalid: 3,
@@ -65,6 +67,7 @@ export const ERROR_CODES = {
     'PLAN_BASE_URL',
     'STATE_UNREACHABLE',
     'STATE_UNUSABLE',
+    'EXPORT_INEXACT',
     'STATE_TIMEOUT',
     // review, notify, targets
     'BAD_NOTIFY_URL',
@@ -95,6 +98,7 @@ export const ERROR_CODES = {
     'BASELINE_INVALID',
     'STORE_CARDS_INVALID',
     'PLAN_INVALID',
+    'UNKNOWN_KEY',
   ],
   refused: [
     'EMPTY_UPLOAD',

@@ -74,8 +74,25 @@ async function frame(
 
 export function uploadAction(kind: Kind, file: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
   return frame(kind, kind, given, io, line, { kind, source: displayName(file), dryRun: given.dryRun === true }, async (ctx, flags) => {
+    const options = await parseUploadOptions(kind, file, flags, io);
+    if (options.merge) {
+      const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../engine/frame.js'), import('../engine/merge.js')]);
+      return runFrame(mergeDefinition(options), ctx);
+    }
     const { runUpload } = await import('../engine/upload.js');
-    return runUpload(await parseUploadOptions(kind, file, flags, io), ctx);
+    return runUpload(options, ctx);
+  });
+}
+
+export function removeAction(kind: Kind, keys: readonly string[], given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  const dryRun = given.dryRun === true;
+  return frame('remove', kind, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
+    const keysFile = typeof flags.keysFile === 'string' ? flags.keysFile : undefined;
+    const sending = await parseSending(flags, io, { dryRun, url: 'always', stdin: keysFile === '-' ? 'keys' : undefined });
+    const { removeList } = await import('./remove.js');
+    const { list, source } = await removeList(keys, keysFile, io);
+    const { runRemove } = await import('../engine/remove.js');
+    return runRemove({ kind, keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
   });
 }
 

@@ -41,6 +41,8 @@ function uploadSpec(kind: Kind): CommandSpec {
       `$ upload ${kind} export.csv --map '{"${column}"}'   name a column the tool does not know`,
       `$ upload ${kind} ${file} --max-removals 37         allow exactly the 37 removals you expect`,
       `$ upload ${kind} ${file} --max-changes 120         allow exactly the 120 changed records you expect`,
+      `$ upload ${kind} ${kind === 'store-cards' ? 'fix.csv' : 'new-hires.csv'} --merge          add or replace only these records (docs/everyday.md)`,
+      `$ upload ${kind} ${file} --yes --hold-removals     nightly: send additions and changes, hold back doubtful removals (exit 9)`,
     ],
     action: async ([path], flags, io, line) => (await import('./actions.js')).uploadAction(kind, path!, flags, io, line),
   };
@@ -79,6 +81,28 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent).',
     examples: ['$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json', '$ upload apply reviewed.plan.json --yes'],
     action: async ([plan], flags, io, line) => (await import('./actions.js')).applyAction(plan!, flags, io, line),
+  },
+  remove: {
+    usage: 'remove <kind> [keys...]',
+    summary: 'upload the last recorded set without some records: remove a leaver by key',
+    description:
+      'Send the last recorded set of store-cards or team-members without the records of the keys given (and those in --keys-file), through the same diff, guards, confirmation, lock, send and record as any upload. Naming the keys is the exact removal count. A key that is not in the set is an error that names it; nothing is sent.',
+    examples: ['$ upload remove team-members E1042 --dry-run', '$ upload remove team-members --keys-file leavers.txt --yes'],
+    // commander hands a variadic argument over as a list.
+    action: async ([kind, keys], flags, io, line) =>
+      (await import('./actions.js')).removeAction(checkKind(kind), (keys as unknown as string[] | undefined) ?? [], flags, io, line),
+  },
+  export: {
+    usage: 'export <kind>',
+    summary: 'write the last recorded set of store-cards or team-members as CSV, xlsx or JSON',
+    description:
+      'Write the set the service last confirmed (or an earlier one, while its snapshot is kept) as a file to edit and upload again: CSV or an Excel workbook in the layout of `upload template`, or the wire JSON. Uploading the untouched file changes nothing. The file holds names and emails: it is written 0600 (0660 in a folder shared with a group).',
+    examples: [
+      '$ upload export team-members --output staff.xlsx        for Excel; upload it again when edited',
+      '$ upload export store-cards > stores.csv                 CSV on standard output',
+      '$ upload export team-members --generation 41 --format json --output before.json',
+    ],
+    action: async ([kind], flags, io) => (await import('./export.js')).exportAction(checkKind(kind), flags, io),
   },
   state: {
     usage: 'state [action] [kind]',

@@ -19,7 +19,9 @@ Exit codes:
   1 internal error (a bug)           2 usage or configuration error
   3 invalid input; nothing sent      4 refused by a safety guard; nothing sent
   5 rejected by the service          6 unreachable, or outcome unknown after retries
-  7 the answer does not confirm the upload                 130 interrupted`;
+  7 the answer does not confirm the upload
+  8 only with --detailed-exitcode: succeeded, and something changed
+  9 uploaded, with removals held back (--hold-removals)    130 interrupted`;
 
 /**
  * `upload … --json | head -c1`: the reader went away. What was left to say has nowhere to go; the run's
@@ -123,7 +125,9 @@ export async function finish(result: CommandResult, io: RunIo): Promise<number> 
       if (settled.error.hint) say.notice(`  → ${settled.error.hint}`);
     }
   } else if (facts?.done) {
-    ending = { outcome: facts.done, exitCode: EXIT.ok, error: null };
+    // Uploaded with removals held back: a success a nightly job's monitoring must still see (exit 9).
+    if (facts.done === 'uploaded' && facts.held?.length) exitCode = EXIT.held;
+    ending = { outcome: facts.done, exitCode, error: null };
   }
   let report: UploadReport | undefined;
   if (facts && ending) {

@@ -135,6 +135,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     hiddenRows: flags.hiddenRows as HiddenRows | undefined,
     baseline: flags.baseline,
     noBaseline: flags.noBaseline === true,
+    ...setFlags(flags),
     storeCards,
     ...guards,
     errorsCsv,
@@ -169,4 +170,23 @@ function identity(env: NodeJS.ProcessEnv): { user: string; host: string } {
 async function checkWritable(path: string, flag: string): Promise<void> {
   const { checkWritable: check } = await import('../report/private-file.js');
   await check(path, flag);
+}
+
+/**
+ * --merge builds on what the service last confirmed, so it takes neither another baseline nor
+ * --no-baseline; --hold-removals holds what a file leaves out, which a merge never does.
+ */
+function setFlags(flags: Flags): { merge: boolean; holdRemovals: boolean } {
+  const merge = flags.merge === true;
+  const holdRemovals = flags.holdRemovals === true;
+  if (merge && (flags.baseline !== undefined || flags.noBaseline === true)) {
+    throw new UsageError(
+      'BAD_FLAG',
+      `--merge adds to the last upload recorded in the state store; it cannot be combined with ${flags.noBaseline === true ? '--no-baseline' : '--baseline'}`,
+      'drop that flag: a merge is always compared with, and built on, the last recorded set',
+    );
+  }
+  if (merge && holdRemovals)
+    throw new UsageError('BAD_FLAG', '--hold-removals has nothing to hold with --merge: a merge removes no records', 'drop --hold-removals');
+  return { merge, holdRemovals };
 }

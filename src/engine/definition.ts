@@ -7,7 +7,8 @@ import type { ChangeTally } from '../diff/fields.js';
 import type { Diff } from '../diff/index.js';
 import type { UploadError } from '../errors.js';
 import type { Limit } from '../guard/limit.js';
-import type { Generation } from '../state/types.js';
+import type { RecordSet } from '../sets/index.js';
+import type { Generation, Operation } from '../state/types.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Identity, SendOptions } from './options.js';
@@ -55,6 +56,12 @@ export interface Planned {
   /** What the new generation says it came from. */
   readonly restoredFrom?: number;
   readonly savedPlan?: string;
+  /** The set that would be sent, when it is not the file's records alone (a merge, a removal, held removals). */
+  readonly set?: RecordSet;
+  /** What the upload is, for the history (default: a full upload, a restore or an apply, from the above). */
+  readonly operation?: Operation;
+  /** Recorded keys the set keeps although the file leaves them out (--hold-removals; set by the judge step). */
+  readonly held?: readonly string[];
 }
 
 /** The guards' settings (a saved plan's are those it was made with). */
@@ -65,6 +72,8 @@ export interface GuardSettings {
   readonly allowEmpty: boolean;
   /** --no-baseline */
   readonly acknowledgeNoBaseline: boolean;
+  /** --hold-removals: when the removal guard would refuse, send the omitted records as recorded instead. */
+  readonly holdRemovals?: boolean;
 }
 
 export interface Definition<Found = undefined> {

@@ -10,7 +10,7 @@ import { GuardRefusal, Interrupted, isUploadError, ServiceRejected, ServiceUnrea
 import { baselineOf, describeBaseline, type BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
-import type { AuditEntry, Generation, Lease, StateKey, StateStore } from '../state/types.js';
+import type { AuditEntry, Generation, Lease, Operation, StateKey, StateStore } from '../state/types.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
 import type { Identity, SendOptions } from './options.js';
@@ -39,6 +39,9 @@ export interface Job {
   /** For restore and apply: what the new generation says it came from. */
   readonly restoredFrom?: number | null;
   readonly plan?: string | null;
+  /** What the upload is (a merge, a removal …), and the removals it held back, for the history. */
+  readonly operation?: Operation | undefined;
+  readonly heldRemovals?: readonly string[] | undefined;
 }
 
 export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
@@ -171,6 +174,8 @@ async function provenance(job: Job): Promise<Omit<Generation, 'generation'>> {
     sha256: payload.sha256,
     restoredFrom: job.restoredFrom ?? null,
     plan: job.plan ?? null,
+    ...(job.operation ? { operation: job.operation } : {}),
+    ...(job.heldRemovals?.length ? { heldRemovals: job.heldRemovals } : {}),
   };
 }
 

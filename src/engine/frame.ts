@@ -3,7 +3,12 @@
 // where its records go, what it compares with, where its planned set comes from and how it is judged.
 // Each step returns data; the frame keeps what they returned as the run's facts, so a run that stops
 // half-way still reports everything it learnt, and the report is assembled once from them.
-import { judge, type Verdict } from '../guard/index.js';
+import { analyseChanges } from '../diff/changed.js';
+import type { Diff } from '../diff/index.js';
+import type { GuardInput, Verdict } from '../guard/index.js';
+import { bodiesOf, setOf, type RecordSet } from '../sets/index.js';
+import { judgeHolding } from '../sets/hold.js';
+import { encoded } from './encoded.js';
 import { assertSettled, type BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
@@ -30,15 +35,17 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
 
     const against = await def.baseline(opened, ctx);
     facts = { ...facts, against: against.against };
-    const planned = await def.plan(opened, against, ctx);
+    let planned = await def.plan(opened, against, ctx);
     // A saved plan's report names the plan; the others name what the records came from.
     facts = { ...facts, source: facts.source ?? planned.source, records: planned.records, diff: planned.diff, ...(planned.file ? { file: planned.file } : {}) };
 
     // Compared with a recorded upload: one sent but never confirmed must be settled first (write-ahead).
     if (state && !planned.invalid && planned.diff.baseline === 'snapshot') await assertSettled(state, async () => (await planned.payload()).sha256);
     // Invalid records are refused before anything else is judged or shown; the files asked for are still written.
-    const verdict = planned.invalid ? undefined : judgeStep(def, guards, opened, against, planned, ctx);
+    let verdict: Verdict | undefined;
+    if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
+    if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
     await writeOutputs(def.outputs ?? {}, { def, guards, opened, against, planned, verdict }, ctx);
     if (ctx.review) await (await import('./review.js')).collectReview(ctx.review, { def, guards, opened, against, planned, verdict });
     if (planned.invalid) throw planned.invalid;
@@ -71,6 +78,8 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
         diff: planned.diff,
         restoredFrom: planned.restoredFrom ?? null,
         plan: planned.savedPlan ?? null,
+        operation: planned.operation ?? (planned.restoredFrom !== undefined ? 'restore' : planned.savedPlan !== undefined ? 'apply' : 'upload'),
+        heldRemovals: planned.held,
       },
       ctx,
     );
@@ -82,7 +91,11 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
   }
 }
 
-/** The verdict on the planned set, shown as it is reached: the first records, the changes, the guards' notes. */
+/**
+ * The verdict on the planned set, shown as it is reached: the first records, the changes, the guards'
+ * notes. With --hold-removals, a removal the guard would refuse is held back (../sets/hold.ts): the set
+ * then keeps the omitted records as recorded and is judged again, in full, as what would be sent.
+ */
 function judgeStep(
   def: Definition<unknown>,
   guards: GuardSettings | undefined,
@@ -90,34 +103,58 @@ function judgeStep(
   against: BaselineResult,
   planned: Planned,
   ctx: RunContext,
-): Verdict {
+): { verdict: Verdict; planned: Planned } {
   const { kind } = opened.target;
   const { file } = planned;
   if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.first(PREVIEW), total: file.bodies.length });
   ctx.emit({ type: 'diff', kind, diff: planned.diff, against: against.against, noBaselineWhy: against.why || undefined });
-  const verdict: Verdict = guards
-    ? judge({
-        kind,
-        source: planned.source,
-        count: planned.count,
-        diff: planned.diff,
-        changes: planned.changes(),
-        limit: guards.maxRemovals,
-        maxChanges: guards.maxChanges,
-        maxEmptied: guards.maxEmptied,
-        allowEmpty: guards.allowEmpty,
-        acknowledgeNoBaseline: guards.acknowledgeNoBaseline,
-        from: planned.file ? 'file' : planned.savedPlan ? 'plan' : 'recorded',
-        noBaselineWhy: against.why,
-        has: {
-          token: def.send.token !== undefined,
-          tokenEnv: def.send.tokenEnv,
-          baseUrl: opened.target.baseUrl !== undefined,
-          confirmation: def.send.confirm !== 'impossible',
-        },
-      })
-    : { refusal: undefined, guards: [], notes: planned.notes ?? [], needs: [] };
+  if (!guards) {
+    const verdict: Verdict = { refusal: undefined, guards: [], notes: planned.notes ?? [], needs: [] };
+    ctx.emit({ type: 'guards', kind, guards: verdict.guards });
+    ctx.emit({ type: 'guard-notes', notes: verdict.notes });
+    return { verdict, planned };
+  }
+  const input: GuardInput = {
+    kind,
+    source: planned.source,
+    count: planned.count,
+    diff: planned.diff,
+    changes: planned.changes(),
+    limit: guards.maxRemovals,
+    maxChanges: guards.maxChanges,
+    maxEmptied: guards.maxEmptied,
+    allowEmpty: guards.allowEmpty,
+    acknowledgeNoBaseline: guards.acknowledgeNoBaseline,
+    from: planned.file ? 'file' : planned.savedPlan ? 'plan' : 'recorded',
+    noBaselineWhy: against.why,
+    has: {
+      token: def.send.token !== undefined,
+      tokenEnv: def.send.tokenEnv,
+      baseUrl: opened.target.baseUrl !== undefined,
+      confirmation: def.send.confirm !== 'impossible',
+    },
+  };
+  const recorded = against.baseline?.records;
+  // Held removals need the set as text; a run without --hold-removals never converts it.
+  const set = guards.holdRemovals ? (planned.set ?? (planned.file ? setOf(planned.file.keys, planned.file.bodies) : undefined)) : undefined;
+  const hold =
+    set && recorded ? { recorded, changesOf: (held: RecordSet, diff: Diff) => analyseChanges(kind, recorded, held.keys, bodiesOf(held), diff) } : undefined;
+  const judged = judgeHolding(input, set ?? { keys: [], bodies: [] }, hold);
+  const { verdict } = judged;
+  if (judged.held.length) {
+    ctx.emit({ type: 'held', kind, held: judged.held });
+    const kept = judged.planned;
+    planned = {
+      ...planned,
+      diff: judged.diff,
+      count: kept.keys.length,
+      set: kept,
+      held: judged.held,
+      payload: encoded(kept.bodies),
+      changes: () => analyseChanges(kind, recorded, kept.keys, bodiesOf(kept), judged.diff),
+    };
+  }
   ctx.emit({ type: 'guards', kind, guards: verdict.guards });
   ctx.emit({ type: 'guard-notes', notes: verdict.notes });
-  return verdict;
+  return { verdict, planned };
 }

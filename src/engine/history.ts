@@ -3,12 +3,17 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { diffRecords } from '../diff/index.js';
 import { RecordsByKey } from '../diff/records.js';
-import type { AuditEntry, Generation, Intent, ListedGeneration } from '../state/types.js';
+import { operationOf } from '../state/operation.js';
+import type { AuditEntry, Generation, Intent, ListedGeneration, Operation } from '../state/types.js';
 import { generationRecords } from './baseline.js';
 import type { RunContext } from './context.js';
 import { openState, type State } from './state.js';
 
 export interface HistoryEntry extends Generation {
+  /** What the upload was (derived for uploads recorded before it was kept). */
+  readonly operation: Operation;
+  /** Keys --hold-removals kept on the service (empty: none). */
+  readonly heldRemovals: readonly string[];
   /** Against the generation before it, when both snapshots are still kept; null otherwise. */
   readonly added: number | null;
   readonly removed: number | null;
@@ -51,7 +56,7 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
     for (const [i, g] of generations.slice(0, limit).entries()) {
       const previous = generations[i + 1];
       const before = previous ? await records(state, previous) : RecordsByKey.empty(KINDS[kind].keyField);
-      entries.push({ ...g, ...changes(after, before), failed: failedAfter(g.generation) });
+      entries.push({ ...g, operation: operationOf(g), heldRemovals: g.heldRemovals ?? [], ...changes(after, before), failed: failedAfter(g.generation) });
       after = before;
     }
     return {

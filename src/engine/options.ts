@@ -45,6 +45,10 @@ export interface UploadOptions {
   readonly baseline: string | undefined;
   /** --no-baseline: the user knows the removal guard cannot protect an upload with no baseline. */
   readonly noBaseline: boolean;
+  /** --merge: the file's records are added to (or replace) the last recorded set (../engine/merge.ts). */
+  readonly merge: boolean;
+  /** --hold-removals: when the removal guard would refuse, keep the omitted records instead (exit 9). */
+  readonly holdRemovals: boolean;
   readonly storeCards: string | undefined;
   readonly maxRemovals: Limit;
   readonly maxChanges: Limit;

@@ -1,6 +1,7 @@
 // The files a run writes on request, in one step after judging: --errors-csv (the rejected rows),
 // --payload-out (the exact body), --diff-out (every change as CSV) and --plan-out (a dry run's plan,
 // to be applied later). Each writer loads only when its flag is given: most runs write none.
+import { bodiesOf } from '../sets/index.js';
 import type { Verdict } from '../guard/index.js';
 import { describeLimit } from '../guard/limit.js';
 import type { BaselineResult } from './baseline.js';
@@ -34,7 +35,7 @@ export async function writeOutputs(requests: OutputRequests, judged: Judged, ctx
     const { writePrivateFile } = await import('../report/private-file.js');
     await writePrivateFile(requests.payloadOut, '--payload-out', (await planned.payload()).chunks);
   }
-  if (requests.diffOut !== undefined && file) await writeDiff(requests.diffOut, judged, ctx);
+  if (requests.diffOut !== undefined && (planned.set ?? file)) await writeDiff(requests.diffOut, judged, ctx);
   if (requests.planOut !== undefined && !judged.verdict.refusal) await savePlan(requests.planOut, judged.verdict, judged, ctx);
 }
 
@@ -42,8 +43,10 @@ async function writeDiff(path: string, { opened, against, planned }: Judged, ctx
   const baseline = against.baseline;
   if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${path}: there is no baseline to compare with, so the file lists no changes` });
   const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('../report/private-file.js'), import('../report/diff-csv.js')]);
-  const file = planned.file!;
-  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records, file.keys, file.bodies, file.delimiter ?? ','));
+  // What would be sent: the file's records, or the set a merge, a removal or held removals make of them.
+  const delimiter = planned.file?.delimiter ?? ',';
+  const [keys, bodies] = planned.set ? [planned.set.keys, bodiesOf(planned.set)] : [planned.file!.keys, planned.file!.bodies];
+  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records, keys, bodies, delimiter));
 }
 
 /** The plan of a dry run, with what it was compared with, for `upload apply` to send byte for byte. */

@@ -37,6 +37,8 @@ export interface RunFacts {
   readonly diff?: Diff;
   /** Every guard's verdict, once the set was judged. */
   readonly guards?: readonly GuardCheck[];
+  /** Removals --hold-removals held back: the keys kept on the service although the file leaves them out. */
+  readonly held?: readonly string[];
   readonly executed?: Executed;
   /** How a run that succeeded ended. */
   readonly done?: 'dry-run' | 'uploaded';

@@ -30,6 +30,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
       maxEmptied: options.maxEmptied,
       allowEmpty: options.allowEmpty,
       acknowledgeNoBaseline: options.noBaseline,
+      holdRemovals: options.holdRemovals,
     },
     outputs: options,
     // Without an address (a dry run may have none) there is no history to compare with.

@@ -41,6 +41,7 @@ export function assembleReport(facts: RunFacts, ending: Ending): UploadReport {
     unchanged: unchangedOf(facts),
     guards: facts.guards ?? null,
     generation: executed?.generation ?? null,
+    heldRemovals: facts.held ?? [],
     response: executed ? { status: executed.answer.status, message: executed.answer.message } : (ending.response ?? null),
     error: ending.error,
   };

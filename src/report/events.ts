@@ -44,6 +44,8 @@ export type RunEvent =
   | { readonly type: 'recorded'; readonly generation: number; readonly store: string }
   | { readonly type: 'guard-notes'; readonly notes: readonly string[] }
   | { readonly type: 'guards'; readonly kind: Kind; readonly guards: readonly GuardCheck[] }
+  /** --hold-removals: the removal guard would have refused; these recorded keys are sent as they are. */
+  | { readonly type: 'held'; readonly kind: Kind; readonly held: readonly string[] }
   | { readonly type: 'dry-run'; readonly kind: Kind; readonly count: number; readonly needs: readonly string[] }
   | { readonly type: 'sending'; readonly kind: Kind; readonly count: number; readonly origin: string }
   | { readonly type: 'send'; readonly event: SendEvent; readonly origin: string }

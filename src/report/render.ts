@@ -75,6 +75,16 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       for (const line of formatDiff(event.diff, style, { baseline: event.against, kind: event.kind })) ui.info(line);
       if (event.noBaselineWhy) ui.info(`  ${event.noBaselineWhy}`);
       return;
+    case 'held': {
+      const { noun } = KINDS[event.kind];
+      const shown = event.held.slice(0, 5).join(', ') + (event.held.length > 5 ? `, and ${thousands(event.held.length - 5)} more` : '');
+      ui.notice(
+        style.yellow(
+          `Removals held back (--hold-removals): the file leaves out ${plural(event.held.length, noun)} (${shown}) that --max-removals does not allow removing; they are sent as recorded, so nothing is deleted. To remove them, run again with --max-removals ${event.held.length}.`,
+        ),
+      );
+      return;
+    }
     case 'guard-notes':
       for (const note of event.notes) ui.notice(style.yellow(note));
       return;

@@ -61,6 +61,8 @@ export interface UploadReport {
   guards: readonly GuardCheck[] | null;
   /** The generation a confirmed upload became in the state store. */
   generation: number | null;
+  /** Keys --hold-removals kept on the service although the file leaves them out (exit 9); empty: none. */
+  heldRemovals?: readonly string[];
   response: { status: number; message: string } | null;
   /** Why the run stopped, when it did not succeed: a stable code, the message and what to do. */
   error: { code: string; message: string; hint: string | null } | null;

@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 import { GuardRefusal, UsageError } from '../errors.js';
 import { DEFAULT_LEASE, renew, takeLease, type LeaseTimes } from './pg-lease.js';
 import { boundsFrom, Session, type Bounds } from './pg-session.js';
-import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, Operation, StateKey, StateStore } from './types.js';
+
+/** Columns added after the first release, for tables an earlier version created. */
+export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS upload_generations (
@@ -24,6 +27,8 @@ CREATE TABLE IF NOT EXISTS upload_generations (
   sha256        text    NOT NULL,
   restored_from integer,
   plan          text,
+  operation     text,             -- upload, merge, remove, restore, apply (NULL: recorded before it was kept)
+  held_removals jsonb,            -- keys --hold-removals kept on the service
   snapshot      bytea,            -- NULL once pruned by --keep
   PRIMARY KEY (base_url, kind, generation)
 );
@@ -103,11 +108,38 @@ export class PostgresStore implements StateStore {
     const store = new PostgresStore(label, url, session, bounds, options.lease ?? DEFAULT_LEASE, options.signal);
     try {
       store.ready = await store.hasTables();
+      if (store.ready) store.missingColumns = await store.lacksColumns();
     } catch (err) {
       await session.end();
       throw err;
     }
     return store;
+  }
+
+  /** Columns added after the first release: looked at on opening, added by the first upload under its lock. */
+  private missingColumns = false;
+
+  private async lacksColumns(): Promise<boolean> {
+    const { rows } = await this.q<{ n: string }>(
+      `SELECT count(*) AS n FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals')`,
+    );
+    return Number(rows[0]?.n) < 2;
+  }
+
+  /** Tables of an earlier version gain ADDED_COLUMNS on the write path, before anything is sent. */
+  private async addColumns(): Promise<string[]> {
+    if (!this.missingColumns) return [];
+    try {
+      await this.q(ADDED_COLUMNS);
+    } catch (err) {
+      throw new UsageError(
+        'STATE_UNUSABLE',
+        `the state tables in ${this.label} are of an earlier version and this role cannot add the columns this version records (${(err as Error).message}); nothing was sent`,
+        `as the tables' owner, run: ${ADDED_COLUMNS};`,
+      );
+    }
+    this.missingColumns = false;
+    return [`Added the columns operation and held_removals to upload_generations in ${this.label} (what each upload was, for upload history).`];
   }
 
   private get q() {
@@ -144,6 +176,7 @@ export class PostgresStore implements StateStore {
 
   async lock(key: StateKey, holder: Holder): Promise<Lease> {
     const notices = (await this.ensureTables()) ? [`Created the state tables in ${this.label} (${TABLES.join(', ')}).`] : [];
+    notices.push(...(await this.addColumns()));
     // A connection of its own, so the heartbeat never waits behind a long statement of the run.
     const session = new Session(this.url, this.label, this.bounds, this.signal);
     const id = JSON.stringify(key);
@@ -235,11 +268,12 @@ export class PostgresStore implements StateStore {
       if (moved.rowCount !== 1)
         throw new GuardRefusal('STATE_MOVED', `the state of ${key.kind} to ${key.baseUrl} in ${this.label} is no longer at upload #${expected}`, 'run again');
       await c.query(
-        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
          ON CONFLICT (base_url, kind, generation) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, uploaded_by = EXCLUDED.uploaded_by, host = EXCLUDED.host,
            tool_version = EXCLUDED.tool_version, source = EXCLUDED.source, records = EXCLUDED.records, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256,
-           restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot`,
+           restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot,
+           operation = EXCLUDED.operation, held_removals = EXCLUDED.held_removals`,
         [
           key.baseUrl,
           key.kind,
@@ -255,6 +289,8 @@ export class PostgresStore implements StateStore {
           meta.restoredFrom,
           meta.plan,
           Buffer.concat(body),
+          meta.operation ?? null,
+          meta.heldRemovals?.length ? JSON.stringify(meta.heldRemovals) : null,
         ],
       );
       await c.query('DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2 AND generation <= $3', [key.baseUrl, key.kind, generation.generation]);
@@ -347,5 +383,7 @@ function toGeneration(r: Row): Generation {
     sha256: String(r.sha256),
     restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
     plan: typeof r.plan === 'string' ? r.plan : null,
+    ...(typeof r.operation === 'string' ? { operation: r.operation as Operation } : {}),
+    ...(Array.isArray(r.held_removals) && r.held_removals.length ? { heldRemovals: r.held_removals as string[] } : {}),
   };
 }

@@ -20,7 +20,17 @@ export interface Generation {
   readonly sha256: string;
   readonly restoredFrom: number | null;
   readonly plan: string | null;
+  /** What the upload was; absent in uploads recorded before it was kept (./operation.ts derives it). */
+  readonly operation?: Operation | undefined;
+  /** Keys --hold-removals kept on the service although the file left them out (absent: none). */
+  readonly heldRemovals?: readonly string[] | undefined;
 }
+
+/**
+ * What an upload was: a full upload of a file, a merge of a file onto the last recorded set, a removal
+ * of keys from it, a restore of an earlier upload, or the apply of a saved plan.
+ */
+export type Operation = 'upload' | 'merge' | 'remove' | 'restore' | 'apply';
 
 export interface AuditEntry {
   readonly time: string;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main, type ProcessIo } from '../../src/cli/main.js';
+import { EXIT } from '../../src/errors.js';
 
 async function help(argv: string[]): Promise<{ code: number; out: string }> {
   const stdout = new PassThrough();
@@ -20,8 +21,18 @@ describe('--help', () => {
     expect(out).toContain(`$ upload ${kind} `);
     expect(out).toContain('--dry-run');
     expect(out).toMatch(/Exit codes:[\s\S]*4 refused by a safety guard/);
+    expect(out).toContain('--merge');
+    expect(out).toContain('--hold-removals');
+    // Every exit code the tool can end with is in the list.
+    for (const n of Object.values(EXIT)) expect(out).toMatch(new RegExp(`(^|\\s)${n} \\S`));
     // Most files people have are workbooks straight out of Excel: the help says they are read.
     expect(out).toMatch(/a workbook \(\.xlsx, \.xlsm, \.xls\s+or\s+\.ods/);
+  });
+
+  it.each([['export'], ['remove']])('%s shows its examples', async (command) => {
+    const { code, out } = await help([command, '--help']);
+    expect(code).toBe(0);
+    expect(out).toContain(`$ upload ${command} `);
   });
 
   it('--version names the tool, its version from package.json and the Node it runs on', async () => {

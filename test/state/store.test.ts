@@ -10,6 +10,7 @@ import { encodePayload } from '../../src/contract/json-array.js';
 import { DirectoryStore } from '../../src/state/dir.js';
 import { copyState, openStore } from '../../src/state/index.js';
 import { siteName } from '../../src/state/paths.js';
+import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import type { AuditEntry, Generation, StateKey, StateStore } from '../../src/state/types.js';
 import { ROOT } from '../helpers/cli.js';
 import { freshDatabase, throughBouncer } from '../helpers/postgres.js';
@@ -129,6 +130,27 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     await expect(s.readSnapshot(KEY, 1)).rejects.toMatchObject({ code: 'BAD_GENERATION', message: expect.stringContaining('no longer kept') });
   });
 
+  it('records what each upload was and the removals it held back, and reads older records without them', async () => {
+    const s = await store(await make());
+    await upload(s, 0, body('E1', 'E2'));
+    const p = body('E1', 'E2', 'E3');
+    const lease = await s.lock(KEY, holder('laptop-7'));
+    try {
+      await s.commit(KEY, 1, p.chunks, { ...meta(p, 'nightly.csv'), operation: 'upload', heldRemovals: ['E2'] }, 10);
+      const q = body('E1', 'E3');
+      await s.commit(KEY, 2, q.chunks, { ...meta(q, 'keys E2'), operation: 'remove' }, 10);
+    } finally {
+      await lease.release();
+    }
+    const listed = await s.generations(KEY);
+    expect(listed.map((g) => [g.generation, g.operation, g.heldRemovals])).toEqual([
+      [3, 'remove', undefined],
+      [2, 'upload', ['E2']],
+      [1, undefined, undefined],
+    ]);
+    expect(await s.head(KEY)).toMatchObject({ generation: 3, operation: 'remove' });
+  });
+
   it('keeps the audit log, newest first', async () => {
     const s = await store(await make());
     await s.audit(KEY, attempt({ source: 'a.csv' }));
@@ -210,6 +232,39 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     expect(await target.readSnapshot(KEY, 3)).toEqual(await s.readSnapshot(KEY, 3));
     expect(await target.attempts(KEY)).toEqual(await s.attempts(KEY));
     await expect(copyState(s, target)).rejects.toMatchObject({ code: 'STATE_UNUSABLE' });
+  });
+});
+
+describe('the PostgreSQL store of an earlier version', () => {
+  it('reads its tables as they are, and adds the new columns on the first upload, under the lock', async () => {
+    const url = await freshDatabase();
+    const old = SCHEMA_SQL.replace(/\n {2}operation[^\n]*/, '').replace(/\n {2}held_removals[^\n]*/, '');
+    expect(old).not.toContain('held_removals');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const columns = async () =>
+      (await client.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'upload_generations'`)).rows.map(
+        (r) => r.column_name,
+      );
+    try {
+      await client.query(old);
+      const s = await store(url);
+      expect(await s.head(KEY)).toBeUndefined();
+      expect(await s.generations(KEY)).toEqual([]);
+      // Reading changed nothing.
+      expect(await columns()).not.toContain('operation');
+      const lease = await s.lock(KEY, holder('laptop-7'));
+      const p = body('E1');
+      try {
+        await s.commit(KEY, 0, p.chunks, { ...meta(p), operation: 'merge' }, 10);
+      } finally {
+        await lease.release();
+      }
+      expect(await columns()).toEqual(expect.arrayContaining(['operation', 'held_removals']));
+      expect(await s.head(KEY)).toMatchObject({ generation: 1, operation: 'merge' });
+    } finally {
+      await client.end();
+    }
   });
 });
 

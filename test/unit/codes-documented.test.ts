@@ -27,6 +27,10 @@ describe('docs/report.md', () => {
     },
   );
 
+  it.each(Object.entries(EXIT))('lists exit code %s (%i) in the exit-code table', (_name, code) => {
+    expect(doc.split('\n').some((l) => l.startsWith(`| ${code} | `))).toBe(true);
+  });
+
   it.each(ISSUE_CODES.map((c) => [c]))('lists issue code %s with its severity', (code) => {
     expect(row(code), `docs/report.md has no row for ${code}`).toMatch(new RegExp(`^\\| \`${code}\` \\| (error|warning) \\|`));
   });

@@ -1,0 +1,85 @@
+// `upload remove <kind> KEY… [--keys-file FILE]`: the planned set is the last recorded set without
+// those keys, sent through the same frame as any upload. Naming the keys is naming the exact number of
+// removals, which is what --max-removals asks for; every other guard judges as usual.
+import { KINDS, type Kind } from '../contract/kinds.js';
+import { analyseChanges } from '../diff/changed.js';
+import { diffRecords } from '../diff/index.js';
+import { GuardRefusal, InputError } from '../errors.js';
+import { bodiesOf, removeKeys } from '../sets/index.js';
+import { generationRecords } from './baseline.js';
+import type { Definition } from './definition.js';
+import { encoded } from './encoded.js';
+import { runFrame } from './frame.js';
+import type { GuardOptions, SendOptions, StateOptions } from './options.js';
+import type { RunContext } from './context.js';
+import type { RunResult } from './result.js';
+import { baselineOf } from '../report/types.js';
+
+export interface RemoveOptions extends SendOptions, StateOptions, Pick<GuardOptions, 'allowEmpty' | 'maxChanges' | 'maxEmptied'> {
+  readonly kind: Kind;
+  /** The keys to remove, each once. */
+  readonly keys: readonly string[];
+  /** How the keys were given, for the report and the history: "keys E1, E2" or "keys in leavers.txt". */
+  readonly source: string;
+  readonly dryRun: boolean;
+  readonly baseUrl: URL;
+}
+
+export function runRemove(options: RemoveOptions, ctx: RunContext): Promise<RunResult> {
+  return runFrame(removeDefinition(options), ctx);
+}
+
+export function removeDefinition(options: RemoveOptions): Definition {
+  const { kind, keys } = options;
+  const noun = `${KINDS[kind].noun}s`;
+  return {
+    facts: { kind, source: options.source, dryRun: options.dryRun },
+    dryRun: options.dryRun,
+    state: options.state,
+    send: options,
+    keep: options.keep,
+    identity: options.identity,
+    guards: {
+      maxRemovals: { kind: 'count', count: keys.length },
+      maxChanges: options.maxChanges,
+      maxEmptied: options.maxEmptied,
+      allowEmpty: options.allowEmpty,
+      acknowledgeNoBaseline: false,
+    },
+    locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
+    baseline: async ({ state, head }) => {
+      if (!state || !head)
+        throw new GuardRefusal(
+          'NO_BASELINE',
+          `no upload of ${noun} to ${options.baseUrl.href.replace(/\/$/, '')} is recorded${state ? ` in ${state.store.label}` : ''}, so there is no set to remove ${keys.length === 1 ? 'the key' : 'keys'} from`,
+          'check --base-url and --state (`upload history` lists what is recorded), or upload the complete set once first',
+        );
+      return { baseline: { source: 'snapshot', records: await generationRecords(state, head) }, why: '', against: baselineOf(head) };
+    },
+    plan: (_opened, against) => {
+      const recorded = against.baseline!.records;
+      const set = removeKeys(recorded, keys);
+      if (set.unknown.length) {
+        const listed = set.unknown.slice(0, 10).map((k) => `'${k}'`);
+        const which = set.unknown.length === 1 ? `${KINDS[kind].keyField} ${listed[0]} is` : `${set.unknown.length} keys are`;
+        const list = set.unknown.length === 1 ? '' : `: ${listed.join(', ')}${set.unknown.length > 10 ? ', …' : ''}`;
+        throw new InputError(
+          'UNKNOWN_KEY',
+          `${which} not in the last recorded set of ${noun}${list}; nothing was sent`,
+          `check the spelling (keys are compared exactly, case included); \`upload export ${kind}\` lists what is recorded`,
+        );
+      }
+      const diff = diffRecords(recorded, 'snapshot', set.keys, bodiesOf(set));
+      return Promise.resolve({
+        source: options.source,
+        records: set.keys.length,
+        count: set.keys.length,
+        diff,
+        changes: () => analyseChanges(kind, recorded, set.keys, bodiesOf(set), diff),
+        payload: encoded(set.bodies),
+        set,
+        operation: 'remove' as const,
+      });
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// What an upload was, for the history: recorded with each upload since `--merge`, `remove` and
+// `--hold-removals` exist; derived from the other provenance for uploads recorded before.
+import type { Generation, Operation } from './types.js';
+
+export function operationOf(g: Generation): Operation {
+  return g.operation ?? (g.restoredFrom !== null ? 'restore' : g.plan !== null ? 'apply' : 'upload');
+}
+
+/** "full upload of staff.csv", "merge of new-hires.csv", "removal of keys E1, E2", "restore of #41". */
+export function describeOperation(g: Generation): string {
+  switch (operationOf(g)) {
+    case 'merge':
+      return `merge of ${g.source}`;
+    case 'remove':
+      return `removal of ${g.source}`;
+    case 'restore':
+      return `restore of #${g.restoredFrom ?? '?'}`;
+    case 'apply':
+      return `apply of plan ${g.plan ?? g.source}`;
+    case 'upload':
+      return `full upload of ${g.source}`;
+  }
+}

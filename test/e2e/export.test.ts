@@ -1,0 +1,76 @@
+// `upload export` end to end: the recorded set out of the store, as CSV, xlsx and JSON, uploaded back
+// unchanged through the real CLI against the real sandbox — a diff of =N and nothing else.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { freshDatabase } from '../helpers/postgres.js';
+import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sb: TestSandbox | undefined;
+afterEach(async () => {
+  await sb?.stop();
+  sb = undefined;
+});
+
+const STORES = [
+  'nodeKey,email,storeConceptCode,sun,mon,tue,wed,thu,fri,sat',
+  'S1,s1@example.com,12,closed,09:00-21:00,09:00-21:00,09:00-21:00,09:00-21:00,09:00-23:30,10:00-02:00',
+  ' =S2 ,+s2@example.com,,06:00-30:00,9:20-17:45,closed,closed,closed,closed,18:00-24:00',
+  '"S3, the big one",s3@example.com,-4,closed,closed,closed,closed,closed,closed,closed',
+].join('\n');
+
+describe('upload export', () => {
+  for (const backend of ['directory', 'postgres'] as const) {
+    it(`round-trips the recorded set exactly in CSV, xlsx and JSON (${backend} state)`, async () => {
+      sb = await sandbox();
+      const state = backend === 'directory' ? sb.stateDir : await freshDatabase();
+      const run = (args: string[]) => runCli([...args, '--state', state], { env: sb!.env });
+      const first = join(sb.dir, 'stores.csv');
+      writeFileSync(first, `${STORES}\n`);
+      expect((await run(['store-cards', first, '--yes', '--no-baseline', '--json'])).code).toBe(0);
+      const stored = await sb.stored('/integrations/storeCards');
+
+      const stdout = await run(['export', 'store-cards']);
+      expect(stdout.code).toBe(0);
+      expect(stdout.stdout.split('\r\n')[0]).toBe('nodeKey,email,storeConceptCode,sun,mon,tue,wed,thu,fri,sat');
+      expect(stdout.stderr).toContain('Exported 3 store cards of upload #1');
+      const piped = join(sb.dir, 'piped.csv');
+      writeFileSync(piped, stdout.stdout);
+
+      for (const file of [piped, join(sb.dir, 'stores-export.csv'), join(sb.dir, 'stores.xlsx'), join(sb.dir, 'stores.json')]) {
+        if (file !== piped) {
+          const r = await run(['export', 'store-cards', '--output', file]);
+          expect(r.code, r.stderr).toBe(0);
+          expect(statSync(file).mode & 0o777).toBe(0o600);
+        }
+        const again = await run(['store-cards', file, '--yes', '--json']);
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.json()).toMatchObject({ unchanged: true, diff: { added: 0, removed: 0, changed: 0, unchanged: 3 } });
+        expect(await sb.stored('/integrations/storeCards')).toEqual(stored);
+      }
+      // Each re-upload was recorded; an earlier one is exported with --generation.
+      const json = await run(['export', 'store-cards', '--generation', '1', '--format', 'json']);
+      expect(JSON.parse(json.stdout)).toEqual(stored);
+    });
+  }
+
+  it('says what is missing: no recorded upload, a workbook to the terminal, a snapshot no longer kept', async () => {
+    sb = await sandbox();
+    const run = (args: string[]) => runCli([...args, '--state', sb!.stateDir], { env: sb!.env });
+    let r = await run(['export', 'team-members']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('nothing to export');
+    writeFileSync(join(sb.dir, 'a.csv'), 'employeeID,email,name\nE1,e1@example.com,One\n');
+    expect((await run(['team-members', join(sb.dir, 'a.csv'), '--yes', '--no-baseline'])).code).toBe(0);
+    r = await run(['export', 'team-members', '--format', 'xlsx']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--output team-members.xlsx');
+    r = await run(['export', 'team-members', '--generation', '7']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('#7 is not among the snapshots kept');
+    r = await run(['export', 'team-members', '--output', join(sb.dir, 'x.ods')]);
+    expect(r.code).toBe(2);
+    expect(readFileSync(join(sb.dir, 'a.csv'), 'utf8')).toContain('E1');
+  });
+});
