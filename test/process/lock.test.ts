@@ -60,9 +60,9 @@ describe('the lease', () => {
 
   it('is renewed by its heartbeat, so a live holder never expires', async () => {
     const path = lockIn();
-    // Two and a half leases: long enough to prove renewal, with room for a busy machine's slow fsync.
-    const held = await lease(path, { leaseMs: 1_000, heartbeatMs: 100 });
-    await sleep(2_500);
+    // Long enough against a busy machine's late timers; still several leases' worth of heartbeats.
+    const held = await lease(path, { leaseMs: 1500, heartbeatMs: 100 });
+    await sleep(3500);
     const other = { ...me, host: 'sync-01', pid: deadPid() };
     await expect(lease(path, LONG, other)).rejects.toMatchObject({ code: 'LOCK_HELD' });
     expect(Date.parse(JSON.parse(readFileSync(path, 'utf8')).expiresAt)).toBeGreaterThan(Date.now());
