@@ -13,7 +13,7 @@ import { baselineOf } from '../report/types.js';
 import { resolveBaseUrl } from '../send/config.js';
 import { generationRecords } from './baseline.js';
 import type { RunContext } from './context.js';
-import type { GuardSettings } from './definition.js';
+import { commandBasics, type GuardSettings } from './definition.js';
 import { runFrame, type Definition } from './frame.js';
 import { DEFAULTS, type SendOptions, type StateOptions } from './options.js';
 import type { RunResult } from './result.js';
@@ -40,12 +40,7 @@ interface Saved {
 
 export function applyDefinition(options: ApplyOptions): Definition<Saved> {
   return {
-    facts: { kind: null, source: options.plan, dryRun: false },
-    dryRun: false,
-    state: options.state,
-    send: options,
-    keep: options.keep,
-    identity: options.identity,
+    ...commandBasics(options, { kind: null, source: options.plan, dryRun: false }),
     // The plan's own limits, known once it is read (Target.guards).
     guards: undefined,
     staleCode: 'PLAN_STALE',

@@ -11,7 +11,7 @@ import type { RecordSet } from '../sets/index.js';
 import type { Generation, Operation } from '../state/types.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
-import type { Identity, SendOptions } from './options.js';
+import type { Identity, SendOptions, StateOptions } from './options.js';
 import type { Plan } from './plan.js';
 import type { RunFacts } from './result.js';
 import type { State } from './state.js';
@@ -103,4 +103,15 @@ export interface OutputRequests {
   readonly planOut?: string | undefined;
   /** The config's named target the run is pointed at: a saved plan records it (apply refuses another). */
   readonly target?: string | null | undefined;
+}
+
+/**
+ * What every command that may send says alike: the report's first facts, whether it stops before
+ * sending, the store, and how to send. The rest of a Definition is what makes the command itself.
+ */
+export function commandBasics(
+  options: SendOptions & StateOptions,
+  facts: RunFacts,
+): Pick<Definition, 'facts' | 'dryRun' | 'state' | 'send' | 'keep' | 'identity'> {
+  return { facts, dryRun: facts.dryRun, state: options.state, send: options, keep: options.keep, identity: options.identity };
 }

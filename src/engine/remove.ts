@@ -7,7 +7,7 @@ import { diffRecords } from '../diff/index.js';
 import { GuardRefusal, InputError } from '../errors.js';
 import { bodiesOf, removeKeys } from '../sets/index.js';
 import { generationRecords } from './baseline.js';
-import type { Definition } from './definition.js';
+import { commandBasics, type Definition } from './definition.js';
 import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
 import type { GuardOptions, SendOptions, StateOptions } from './options.js';
@@ -33,12 +33,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
   const { kind, keys } = options;
   const noun = `${KINDS[kind].noun}s`;
   return {
-    facts: { kind, source: options.source, dryRun: options.dryRun },
-    dryRun: options.dryRun,
-    state: options.state,
-    send: options,
-    keep: options.keep,
-    identity: options.identity,
+    ...commandBasics(options, { kind, source: options.source, dryRun: options.dryRun }),
     guards: {
       maxRemovals: { kind: 'count', count: keys.length },
       maxChanges: options.maxChanges,

@@ -1,6 +1,7 @@
 // `upload restore <kind>`: the planned set is an earlier generation, sent again through the normal path
 // — diff against the latest, the guards, the question, send, record — as a new generation that says
 // what it restored.
+import { commandBasics } from './definition.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
@@ -30,12 +31,7 @@ export function runRestore(options: RestoreOptions, ctx: RunContext): Promise<Ru
 export function restoreDefinition(options: RestoreOptions): Definition {
   const { kind } = options;
   return {
-    facts: { kind, source: null, dryRun: options.dryRun },
-    dryRun: options.dryRun,
-    state: options.state,
-    send: options,
-    keep: options.keep,
-    identity: options.identity,
+    ...commandBasics(options, { kind, source: null, dryRun: options.dryRun }),
     guards: {
       maxRemovals: options.maxRemovals,
       maxChanges: options.maxChanges,

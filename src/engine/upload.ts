@@ -1,5 +1,6 @@
 // `upload store-cards|team-members FILE`: the planned set is the file's records, read through the stages
 // (read → map → validate → diff), compared with --baseline FILE or the last confirmed upload.
+import { commandBasics } from './definition.js';
 import { analyseChanges } from '../diff/changed.js';
 import { InputError } from '../errors.js';
 import type { Issue } from '../issues.js';
@@ -18,12 +19,7 @@ export function runUpload(options: UploadOptions, ctx: RunContext): Promise<RunR
 export function uploadDefinition(options: UploadOptions): Definition {
   const { kind, source } = options;
   return {
-    facts: { kind, source, dryRun: options.dryRun },
-    dryRun: options.dryRun,
-    state: options.state,
-    send: options,
-    keep: options.keep,
-    identity: options.identity,
+    ...commandBasics(options, { kind, source, dryRun: options.dryRun }),
     guards: {
       maxRemovals: options.maxRemovals,
       maxChanges: options.maxChanges,
