@@ -2,32 +2,10 @@
 // write them, lunch breaks, every error in one pass, and headers that say what they need. Each
 // scenario is a fixture run through the real CLI against a real sandbox, which must store exactly the
 // fixture's wire JSON, or the run must stop with exactly the fixture's issues and send nothing.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, runCli } from '../helpers/cli.js';
-import { sandbox } from '../helpers/sandbox.js';
+import { upload, uploadsExactly, refusesExactly, type Refusal, type Upload } from '../helpers/scenarios.js';
 
-const FIXTURES = dirname(fixture('store-cards.csv'));
-const PATHS = { 'store-cards': '/integrations/storeCards', 'team-members': '/integrations/teamMembers' } as const;
-type Kind = keyof typeof PATHS;
-
-const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-
-async function upload(kind: Kind, file: string, args: readonly string[] = [], human = false) {
-  const sb = await sandbox();
-  try {
-    const run = await runCli([kind, file, '--yes', '--no-baseline', ...(human ? [] : ['--json']), '--state-dir', sb.stateDir, ...args], {
-      env: sb.env,
-      cwd: FIXTURES,
-    });
-    return { run, stored: await sb.stored(PATHS[kind]) };
-  } finally {
-    await sb.stop();
-  }
-}
-
-const UPLOADS: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
+const UPLOADS: Upload[] = [
   // Öffnungszeiten Mo-Fr / Sa / So, with E-Mail-Adresse and Konzept as the field names
   { kind: 'store-cards', file: 'store-cards-weekday-range-headers.csv', wire: 'store-cards-weekday-range-headers.wire.json' },
   { kind: 'store-cards', file: 'store-cards-weekday-ranges-dutch.csv', wire: 'store-cards-weekday-ranges-dutch.wire.json' },
@@ -53,16 +31,9 @@ const UPLOADS: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
   },
 ];
 
-describe.concurrent('each scenario uploads exactly its wire JSON', () => {
-  it.each(UPLOADS)('$file $args', async ({ kind, file, args, wire }) => {
-    const { run: r, stored } = await upload(kind, file, args);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.json().issues).toEqual([]);
-    expect(stored).toEqual(json(wire));
-  });
-});
+uploadsExactly(UPLOADS);
 
-const REFUSALS: { kind: Kind; file: string; issues: string }[] = [
+const REFUSALS: Refusal[] = [
   { kind: 'store-cards', file: 'store-cards-lunch-break.csv', issues: 'store-cards-lunch-break.issues.json' },
   { kind: 'store-cards', file: 'store-cards-morning-afternoon.csv', issues: 'store-cards-morning-afternoon.issues.json' },
   { kind: 'store-cards', file: 'store-cards-every-error-one-pass.csv', issues: 'store-cards-every-error-one-pass.issues.json' },
@@ -70,14 +41,7 @@ const REFUSALS: { kind: Kind; file: string; issues: string }[] = [
   { kind: 'team-members', file: 'team-members-voornaam-achternaam.csv', issues: 'team-members-voornaam-achternaam.issues.json' },
 ];
 
-describe.concurrent('each scenario that needs the user stops with exit 3 and its issues, sending nothing', () => {
-  it.each(REFUSALS)('$file', async ({ kind, file, issues }) => {
-    const { run: r, stored } = await upload(kind, file);
-    expect(r.code, r.stderr).toBe(3);
-    expect(r.json().issues).toEqual(json(issues));
-    expect(stored).toEqual([]);
-  });
-});
+refusesExactly('each scenario that needs the user stops with exit 3 and its issues, sending nothing', REFUSALS);
 
 describe.concurrent('on screen', () => {
   it('a lunch break says the service holds one period per day and how to send the span', async () => {

@@ -2,29 +2,13 @@
 // its scenario: through `node bin/upload.js` to a real sandbox, which must store exactly the
 // fixture's wire JSON, or the run must stop with exactly the fixture's issues.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, runCli } from '../helpers/cli.js';
-import { sandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import { FIXTURES, json, upload, uploadsExactly, refusesExactly, type Kind, type Refusal, type Upload } from '../helpers/scenarios.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const FIXTURES = dirname(fixture('store-cards.csv'));
-const PATHS = { 'store-cards': '/integrations/storeCards', 'team-members': '/integrations/teamMembers' } as const;
-type Kind = keyof typeof PATHS;
-
-const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-
-async function upload(kind: Kind, file: string, args: readonly string[] = []) {
-  const sb = await sandbox();
-  try {
-    const run = await runCli([kind, file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES });
-    return { run, stored: await sb.stored(PATHS[kind]) };
-  } finally {
-    await sb.stop();
-  }
-}
-
-const UPLOADS: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
+const UPLOADS: Upload[] = [
   { kind: 'store-cards', file: 'store-cards-dutch-day-columns.csv', wire: 'store-cards-dutch-day-columns.wire.json' },
   { kind: 'store-cards', file: 'store-cards-german-day-columns.csv', wire: 'store-cards-german-day-columns.wire.json' },
   { kind: 'store-cards', file: 'store-cards-french-day-columns.csv', wire: 'store-cards-french-day-columns.wire.json' },
@@ -51,16 +35,9 @@ const UPLOADS: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
   { kind: 'team-members', file: 'team-members-blank-lines-sep.csv', wire: 'team-members-blank-lines-sep.wire.json' },
 ];
 
-describe.concurrent('each scenario uploads exactly its wire JSON', () => {
-  it.each(UPLOADS)('$file $args', async ({ kind, file, args, wire }) => {
-    const { run: r, stored } = await upload(kind, file, args);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.json().issues).toEqual([]);
-    expect(stored).toEqual(json(wire));
-  });
-});
+uploadsExactly(UPLOADS);
 
-const REFUSALS: { kind: Kind; file: string; issues: string }[] = [
+const REFUSALS: Refusal[] = [
   { kind: 'store-cards', file: 'store-cards-misspelt-weekday.csv', issues: 'store-cards-misspelt-weekday.issues.json' },
   { kind: 'store-cards', file: 'store-cards-comma-times.csv', issues: 'store-cards-comma-times.issues.json' },
   { kind: 'store-cards', file: 'store-cards-around-the-clock.csv', issues: 'store-cards-around-the-clock.issues.json' },
@@ -69,14 +46,7 @@ const REFUSALS: { kind: Kind; file: string; issues: string }[] = [
   { kind: 'team-members', file: 'team-members-store-and-store-id.csv', issues: 'team-members-store-and-store-id.issues.json' },
 ];
 
-describe.concurrent('each ambiguous scenario stops with exit 3 and its issues, sending nothing', () => {
-  it.each(REFUSALS)('$file', async ({ kind, file, issues }) => {
-    const { run: r, stored } = await upload(kind, file);
-    expect(r.code, r.stderr).toBe(3);
-    expect(r.json().issues).toEqual(json(issues));
-    expect(stored).toEqual([]);
-  });
-});
+refusesExactly('each ambiguous scenario stops with exit 3 and its issues, sending nothing', REFUSALS);
 
 describe.concurrent('a file cut mid-row', () => {
   it('uploads with a warning that names the last record', async () => {

@@ -2,27 +2,11 @@
 // (fixtures/sources/make-workbooks.py) through the real CLI to a real sandbox, which must store
 // exactly the fixture's wire JSON, or the run must stop naming the sheet, row, column or cell.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, runCli } from '../helpers/cli.js';
-import { sandbox } from '../helpers/sandbox.js';
+import { FIXTURES, json, upload, type Kind } from '../helpers/scenarios.js';
 import { tempDir } from '../helpers/tmp.js';
 import { openRecords } from '../../src/read/index.js';
-
-const FIXTURES = dirname(fixture('store-cards.csv'));
-const PATHS = { 'store-cards': '/integrations/storeCards', 'team-members': '/integrations/teamMembers' } as const;
-type Kind = keyof typeof PATHS;
-const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-
-async function upload(kind: Kind, file: string, args: readonly string[] = []) {
-  const sb = await sandbox();
-  try {
-    const run = await runCli([kind, file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES });
-    return { run, stored: await sb.stored(PATHS[kind]) };
-  } finally {
-    await sb.stop();
-  }
-}
 
 const dryRun = (kind: Kind, file: string, args: readonly string[] = []) => runCli([kind, file, '--dry-run', '--json', ...args], { cwd: FIXTURES });
 
