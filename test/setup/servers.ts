@@ -71,7 +71,9 @@ export async function startPostgres(): Promise<Postgres> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     restart: () => ctl('-m', 'fast', 'restart'),
-    halt: () => ctl('-m', 'fast', 'stop'),
+    // Immediate: a fast stop ends the session holding a table lock first, and a statement waiting on
+    // it may still be answered before its own session ends; a server that goes down answers nothing.
+    halt: () => ctl('-m', 'immediate', 'stop'),
     start: () => ctl('start'),
     stop: () => {
       try {
