@@ -1,6 +1,9 @@
-// Which rows and columns of an xlsx sheet are hidden, read from the sheet's XML while the zip is
-// scanned (./zip-scan.ts). SheetJS reports them only with its `cellStyles` option, which makes it ten
-// times slower (27 s instead of 2 s for 200,000 cells): reading two attributes here costs nothing.
+// Which rows and columns of an xlsx sheet are hidden (and, through ./ods-hidden.ts, which sheets, rows
+// and columns of an .ods), read from the sheet's XML while the zip is scanned (./zip-scan.ts). SheetJS
+// reports an xlsx's only with its `cellStyles` option, which makes it ten times slower (27 s instead
+// of 2 s for 200,000 cells): reading two attributes here costs nothing.
+import { hiddenOf, odsReader, type OdsSheet } from './ods-hidden.js';
+import { attributes, unescapeXml } from './xml-attributes.js';
 import type { EntryReader } from './zip-scan.js';
 
 export interface HiddenParts {
@@ -10,36 +13,15 @@ export interface HiddenParts {
   readonly hidden: Map<string, { rows: number[]; columns: number[] }>;
   /** Whether the hidden rows are read here (an xlsx's XML sheets, an .ods), not by SheetJS (.xlsb). */
   readonly xml: () => boolean;
-  /** An .ods workbook hides rows (which ones is not worked out: see docs/input.md). */
-  readonly odsHides: () => boolean;
+  /** An .ods workbook's sheets by name: SheetJS reports nothing hidden in an .ods. */
+  readonly ods: Map<string, OdsSheet>;
+  /** A sheet's hidden rows (of the 0-based `rows` that hold cells) and columns, where read here. */
+  forSheet(name: string, rows: readonly number[]): { rows: number[]; columns: number[] } | undefined;
   /** The entry reader to hand to scanZip. */
   readerFor(name: string): EntryReader | undefined;
 }
 
-const ATTRIBUTE = /([\w:]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-
-function attributes(tag: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of tag.matchAll(ATTRIBUTE)) out.set(m[1]!, m[2] ?? m[3] ?? '');
-  return out;
-}
-
 const truthy = (v: string | undefined) => v === '1' || v === 'true';
-
-const unescape = (s: string) =>
-  s.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) =>
-    e === 'lt'
-      ? '<'
-      : e === 'gt'
-        ? '>'
-        : e === 'quot'
-          ? '"'
-          : e === 'apos'
-            ? "'"
-            : e === 'amp'
-              ? '&'
-              : String.fromCodePoint(Number(e.startsWith('#x') ? `0x${e.slice(2)}` : e.slice(1))),
-  );
 
 /** Tags matched before `end` only: a later one is seen again, whole, with the next chunk. */
 function* tags(pattern: RegExp, text: string, end: number): Generator<string> {
@@ -51,16 +33,14 @@ const SHEET = /<(?:\w+:)?sheet\s[^>]*>/g;
 const RELATIONSHIP = /<(?:\w+:)?Relationship\s[^>]*>/g;
 const ROW = /<(?:\w+:)?row(?:\s[^>]*)?>/g;
 const COL = /<(?:\w+:)?col\s[^>]*>/g;
-/** An .ods row hidden by hand (collapse) or by a filter. */
-const ODS_HIDDEN = /<table:table-row\s[^>]*table:visibility\s*=\s*"(?:collapse|filter)"/;
 
 export function hiddenParts(): HiddenParts {
   const ids = new Map<string, string>(); // sheet name → relationship id
   const targets = new Map<string, string>(); // relationship id → part
   const hidden = new Map<string, { rows: number[]; columns: number[] }>();
   const sheetParts = new Map<string, string>();
-  let odsHides = false;
-  let ods = false;
+  const ods = new Map<string, OdsSheet>();
+  let isOds = false;
   const link = () => {
     for (const [name, id] of ids) {
       const target = targets.get(id);
@@ -70,12 +50,18 @@ export function hiddenParts(): HiddenParts {
   return {
     sheetParts,
     hidden,
-    odsHides: () => odsHides,
-    xml: () => ids.size > 0 || ods,
+    ods,
+    xml: () => ids.size > 0 || isOds,
+    forSheet(name, rows) {
+      const sheet = ods.get(name);
+      if (sheet) return { rows: hiddenOf(sheet.rows, rows), columns: sheet.columns };
+      const part = sheetParts.get(name);
+      return part === undefined ? undefined : hidden.get(part);
+    },
     readerFor(name) {
       if (name === 'content.xml') {
-        ods = true;
-        return (text) => void (odsHides ||= ODS_HIDDEN.test(text));
+        isOds = true;
+        return odsReader(ods);
       }
       if (name === 'xl/workbook.xml') {
         // A small part, read in one chunk; decoded as the UTF-8 it is, for sheet names.
@@ -83,7 +69,7 @@ export function hiddenParts(): HiddenParts {
           for (const tag of tags(SHEET, Buffer.from(text, 'latin1').toString('utf8'), Infinity)) {
             const a = attributes(tag);
             const id = [...a].find(([k]) => /(^|:)id$/.test(k) && k !== 'sheetId')?.[1];
-            if (a.has('name') && id !== undefined) ids.set(unescape(a.get('name')!), id);
+            if (a.has('name') && id !== undefined) ids.set(unescapeXml(a.get('name')!), id);
           }
           link();
         };
@@ -92,7 +78,7 @@ export function hiddenParts(): HiddenParts {
         return (text, end) => {
           for (const tag of tags(RELATIONSHIP, text, end)) {
             const a = attributes(tag);
-            if (a.has('Id') && a.has('Target')) targets.set(a.get('Id')!, unescape(a.get('Target')!));
+            if (a.has('Id') && a.has('Target')) targets.set(a.get('Id')!, unescapeXml(a.get('Target')!));
           }
           link();
         };

@@ -8,7 +8,6 @@ import { sheetRecords } from './sheet-records.js';
 import { openWorkbook, type SheetFacts, type WorkerFailure } from './xlsx-session.js';
 import { hiddenParts } from './xlsx-hidden.js';
 import { scanZip, type ZipCounts } from './zip-scan.js';
-import { issue } from '../issues.js';
 
 /** Far above any real store or staff list, far below what would exhaust memory. */
 export const MAX_WORKBOOK_BYTES = 50 * 1024 * 1024;
@@ -97,33 +96,27 @@ export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: R
   // .xls (not zipped) and .xlsb (binary sheets): SheetJS reports their hidden rows and columns itself.
   const session = await openWorkbook(bytes, !zipped || !parts.xml(), signal);
   if ('failure' in session) throw failed(source, session);
+  // SheetJS tells no hidden sheet of an .ods: that is read from its content.xml (./ods-hidden.ts).
+  const sheets = session.sheets.map((s) => (parts.ods.get(s.name)?.hidden ? { ...s, hidden: true } : s));
   let cells;
   let index;
   try {
-    index = pickSheet(session.sheets, options.sheet, source);
+    index = pickSheet(sheets, options.sheet, source);
     cells = await session.cells(index);
   } finally {
     session.close();
   }
   if ('failure' in cells) throw failed(source, cells);
-  const sheet = session.sheets[index]!;
-  const part = parts.sheetParts.get(sheet.name);
-  const hidden = part === undefined ? undefined : parts.hidden.get(part);
+  const sheet = sheets[index]!;
+  const hidden = parts.forSheet(
+    sheet.name,
+    cells.rows.map((row) => row.r),
+  );
   if (hidden) cells = { ...cells, hiddenRows: hidden.rows, hiddenColumns: hidden.columns };
-  if (parts.odsHides() && options.hiddenRows !== 'include') {
-    (info.notes ??= []).push(
-      issue(
-        'error',
-        'HIDDEN_ROWS',
-        `the workbook hides rows, and which ones cannot be told in an .ods file; unhide them (or save the workbook as .xlsx, where each hidden row is named), or pass --hidden-rows include to upload them`,
-        { line: null },
-      ),
-    );
-  }
   info.sheet = {
     name: sheet.name,
     hidden: sheet.hidden,
-    others: session.sheets.filter((s, i) => i !== index && !s.hidden && s.filled).map((s) => s.name),
+    others: sheets.filter((s, i) => i !== index && !s.hidden && s.filled).map((s) => s.name),
   };
   const read = sheetRecords(cells, { source, sheet: sheet.name, headerRow: options.headerRow, hiddenRows: options.hiddenRows });
   info.header = read.header;

@@ -7,7 +7,8 @@ import { columnLetters, sheetRecords } from '../../src/read/sheet-records.js';
 import { hiddenParts } from '../../src/read/xlsx-hidden.js';
 import type { SheetCells } from '../../src/read/xlsx-worker.js';
 import { scanZip } from '../../src/read/zip-scan.js';
-import { xlsx } from '../helpers/zip.js';
+import { hiddenOf } from '../../src/read/ods-hidden.js';
+import { xlsx, zip } from '../helpers/zip.js';
 
 const NO_LIMIT = { bytes: Infinity, cells: Infinity, strings: Infinity };
 
@@ -39,6 +40,72 @@ describe('scanZip counts what the zip holds, not what it declares', () => {
     await scanZip(book, NO_LIMIT, undefined, (name) => parts.readerFor(name));
     expect(parts.sheetParts.get('Sheet1')).toBe('xl/worksheets/sheet1.xml');
     expect(parts.hidden.get('xl/worksheets/sheet1.xml')).toEqual({ rows: [1, 4], columns: [] });
+  });
+});
+
+describe('an .ods content.xml: which sheets, rows and columns are hidden', () => {
+  const content = (tables: string) =>
+    `<office:document-content><office:automatic-styles>` +
+    `<style:style style:name="ta1" style:family="table"><style:table-properties table:display="true"/></style:style>` +
+    `<style:style style:name="ta2" style:family="table"><style:table-properties table:display="false"/></style:style>` +
+    `<style:style style:name="ro1" style:family="table-row"><style:table-row-properties table:display="false"/></style:style>` +
+    `</office:automatic-styles><office:body><office:spreadsheet>${tables}</office:spreadsheet></office:body></office:document-content>`;
+
+  it('reads table:display="false" styles, repeated rows and columns, and UTF-8 names', async () => {
+    const parts = hiddenParts();
+    const ods = zip([
+      {
+        name: 'content.xml',
+        data: content(
+          `<table:table table:name="Alt &amp; verborgen" table:style-name="ta2"><table:table-row><table:table-cell/></table:table-row></table:table>` +
+            `<table:table table:name="Björn" table:style-name="ta1">` +
+            `<table:table-column table:number-columns-repeated="2"/><table:table-column table:visibility="collapse" table:number-columns-repeated="2"/>` +
+            `<table:table-header-rows><table:table-row table:style-name="ro1"><table:table-cell/></table:table-row></table:table-header-rows>` +
+            `<table:table-row table:number-rows-repeated="2"/><table:table-row table:visibility="filter"/>` +
+            `<table:table-row-group><table:table-row/><table:table-row table:visibility="collapse" table:number-rows-repeated="1048570"/></table:table-row-group>` +
+            `</table:table>`,
+        ),
+      },
+    ]);
+    await scanZip(ods, NO_LIMIT, undefined, (name) => parts.readerFor(name));
+    expect(parts.ods.get('Alt & verborgen')).toMatchObject({ hidden: true, rows: [] });
+    // A row style's table:display is not a sheet's: only table-family styles hide sheets.
+    expect(parts.ods.get('Björn')).toEqual({
+      hidden: false,
+      rows: [
+        [3, 4],
+        [5, 1048575],
+      ],
+      columns: [2, 3],
+    });
+    expect(parts.forSheet('Björn', [0, 1, 3, 4, 5, 9, 2_000_000])).toEqual({ rows: [3, 5, 9], columns: [2, 3] });
+  });
+
+  it('finds rows cut across the inflated chunks', async () => {
+    const parts = hiddenParts();
+    let rows = '';
+    for (let r = 0; r < 40_000; r++)
+      rows += `<table:table-row${r % 1000 === 7 ? ' table:visibility="filter"' : ''}><table:table-cell office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>`;
+    await scanZip(
+      zip([{ name: 'content.xml', data: content(`<table:table table:name="S" table:style-name="ta1">${rows}</table:table>`) }]),
+      NO_LIMIT,
+      undefined,
+      (name) => parts.readerFor(name),
+    );
+    expect(parts.ods.get('S')!.rows.map(([first]) => first)).toEqual(Array.from({ length: 40 }, (_, i) => i * 1000 + 7));
+  });
+
+  it('hiddenOf keeps the rows that fall in a hidden range', () => {
+    expect(
+      hiddenOf(
+        [
+          [1, 3],
+          [10, 11],
+        ],
+        [0, 1, 2, 3, 9, 10, 11],
+      ),
+    ).toEqual([1, 2, 10]);
+    expect(hiddenOf([], [1, 2])).toEqual([]);
   });
 });
 
