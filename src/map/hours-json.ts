@@ -4,7 +4,7 @@
 import { MAX_DEPTH, tooDeep } from '../read/json.js';
 import { dayHours, isClosed, onePeriod, parseDay, type CellOptions, type DayHours, type DayProblem, type HoursResult } from './hours.js';
 import { dayIndex } from './layout.js';
-import { parseWeek } from './week.js';
+import { parseWeek, type WeekHours } from './week.js';
 
 const EXAMPLE = '{"1": {"since": 9, "to": 22}} or {"mon": "09:00-22:00"}';
 
@@ -32,8 +32,10 @@ function oneDay(value: unknown, options: CellOptions): HoursResult | { split: st
 /**
  * The hours cell's value (an object from JSON input, or its text from CSV) to the wire object. Text
  * that is not JSON is the week as written (`Mo-Fr 9-18, Sa 9-14`, OpenStreetMap, Google's list).
+ * Every day is read even after one fails, and the days read are returned with the problems, so the
+ * contract still checks them: a record's hours errors are all reported in one run.
  */
-export function hoursFromJson(value: unknown, options: CellOptions = {}): { period: Record<string, DayHours> } | { problems: DayProblem[] } {
+export function hoursFromJson(value: unknown, options: CellOptions = {}): WeekHours {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { period: {} };
   let object = value;
   if (typeof value === 'string' && !/^\s*[{["]/.test(value)) return parseWeek(value, options);
@@ -41,15 +43,16 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): { peri
     // Walking (or quoting) a value nested without end would exhaust the stack: refused unread.
     if (tooDeep(value))
       return {
+        period: {},
         problems: [{ day: undefined, message: `the opening hours nest objects or arrays more than ${MAX_DEPTH} levels deep; write them as ${EXAMPLE}` }],
       };
     try {
       object = JSON.parse(value) as typeof object;
     } catch {
-      return { problems: [{ day: undefined, message: `'${value}' is not a JSON object such as ${EXAMPLE}` }] };
+      return { period: {}, problems: [{ day: undefined, message: `'${value}' is not a JSON object such as ${EXAMPLE}` }] };
     }
   }
-  if (!isPlainObject(object)) return { problems: [{ day: undefined, message: `opening hours must be a JSON object such as ${EXAMPLE}` }] };
+  if (!isPlainObject(object)) return { period: {}, problems: [{ day: undefined, message: `opening hours must be a JSON object such as ${EXAMPLE}` }] };
 
   const period: Record<string, DayHours> = {};
   const problems: DayProblem[] = [];
@@ -62,6 +65,7 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): { peri
     }
     if (seen.has(day)) {
       problems.push({ day, message: `the day is given twice (key '${key}'); keep one` });
+      delete period[String(day)];
       continue;
     }
     seen.add(day);
@@ -71,5 +75,5 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): { peri
     else if ('error' in result) problems.push({ day, message: result.error });
     else period[String(day)] = result;
   }
-  return problems.length ? { problems } : { period };
+  return problems.length ? { period, problems } : { period };
 }

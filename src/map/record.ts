@@ -80,11 +80,9 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
     const parsed = hoursFromJson(value, plan);
-    if ('problems' in parsed) {
-      for (const p of parsed.problems) problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message);
-      // The record's other fields are still checked, against no hours rather than wrong ones.
-      candidate.opentToGuestsPeriod = {};
-    } else candidate.opentToGuestsPeriod = parsed.period;
+    for (const p of parsed.problems ?? []) problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message);
+    // The days that could be read are still checked against the contract, as with day columns.
+    candidate.opentToGuestsPeriod = parsed.period;
     return { candidate, issues };
   }
 

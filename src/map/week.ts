@@ -24,8 +24,19 @@ interface Rule {
 
 class Unreadable extends Error {}
 
-export function parseWeek(text: string, options: CellOptions): { period: Record<string, DayHours> } | { problems: DayProblem[] } {
-  const problem = (message: string) => ({ problems: [{ day: undefined, message }] });
+/** A week's hours: the days that could be read, and the problems of the rest (none when absent). */
+export interface WeekHours {
+  readonly period: Record<string, DayHours>;
+  readonly problems?: DayProblem[];
+}
+
+/**
+ * The days of a week cell. Days that could be read are returned even when others could not, so the
+ * contract still checks them: one problem hides no other of the record (the `problems` say which
+ * days are missing). An unreadable cell as a whole gives no days.
+ */
+export function parseWeek(text: string, options: CellOptions): WeekHours {
+  const problem = (message: string): WeekHours => ({ period: {}, problems: [{ day: undefined, message }] });
   if (isAllDay(text))
     return problem(`'${text.trim()}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
   let rules: Rule[];
@@ -59,11 +70,11 @@ export function parseWeek(text: string, options: CellOptions): { period: Record<
       ruleOf.set(day, r);
     }
   });
-  if (problems.length) return { problems };
+  const twice = new Set(problems.map((p) => p.day));
 
   const period: Record<string, DayHours> = {};
   const byRule = new Map<number, number[]>();
-  for (const [day, r] of ruleOf) byRule.set(r, [...(byRule.get(r) ?? []), day]);
+  for (const [day, r] of ruleOf) if (!twice.has(day)) byRule.set(r, [...(byRule.get(r) ?? []), day]);
   for (const [r, days] of byRule) {
     const periods = rules[r]!.periods;
     if (periods === 'closed') continue;
@@ -72,7 +83,7 @@ export function parseWeek(text: string, options: CellOptions): { period: Record<
     if ('split' in one) problems.push({ day: days[0], days, message: one.split, code: 'SPLIT_HOURS' });
     else for (const day of days) period[String(day)] = one;
   }
-  return problems.length ? { problems } : { period };
+  return problems.length ? { period, problems } : { period };
 }
 
 function readRules(tokens: readonly Token[], options: CellOptions): Rule[] {

@@ -37,6 +37,8 @@ const REFUSALS: Refusal[] = [
   { kind: 'store-cards', file: 'store-cards-lunch-break.csv', issues: 'store-cards-lunch-break.issues.json' },
   { kind: 'store-cards', file: 'store-cards-morning-afternoon.csv', issues: 'store-cards-morning-afternoon.issues.json' },
   { kind: 'store-cards', file: 'store-cards-every-error-one-pass.csv', issues: 'store-cards-every-error-one-pass.issues.json' },
+  // The same in JSON: an unreadable day of the hours object or week text hides no other day's error.
+  { kind: 'store-cards', file: 'store-cards-every-error-one-pass.json', issues: 'store-cards-every-error-one-pass-json.issues.json' },
   { kind: 'team-members', file: 'team-members-vorname-nachname.csv', issues: 'team-members-vorname-nachname.issues.json' },
   { kind: 'team-members', file: 'team-members-voornaam-achternaam.csv', issues: 'team-members-voornaam-achternaam.issues.json' },
 ];

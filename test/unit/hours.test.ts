@@ -102,7 +102,22 @@ describe('the JSON hours layout', () => {
     ['{"1": {"since": 9, "until": 17}}', [{ day: 1, message: "unknown key 'until'; a day holds only since and to" }]],
     ['{"1": 9}', [{ day: 1, message: '9 is not opening hours such as {"since": 9, "to": 22} or "09:00-22:00"' }]],
   ])('%s is a problem naming the day', (text, problems) => {
-    expect(hoursFromJson(text)).toEqual({ problems });
+    expect(hoursFromJson(text)).toEqual({ period: {}, problems });
+  });
+
+  it('a bad day hides no other: the days read are kept for the contract to check', () => {
+    expect(hoursFromJson({ mon: 'nine to five', '2': { since: 5, to: 22 }, wed: '9-18', sun: { since: 9, until: 17 } })).toEqual({
+      period: { '2': { since: 5, to: 22 }, '3': { since: 9, to: 18 } },
+      problems: [
+        { day: 1, message: "'nine to five': opening time 'nine' is not a time such as 9, 9:30 or 9:30 AM" },
+        { day: 0, message: "unknown key 'until'; a day holds only since and to" },
+      ],
+    });
+    // A day given twice is left out, whichever value was first.
+    expect(hoursFromJson({ '1': '9-17', mon: '9-18', tue: '9-18' })).toEqual({
+      period: { '2': { since: 9, to: 18 } },
+      problems: [{ day: 1, message: "the day is given twice (key 'mon'); keep one" }],
+    });
   });
 });
 

@@ -57,7 +57,8 @@ describe('what the week cannot say is an error, never a closed day', () => {
 
 describe('lunch breaks in a week', () => {
   it('are SPLIT_HOURS naming the days of the rule', () => {
-    expect(hoursFromJson('Mo-Fr 08:00-12:00,13:00-17:30')).toEqual({
+    expect(hoursFromJson('Mo-Fr 08:00-12:00,13:00-17:30; Sa 9-14')).toEqual({
+      period: { '6': { since: 9, to: 14 } },
       problems: [{ day: 1, days: [1, 2, 3, 4, 5], code: 'SPLIT_HOURS', message: expect.stringContaining('08:00-12:00 and 13:00-17:30') }],
     });
   });
