@@ -2,7 +2,7 @@
 // which its later ones. A column may name several days (`Mo-Fr`, `Weekdays`); every short name in
 // the header is read in one language (`Ma-Vr` with `Za` is Dutch), or the header is an error.
 import { issue, type Issue } from '../issues.js';
-import { expand, refsOf, resolveRefs, type DayItem, type DayRef } from './day-words.js';
+import { checkLetters, expand, refsOf, resolveRefs, type DayItem, type DayRef } from './day-words.js';
 import { DAY_NAMES } from './hours.js';
 import type { DayColumns, HoursRole } from './layout.js';
 import { fold } from './weekdays.js';
@@ -32,10 +32,19 @@ export function placeDays(dayColumns: readonly DayColumn[], columns: readonly st
 
   const columnOf = new Map<DayRef, string>();
   for (const c of dayColumns) for (const ref of refsOf(c.items)) columnOf.set(ref, c.column);
-  const resolved = resolveRefs([...columnOf.keys()], (ref) => {
+  const where = (ref: DayRef) => {
     const column = columnOf.get(ref)!;
     return fold(column) === fold(ref.raw) ? `'${column}'` : `'${ref.raw}' in '${column}'`;
-  });
+  };
+  const letters = checkLetters([...columnOf.keys()], where);
+  if (letters) {
+    found.push({
+      index: dayColumns[0]!.index,
+      issue: issue('error', 'AMBIGUOUS_WEEKDAY', `weekday columns are unclear: ${letters}; or leave the column out with --ignore-column`),
+    });
+    return { days, later, issues: found };
+  }
+  const resolved = resolveRefs([...columnOf.keys()], where);
   if ('ambiguous' in resolved) {
     found.push({
       index: dayColumns[0]!.index,

@@ -68,6 +68,8 @@ export function tokenize(text: string, times: boolean): Token[] {
 export interface DayRef {
   readonly raw: string;
   readonly readings: ReadonlyMap<Language, number>;
+  /** One of the Spanish one-letter days (see LETTERS). */
+  readonly letter?: true;
 }
 
 export type DayItem = { readonly from: DayRef; readonly to?: DayRef } | { readonly group: readonly number[]; readonly raw: string };
@@ -111,6 +113,43 @@ export function dayRef(token: Token | undefined, numbers: boolean): DayRef | und
   return found.size ? { raw: token.raw, readings: found } : undefined;
 }
 
+/**
+ * Spanish shop signs name days by one letter: L M X J V S D (`L-V`, `L a V`, `S-D`, `L, M, X, J, V`),
+ * X being miércoles. French and Italian share L, J, V, S and D, but write M for both mardi and
+ * mercredi; English writes M for Monday and S for both weekend days. So a letter is read only as the
+ * Spanish day, and only where no other reading is left (checkLetters): beside other letters, and `M`
+ * only beside `X`, which no other language writes.
+ */
+const LETTERS: Readonly<Record<string, number>> = { l: 1, m: 2, x: 3, j: 4, v: 5, s: 6, d: 0 };
+
+function letterRef(token: Token | undefined): DayRef | undefined {
+  if (token?.kind !== 'word') return undefined;
+  const day = LETTERS[token.text];
+  return day === undefined ? undefined : { raw: token.raw, readings: new Map([['es', day]]), letter: true };
+}
+
+/** A day name or number, or a Spanish day letter. */
+function dayOrLetter(token: Token | undefined, numbers: boolean): DayRef | undefined {
+  return dayRef(token, numbers) ?? letterRef(token);
+}
+
+/**
+ * Why the one-letter days among `refs` cannot be read one way, or undefined when they can (or there
+ * are none): a letter alone could be any language's, and `M` without `X` could be French or English.
+ */
+export function checkLetters(refs: readonly DayRef[], where: (ref: DayRef) => string): string | undefined {
+  const letters = refs.filter((r) => r.letter);
+  if (!letters.length) return undefined;
+  if (letters.length === 1) {
+    return `${where(letters[0]!)} is a one-letter day on its own; one-letter days are read only as the Spanish L M X J V S D beside one another (L-V, S-D, L, M, X, J, V): write the day's name instead (sábado, Sa, Saturday…)`;
+  }
+  const m = letters.filter((r) => r.readings.get('es') === 2);
+  if (m.length && !letters.some((r) => r.readings.get('es') === 3)) {
+    return `${m.map(where).join(', ')} could be martes (Spanish), mardi or mercredi (French), martedì or mercoledì (Italian) or Monday (English); write Ma or martes for Tuesday, or use X for miércoles beside it so the letters are read as Spanish`;
+  }
+  return undefined;
+}
+
 function group(tokens: readonly Token[], at: number): { days: readonly number[]; length: number; raw: string } | undefined {
   for (const [words, days] of GROUPS) {
     if (words.every((w, k) => tokens[at + k]?.kind === 'word' && tokens[at + k]!.text === w)) {
@@ -141,7 +180,7 @@ export interface Selector {
 export function parseSelector(tokens: readonly Token[], at: number, numbers: boolean): Selector | undefined {
   const items: DayItem[] = [];
   let i = at;
-  const startsDays = (k: number) => group(tokens, k) !== undefined || dayRef(tokens[k], numbers) !== undefined;
+  const startsDays = (k: number) => group(tokens, k) !== undefined || dayOrLetter(tokens[k], numbers) !== undefined;
   if (isWord(tokens[i], BEFORE) && startsDays(i + 1)) i++;
   for (;;) {
     const g = group(tokens, i);
@@ -149,12 +188,12 @@ export function parseSelector(tokens: readonly Token[], at: number, numbers: boo
       items.push({ group: g.days, raw: g.raw });
       i += g.length;
     } else {
-      const from = dayRef(tokens[i], numbers);
+      const from = dayOrLetter(tokens[i], numbers);
       if (!from) break;
       const joint = tokens[i + 1];
       const through = joint?.kind === 'dash' || isWord(joint, THROUGH);
       const skip = through && isWord(tokens[i + 2], BEFORE) ? 1 : 0;
-      const to = through ? dayRef(tokens[i + 2 + skip], numbers) : undefined;
+      const to = through ? dayOrLetter(tokens[i + 2 + skip], numbers) : undefined;
       if (to) {
         items.push({ from, to });
         i += 3 + skip;

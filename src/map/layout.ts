@@ -148,8 +148,11 @@ export function hoursColumn(column: string): HoursColumn | undefined {
       .filter((w) => w !== '' && (!HOURS_WORDS.has(w) || w === 'opening'));
     const found = roleOf(words);
     if (found) return { ...found, items: selector.items };
-    // `Mon-Frei` looks like a range of days even though `Mon` alone is a weak sign.
-    if (!selector.weak || tokens[selector.end]?.kind === 'dash') return { role: 'unplaced', rest: rest.map((t) => t.raw).join(' ') };
+    // `Mon-Frei` looks like a range of days even though `Mon` alone is a weak sign; a lone letter
+    // before a dash does not (`X-Ray`, `S-Bahn`).
+    const lone = selector.items[0];
+    const letter = lone !== undefined && 'from' in lone && lone.from.letter === true;
+    if (!selector.weak || (tokens[selector.end]?.kind === 'dash' && !letter)) return { role: 'unplaced', rest: rest.map((t) => t.raw).join(' ') };
     return undefined;
   }
   // One word with no separators: the longest day name that starts it decides (`montagvon` is Montag + von).

@@ -6,7 +6,7 @@
 // A day the cell does not name is closed (as in OpenStreetMap). Anything not understood is an error
 // for the whole cell, never a closed day. See docs/decisions.md for why this is not the
 // `opening_hours` package.
-import { expand, parseSelector, refsOf, resolveRefs, tokenize, type DayItem, type Token } from './day-words.js';
+import { checkLetters, expand, parseSelector, refsOf, resolveRefs, tokenize, type DayItem, type Token } from './day-words.js';
 import { isAllDay, isClosed, onePeriod, parseRange, type CellOptions, type DayHours, type DayProblem } from './hours.js';
 
 const BEFORE_TIME = new Set(['from', 'von', 'van', 'vanaf', 'de', 'du', 'des', 'desde', 'dalle', 'dal', 'da', 'ab']);
@@ -48,10 +48,10 @@ export function parseWeek(text: string, options: CellOptions): WeekHours {
   }
   if (!rules.length) return problem(`'${text.trim()}' names no weekday; write the week as ${EXAMPLE}`);
 
-  const resolved = resolveRefs(
-    rules.flatMap((r) => refsOf(r.items)),
-    (ref) => `'${ref.raw}'`,
-  );
+  const refs = rules.flatMap((r) => refsOf(r.items));
+  const letters = checkLetters(refs, (ref) => `'${ref.raw}'`);
+  if (letters) return problem(`the days in '${text.trim()}' are unclear: ${letters}`);
+  const resolved = resolveRefs(refs, (ref) => `'${ref.raw}'`);
   if ('ambiguous' in resolved) {
     return problem(`the days in '${text.trim()}' can be read in more than one language: ${resolved.ambiguous}; write full day names (Dienstag, dimanche…)`);
   }

@@ -15,6 +15,8 @@ const UPLOADS: Upload[] = [
   { kind: 'store-cards', file: 'store-cards-week-column.csv', wire: 'store-cards-week-column.wire.json' },
   { kind: 'store-cards', file: 'store-cards-week-column-libreoffice.xlsx', wire: 'store-cards-week-column.wire.json' },
   { kind: 'store-cards', file: 'store-cards-times-as-written.csv', wire: 'store-cards-times-as-written.wire.json' },
+  // Spanish one-letter days: L-V, L a V, L, M, X, J, V, S-D, L-S
+  { kind: 'store-cards', file: 'store-cards-spanish-day-letters.csv', wire: 'store-cards-spanish-day-letters.wire.json' },
   { kind: 'store-cards', file: 'store-cards-lunch-break.csv', wire: 'store-cards-lunch-break.span.wire.json', args: ['--split-hours', 'span'] },
   { kind: 'store-cards', file: 'store-cards-morning-afternoon.csv', wire: 'store-cards-morning-afternoon.span.wire.json', args: ['--split-hours', 'span'] },
   {
@@ -39,6 +41,8 @@ const REFUSALS: Refusal[] = [
   { kind: 'store-cards', file: 'store-cards-every-error-one-pass.csv', issues: 'store-cards-every-error-one-pass.issues.json' },
   // The same in JSON: an unreadable day of the hours object or week text hides no other day's error.
   { kind: 'store-cards', file: 'store-cards-every-error-one-pass.json', issues: 'store-cards-every-error-one-pass-json.issues.json' },
+  // M without X (French mardi or mercredi?) and a lone S: the letters have more than one reading.
+  { kind: 'store-cards', file: 'store-cards-spanish-day-letters-unclear.csv', issues: 'store-cards-spanish-day-letters-unclear.issues.json' },
   { kind: 'team-members', file: 'team-members-vorname-nachname.csv', issues: 'team-members-vorname-nachname.issues.json' },
   { kind: 'team-members', file: 'team-members-voornaam-achternaam.csv', issues: 'team-members-voornaam-achternaam.issues.json' },
 ];
