@@ -162,7 +162,9 @@ export class Validator {
    */
   check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): boolean | typeof NEEDS_SCHEMA {
     // A day whose cells could not be read is absent from the mapped hours: the rest is checked as it is.
-    toNfc(mapped.candidate);
+    // A plain record (read/types.ts) is NFC already and holds nothing invisible, NUL or broken.
+    const plain = raw.plain === true;
+    if (!plain) toNfc(mapped.candidate);
     const candidate = mapped.candidate;
     // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
     const accepted = this.accepts(candidate);
@@ -189,11 +191,13 @@ export class Validator {
     }
 
     this.cellCount(raw, plan);
-    this.spreadsheet(raw, plan, candidate);
-    for (const { field, index, column } of plan.fed) {
-      if (!IDENTIFYING.has(field)) continue;
-      const hidden = invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
-      if (hidden) this.add(hidden);
+    this.spreadsheet(raw, plan, candidate, plain);
+    if (!plain) {
+      for (const { field, index, column } of plan.fed) {
+        if (!IDENTIFYING.has(field)) continue;
+        const hidden = invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
+        if (hidden) this.add(hidden);
+      }
     }
 
     const key = typeof candidate[this.keyField] === 'string' && candidate[this.keyField] !== '' ? (candidate[this.keyField] as string) : undefined;
@@ -294,7 +298,7 @@ export class Validator {
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */
-  private spreadsheet(raw: RawRecord, plan: ColumnPlan, candidate: Record<string, unknown>): void {
+  private spreadsheet(raw: RawRecord, plan: ColumnPlan, candidate: Record<string, unknown>, plain: boolean): void {
     const { fed } = plan;
     for (let k = 0; k < fed.length; k++) {
       const { field, index, column } = fed[k]!;
@@ -302,7 +306,7 @@ export class Validator {
       if (typeof sent !== 'string') continue;
       const value = raw.cells[index];
       // NUL and lone surrogates (text damaged by a bad conversion) are never what a person meant to send.
-      if (sent.includes('\0') || !sent.isWellFormed()) {
+      if (!plain && (sent.includes('\0') || !sent.isWellFormed())) {
         const what = sent.includes('\0') ? 'a NUL character (U+0000)' : 'a broken character (a lone UTF-16 surrogate: the text was damaged by a conversion)';
         this.add(
           issue('error', 'INVALID_CHARACTER', `${field} holds ${what}; fix the cell, or export the file again`, {
