@@ -102,6 +102,25 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     expect(await s.keys()).toEqual([KEY]);
   });
 
+  it('records the body sent ahead as intended, and a different body as itself', async () => {
+    const s = await store(await make());
+    const sent = body('E1', 'E2');
+    const other = body('E3');
+    const lease = await s.lock(KEY, holder('laptop-7'));
+    try {
+      await s.intend(KEY, 0, sent.chunks, meta(sent));
+      await s.commit(KEY, 0, sent.chunks, meta(sent), 10);
+      // An intent for another body (left by an earlier run) is never what a commit records.
+      await s.intend(KEY, 1, sent.chunks, meta(sent));
+      await s.commit(KEY, 1, other.chunks, meta(other), 10);
+    } finally {
+      await lease.release();
+    }
+    expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(sent.chunks));
+    expect(await s.readSnapshot(KEY, 2)).toEqual(Buffer.concat(other.chunks));
+    expect(await s.pending(KEY)).toBeUndefined();
+  });
+
   it('refuses a write against a generation that moved, and changes nothing', async () => {
     const s = await store(await make());
     await upload(s, 0, body('E1'));
