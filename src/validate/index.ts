@@ -9,7 +9,7 @@ import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/column-plan.js';
 import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
-import { doubled, KeyList, lowerCase, runOf } from './key-index.js';
+import { doubled, KeyList, runOf } from './key-index.js';
 import { describe } from './messages.js';
 import { IDENTIFYING, invisibleCharacter, toNfc } from './text.js';
 
@@ -111,7 +111,7 @@ export class Validator {
     this.emailList = new KeyList(
       (record) => {
         const email = this.emailOf(record);
-        return email === undefined ? undefined : lowerCase(email);
+        return email === undefined ? undefined : email.toLowerCase();
       },
       { flagRepeats },
     );
@@ -205,7 +205,7 @@ export class Validator {
     let mayRepeat = this.keyList.add(key);
     if (this.kind === 'team-members') {
       if (typeof candidate.email === 'string' && candidate.email) email = candidate.email;
-      mayRepeat = this.emailList.add(email === undefined ? undefined : lowerCase(email)) || mayRepeat;
+      mayRepeat = this.emailList.add(email === undefined ? undefined : email.toLowerCase()) || mayRepeat;
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
       if (known && typeof parent === 'string' && !known.has(parent)) {
