@@ -4,7 +4,7 @@
 // rename replaces an existing file's inode, so another user's file is never written into.
 import { randomBytes } from 'node:crypto';
 import { constants, readSync, type Stats } from 'node:fs';
-import { lstat, open, rm, type FileHandle } from 'node:fs/promises';
+import { link, lstat, open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { renameRetrying } from './rename.js';
 
@@ -175,6 +175,32 @@ export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile
       await rm(temp, { force: true });
     },
   };
+}
+
+/**
+ * Makes `path` a second name of the complete file `from` (already written atomically and synced): a hard
+ * link under a temp name, renamed over `path`, then the directory synced. Nothing is copied, and `from`
+ * keeps its name. False, with nothing changed, where the file system cannot link (the caller writes
+ * the bytes instead).
+ */
+export async function linkFileAtomic(from: string, path: string): Promise<boolean> {
+  await checkTarget(path);
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await link(from, temp);
+  } catch {
+    return false;
+  }
+  try {
+    await checkTarget(path);
+    await renameRetrying(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+  await syncDir(dir);
+  return true;
 }
 
 export async function syncDir(dir: string): Promise<void> {
