@@ -90,10 +90,33 @@ async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
   }
 }
 
+/** Small chunks are gathered into writes of about this size. */
+const WRITE_SIZE = 64 * 1024;
+
+/**
+ * Writes `chunks` to `path` atomically. Small chunks (a line of the errors CSV or the diff, a record's
+ * body) are gathered into writes of about 64 KiB: a write call per line cost 160,000 rejected rows
+ * ten seconds, most of it in the kernel.
+ */
 export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>, mode = 0o600): Promise<void> {
   const file = await atomicFile(path, mode);
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    await file.write(bytes);
+  };
   try {
-    for await (const chunk of chunks) await file.write(chunk);
+    for await (const chunk of chunks) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      pending.push(bytes);
+      size += bytes.length;
+      if (size >= WRITE_SIZE) await flush();
+    }
+    await flush();
   } catch (err) {
     await file.abort();
     throw err;
