@@ -4,8 +4,9 @@
 // weighs on all alike. Prints the median wall time, CPU time and peak RSS of each, and its CPU time
 // against the current build: an optimisation stays when taking it out costs at least 5 %.
 //
-//   node bench/ab.js [--runs N] [--only name,name] [--base DIR] [--record]
+//   node bench/ab.js [--runs N] [--only name,name] [--base DIR] [--baseline] [--record]
 //
+// --baseline: the dry run is the repeat upload, against a recorded snapshot of the file's own records.
 // --base DIR adds another build (a directory holding bin/ and dist/, e.g. an older commit) as a variant.
 // --record appends the result to bench/AB-RESULTS.json (bench/out/ab.json always holds the last run).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generated } from './lib/generate.js';
 import { median, run } from './lib/measure.js';
+import { BASELINE_URL, recordBaseline } from './lib/baseline.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -28,6 +30,15 @@ const VARIANTS = {
   'zod for every record (no fast check)': {
     name: 'no-fast-check',
     patches: [['validate/index.js', 'this.accepts = ACCEPTS[kind];', 'this.accepts = () => false;']],
+  },
+  'NFC and character checks on every record (no plain mark)': {
+    name: 'no-plain-mark',
+    patches: [['read/csv-parser.js', 'plain: notPlain >= i', 'plain: false']],
+  },
+  'each record compared alone (no runs in step)': {
+    name: 'no-diff-runs',
+    // Only a run with a baseline (--baseline) diffs anything.
+    patches: [['diff/index.js', 'if (i >= tryRun && i + RUN <= keys.length', 'if (false && i + RUN <= keys.length']],
   },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
@@ -57,13 +68,14 @@ function mapKeyList() {
 }
 
 function options(argv) {
-  const o = { runs: 5, only: undefined, base: undefined, record: false };
+  const o = { runs: 5, only: undefined, base: undefined, baseline: false, record: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') o.runs = Math.max(1, Number(argv[++i]) || 1);
     else if (argv[i] === '--only') o.only = argv[++i].split(',');
     else if (argv[i] === '--base') o.base = argv[++i];
+    else if (argv[i] === '--baseline') o.baseline = true;
     else if (argv[i] === '--record') o.record = true;
-    else throw new Error(`unknown option ${argv[i]}; use --runs N  --only name,name  --base DIR  --record`);
+    else throw new Error(`unknown option ${argv[i]}; use --runs N  --only name,name  --base DIR  --baseline  --record`);
   }
   return o;
 }
@@ -93,14 +105,18 @@ for (const [label, v] of Object.entries(VARIANTS)) if (!o.only || o.only.include
 if (o.base) builds.push({ label: `build in ${o.base}`, bin: join(o.base, 'bin', 'upload.js') });
 
 const scratch = mkdtempSync(join(tmpdir(), 'su-ab-'));
+const state = join(scratch, 'state');
+const records = o.baseline ? await recordBaseline(builds[0].bin, file, state, scratch) : undefined;
+const against = o.baseline ? ['--base-url', BASELINE_URL] : [];
 const before = loadavg();
 const started = Date.now();
 const runs = builds.map(() => []);
 for (let i = 0; i < o.runs; i++) {
   for (const [b, build] of builds.entries()) {
-    const r = await run(process.execPath, [build.bin, 'team-members', file, '--dry-run', '--json', '--state-dir', join(scratch, 'state')]);
+    const r = await run(process.execPath, [build.bin, 'team-members', file, '--dry-run', '--json', ...against, '--state-dir', state]);
     const report = JSON.parse(r.stdout);
     if (report.outcome !== 'dry-run') throw new Error(`${build.label}: outcome ${report.outcome}: ${r.stderr.slice(-300)}`);
+    if (records !== undefined && report.diff.unchanged !== records) throw new Error(`${build.label}: the baseline was not used`);
     runs[b].push(r);
     process.stderr.write(`${build.label}: ${r.wallMs} ms wall, ${r.cpuMs} ms CPU, ${r.rssMB} MB\n`);
   }
@@ -116,7 +132,7 @@ const rows = builds.map((build, b) => ({
 }));
 for (const row of rows) row.cpuVsCurrent = Number((row.cpuS / rows[0].cpuS).toFixed(3));
 const result = {
-  what: `1M team-member dry run, median of ${o.runs} interleaved runs`,
+  what: `1M team-member dry run${o.baseline ? ' with the snapshot baseline' : ''}, median of ${o.runs} interleaved runs`,
   node: process.version,
   cpus: `${cpus().length} × ${cpus()[0]?.model.trim()}`,
   load: { before: before.map((x) => Number(x.toFixed(2))), after: after.map((x) => Number(x.toFixed(2))) },

@@ -15,6 +15,7 @@ import { generated } from './lib/generate.js';
 import { hasGnuTime, installed, median, run } from './lib/measure.js';
 import { table, verdict, verdictText } from './lib/report.js';
 import { startSandbox } from './lib/sandbox.js';
+import { BASELINE_URL, recordBaseline } from './lib/baseline.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');
@@ -188,38 +189,8 @@ async function startup(runs = 15) {
  */
 async function dryRunWithBaseline(file, name) {
   const state = join(scratch, `baseline-state-${name.replace(/\W+/g, '-')}`);
-  const body = join(scratch, 'baseline-body.json');
-  const baseUrl = 'http://127.0.0.1:9';
-  const made = await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--payload-out', body, '--state-dir', state]);
-  expectOutcome(made, 'dry-run', `payload of ${file}`);
-  const { openStore } = await import('../dist/state/index.js');
-  const { readFileSync } = await import('node:fs');
-  const { createHash } = await import('node:crypto');
-  const bytes = readFileSync(body);
-  const store = await openStore(state, { env: {} });
-  const key = { baseUrl, kind: 'team-members' };
-  const lease = await store.lock(key, { user: 'bench', host: 'bench', pid: process.pid, what: 'bench' });
-  const records = JSON.parse(made.stdout).records;
-  await store.commit(
-    key,
-    0,
-    [bytes],
-    {
-      uploadedAt: new Date().toISOString(),
-      user: 'bench',
-      host: 'bench',
-      toolVersion: 'bench',
-      source: file,
-      records,
-      bytes: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      restoredFrom: null,
-      plan: null,
-    },
-    10,
-  );
-  await lease.release();
-  await store.close();
+  const baseUrl = BASELINE_URL;
+  const records = await recordBaseline(BIN, file, state, scratch);
   const floor = [];
   const ours = [];
   for (let i = 0; i < o.repeat; i++) {

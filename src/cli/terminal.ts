@@ -1,5 +1,4 @@
 // The terminal edge: human output on stderr, colour and a spinner only where a person is looking.
-import { createInterface } from 'node:readline/promises';
 import { styleText } from 'node:util';
 import type { Style } from '../report/human.js';
 import type { Ui } from '../report/ui.js';
@@ -90,6 +89,8 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
     },
     confirm: async (question, typeToConfirm) => {
       spinner?.stop();
+      // Loaded only to ask: most runs never do, and readline costs a few milliseconds of every start.
+      const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: options.stdin, output: options.stderr });
       // Ctrl-C at the prompt reaches readline, not the process: pass it on as an interruption.
       const { signal } = options;

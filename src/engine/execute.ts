@@ -61,6 +61,8 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     // prove the lock is still ours and nobody uploaded since the plan was made.
     await fence(job, lease);
     const meta = await provenance(job);
+    // Loaded only to send (a dry run never pays for the HTTP client), while the intent is written.
+    const sending = import('../send/index.js');
     // Write-ahead: what is about to be sent is recorded first, so a run whose outcome is never learnt
     // leaves a trace that the next run cannot miss (BASELINE_UNCERTAIN).
     await store.intend(key, job.expected, payload.chunks, meta).catch((err: unknown) => {
@@ -75,8 +77,7 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     let answer: ServiceAnswer;
     /** Whether any attempt handed the whole body to the service. */
     let delivered = false;
-    // Loaded only to send: a dry run never pays for the HTTP client.
-    const { send } = await import('../send/index.js');
+    const { send } = await sending;
     try {
       ({ answer } = await send({
         info,

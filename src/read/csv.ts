@@ -152,7 +152,7 @@ export async function* readCsvBatches(
   const parser = new CsvParser(first.value.delimiter, MAX_RECORD_CHARS);
   let columns: string[] | undefined;
   const records = (parsed: ParsedRecord[], out: RawRecord[] = []): RawRecord[] => {
-    for (const { line, cells } of parsed) {
+    for (const { line, cells, plain } of parsed) {
       if (!columns) {
         // Blank lines before the header are skipped like blank lines anywhere; so is `sep=;`, and so is
         // a line of other delimiters only (`,,,,` above a `;` header), as detection skipped it.
@@ -164,7 +164,7 @@ export async function* readCsvBatches(
         columns = checkHeader(source, line, cells);
         info.header = columns;
         info.headerLine = line;
-      } else if (!isBlank(cells)) out.push({ line, columns, cells });
+      } else if (!isBlank(cells)) out.push({ line, columns, cells, plain });
     }
     return out;
   };

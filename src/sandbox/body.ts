@@ -10,7 +10,7 @@ import { UploadError } from '../errors.js';
 import { decodeText } from '../read/decode.js';
 import type { AtomicFile } from '../state/atomic.js';
 import { jsonArrayElements } from '../read/json.js';
-import { doubled, KeyList, lowerCase, runOf } from '../validate/key-index.js';
+import { doubled, KeyList, runOf } from '../validate/key-index.js';
 
 export class TooLarge extends Error {}
 
@@ -64,7 +64,7 @@ export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind,
   // with equal hashes are read back from what is stored.
   const stored = new StoredBatches(file);
   const keys = new KeyList((entry) => stored.field(entry, keyField));
-  const emails = new KeyList((entry) => lowerCase(stored.field(entry, 'email')));
+  const emails = new KeyList((entry) => stored.field(entry, 'email').toLowerCase());
   /** The element number of each stored record. */
   let elementOf = new Int32Array(1024);
   let index = 0;
@@ -90,7 +90,7 @@ export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind,
         }
         if (asSent) length += compactLength(record);
         keys.add(record[keyField] as string);
-        if (kind === 'team-members') emails.add(lowerCase(record.email as string));
+        if (kind === 'team-members') emails.add((record.email as string).toLowerCase());
         if (stored.count + accepted.length === elementOf.length) elementOf = doubled(elementOf);
         elementOf[stored.count + accepted.length] = i;
         accepted.push(record);

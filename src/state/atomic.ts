@@ -4,7 +4,7 @@
 // rename replaces an existing file's inode, so another user's file is never written into.
 import { randomBytes } from 'node:crypto';
 import { constants, readSync, type Stats } from 'node:fs';
-import { lstat, open, rm, type FileHandle } from 'node:fs/promises';
+import { link, lstat, open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { renameRetrying } from './rename.js';
 
@@ -90,10 +90,33 @@ async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
   }
 }
 
+/** Small chunks are gathered into writes of about this size. */
+const WRITE_SIZE = 64 * 1024;
+
+/**
+ * Writes `chunks` to `path` atomically. Small chunks (a line of the errors CSV or the diff, a record's
+ * body) are gathered into writes of about 64 KiB: a write call per line cost 160,000 rejected rows
+ * ten seconds, most of it in the kernel.
+ */
 export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>, mode = 0o600): Promise<void> {
   const file = await atomicFile(path, mode);
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    await file.write(bytes);
+  };
   try {
-    for await (const chunk of chunks) await file.write(chunk);
+    for await (const chunk of chunks) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      pending.push(bytes);
+      size += bytes.length;
+      if (size >= WRITE_SIZE) await flush();
+    }
+    await flush();
   } catch (err) {
     await file.abort();
     throw err;
@@ -152,6 +175,32 @@ export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile
       await rm(temp, { force: true });
     },
   };
+}
+
+/**
+ * Makes `path` a second name of the complete file `from` (already written atomically and synced): a hard
+ * link under a temp name, renamed over `path`, then the directory synced. Nothing is copied, and `from`
+ * keeps its name. False, with nothing changed, where the file system cannot link (the caller writes
+ * the bytes instead).
+ */
+export async function linkFileAtomic(from: string, path: string): Promise<boolean> {
+  await checkTarget(path);
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await link(from, temp);
+  } catch {
+    return false;
+  }
+  try {
+    await checkTarget(path);
+    await renameRetrying(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+  await syncDir(dir);
+  return true;
 }
 
 export async function syncDir(dir: string): Promise<void> {

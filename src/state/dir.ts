@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
-import { appendRegularFile, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
+import { appendRegularFile, linkFileAtomic, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
 import { posixModes } from './file-modes.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
@@ -203,7 +203,11 @@ export class DirectoryStore implements StateStore {
   /** Snapshot, then provenance, then the head: until the head moves, the new generation does not exist. */
   private async write(key: StateKey, generation: Generation, body: readonly Uint8Array[], audit: readonly AuditEntry[] | null): Promise<void> {
     const dir = await this.ensure(key);
-    await writeFileAtomic(join(dir, 'snapshots', `${generation.generation}.json`), body, this.fileMode);
+    const snapshot = join(dir, 'snapshots', `${generation.generation}.json`);
+    // The body just sent is already on disk, whole and synced, as the intent's: it becomes the snapshot
+    // by a second name instead of being written (and synced) a second time.
+    if (!(await this.intentHolds(dir, generation)) || !(await linkFileAtomic(join(dir, 'intent.body.json'), snapshot)))
+      await writeFileAtomic(snapshot, body, this.fileMode);
     await writeFileAtomic(join(dir, 'generations', `${generation.generation}.json`), [`${JSON.stringify(generation)}\n`], this.fileMode);
     // The earlier version's audit lines arrive whole, once: two runs migrating at once write the same file.
     if (audit && !(await exists(join(dir, 'audit.jsonl'))))
@@ -213,6 +217,12 @@ export class DirectoryStore implements StateStore {
         this.fileMode,
       );
     await writeFileAtomic(join(dir, 'head.json'), [`${JSON.stringify({ generation: generation.generation })}\n`], this.fileMode);
+  }
+
+  /** Whether the recorded intent is this generation, with the same bytes (length and sha256). */
+  private async intentHolds(dir: string, generation: Generation): Promise<boolean> {
+    const intent = await readJson<Intent>(join(dir, 'intent.json'));
+    return intent?.generation === generation.generation && intent.sha256 === generation.sha256 && intent.bytes === generation.bytes;
   }
 
   private async prune(key: StateKey, latest: number, keep: number): Promise<void> {

@@ -1,6 +1,5 @@
 // Where the tool keeps what it remembers between runs, and how each file is named. Pure apart from
 // reading the environment it is given: the file system is touched elsewhere.
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { stateHome } from './app-dirs.js';
 
@@ -30,6 +29,7 @@ export function siteName(url: URL): string {
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, '_')
     .replace(/^\.+/, '_');
-  const hash = createHash('sha256').update(normaliseBaseUrl(url)).digest('hex').slice(0, 12);
+  // node:crypto loads here, on first use, not with every start: a dry run without a base URL never needs it.
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(normaliseBaseUrl(url)).digest('hex').slice(0, 12);
   return `${host}-${hash}`;
 }

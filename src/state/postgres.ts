@@ -267,9 +267,15 @@ export class PostgresStore implements StateStore {
             ]);
       if (moved.rowCount !== 1)
         throw new GuardRefusal('STATE_MOVED', `the state of ${key.kind} to ${key.baseUrl} in ${this.label} is no longer at upload #${expected}`, 'run again');
+      // The body just sent is in the database already, as the intent's: copied there, not sent again.
+      const intended = await c.query(
+        `SELECT 1 FROM upload_intents WHERE base_url = $1 AND kind = $2 AND generation = $3 AND meta->>'sha256' = $4 AND octet_length(snapshot) = $5`,
+        [key.baseUrl, key.kind, generation.generation, meta.sha256, meta.bytes],
+      );
       await c.query(
         `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+                 coalesce($14::bytea, (SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2)), $15, $16)
          ON CONFLICT (base_url, kind, generation) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, uploaded_by = EXCLUDED.uploaded_by, host = EXCLUDED.host,
            tool_version = EXCLUDED.tool_version, source = EXCLUDED.source, records = EXCLUDED.records, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256,
            restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot,
@@ -288,7 +294,7 @@ export class PostgresStore implements StateStore {
           meta.sha256,
           meta.restoredFrom,
           meta.plan,
-          Buffer.concat(body),
+          intended.rowCount === 1 ? null : Buffer.concat(body),
           meta.operation ?? null,
           meta.heldRemovals?.length ? JSON.stringify(meta.heldRemovals) : null,
         ],

@@ -9,7 +9,7 @@ import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/column-plan.js';
 import type { Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
-import { doubled, KeyList, lowerCase, runOf } from './key-index.js';
+import { doubled, KeyList, runOf } from './key-index.js';
 import { describe } from './messages.js';
 import { IDENTIFYING, invisibleCharacter, toNfc } from './text.js';
 
@@ -52,6 +52,15 @@ export const NEEDS_SCHEMA = Symbol('needs the zod schema');
 
 /** Issues kept in full; past this only their counts (a file with 2M mistakes must not need 2M objects). */
 export const MAX_ISSUES = 1000;
+
+/**
+ * A copy of `text` that holds no other string alive. A cell is a slice of the decoded chunk it was
+ * read from, and V8 keeps that whole chunk for as long as a slice of 13 or more characters lives: a
+ * million kept keys of 20 characters held the file's whole text, 170 MB more at peak (docs/performance.md).
+ */
+function detached(text: string): string {
+  return (' ' + text).slice(1);
+}
 
 /** rowIssues of a record without any: shared, so a valid record allocates no array. */
 const NONE: Issue[] = [];
@@ -111,7 +120,7 @@ export class Validator {
     this.emailList = new KeyList(
       (record) => {
         const email = this.emailOf(record);
-        return email === undefined ? undefined : lowerCase(email);
+        return email === undefined ? undefined : email.toLowerCase();
       },
       { flagRepeats },
     );
@@ -162,7 +171,9 @@ export class Validator {
    */
   check(raw: RawRecord, plan: ColumnPlan, mapped: Mapped): boolean | typeof NEEDS_SCHEMA {
     // A day whose cells could not be read is absent from the mapped hours: the rest is checked as it is.
-    toNfc(mapped.candidate);
+    // A plain record (read/types.ts) is NFC already and holds nothing invisible, NUL or broken.
+    const plain = raw.plain === true;
+    if (!plain) toNfc(mapped.candidate);
     const candidate = mapped.candidate;
     // Most records are valid: the fast check takes those; zod judges (and words) all the rest.
     const accepted = this.accepts(candidate);
@@ -189,11 +200,13 @@ export class Validator {
     }
 
     this.cellCount(raw, plan);
-    this.spreadsheet(raw, plan, candidate);
-    for (const { field, index, column } of plan.fed) {
-      if (!IDENTIFYING.has(field)) continue;
-      const hidden = invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
-      if (hidden) this.add(hidden);
+    this.spreadsheet(raw, plan, candidate, plain);
+    if (!plain) {
+      for (const { field, index, column } of plan.fed) {
+        if (!IDENTIFYING.has(field)) continue;
+        const hidden = invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
+        if (hidden) this.add(hidden);
+      }
     }
 
     const key = typeof candidate[this.keyField] === 'string' && candidate[this.keyField] !== '' ? (candidate[this.keyField] as string) : undefined;
@@ -201,7 +214,7 @@ export class Validator {
     let mayRepeat = this.keyList.add(key);
     if (this.kind === 'team-members') {
       if (typeof candidate.email === 'string' && candidate.email) email = candidate.email;
-      mayRepeat = this.emailList.add(email === undefined ? undefined : lowerCase(email)) || mayRepeat;
+      mayRepeat = this.emailList.add(email === undefined ? undefined : email.toLowerCase()) || mayRepeat;
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
       if (known && typeof parent === 'string' && !known.has(parent)) {
@@ -237,7 +250,7 @@ export class Validator {
     // The map stage builds a record's fields in contract order (zod's output follows the schema), so
     // this is its canonical JSON. Encoded once, here: the string is garbage a moment later.
     this.bodyOf[record] = this.bodies.length;
-    this.keys.push(key);
+    this.keys.push(detached(key));
     this.bodies.push(JSON.stringify(data));
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     return true;
@@ -294,7 +307,7 @@ export class Validator {
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */
-  private spreadsheet(raw: RawRecord, plan: ColumnPlan, candidate: Record<string, unknown>): void {
+  private spreadsheet(raw: RawRecord, plan: ColumnPlan, candidate: Record<string, unknown>, plain: boolean): void {
     const { fed } = plan;
     for (let k = 0; k < fed.length; k++) {
       const { field, index, column } = fed[k]!;
@@ -302,7 +315,7 @@ export class Validator {
       if (typeof sent !== 'string') continue;
       const value = raw.cells[index];
       // NUL and lone surrogates (text damaged by a bad conversion) are never what a person meant to send.
-      if (sent.includes('\0') || !sent.isWellFormed()) {
+      if (!plain && (sent.includes('\0') || !sent.isWellFormed())) {
         const what = sent.includes('\0') ? 'a NUL character (U+0000)' : 'a broken character (a lone UTF-16 surrogate: the text was damaged by a conversion)';
         this.add(
           issue('error', 'INVALID_CHARACTER', `${field} holds ${what}; fix the cell, or export the file again`, {

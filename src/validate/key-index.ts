@@ -127,15 +127,6 @@ const DIGITS = 1 << 11;
 /** Bits of add()'s repeat filter: 2 MB, so about one key in 16 is flagged at a million. */
 const SEEN_BITS = 1 << 24;
 
-/** toLowerCase, without a new string for the usual email that is ASCII and lower case already. */
-export function lowerCase(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 127 || (c >= 65 && c <= 90)) return text.toLowerCase();
-  }
-  return text;
-}
-
 /** Which run a numbered item belongs to, given each run's first number in ascending order (`firsts[0]` ≤ n). */
 export function runOf(firsts: readonly number[], n: number): number {
   let lo = 0;

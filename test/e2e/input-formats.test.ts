@@ -1,7 +1,7 @@
 // Files as they come out of Excel and HR systems, uploaded end to end: each fixture through
-// `node bin/upload.js` to a real sandbox, whose stored array must equal the fixture's wire JSON.
+// the real CLI (in-process) to a real sandbox, whose stored array must equal the fixture's wire JSON.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, runCli } from '../helpers/cli.js';
 import { sandbox } from '../helpers/sandbox.js';
@@ -22,7 +22,7 @@ const CASES: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
     kind: 'team-members',
     file: 'team-members-hr-export-mapped.csv',
     wire: 'team-members-hr-export-mapped.wire.json',
-    args: ['--map', 'team-members-hr-export-mapped.map.json'],
+    args: ['--map', fixture('team-members-hr-export-mapped.map.json')],
   },
   { kind: 'team-members', file: 'team-members-multiline-quoted.csv', wire: 'team-members-multiline-quoted.wire.json' },
   { kind: 'team-members', file: 'team-members-mixed-keys.json', wire: 'team-members-mixed-keys.wire.json' },
@@ -36,12 +36,14 @@ const CASES: { kind: Kind; file: string; wire: string; args?: string[] }[] = [
 
 /**
  * A real upload to a sandbox of its own (so tests can run side by side), with a fresh state
- * directory (so no earlier run's snapshot is a baseline); gives the run and what was stored.
+ * directory (so no earlier run's snapshot is a baseline); gives the run and what was stored. The
+ * fixture is named by its full path, so the run is in-process (`-` reads `input`).
  */
 async function upload(kind: Kind, file: string, args: readonly string[] = [], input?: string | Buffer) {
   const sb = await sandbox();
   try {
-    const run = await runCli([kind, file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES, input });
+    const path = file === '-' ? file : resolve(FIXTURES, file);
+    const run = await runCli([kind, path, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, input });
     return { run, stored: await sb.stored(PATHS[kind]) };
   } finally {
     await sb.stop();
@@ -84,11 +86,11 @@ describe.concurrent('standard input and --format', () => {
     const t = tempDir();
     // The header has more commas than pipes, so detection alone would choose the comma.
     const file = t.write('pipes.csv', 'employeeID|email|name|Notes, a, b, c\nE1|a@example.com|Smith, Ann|x\n');
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--delimiter', 'pipe'], { cwd: FIXTURES });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--delimiter', 'pipe']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().records).toBe(1);
     expect(r.json().issues.map((i: { code: string; column: string }) => [i.code, i.column])).toEqual([['UNKNOWN_COLUMN', 'Notes, a, b, c']]);
-    const bad = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--delimiter', 'x'], { cwd: FIXTURES });
+    const bad = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--delimiter', 'x']);
     expect(bad.code).toBe(2);
     expect(bad.json().error.code).toBe('BAD_DELIMITER');
   });

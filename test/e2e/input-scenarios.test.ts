@@ -1,10 +1,10 @@
 // Real-world exports that used to upload wrong data with exit 0, each a fixture named by
-// its scenario: through `node bin/upload.js` to a real sandbox, which must store exactly the
+// its scenario: through the real CLI (in-process) to a real sandbox, which must store exactly the
 // fixture's wire JSON, or the run must stop with exactly the fixture's issues.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { fixture, runCli } from '../helpers/cli.js';
 import { FIXTURES, json, upload, uploadsExactly, refusesExactly, type Kind, type Refusal, type Upload } from '../helpers/scenarios.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -18,7 +18,7 @@ const UPLOADS: Upload[] = [
     kind: 'team-members',
     file: 'team-members-store-and-store-id.csv',
     wire: 'team-members-store-and-store-id.wire.json',
-    args: ['--map', 'team-members-store-and-store-id.map.json'],
+    args: ['--map', fixture('team-members-store-and-store-id.map.json')],
   },
   {
     kind: 'team-members',
@@ -30,7 +30,7 @@ const UPLOADS: Upload[] = [
     kind: 'team-members',
     file: 'team-members-first-last-name.csv',
     wire: 'team-members-first-last-name.wire.json',
-    args: ['--map', 'team-members-first-last-name.map.json'],
+    args: ['--map', fixture('team-members-first-last-name.map.json')],
   },
   { kind: 'team-members', file: 'team-members-blank-lines-sep.csv', wire: 'team-members-blank-lines-sep.wire.json' },
 ];
@@ -69,7 +69,7 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
       kind: 'team-members',
       file: 'team-members-first-last-name-workbook.xlsx',
       wire: 'team-members-first-last-name.wire.json',
-      args: ['--map', 'team-members-first-last-name.map.json'],
+      args: ['--map', fixture('team-members-first-last-name.map.json')],
     },
   ])('$file', async ({ kind, file, wire, args }) => {
     const { run: r, stored } = await upload(kind as Kind, file, args);
@@ -79,25 +79,28 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
   });
 
   it('--sheet picks a sheet by number or name; an unknown one is a usage error naming the sheets', async () => {
-    const ok = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', '1'], { cwd: FIXTURES });
+    const ok = await runCli(['store-cards', fixture('store-cards-hours-ranges-workbook.xlsx'), '--dry-run', '--json', '--sheet', '1']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json().records).toBe(2);
-    const bad = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', 'Stores'], { cwd: FIXTURES });
+    const bad = await runCli(['store-cards', fixture('store-cards-hours-ranges-workbook.xlsx'), '--dry-run', '--json', '--sheet', 'Stores']);
     expect(bad.code).toBe(2);
     expect(bad.json().error.code).toBe('SHEET_NOT_FOUND');
     // A sheet name is at most 31 characters: LibreOffice cut the file name to fit.
     expect(bad.json().error.message).toContain("its sheets are 'store-cards-hours-ranges-workbo'");
-    const byName = await runCli(
-      ['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--sheet', 'store-cards-hours-ranges-workbo'],
-      { cwd: FIXTURES },
-    );
+    const byName = await runCli([
+      'store-cards',
+      fixture('store-cards-hours-ranges-workbook.xlsx'),
+      '--dry-run',
+      '--json',
+      '--sheet',
+      'store-cards-hours-ranges-workbo',
+    ]);
     expect(byName.code, byName.stderr).toBe(0);
     expect(byName.json().records).toBe(2);
   });
 
   it('a workbook on standard input is read with --format xlsx', async () => {
     const r = await runCli(['store-cards', '-', '--dry-run', '--json', '--format', 'xlsx'], {
-      cwd: FIXTURES,
       input: readFileSync(join(FIXTURES, 'store-cards-hours-ranges-workbook.xlsx')),
     });
     expect(r.code, r.stderr).toBe(0);
@@ -105,7 +108,7 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
   });
 
   it('a workbook read as CSV says it is a workbook, not "not UTF-8"', async () => {
-    const r = await runCli(['store-cards', 'store-cards-hours-ranges-workbook.xlsx', '--dry-run', '--json', '--format', 'csv'], { cwd: FIXTURES });
+    const r = await runCli(['store-cards', fixture('store-cards-hours-ranges-workbook.xlsx'), '--dry-run', '--json', '--format', 'csv']);
     expect(r.code).toBe(3);
     expect(r.json().error.code).toBe('LOOKS_LIKE_WORKBOOK');
     expect(r.json().error.hint).toContain('--format xlsx');

@@ -1,5 +1,6 @@
 // A file full of mistakes: every one reported on its line, in one pass, with nothing sent (exit 3);
-// the errors CSV, --store-cards, --map and the human report, through `node bin/upload.js`.
+// the errors CSV, --store-cards, --map and the human report, through the real CLI: in-process, or
+// spawned in another working directory where a test names files as a user there types them.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,8 @@ import { tempDir } from '../helpers/tmp.js';
 
 const FIXTURES = dirname(fixture('store-cards.csv'));
 const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-const dry = (args: string[], cwd = FIXTURES) => runCli([...args, '--dry-run', '--no-baseline', '--json'], { cwd });
+/** A --json dry run: in-process, or in its own process in `cwd`, which relative paths are read against. */
+const dry = (args: string[], cwd?: string) => runCli([...args, '--dry-run', '--no-baseline', '--json'], cwd === undefined ? {} : { cwd });
 
 describe.concurrent('a file full of mistakes', () => {
   it.each([
@@ -68,7 +70,7 @@ describe.concurrent('a file full of mistakes', () => {
 describe.concurrent('--errors-csv', () => {
   it('writes the rejected rows exactly as they were, plus an errors column, even though the run is invalid', async () => {
     const out = join(tempDir().dir, 'rejected.csv');
-    const r = await dry(['team-members', 'team-members-mistakes.csv', '--errors-csv', out]);
+    const r = await dry(['team-members', fixture('team-members-mistakes.csv'), '--errors-csv', out]);
     expect(r.code).toBe(3);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(FIXTURES, 'team-members-mistakes.errors.csv'), 'utf8'));
   });
@@ -114,8 +116,7 @@ describe.concurrent('--errors-csv', () => {
 describe.concurrent('columns', () => {
   it('a missing required column is one error listing the columns found', async () => {
     const t = tempDir();
-    t.write('staff.csv', 'Kennung,Mail,Name\n1,a@example.com,A\n');
-    const r = await dry(['team-members', 'staff.csv'], t.dir);
+    const r = await dry(['team-members', t.write('staff.csv', 'Kennung,Mail,Name\n1,a@example.com,A\n')]);
     expect(r.code).toBe(3);
     expect(r.json().issues).toEqual([
       { severity: 'warning', code: 'UNKNOWN_COLUMN', line: 1, column: 'Kennung', field: null, value: null, message: "column 'Kennung' is not used" },
@@ -133,8 +134,7 @@ describe.concurrent('columns', () => {
 
   it('a column that looks like a field but is placed nowhere is an error saying how to map or ignore it', async () => {
     const t = tempDir();
-    t.write('staff.csv', 'employeeID,Emial,name,Rolecode,Parnet Key\nE1,a@example.com,A,3,S1\n');
-    const r = await dry(['team-members', 'staff.csv'], t.dir);
+    const r = await dry(['team-members', t.write('staff.csv', 'employeeID,Emial,name,Rolecode,Parnet Key\nE1,a@example.com,A,3,S1\n')]);
     expect(r.code).toBe(3);
     expect(r.json().issues.map((i: { code: string; message: string }) => [i.code, i.message])).toEqual([
       [
@@ -178,8 +178,8 @@ describe.concurrent('columns', () => {
 describe.concurrent('--store-cards', () => {
   it('an unknown parentKey is a warning; the dry run still passes', async () => {
     const t = tempDir();
-    t.write('staff.csv', 'employeeID,email,name,parentKey\nE1,a@example.com,A,STORE-001\nE2,b@example.com,B,STORE-404\n');
-    const r = await dry(['team-members', 'staff.csv', '--store-cards', join(FIXTURES, 'store-cards.csv')], t.dir);
+    const staff = t.write('staff.csv', 'employeeID,email,name,parentKey\nE1,a@example.com,A,STORE-001\nE2,b@example.com,B,STORE-404\n');
+    const r = await dry(['team-members', staff, '--store-cards', join(FIXTURES, 'store-cards.csv')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().issues).toEqual([
       {
@@ -195,10 +195,10 @@ describe.concurrent('--store-cards', () => {
   });
 
   it('a store-card file that cannot be read, or is invalid, stops the run naming the flag (exit 3)', async () => {
-    const missing = await dry(['team-members', 'team-members.csv', '--store-cards', 'nope.csv']);
+    const missing = await dry(['team-members', 'team-members.csv', '--store-cards', 'nope.csv'], FIXTURES);
     expect(missing.code).toBe(3);
     expect(missing.json().error).toMatchObject({ code: 'CANNOT_READ', message: '--store-cards nope.csv: cannot read the file: no such file' });
-    const invalid = await dry(['team-members', 'team-members.csv', '--store-cards', 'store-cards-mistakes.csv']);
+    const invalid = await dry(['team-members', fixture('team-members.csv'), '--store-cards', fixture('store-cards-mistakes.csv')]);
     expect(invalid.code).toBe(3);
     expect(invalid.json().error.code).toBe('STORE_CARDS_INVALID');
   });

@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixture, runCli } from '../helpers/cli.js';
-import { FIXTURES, json, upload, type Kind } from '../helpers/scenarios.js';
+import { json, upload, type Kind } from '../helpers/scenarios.js';
 import { tempDir } from '../helpers/tmp.js';
 import { openRecords } from '../../src/read/index.js';
 
-const dryRun = (kind: Kind, file: string, args: readonly string[] = []) => runCli([kind, file, '--dry-run', '--json', ...args], { cwd: FIXTURES });
+const dryRun = (kind: Kind, file: string, args: readonly string[] = []) => runCli([kind, fixture(file), '--dry-run', '--json', ...args]);
 
 describe('a workbook with a hidden sheet, a filtered-out row and a hidden column', () => {
   const file = 'team-members-hidden-workbook.xlsx';

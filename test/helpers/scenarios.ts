@@ -13,14 +13,17 @@ export type Kind = keyof typeof PATHS;
 /** A fixture's JSON (wire records or issues). */
 export const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
-/** `upload KIND FILE --yes --no-baseline` from the fixtures folder, with --json unless `human`; what the sandbox then holds. */
+/**
+ * `upload KIND FILE --yes --no-baseline` for a file of the fixtures folder, with --json unless `human`;
+ * what the sandbox then holds. A --json run names the fixture by its full path and runs in-process; a
+ * human run is spawned in the fixtures folder, so its messages name the file as a user there types it.
+ */
 export async function upload(kind: Kind, file: string, args: readonly string[] = [], human = false) {
   const sb = await sandbox();
   try {
-    const run = await runCli([kind, file, '--yes', '--no-baseline', ...(human ? [] : ['--json']), '--state-dir', sb.stateDir, ...args], {
-      env: sb.env,
-      cwd: FIXTURES,
-    });
+    const run = human
+      ? await runCli([kind, file, '--yes', '--no-baseline', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES })
+      : await runCli([kind, join(FIXTURES, file), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env });
     return { run, stored: await sb.stored(PATHS[kind]) };
   } finally {
     await sb.stop();

@@ -1,10 +1,10 @@
 // A writer killed with SIGKILL at any moment leaves the old file or the new one, whole: never half.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/state/atomic.js';
+import { linkFileAtomic, NotAFile, writeFileAtomic } from '../../src/state/atomic.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -49,6 +49,18 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(dir)).toEqual(['f.json']);
   });
 
+  it('writes many small chunks, gathered, and large ones, in order and whole', async () => {
+    const { dir } = tempDir();
+    const path = join(dir, 'f.csv');
+    const chunks = Array.from({ length: 20_000 }, (_, i) => (i % 5000 === 0 ? Buffer.alloc(100_000, 48 + (i % 10)) : `line ${i}, é\r\n`));
+    await writeFileAtomic(path, chunks);
+    const expected = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+    const written = readFileSync(path);
+    // Compared natively: toEqual walks 2 MB byte by byte.
+    expect(written.length).toBe(expected.length);
+    expect(written.equals(expected)).toBe(true);
+  });
+
   it('leaves no temp file behind and the old file in place when the chunks fail', async () => {
     const { dir, write } = tempDir();
     const path = write('f.json', 'old');
@@ -86,5 +98,32 @@ describe('writeFileAtomic', () => {
     expect(completed).toBeGreaterThan(0);
     // What a kill leaves is only a dot-named temp file beside the target, never the target half-done.
     for (const name of readdirSync(dir)) expect(name === 'snapshot.json' || /^\.snapshot\.json\.\d+\.[0-9a-f]+\.tmp$/.test(name)).toBe(true);
+  });
+});
+
+describe('linkFileAtomic', () => {
+  it('gives a complete file a second name, and leaves nothing else behind', async () => {
+    const { dir } = tempDir();
+    writeFileSync(join(dir, 'a.json'), '[1]');
+    writeFileSync(join(dir, 'b.json'), '[0]');
+    expect(await linkFileAtomic(join(dir, 'a.json'), join(dir, 'b.json'))).toBe(true);
+    expect(readFileSync(join(dir, 'b.json'), 'utf8')).toBe('[1]');
+    expect(readdirSync(dir).sort()).toEqual(['a.json', 'b.json']);
+  });
+
+  it('says false and changes nothing when it cannot link (here: the file is gone)', async () => {
+    const { dir } = tempDir();
+    writeFileSync(join(dir, 'b.json'), '[0]');
+    expect(await linkFileAtomic(join(dir, 'missing.json'), join(dir, 'b.json'))).toBe(false);
+    expect(readFileSync(join(dir, 'b.json'), 'utf8')).toBe('[0]');
+    expect(readdirSync(dir)).toEqual(['b.json']);
+  });
+
+  it('never replaces a symbolic link where the file belongs', async () => {
+    const { dir } = tempDir();
+    writeFileSync(join(dir, 'a.json'), '[1]');
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'b.json'));
+    await expect(linkFileAtomic(join(dir, 'a.json'), join(dir, 'b.json'))).rejects.toBeInstanceOf(NotAFile);
+    expect(readdirSync(dir).sort()).toEqual(['a.json', 'b.json']);
   });
 });

@@ -52,8 +52,10 @@ describe('the lease', () => {
     writeFileSync(path, stale({ pid: deadPid(), host: 'sync-01', machine: 'sync-01', expiresAt: later(60_000) }));
     const err = await lease(path).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'LOCK_HELD', hint: expect.stringContaining('once its lease expires') });
+    // Expired by its own word, it is taken over once it stood still for a full lease on this host's
+    // clock: a short lease, so the test waits one second, not the default minute.
     writeFileSync(path, stale({ pid: deadPid(), host: 'sync-01', machine: 'sync-01', expiresAt: later(-1) }));
-    const held = await lease(path);
+    const held = await lease(path, { leaseMs: 1000, heartbeatMs: 250 });
     expect(held.recovered).toMatchObject({ host: 'sync-01' });
     await held.release();
   });

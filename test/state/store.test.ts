@@ -1,7 +1,7 @@
 // One behaviour suite for both state-store backends: a directory and a real PostgreSQL server, reached
 // directly and through a real PgBouncer in transaction pooling (where session state means nothing).
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -100,6 +100,25 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
       [1, true],
     ]);
     expect(await s.keys()).toEqual([KEY]);
+  });
+
+  it('records the body sent ahead as intended, and a different body as itself', async () => {
+    const s = await store(await make());
+    const sent = body('E1', 'E2');
+    const other = body('E3');
+    const lease = await s.lock(KEY, holder('laptop-7'));
+    try {
+      await s.intend(KEY, 0, sent.chunks, meta(sent));
+      await s.commit(KEY, 0, sent.chunks, meta(sent), 10);
+      // An intent for another body (left by an earlier run) is never what a commit records.
+      await s.intend(KEY, 1, sent.chunks, meta(sent));
+      await s.commit(KEY, 1, other.chunks, meta(other), 10);
+    } finally {
+      await lease.release();
+    }
+    expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(sent.chunks));
+    expect(await s.readSnapshot(KEY, 2)).toEqual(Buffer.concat(other.chunks));
+    expect(await s.pending(KEY)).toBeUndefined();
   });
 
   it('refuses a write against a generation that moved, and changes nothing', async () => {
@@ -269,6 +288,27 @@ describe('the PostgreSQL store of an earlier version', () => {
 });
 
 describe('the directory store', () => {
+  it('keeps the body it wrote ahead of sending as the snapshot: linked, not written a second time', async () => {
+    const root = join(tempDir().dir, 'state');
+    const s = await store(root);
+    const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
+    const sent = body('E1', 'E2');
+    const lease = await s.lock(KEY, holder('laptop-7'));
+    await s.intend(KEY, 0, sent.chunks, meta(sent));
+    const written = statSync(join(dir, 'intent.body.json')).ino;
+    await s.commit(KEY, 0, sent.chunks, meta(sent), 10);
+    // Another body than the one intended (an intent left from an earlier run) is written as itself.
+    const other = body('E3');
+    await s.intend(KEY, 1, sent.chunks, meta(sent));
+    await s.commit(KEY, 1, other.chunks, meta(other), 10);
+    await lease.release();
+    expect(statSync(join(dir, 'snapshots', '1.json')).ino).toBe(written);
+    expect(readFileSync(join(dir, 'snapshots', '1.json'))).toEqual(Buffer.concat(sent.chunks));
+    expect(Buffer.concat([await s.readSnapshot(KEY, 2)])).toEqual(Buffer.concat(other.chunks));
+    expect(existsSync(join(dir, 'intent.json')) || existsSync(join(dir, 'intent.body.json'))).toBe(false);
+    expect(readdirSync(join(dir, 'snapshots')).sort()).toEqual(['1.json', '2.json']);
+  });
+
   it('keeps a state directory of the earlier version working: its snapshot becomes upload #1', async () => {
     const root = join(tempDir().dir, 'state');
     const site = siteName(new URL(KEY.baseUrl));

@@ -78,6 +78,13 @@ describe('the layout of src/', () => {
     expect(loose.sort()).toEqual(SHARED);
   });
 
+  it('keeps tests that start processes out of test/unit: those run in-process only', () => {
+    const unit = import.meta.dirname;
+    const CHILD_PROCESS = new RegExp(`from '${'node:child'}_process'`); // spelt apart so this file does not match
+    const spawning = readdirSync(unit).filter((name) => CHILD_PROCESS.test(readFileSync(join(unit, name), 'utf8')));
+    expect(spawning).toEqual([]);
+  });
+
   it('sees every file (the checker itself works)', () => {
     expect(graph.get('cli/main.ts')).toContain('cli/io.ts');
     expect(

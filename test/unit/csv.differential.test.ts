@@ -1,7 +1,9 @@
 // Differential property: our CSV parser (src/read/csv-parser.ts) against csv-parse, the library it
 // replaced in the hot path. On any text — well-formed or not, any delimiter, quotes, line breaks of
 // every kind, any chunking — the reader gives exactly what it gave when csv-parse did the parsing:
-// the same records with the same start lines, or the same error naming the same line.
+// the same records with the same start lines, or the same error naming the same line. Each record
+// is also marked plain exactly when none of its cells holds a NUL, a soft hyphen or a character from
+// U+0300 up (the validator skips NFC and its character checks for those).
 import { Readable } from 'node:stream';
 import { parse as csvParse, CsvError } from 'csv-parse/sync';
 import fc from 'fast-check';
@@ -11,7 +13,9 @@ import { detectDelimiter } from '../../src/read/csv.js';
 import { readRecords } from '../../src/read/index.js';
 import { FORBIDDEN_KEYS, MAX_RECORD_CHARS } from '../../src/read/types.js';
 
-type Outcome = { records: { line: number; cells: string[] }[] } | { error: string };
+type Outcome = { records: { line: number; cells: string[]; plain: boolean }[] } | { error: string };
+
+const NOT_PLAIN = /[\u0300-\uffff\u00ad\0]/;
 
 const DELIMITERS = [',', ';', '\t', '|'] as const;
 
@@ -62,7 +66,7 @@ function oracle(text: string, delimiterFlag: string | undefined): Outcome {
     }
   }
   if (failure) return { error: failure };
-  return { records: rows.filter((r) => r.cells.some((c) => c.trim() !== '')) };
+  return { records: rows.filter((r) => r.cells.some((c) => c.trim() !== '')).map((r) => ({ ...r, plain: !NOT_PLAIN.test(r.cells.join('')) })) };
 }
 
 async function ours(text: string, delimiter: string | undefined, cuts: number[]): Promise<Outcome> {
@@ -72,10 +76,10 @@ async function ours(text: string, delimiter: string | undefined, cuts: number[])
     .slice(1)
     .map((end, k, ends) => bytes.subarray(k === 0 ? 0 : ends[k - 1], end))
     .filter((p) => p.length);
-  const records: { line: number; cells: string[] }[] = [];
+  const records: { line: number; cells: string[]; plain: boolean }[] = [];
   try {
     for await (const r of readRecords('-', { source: 't', format: 'csv', delimiter }, Readable.from(parts))) {
-      records.push({ line: r.line, cells: r.cells as string[] });
+      records.push({ line: r.line, cells: r.cells as string[], plain: r.plain === true });
     }
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
@@ -85,7 +89,7 @@ async function ours(text: string, delimiter: string | undefined, cuts: number[])
 }
 
 // Characters that matter to the format, weighted towards the awkward ones, plus some that do not.
-const char = fc.constantFrom('a', 'b', ' ', ',', ';', '\t', '|', '"', '"', '\r', '\n', '\r\n', 'é', '😀');
+const char = fc.constantFrom('a', 'b', ' ', ',', ';', '\t', '|', '"', '"', '\r', '\n', '\r\n', 'é', '😀', 'e\u0301', '\u00ad', '\u02ff');
 const anyText = fc.array(char, { maxLength: 80 }).map((cs) => cs.join(''));
 
 // Mostly well-formed CSV: quoted and unquoted fields, any line ending per record, now and then noise.
