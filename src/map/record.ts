@@ -5,6 +5,7 @@ import type { RawRecord } from '../read/types.js';
 import { hoursFromJson } from './hours-json.js';
 import type { ColumnPlan, ScalarField } from './column-plan.js';
 import { daysLabel, hoursFromColumns } from './record-hours.js';
+import { dayIndex } from './layout.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
@@ -55,6 +56,13 @@ function joined(parts: readonly number[], raw: RawRecord): string {
   return out;
 }
 
+/** A JSON record's hours object: the day's own value as written, not the whole week; else the cell. */
+export function dayValue(cell: unknown, day: number): unknown {
+  if (cell === null || typeof cell !== 'object' || Array.isArray(cell)) return cell;
+  const key = Object.keys(cell).find((k) => dayIndex(k) === day);
+  return key === undefined ? cell : (cell as Record<string, unknown>)[key];
+}
+
 export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const candidate: Record<string, unknown> = {};
   const { scalars } = plan;
@@ -72,7 +80,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
         line: raw.line,
         column: plan.columns[index] ?? null,
         field: days.length ? `opentToGuestsPeriod.${days[0]}` : 'opentToGuestsPeriod',
-        value: raw.cells[index],
+        value: days.length === 1 ? dayValue(raw.cells[index], days[0]!) : raw.cells[index],
       }),
     );
   };

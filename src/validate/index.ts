@@ -7,7 +7,7 @@ import { Bodies } from '../contract/json-array.js';
 import type { SCHEMAS } from '../contract/schemas.js';
 import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/column-plan.js';
-import type { Mapped } from '../map/record.js';
+import { dayValue, type Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { doubled, KeyList, runOf } from './key-index.js';
 import { describe } from './messages.js';
@@ -399,7 +399,8 @@ export class Validator {
     if (cols?.layout === 'range') index = cols.index;
     else if (cols?.layout === 'pair') index = path[2] === 'since' ? cols.since : cols.to;
     if (index === undefined) return { column: null, value: undefined };
-    return { column: plan.columns[index] ?? null, value: raw.cells[index] };
+    const cell = raw.cells[index];
+    return { column: plan.columns[index] ?? null, value: index === plan.hoursJson && Number.isInteger(day) ? dayValue(cell, day) : cell };
   }
 }
 
