@@ -7,7 +7,8 @@
 //   stand for many (`table:number-rows-repeated`, `table:number-columns-repeated`), as LibreOffice
 //   writes the million empty rows below the data:
 //     <table:table-row table:visibility="collapse" table:number-rows-repeated="3">
-// Rows are kept as ranges, so a hidden block to the sheet's end costs one entry, not a million.
+// Rows and columns are kept as ranges, so a hidden block to the sheet's end costs one entry, not a
+// million; only the sheet read has its columns listed (hiddenColumnsOf), a bounded number.
 import type { EntryReader } from './zip-scan.js';
 import { attributes, unescapeXml } from './xml-attributes.js';
 
@@ -15,8 +16,8 @@ export interface OdsSheet {
   readonly hidden: boolean;
   /** 0-based hidden rows as [first, last) ranges, in order. */
   readonly rows: [number, number][];
-  /** 0-based hidden columns (a hidden block is named by its first 1,000 columns at most). */
-  readonly columns: number[];
+  /** 0-based hidden columns as [first, last) ranges, in order. */
+  readonly columns: [number, number][];
 }
 
 /** Elements read, in document order: table styles, tables, rows and columns. */
@@ -61,7 +62,7 @@ export function odsReader(sheets: Map<string, OdsSheet>): EntryReader {
         }
         case 'table:table-column': {
           const n = repeated(a.get('table:number-columns-repeated'));
-          if (sheet && hiddenVisibility(a)) for (let c = column; c < column + Math.min(n, 1000); c++) sheet.columns.push(c);
+          if (sheet && hiddenVisibility(a)) sheet.columns.push([column, column + n]);
           column += n;
           break;
         }
@@ -78,5 +79,12 @@ export function hiddenOf(ranges: readonly [number, number][], existing: readonly
     while (i < ranges.length && ranges[i]![1] <= r) i++;
     if (i < ranges.length && ranges[i]![0] <= r) out.push(r);
   }
+  return out;
+}
+
+/** The hidden columns one by one: a block to the last column (16,384) is named by its first 1,000. */
+export function hiddenColumnsOf(ranges: readonly [number, number][]): number[] {
+  const out: number[] = [];
+  for (const [first, last] of ranges) for (let c = first; c < Math.min(last, first + 1000, 16_384); c++) out.push(c);
   return out;
 }

@@ -2,7 +2,7 @@
 // and columns of an .ods), read from the sheet's XML while the zip is scanned (./zip-scan.ts). SheetJS
 // reports an xlsx's only with its `cellStyles` option, which makes it ten times slower (27 s instead
 // of 2 s for 200,000 cells): reading two attributes here costs nothing.
-import { hiddenOf, odsReader, type OdsSheet } from './ods-hidden.js';
+import { hiddenColumnsOf, hiddenOf, odsReader, type OdsSheet } from './ods-hidden.js';
 import { attributes, unescapeXml } from './xml-attributes.js';
 import type { EntryReader } from './zip-scan.js';
 
@@ -54,7 +54,7 @@ export function hiddenParts(): HiddenParts {
     xml: () => ids.size > 0 || isOds,
     forSheet(name, rows) {
       const sheet = ods.get(name);
-      if (sheet) return { rows: hiddenOf(sheet.rows, rows), columns: sheet.columns };
+      if (sheet) return { rows: hiddenOf(sheet.rows, rows), columns: hiddenColumnsOf(sheet.columns) };
       const part = sheetParts.get(name);
       return part === undefined ? undefined : hidden.get(part);
     },

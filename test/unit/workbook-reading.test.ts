@@ -7,7 +7,7 @@ import { columnLetters, sheetRecords } from '../../src/read/sheet-records.js';
 import { hiddenParts } from '../../src/read/xlsx-hidden.js';
 import type { SheetCells } from '../../src/read/xlsx-worker.js';
 import { scanZip } from '../../src/read/zip-scan.js';
-import { hiddenOf } from '../../src/read/ods-hidden.js';
+import { hiddenColumnsOf, hiddenOf } from '../../src/read/ods-hidden.js';
 import { xlsx, zip } from '../helpers/zip.js';
 
 const NO_LIMIT = { bytes: Infinity, cells: Infinity, strings: Infinity };
@@ -76,7 +76,7 @@ describe('an .ods content.xml: which sheets, rows and columns are hidden', () =>
         [3, 4],
         [5, 1048575],
       ],
-      columns: [2, 3],
+      columns: [[2, 4]],
     });
     expect(parts.forSheet('Björn', [0, 1, 3, 4, 5, 9, 2_000_000])).toEqual({ rows: [3, 5, 9], columns: [2, 3] });
   });
@@ -93,6 +93,16 @@ describe('an .ods content.xml: which sheets, rows and columns are hidden', () =>
       (name) => parts.readerFor(name),
     );
     expect(parts.ods.get('S')!.rows.map(([first]) => first)).toEqual(Array.from({ length: 40 }, (_, i) => i * 1000 + 7));
+  });
+
+  it('a hidden block of columns to the last one is named by its first 1,000', () => {
+    expect(hiddenColumnsOf([[3, 16_384]])).toHaveLength(1000);
+    expect(
+      hiddenColumnsOf([
+        [1, 3],
+        [16_383, 20_000],
+      ]),
+    ).toEqual([1, 2, 16_383]);
   });
 
   it('hiddenOf keeps the rows that fall in a hidden range', () => {
