@@ -7,7 +7,6 @@ import { decodeText } from './decode.js';
 import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
 import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
-import { isWorkbook, readAll, readWorkbook } from './xlsx.js';
 
 export type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
 
@@ -61,7 +60,17 @@ async function* textBytes(bytes: AsyncIterable<Uint8Array>, source: string, form
   }
 }
 
+/** The first bytes of a zip (xlsx, ods) or an OLE compound file (xls). */
+function isWorkbook(head: Uint8Array): boolean {
+  const zip = head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+  const ole = head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0;
+  return zip || ole;
+}
+
 async function* workbookRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncGenerator<readonly RawRecord[]> {
+  // The workbook reader (a worker thread, zlib, the zip scan) loads only for a workbook: a CSV run's
+  // start-up never pays for it.
+  const { readAll, readWorkbook } = await import('./xlsx.js');
   yield* readWorkbook(await readAll(bytes, options.source), options, info);
 }
 

@@ -19,13 +19,6 @@ export const MAX_WORKBOOK_BYTES = 50 * 1024 * 1024;
  */
 export const WORKBOOK_LIMITS: Readonly<ZipCounts> = { bytes: 256 * 1024 * 1024, cells: 1_000_000, strings: 1_000_000 };
 
-/** The first bytes of a zip (xlsx, ods) or an OLE compound file (xls). */
-export function isWorkbook(head: Uint8Array): boolean {
-  const zip = head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
-  const ole = head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0;
-  return zip || ole;
-}
-
 export async function readAll(bytes: AsyncIterable<Uint8Array>, source: string): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
