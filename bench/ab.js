@@ -23,8 +23,8 @@ const OUT = join(HERE, 'out');
 
 /**
  * Each variant: the built files to patch, and what to replace with what (each must match once). The
- * optimisations measured and deleted (the field-by-field JSON writer, the Latin-1 runs) are no longer
- * here; docs/performance.md keeps their measurements.
+ * optimisations measured and deleted (the field-by-field JSON writer, the Latin-1 runs, the diff's
+ * runs in step) are no longer here; docs/performance.md keeps their measurements.
  */
 const VARIANTS = {
   'zod for every record (no fast check)': {
@@ -34,11 +34,6 @@ const VARIANTS = {
   'NFC and character checks on every record (no plain mark)': {
     name: 'no-plain-mark',
     patches: [['read/csv-parser.js', 'plain: notPlain >= i', 'plain: false']],
-  },
-  'each record compared alone (no runs in step)': {
-    name: 'no-diff-runs',
-    // Only a run with a baseline (--baseline) diffs anything.
-    patches: [['diff/index.js', 'if (i >= tryRun && i + RUN <= keys.length', 'if (false && i + RUN <= keys.length']],
   },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',

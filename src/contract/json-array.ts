@@ -117,21 +117,6 @@ export class Bodies {
   }
 
   /**
-   * Whether the `n` records from `i` on are byte for byte the `n` records from `j` on of `other`, laid
-   * out alike (the same lengths, the same separators): one native comparison of the whole span instead
-   * of one per record. False when either run crosses a chunk, or anything differs.
-   */
-  sameRun(i: number, other: Bodies, j: number, n: number): boolean {
-    const last = n - 1;
-    if (this.chunkOf[i + last] !== this.chunkOf[i] || other.chunkOf[j + last] !== other.chunkOf[j]) return false;
-    for (let k = 0; k < n; k++) {
-      if (this.ends[i + k]! - this.starts[i + k]! !== other.ends[j + k]! - other.starts[j + k]!) return false;
-      if (k > 0 && this.starts[i + k]! - this.ends[i + k - 1]! !== other.starts[j + k]! - other.ends[j + k - 1]!) return false;
-    }
-    return this.bufferOf(i).compare(other.bufferOf(j), other.starts[j], other.ends[j + last], this.starts[i], this.ends[i + last]) === 0;
-  }
-
-  /**
    * How many of the records `which` picks hold `needle` in their bytes: one native search per hit,
    * over the chunks in order, not one per record.
    */

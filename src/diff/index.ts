@@ -38,8 +38,6 @@ export interface Diff {
 }
 
 const EXAMPLES = 5;
-/** Records compared at once while the plan and the baseline run in step (see diffRecords). */
-const RUN = 64;
 
 /** A planned record's place in the diff (Diff.status), so the field analysis visits only what changed. */
 export const UNCHANGED = 0;
@@ -79,19 +77,7 @@ export function diffRecords(
   // A file exported again is mostly in the order of the last upload: each key is first tried against the
   // baseline record after the last one found, and looked up by key only when that is not it.
   let next = 0;
-  // Where the next run of RUN records is tried as a whole: most of a file exported again is unchanged
-  // and in order, and a run that is the same bytes (keys included) needs one comparison, not RUN.
-  let tryRun = 0;
   for (let i = 0; i < keys.length; i++) {
-    if (i >= tryRun && i + RUN <= keys.length && next + RUN <= baseline.size) {
-      if (baseline.sameRun(next, bodies, i, RUN)) {
-        unchanged += RUN;
-        next += RUN;
-        i += RUN - 1;
-        continue;
-      }
-      tryRun = i + RUN; // something in it differs: record by record up to its end
-    }
     const key = keys[i]!;
     const r = next < baseline.size && baseline.keyIs(next, key) ? next : baseline.find(key);
     if (r !== -1) next = r + 1;

@@ -95,11 +95,6 @@ export class RecordsByKey implements ReadonlyMap<string, string> {
     return this.bodies.json(r);
   }
 
-  /** Whether the `n` records from `r` on are byte for byte records `i`… of `other` (Bodies.sameRun). */
-  sameRun(r: number, other: Bodies, i: number, n: number): boolean {
-    return this.bodies.sameRun(r, other, i, n);
-  }
-
   /** Whether record `r` is byte for byte record `i` of `other` (a plan's bodies). */
   same(r: number, other: Bodies, i: number): boolean {
     return this.bodies.same(r, other, i);

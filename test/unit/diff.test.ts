@@ -50,8 +50,8 @@ describe('diffRecords', () => {
   });
 
   it('agrees with the Map when long runs are in step, across chunks, with edits anywhere (property)', () => {
-    // Hundreds of records, long enough that the plan's bodies span several 256 KiB chunks, so the runs
-    // compared as a whole meet every case: all the same, an edit inside, a run crossing a chunk.
+    // Hundreds of records, long enough that the plan's bodies span several 256 KiB chunks, walked in
+    // step with the baseline and found by key after each edit; `retype` keeps a record's length.
     const json = (key: string, name: string) => JSON.stringify({ employeeID: key, name });
     const edit = fc.record({ at: fc.nat(), what: fc.constantFrom('change', 'retype', 'remove', 'insert', 'move', 'lengthen') });
     fc.assert(
