@@ -1,7 +1,11 @@
 // What the read stage learnt about the file as a whole, as issues for the report: the sheet read and
 // the others, a format decided by the bytes, and which columns a workbook hides.
 import { issue, type Issue } from '../issues.js';
+import { plural, thousands } from '../numbers.js';
 import type { ReadInfo } from './types.js';
+
+/** Hidden rows named one by one in HIDDEN_ROWS_EXCLUDED before "and N more". */
+const SHOWN_ROWS = 10;
 
 /** File-level warnings, once the records have all been read. `sheetFlag` is --sheet as given. */
 export function readNotes(info: Readonly<ReadInfo>, sheetFlag: string | undefined): Issue[] {
@@ -9,6 +13,20 @@ export function readNotes(info: Readonly<ReadInfo>, sheetFlag: string | undefine
   const sheet = info.sheet;
   if (sheet?.hidden) {
     notes.push(issue('warning', 'HIDDEN_SHEET', `sheet '${sheet.name}' is hidden in the workbook; it was read because --sheet named it`, { line: null }));
+  }
+  const excluded = sheet?.excludedRows ?? [];
+  if (sheet && excluded.length) {
+    // Left out as asked, but a reviewer of the run must see that rows of the sheet were not uploaded.
+    const listed = excluded.slice(0, SHOWN_ROWS).join(', ');
+    const more = excluded.length > SHOWN_ROWS ? ` and ${thousands(excluded.length - SHOWN_ROWS)} more` : '';
+    notes.push(
+      issue(
+        'warning',
+        'HIDDEN_ROWS_EXCLUDED',
+        `${plural(excluded.length, 'hidden row')} of sheet '${sheet.name}' ${excluded.length === 1 ? 'was' : 'were'} left out, as --hidden-rows exclude asks (row${excluded.length === 1 ? '' : 's'} ${listed}${more})`,
+        { line: null },
+      ),
+    );
   }
   if (sheet && sheetFlag === undefined && sheet.others.length) {
     // The first visible sheet is only a guess at which one the user meant when others hold data too.

@@ -21,6 +21,8 @@ export interface SheetRecords {
   readonly records: RawRecord[];
   /** Names of the header's columns that are hidden in the workbook. */
   readonly hiddenColumns: string[];
+  /** Rows (1-based) left out because they are hidden and --hidden-rows exclude asked for that. */
+  readonly excludedRows: number[];
 }
 
 /** A1-style column letters of a 0-based column index. */
@@ -47,7 +49,7 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
     }
   }
   const head = rows[at];
-  if (!head) return { header: null, headerLine: null, records: [], hiddenColumns: [] };
+  if (!head) return { header: null, headerLine: null, records: [], hiddenColumns: [], excludedRows: [] };
   const line = head.r + 1;
   if (options.headerRow === undefined && filled(head.cells) === 1) {
     const below = rows.slice(at + 1).find((row) => filled(row.cells) > 1);
@@ -66,11 +68,15 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
   const hiddenColumns = columns.filter((name, c) => name !== '' && hiddenColumnSet.has(c));
   const hiddenRowSet = new Set(cells.hiddenRows);
   const records: RawRecord[] = [];
+  const excludedRows: number[] = [];
   for (const row of rows.slice(at + 1)) {
     const r = row.r + 1;
     let issues: Issue[] | undefined;
     if (hiddenRowSet.has(row.r)) {
-      if (options.hiddenRows === 'exclude') continue;
+      if (options.hiddenRows === 'exclude') {
+        excludedRows.push(r);
+        continue;
+      }
       if (options.hiddenRows !== 'include') {
         (issues ??= []).push(
           issue(
@@ -96,7 +102,7 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
     const values = row.cells.length < columns.length ? [...row.cells, ...Array<string>(columns.length - row.cells.length).fill('')] : row.cells;
     records.push(issues ? { line: r, columns, cells: values, issues } : { line: r, columns, cells: values });
   }
-  return { header: columns, headerLine: line, records, hiddenColumns };
+  return { header: columns, headerLine: line, records, hiddenColumns, excludedRows };
 }
 
 /** A header row that is part of a merged range is one row of a two-row header: never guessed at. */

@@ -53,7 +53,13 @@ export interface ReadInfo {
   /** Its line (or row): 1, unless blank lines or Excel's `sep=` line come first. */
   headerLine: number | null;
   /** Workbooks: the sheet read (hidden when --sheet named a hidden one), and the other visible sheets that hold anything. */
-  sheet?: { readonly name: string; readonly hidden: boolean; readonly others: readonly string[] };
+  sheet?: {
+    readonly name: string;
+    readonly hidden: boolean;
+    readonly others: readonly string[];
+    /** Its hidden rows (1-based) left out, as --hidden-rows exclude asked. */
+    readonly excludedRows?: readonly number[];
+  };
   /** Warnings about the file as a whole (read as another format than its name says, a hidden sheet read). */
   notes?: Issue[];
   /** Workbooks: the header's columns that are hidden, so every message naming one can say so. */

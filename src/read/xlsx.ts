@@ -115,5 +115,6 @@ export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: R
   info.header = read.header;
   info.headerLine = read.headerLine;
   info.hiddenColumns = read.hiddenColumns;
+  if (read.excludedRows.length) info.sheet = { ...info.sheet, excludedRows: read.excludedRows };
   for (let i = 0; i < read.records.length; i += 1000) yield read.records.slice(i, i + 1000);
 }

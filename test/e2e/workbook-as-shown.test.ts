@@ -34,6 +34,19 @@ describe('a workbook with a hidden sheet, a filtered-out row and a hidden column
     for (const i of naming) expect(i.message).toContain("column 'Notes' is hidden in the workbook");
   });
 
+  it('says which hidden rows --hidden-rows exclude left out', async () => {
+    const r = await dryRun('team-members', file, ['--hidden-rows', 'exclude']);
+    expect(r.json().issues).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'HIDDEN_ROWS_EXCLUDED',
+        message: "1 hidden row of sheet 'Staff' was left out, as --hidden-rows exclude asks (row 4)",
+      }),
+    );
+    const included = await dryRun('team-members', file, ['--hidden-rows', 'include']);
+    expect((included.json().issues as { code: string }[]).map((i) => i.code)).not.toContain('HIDDEN_ROWS_EXCLUDED');
+  });
+
   it.each([
     ['exclude', 'team-members-hidden-workbook.exclude.wire.json'],
     ['include', 'team-members-hidden-workbook.include.wire.json'],
@@ -185,5 +198,21 @@ describe('an .xlsb workbook (binary sheets, written here by SheetJS: LibreOffice
     expect((r.json().issues as { code: string; line: number }[]).filter((i) => i.code === 'HIDDEN_ROWS').map((i) => i.line)).toEqual([3]);
     const excluded = await runCli(['team-members', file, '--dry-run', '--json', '--hidden-rows', 'exclude']);
     expect(excluded.json()).toMatchObject({ exitCode: 0, records: 1 });
+  });
+
+  it('names the first ten hidden rows left out, then how many more', async () => {
+    const XLSX = await import('@e965/xlsx');
+    const rows = Array.from({ length: 30 }, (_, i) => [`E${i + 1}`, `e${i + 1}@example.com`, `N${i + 1}`]);
+    const ws = XLSX.utils.aoa_to_sheet([['employeeID', 'email', 'name'], ...rows]);
+    ws['!rows'] = [{}, ...rows.map((_, i) => (i % 2 ? { hidden: true } : {}))];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Staff');
+    const file = tempDir().write('staff.xlsb', XLSX.write(wb, { type: 'buffer', bookType: 'xlsb' }) as Buffer);
+    const r = await runCli(['team-members', file, '--dry-run', '--json', '--hidden-rows', 'exclude']);
+    expect(r.json()).toMatchObject({ exitCode: 0, records: 15 });
+    const note = (r.json().issues as { code: string; message: string }[]).find((i) => i.code === 'HIDDEN_ROWS_EXCLUDED');
+    expect(note?.message).toBe(
+      "15 hidden rows of sheet 'Staff' were left out, as --hidden-rows exclude asks (rows 3, 5, 7, 9, 11, 13, 15, 17, 19, 21 and 5 more)",
+    );
   });
 });
