@@ -45,6 +45,16 @@ function sized(stream: NodeJS.WriteStream): NodeJS.WriteStream {
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
+    // ora hooks `write` on its stream and on process.stderr while it spins, and puts back what it found
+    // when it stops. Through this proxy both hooks would land on the one stderr, and the second, put
+    // back last, would leave the first in place: every later write, each key echoed at the question
+    // included, would start with a jump to column 1 and overwrite the question. process.stderr's own
+    // hook is enough (this file's writes clear and redraw the spinner themselves), so the proxy's is
+    // not passed on.
+    set(target, property, value) {
+      if (property === 'write') return true;
+      return Reflect.set(target, property, value, target);
+    },
   });
 }
 
