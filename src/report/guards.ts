@@ -3,7 +3,7 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { fieldLabel } from '../guard/changes.js';
 import { worthShowing, type GuardCheck } from '../guard/checks.js';
-import { thousands } from '../numbers.js';
+import { plural, thousands } from '../numbers.js';
 import type { Style } from './human.js';
 
 const WHAT: Record<GuardCheck['name'], string> = {
@@ -29,12 +29,12 @@ function line(kind: Kind, check: GuardCheck, style: Style): string {
   const limit = thousands(check.limit ?? 0);
   if (check.name === 'VALUES_EMPTIED') {
     const field = check.fields?.find((f) => f.field === check.field);
-    const held = field?.held === undefined ? '' : ` of the ${thousands(field.held)} ${noun}s that had a value`;
+    const held = field?.held === undefined ? '' : ` of the ${field.held === 1 ? `1 ${noun} that` : `${thousands(field.held)} ${noun}s that`} had a value`;
     const others = (check.fields?.length ?? 1) - 1;
     const also = others > 0 ? `; ${others} more field${others === 1 ? '' : 's'} lost values` : '';
     return `${WHAT[check.name]} (${setting}): ${fieldLabel(check.field ?? '')} emptied in ${count}${held}, at most ${limit} allowed — ${verdict}${also}`;
   }
   const fields = check.fields?.length ? `; ${check.fields.map((f) => `${fieldLabel(f.field)} ${thousands(f.count)}`).join(', ')}` : '';
   const did = check.name === 'TOO_MANY_CHANGES' ? 'changed' : 'removed';
-  return `${WHAT[check.name]} (${setting}): ${count} ${noun}s ${did}, at most ${limit} allowed — ${verdict}${fields}`;
+  return `${WHAT[check.name]} (${setting}): ${plural(check.count ?? 0, noun)} ${did}, at most ${limit} allowed — ${verdict}${fields}`;
 }

@@ -6,6 +6,7 @@ import { GuardRefusal, UsageError } from '../../src/errors.js';
 import { tallyChanges } from '../../src/diff/fields.js';
 import { judge, parseLimit, parseMaxRemovals } from '../../src/guard/index.js';
 import { confirmQuestion } from '../../src/report/human.js';
+import { formatGuards } from '../../src/report/guards.js';
 import { allowedRemovals } from '../../src/guard/limit.js';
 import { DEFAULTS } from '../../src/engine/options.js';
 
@@ -154,5 +155,27 @@ describe('confirmQuestion', () => {
     expect(confirmQuestion({ kind: 'store-cards', count: 1, where: 'https://s', diff: noBaseline() })).toBe(
       'Replace all store cards at https://s with this 1 store card: no baseline to compare with. Upload?',
     );
+  });
+});
+
+describe('formatGuards', () => {
+  const plain = { bold: String, red: String, yellow: String, green: String, dim: String };
+  it('says one record in the singular', () => {
+    const removal = { name: 'TOO_MANY_REMOVALS', flag: '--max-removals', setting: '10%', count: 1, limit: 0, verdict: 'refused' } as const;
+    const emptied = {
+      name: 'VALUES_EMPTIED',
+      flag: '--max-emptied',
+      setting: '5%',
+      count: 1,
+      limit: 0,
+      verdict: 'refused',
+      field: 'roleCode',
+      fields: [{ field: 'roleCode', count: 1, held: 1, limit: 0 }],
+    } as const;
+    expect(formatGuards('team-members', [removal, emptied], plain)).toEqual([
+      'Guards at or near their limit:',
+      '  removals (--max-removals 10%): 1 team member removed, at most 0 allowed — refused',
+      '  emptied values (--max-emptied 5%): roleCode emptied in 1 of the 1 team member that had a value, at most 0 allowed — refused',
+    ]);
   });
 });
