@@ -165,25 +165,30 @@ describe('the new operations under a moving store and an interruption', () => {
     return { child, done, stderr: () => stderr };
   }
 
-  it('a merge planned against an upload that another run replaced meanwhile is refused (STATE_MOVED)', async () => {
-    sb = await sandbox();
-    const run = (args: string[]) => runCli([...args, '--state', sb!.stateDir], { env: sb!.env });
-    expect((await run(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 10)), '--yes', '--no-baseline'])).code).toBe(0);
-    const merge = slowMerge(sb.stateDir, sb.env);
-    await until(() => merge.stderr().includes('Reading'));
-    // Meanwhile another upload lands.
-    expect((await run(['team-members', writeMembers(sb.dir, 'b.csv', range(1, 11)), '--yes'])).code).toBe(0);
-    merge.child.stdin.end(`employeeID,email,name\n${id(30)},m30@example.com,New 30\n`);
-    expect(await merge.done).toBe(4);
-    expect(merge.stderr()).toContain('changed while this upload was being prepared: it was compared with upload #1, but the latest is now upload #2');
-    expect(ids(await sb.stored(TEAM))).toEqual(range(1, 11).map(id));
-  });
+  it.each(['directory', 'postgres'] as const)(
+    'a merge planned against an upload that another run replaced meanwhile is refused (STATE_MOVED, %s state)',
+    async (backend) => {
+      sb = await sandbox();
+      const state = backend === 'directory' ? sb.stateDir : await freshDatabase();
+      const run = (args: string[]) => runCli([...args, '--state', state], { env: sb!.env });
+      expect((await run(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 10)), '--yes', '--no-baseline'])).code).toBe(0);
+      const merge = slowMerge(state, sb.env);
+      await until(() => merge.stderr().includes('Reading'));
+      // Meanwhile another upload lands.
+      expect((await run(['team-members', writeMembers(sb.dir, 'b.csv', range(1, 11)), '--yes'])).code).toBe(0);
+      merge.child.stdin.end(`employeeID,email,name\n${id(30)},m30@example.com,New 30\n`);
+      expect(await merge.done).toBe(4);
+      expect(merge.stderr()).toContain('changed while this upload was being prepared: it was compared with upload #1, but the latest is now upload #2');
+      expect(ids(await sb.stored(TEAM))).toEqual(range(1, 11).map(id));
+    },
+  );
 
-  it('an interrupted merge sends nothing and records nothing', async () => {
+  it.each(['directory', 'postgres'] as const)('an interrupted merge sends nothing and records nothing (%s state)', async (backend) => {
     sb = await sandbox();
-    const run = (args: string[]) => runCli([...args, '--state', sb!.stateDir], { env: sb!.env });
+    const state = backend === 'directory' ? sb.stateDir : await freshDatabase();
+    const run = (args: string[]) => runCli([...args, '--state', state], { env: sb!.env });
     expect((await run(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 10)), '--yes', '--no-baseline'])).code).toBe(0);
-    const merge = slowMerge(sb.stateDir, sb.env);
+    const merge = slowMerge(state, sb.env);
     await until(() => merge.stderr().includes('Reading'));
     merge.child.kill('SIGINT');
     merge.child.stdin.end(`employeeID,email,name\n${id(30)},m30@example.com,New 30\n`);
