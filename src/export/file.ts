@@ -8,11 +8,12 @@ import { lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UploadError, UsageError } from '../errors.js';
 import { syncDir } from '../state/atomic.js';
+import { sharedWithGroup } from '../state/file-modes.js';
 
-/** The mode an export gets in `dir`: the group's too when the folder is shared with one. */
+/** The mode an export gets in `dir`: the group's too when the folder is shared with one (sharedWithGroup). */
 export async function exportMode(dir: string): Promise<number> {
   const info = await stat(dir);
-  return info.mode & 0o070 ? 0o660 : 0o600;
+  return sharedWithGroup(info.mode) ? 0o660 : 0o600;
 }
 
 /** Refuses, before anything is read, a path the export cannot be written to. */

@@ -13,7 +13,7 @@ import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
 import { appendRegularFile, linkFileAtomic, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
-import { posixModes } from './file-modes.js';
+import { posixModes, sharedWithGroup } from './file-modes.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
 import { readLegacy, type Legacy } from './legacy.js';
@@ -57,7 +57,7 @@ export class DirectoryStore implements StateStore {
     if (!info.isDirectory())
       throw new UsageError('STATE_UNUSABLE', `the state ${this.root} is not a directory`, 'give --state a directory (or a postgres:// URL)');
     if (!posixModes(this.platform)) return;
-    if (info.mode & 0o070) {
+    if (sharedWithGroup(info.mode)) {
       this.fileMode = 0o660;
       this.dirMode = 0o770;
     }

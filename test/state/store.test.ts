@@ -379,6 +379,20 @@ describe('the directory store', () => {
     await s.close();
   });
 
+  it('keeps files private in a state directory its group may only read (0750, 0755)', async () => {
+    for (const mode of [0o750, 0o755]) {
+      const root = join(tempDir().dir, 'state');
+      mkdirSync(root);
+      chmodSync(root, mode);
+      const s = await DirectoryStore.open(root);
+      await upload(s, 0, body('E1'));
+      const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
+      expect(statSync(join(dir, 'snapshots', '1.json')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'snapshots')).mode & 0o777).toBe(0o700);
+      await s.close();
+    }
+  });
+
   it('keeps a directory shared with a group usable by the whole group', async () => {
     const root = join(tempDir().dir, 'state');
     mkdirSync(root);

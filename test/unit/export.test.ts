@@ -134,7 +134,7 @@ describe('formula safety', () => {
 });
 
 describe('the file', () => {
-  it('is 0600, or 0660 in a folder shared with a group; a symlink is replaced, never followed', async () => {
+  it('is 0600, or 0660 in a folder its group may write to; a symlink is replaced, never followed', async () => {
     const t = tempDir();
     const body = await exportChunks('team-members', await canonical('team-members', MEMBERS), 'csv', true);
     const own = join(t.dir, 'own.csv');
@@ -146,6 +146,12 @@ describe('the file', () => {
     const inShared = join(shared, 'staff.csv');
     expect(await writeExport(inShared, ['x'])).toBe(0o660);
     expect(statSync(inShared).mode & 0o777).toBe(0o660);
+    // A folder the group can only read (what a umask of 022 makes of every folder) is not shared.
+    const readable = join(t.dir, 'home');
+    mkdirSync(readable);
+    chmodSync(readable, 0o755);
+    expect(await writeExport(join(readable, 'staff.csv'), ['x'])).toBe(0o600);
+    expect(statSync(join(readable, 'staff.csv')).mode & 0o777).toBe(0o600);
 
     const victim = t.write('victim.txt', 'keep me');
     const link = join(t.dir, 'link.csv');
