@@ -93,16 +93,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       (await import('./actions.js')).removeAction(checkKind(kind), (keys as unknown as string[] | undefined) ?? [], flags, io, line),
   },
   export: {
-    usage: 'export <kind>',
+    usage: 'export <kind> [file]',
     summary: 'write the last recorded set of store-cards or team-members as CSV, xlsx or JSON',
     description:
       'Write the set the service last confirmed (or an earlier one, while its snapshot is kept) as a file to edit and upload again: CSV or an Excel workbook in the layout of `upload template`, or the wire JSON. Uploading the untouched file changes nothing. The file holds names and emails: it is written 0600 (0660 in a folder shared with a group).',
     examples: [
-      '$ upload export team-members --output staff.xlsx        for Excel; upload it again when edited',
+      '$ upload export team-members staff.xlsx                 for Excel; upload it again when edited',
       '$ upload export store-cards > stores.csv                 CSV on standard output',
       '$ upload export team-members --generation 41 --format json --output before.json',
     ],
-    action: async ([kind], flags, io) => (await import('./export.js')).exportAction(checkKind(kind), flags, io),
+    action: async ([kind, file], flags, io) => (await import('./export.js')).exportAction(checkKind(kind), file, flags, io),
   },
   state: {
     usage: 'state [action] [kind]',

@@ -1,5 +1,6 @@
-// `upload export <kind>`: flags → the export's options → the file (or standard output) and one line
-// on stderr saying what was written.
+// `upload export <kind> [file]`: flags → the export's options → the file (or standard output) and one
+// line on stderr saying what was written. The file may be named like an upload's (`upload export
+// team-members staff.csv`) or with --output, as people type it either way; two different names stop.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { resolveBaseUrl } from '../send/config.js';
@@ -10,11 +11,14 @@ import type { CommandResult } from './result.js';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-export async function exportAction(kind: Kind, flags: Flags, io: RunIo): Promise<CommandResult> {
+export async function exportAction(kind: Kind, file: string | undefined, flags: Flags, io: RunIo): Promise<CommandResult> {
   try {
     const baseUrl = resolveBaseUrl(text(flags.baseUrl), io.env);
     const { state } = parseState(flags, io);
-    const output = text(flags.output);
+    const flag = text(flags.output);
+    if (file !== undefined && flag !== undefined && file !== flag)
+      throw new UsageError('BAD_FLAG', `two files to export to: '${file}' and --output '${flag}'`, 'name the file once, as an argument or with --output');
+    const output = file ?? flag;
     const generation = flags.exportGeneration === undefined ? undefined : count('--generation', flags.exportGeneration, 1);
     const { exportFormat } = await import('../export/index.js');
     const format = exportFormat(text(flags.exportFormat), output);

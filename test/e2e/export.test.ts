@@ -72,5 +72,21 @@ describe('upload export', () => {
     r = await run(['export', 'team-members', '--output', join(sb.dir, 'x.ods')]);
     expect(r.code).toBe(2);
     expect(readFileSync(join(sb.dir, 'a.csv'), 'utf8')).toContain('E1');
+    r = await run(['export', 'team-members', join(sb.dir, 'one.csv'), '--output', join(sb.dir, 'two.csv')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('two files to export to');
+  });
+
+  it('takes the file as an argument too, as an upload does: upload export team-members staff.csv', async () => {
+    sb = await sandbox();
+    const run = (args: string[]) => runCli([...args, '--state', sb!.stateDir], { env: sb!.env });
+    writeFileSync(join(sb.dir, 'a.csv'), 'employeeID,email,name\nE1,e1@example.com,One\n');
+    expect((await run(['team-members', join(sb.dir, 'a.csv'), '--yes', '--no-baseline'])).code).toBe(0);
+    const file = join(sb.dir, 'staff.csv');
+    const r = await run(['export', 'team-members', file]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`to ${file} (mode 0600) as CSV`);
+    expect(readFileSync(file, 'utf8')).toContain('E1,e1@example.com,One');
+    expect((await run(['team-members', file, '--dry-run', '--json'])).json().diff).toMatchObject({ unchanged: 1, added: 0, removed: 0, changed: 0 });
   });
 });
