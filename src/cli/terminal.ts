@@ -64,7 +64,11 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
   const style = makeStyle(color);
   const live = options.stderr.isTTY === true && !options.quiet && options.env.TERM !== 'dumb' && !options.env.CI;
   const { default: ora } = live ? await import('ora') : { default: undefined };
-  const spinner = ora?.({ stream: sized(options.stderr), color: 'cyan', isEnabled: true });
+  // discardStdin off: ora would put the terminal in raw mode to swallow keys while it spins, and its
+  // discarder never starts reading them (stdin is not made to flow), so Ctrl-C was a byte nobody read
+  // and never interrupted the run. In the terminal's own mode Ctrl-C is SIGINT, as the interrupt
+  // handling expects (a key typed meanwhile just shows, which is harmless).
+  const spinner = ora?.({ stream: sized(options.stderr), color: 'cyan', isEnabled: true, discardStdin: false });
   let lastPlain = 0;
   const write = (line: string) => {
     const spinning = spinner?.isSpinning;

@@ -1,5 +1,6 @@
 // The read stage: a path (or "-" for standard input) to a stream of raw records.
 import { createReadStream } from 'node:fs';
+import { addAbortSignal, type Readable } from 'node:stream';
 import { extname } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { issue } from '../issues.js';
@@ -33,11 +34,15 @@ export function displayName(path: string): string {
   return path === '-' ? 'stdin' : path;
 }
 
-async function* fileBytes(path: string, stdin: NodeJS.ReadableStream): AsyncGenerator<Uint8Array> {
+async function* fileBytes(path: string, stdin: NodeJS.ReadableStream, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
   const stream = path === '-' ? stdin : createReadStream(path, { highWaterMark: 256 * 1024 });
+  // Ctrl-C ends a read that waits for bytes (standard input or a pipe from a slow producer) at once,
+  // not when the next bytes come: the stream is destroyed, and the run ends as interrupted.
+  if (signal) addAbortSignal(signal, stream as Readable);
   try {
     for await (const chunk of stream) yield chunk as Uint8Array;
   } catch (err) {
+    if (signal?.aborted) throw signal.reason;
     throw openError(path, err as NodeJS.ErrnoException);
   }
 }
@@ -140,7 +145,7 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
       'drop --encoding: a workbook stores its own text',
     );
   }
-  const bytes = fileBytes(path, stdin);
+  const bytes = fileBytes(path, stdin, options.signal);
   // Named a workbook or a CSV file, with no --format: the first bytes decide which it is.
   if (sniffing) return { info, batches: sniffed(bytes, options, info) };
   if (format === 'xlsx') return { info, batches: workbookRecords(bytes, options, info) };

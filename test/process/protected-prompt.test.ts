@@ -1,53 +1,25 @@
 // The confirmation on a real terminal, watched as a person sees it: the run is started in tmux, the
 // answer is typed with send-keys, and the screen tmux renders is read back. The question stays whole
 // and the answer shows after it; a protected target goes ahead only when its name is typed.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
+import { closeTerminals, inTerminal } from '../helpers/tmux.js';
 
 let sb: TestSandbox | undefined;
-const sockets: string[] = [];
 afterEach(async () => {
-  for (const socket of sockets.splice(0)) execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+  closeTerminals();
   await sb?.stop();
   sb = undefined;
 });
-
-const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-
-/** A run in a tmux pane of 120 × 40 on a server of its own: type into it, read its screen. */
-function inTmux(args: readonly string[], env: Record<string, string>) {
-  const socket = `su-test-${process.pid}-${sockets.length}`;
-  sockets.push(socket);
-  const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
-  const command = ['env', ...Object.entries({ CI: '', ...env }).map(([k, v]) => `${k}=${v}`), process.execPath, BIN, ...args].map(quote).join(' ');
-  tmux('new-session', '-d', '-x', '120', '-y', '40', `${command}; echo "exit $?"; sleep 60`);
-  const screen = () => tmux('capture-pane', '-p', '-J');
-  return {
-    screen,
-    type(keys: string): void {
-      tmux('send-keys', '-l', keys);
-      tmux('send-keys', 'Enter');
-    },
-    async until(seen: RegExp): Promise<string> {
-      for (const started = Date.now(); Date.now() - started < 20_000; await new Promise((r) => setTimeout(r, 100))) {
-        const now = screen();
-        if (seen.test(now)) return now;
-      }
-      throw new Error(`never on screen: ${seen}\n${screen()}`);
-    },
-  };
-}
 
 describe('the question on a real terminal (tmux)', () => {
   it('keeps the question whole and shows the answer after it', async () => {
     sb = await sandbox();
     const file = writeMembers(sb.dir, 'staff.csv', range(1, 3));
-    const run = inTmux(['team-members', file, '--no-baseline', '--state-dir', sb.stateDir], sb.env);
+    const run = inTerminal(['team-members', file, '--no-baseline', '--state-dir', sb.stateDir], sb.env);
     await run.until(/Upload\? \[y\/N\] $/m);
     run.type('yes');
     const after = await run.until(/^exit \d+$/m);
@@ -67,7 +39,7 @@ describe('the question on a real terminal (tmux)', () => {
     const args = ['team-members', writeMembers(sb.dir, 'staff.csv', range(1, 3)), '--no-baseline', '--target', 'production'];
     const question = /^This is the protected target 'production'\. Type its name to go ahead: $/m;
 
-    const declined = inTmux(args, env);
+    const declined = inTerminal(args, env);
     await declined.until(question);
     declined.type('y');
     const no = await declined.until(/^exit \d+$/m);
@@ -76,7 +48,7 @@ describe('the question on a real terminal (tmux)', () => {
     expect(no).toMatch(/^exit 4$/m);
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
 
-    const typed = inTmux(args, env);
+    const typed = inTerminal(args, env);
     await typed.until(question);
     typed.type('production');
     const yes = await typed.until(/^exit \d+$/m);
