@@ -37,7 +37,7 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       ui.info(`Restoring ${describeBaseline(event.upload, event.kind)}`);
       return;
     case 'applying':
-      ui.info(`Plan ${event.plan}: ${event.records} record(s) from ${event.source}, made by ${event.user}@${event.host} at ${event.createdAt}`);
+      ui.info(`Plan ${event.plan}: ${plural(event.records, 'record')} from ${event.source}, made by ${event.user}@${event.host} at ${event.createdAt}`);
       return;
     case 'plan-saved':
       ui.info(`Plan saved to ${event.path}: send exactly it with: upload apply ${event.path}`);
