@@ -165,36 +165,38 @@ describe('the new operations under a moving store and an interruption', () => {
     return { child, done, stderr: () => stderr };
   }
 
+  /** Ten members uploaded to a new sandbox, then a merge that has started reading and waits for its records. */
+  async function mergeUnderWay(backend: 'directory' | 'postgres') {
+    sb = await sandbox();
+    const state = backend === 'directory' ? sb.stateDir : await freshDatabase();
+    const env = sb.env;
+    const run = (args: string[]) => runCli([...args, '--state', state], { env });
+    expect((await run(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 10)), '--yes', '--no-baseline'])).code).toBe(0);
+    const merge = slowMerge(state, env);
+    await until(() => merge.stderr().includes('Reading'));
+    return { run, merge };
+  }
+
   it.each(['directory', 'postgres'] as const)(
     'a merge planned against an upload that another run replaced meanwhile is refused (STATE_MOVED, %s state)',
     async (backend) => {
-      sb = await sandbox();
-      const state = backend === 'directory' ? sb.stateDir : await freshDatabase();
-      const run = (args: string[]) => runCli([...args, '--state', state], { env: sb!.env });
-      expect((await run(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 10)), '--yes', '--no-baseline'])).code).toBe(0);
-      const merge = slowMerge(state, sb.env);
-      await until(() => merge.stderr().includes('Reading'));
+      const { run, merge } = await mergeUnderWay(backend);
       // Meanwhile another upload lands.
-      expect((await run(['team-members', writeMembers(sb.dir, 'b.csv', range(1, 11)), '--yes'])).code).toBe(0);
+      expect((await run(['team-members', writeMembers(sb!.dir, 'b.csv', range(1, 11)), '--yes'])).code).toBe(0);
       merge.child.stdin.end(`employeeID,email,name\n${id(30)},m30@example.com,New 30\n`);
       expect(await merge.done).toBe(4);
       expect(merge.stderr()).toContain('changed while this upload was being prepared: it was compared with upload #1, but the latest is now upload #2');
-      expect(ids(await sb.stored(TEAM))).toEqual(range(1, 11).map(id));
+      expect(ids(await sb!.stored(TEAM))).toEqual(range(1, 11).map(id));
     },
   );
 
   it.each(['directory', 'postgres'] as const)('an interrupted merge sends nothing and records nothing (%s state)', async (backend) => {
-    sb = await sandbox();
-    const state = backend === 'directory' ? sb.stateDir : await freshDatabase();
-    const run = (args: string[]) => runCli([...args, '--state', state], { env: sb!.env });
-    expect((await run(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 10)), '--yes', '--no-baseline'])).code).toBe(0);
-    const merge = slowMerge(state, sb.env);
-    await until(() => merge.stderr().includes('Reading'));
+    const { run, merge } = await mergeUnderWay(backend);
     merge.child.kill('SIGINT');
     merge.child.stdin.end(`employeeID,email,name\n${id(30)},m30@example.com,New 30\n`);
     expect(await merge.done).toBe(130);
     expect(merge.stderr()).toContain('interrupted (Ctrl-C) before the upload was sent');
-    expect(await sb.stored(TEAM)).toHaveLength(10);
+    expect(await sb!.stored(TEAM)).toHaveLength(10);
     const history = (await run(['history', 'team-members', '--json'])).json();
     expect(history.generations).toHaveLength(1);
   });
