@@ -11,7 +11,7 @@ import { GuardRefusal, InputError, UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
 import { baselineOf } from '../report/types.js';
 import { resolveBaseUrl } from '../send/config.js';
-import { generationRecords } from './baseline.js';
+import { latestUpload } from './baseline.js';
 import type { RunContext } from './context.js';
 import { commandBasics, type GuardSettings } from './definition.js';
 import { runFrame, type Definition } from './frame.js';
@@ -71,7 +71,7 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
       }
       // Compared again with the latest upload; with none recorded, the plan's own diff stands.
       if (!state || !head) return Promise.resolve({ baseline: undefined, why: '', against: baselineOf(head) });
-      return generationRecords(state, head).then((records) => ({ baseline: { source: 'snapshot' as const, records }, why: '', against: baselineOf(head) }));
+      return latestUpload(state, head);
     },
     plan: ({ head, target }, against, ctx) => {
       const { doc, body } = target.found!;

@@ -52,8 +52,12 @@ export async function loadBaseline(req: BaselineRequest): Promise<BaselineResult
   if (!req.head) {
     return { baseline: undefined, why: `no upload of ${KINDS[req.kind].noun}s to ${key.baseUrl} is recorded in ${store.label}`, against: NO_BASELINE };
   }
-  const records = await generationRecords(req.state, req.head);
-  return { baseline: { source: 'snapshot', records }, why: '', against: baselineOf(req.head) };
+  return latestUpload(req.state, req.head);
+}
+
+/** The store's latest upload as the baseline: what restore, remove and apply compare with too. */
+export async function latestUpload(state: State, head: Generation): Promise<BaselineResult> {
+  return { baseline: { source: 'snapshot', records: await generationRecords(state, head) }, why: '', against: baselineOf(head) };
 }
 
 /**

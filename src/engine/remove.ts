@@ -6,14 +6,13 @@ import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { GuardRefusal, InputError } from '../errors.js';
 import { bodiesOf, removeKeys } from '../sets/index.js';
-import { generationRecords } from './baseline.js';
+import { latestUpload } from './baseline.js';
 import { commandBasics, type Definition } from './definition.js';
 import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
 import type { GuardOptions, SendOptions, StateOptions } from './options.js';
 import type { RunContext } from './context.js';
 import type { RunResult } from './result.js';
-import { baselineOf } from '../report/types.js';
 
 export interface RemoveOptions extends SendOptions, StateOptions, Pick<GuardOptions, 'allowEmpty' | 'maxChanges' | 'maxEmptied'> {
   readonly kind: Kind;
@@ -49,7 +48,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
           `no upload of ${noun} to ${options.baseUrl.href.replace(/\/$/, '')} is recorded${state ? ` in ${state.store.label}` : ''}, so there is no set to remove ${keys.length === 1 ? 'the key' : 'keys'} from`,
           'check --base-url and --state (`upload history` lists what is recorded), or upload the complete set once first',
         );
-      return { baseline: { source: 'snapshot', records: await generationRecords(state, head) }, why: '', against: baselineOf(head) };
+      return latestUpload(state, head);
     },
     plan: (_opened, against) => {
       const recorded = against.baseline!.records;

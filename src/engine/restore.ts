@@ -9,7 +9,7 @@ import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
 import { baselineOf } from '../report/types.js';
 import type { Generation } from '../state/types.js';
-import { generationRecords } from './baseline.js';
+import { latestUpload } from './baseline.js';
 import type { RunContext } from './context.js';
 import { runFrame, type Definition } from './frame.js';
 import type { GuardOptions, SendOptions, StateOptions } from './options.js';
@@ -47,7 +47,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
           `no upload of ${KINDS[kind].noun}s to ${state?.key.baseUrl} is recorded in ${state?.store.label}, so there is nothing to restore`,
           'check --base-url and --state; `upload history` lists what is recorded',
         );
-      return { baseline: { source: 'snapshot', records: await generationRecords(state, head) }, why: '', against: baselineOf(head) };
+      return latestUpload(state, head);
     },
     plan: async ({ state, head }, against, ctx) => {
       const target = await pick(state!, head!, options.generation);
