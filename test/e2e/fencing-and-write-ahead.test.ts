@@ -3,16 +3,12 @@
 // (write-ahead), so an upload whose outcome was never learnt stops the next run until it is settled.
 // Both backends, against the real sandbox and a scripted server.
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settle } from '../../src/cli/main.js';
-import type { RunIo } from '../../src/cli/io.js';
-import { Secrets } from '../../src/send/secrets.js';
 import { assembleReport } from '../../src/report/assemble.js';
-import { parseUploadOptions } from '../../src/cli/options.js';
-import { runUpload } from '../../src/engine/upload.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
+import { uploadWithQuestion } from '../helpers/question.js';
 import { asAdmin, freshDatabase } from '../helpers/postgres.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { scriptedServer, serversForFile } from '../helpers/scripted-server.js';
@@ -52,26 +48,11 @@ describe.each(Object.entries(backends))('with the %s store', (_name, backend) =>
     const cli = (args: string[]) => runCli([...args, '--state', state], { env: sb!.env });
     expect((await cli(['team-members', writeMembers(sb.dir, 'first.csv', range(1, 20)), '--yes', '--no-baseline'])).code).toBe(0);
 
-    const env = sb.env;
-    const io = {
-      env,
-      stdin: Object.assign(Readable.from([]), { isTTY: true }),
-      stderr: { isTTY: true },
-      stdout: {},
-      secrets: new Secrets(),
-    } as unknown as RunIo;
-    const options = await parseUploadOptions('team-members', writeMembers(sb.dir, 'mine.csv', range(1, 21)), { retries: '0', timeout: '10', state }, io);
     let other: number | null = null;
-    const { facts, failure } = await runUpload(options, {
-      env,
-      stdin: io.stdin,
-      emit: () => {},
-      confirm: async () => {
-        // While the person reads the question: the lock goes, and a colleague's upload lands.
-        await backend.loseLock(state, sb!.url);
-        other = (await cli(['team-members', writeMembers(sb!.dir, 'theirs.csv', range(1, 22)), '--yes'])).code;
-        return true;
-      },
+    const { facts, failure } = await uploadWithQuestion(sb.env, state, writeMembers(sb.dir, 'mine.csv', range(1, 21)), async () => {
+      // While the person reads the question: the lock goes, and a colleague's upload lands.
+      await backend.loseLock(state, sb!.url);
+      other = (await cli(['team-members', writeMembers(sb!.dir, 'theirs.csv', range(1, 22)), '--yes'])).code;
     });
     const report = assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
     expect(other).toBe(0);

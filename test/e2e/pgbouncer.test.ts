@@ -4,17 +4,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunIo } from '../../src/cli/io.js';
-import { parseUploadOptions } from '../../src/cli/options.js';
-import { runUpload } from '../../src/engine/upload.js';
-import { Secrets } from '../../src/send/secrets.js';
 import { openStore } from '../../src/state/index.js';
 import { normaliseBaseUrl } from '../../src/state/paths.js';
 import type { StateKey, StateStore } from '../../src/state/types.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
+import { uploadWithQuestion } from '../helpers/question.js';
 import { asAdmin, freshDatabase, throughBouncer } from '../helpers/postgres.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -57,24 +53,10 @@ describe('the PostgreSQL lock behind PgBouncer in transaction pooling', () => {
     const cli = (file: string, extra: string[] = []) => runCli(['team-members', file, '--yes', '--json', '--state', state, ...extra], { env: sb!.env });
     expect((await cli(writeMembers(sb.dir, 'first.csv', range(1, 20)), ['--no-baseline'])).code).toBe(0);
 
-    const io = {
-      env: sb.env,
-      stdin: Object.assign(Readable.from([]), { isTTY: true }),
-      stderr: { isTTY: true },
-      stdout: {},
-      secrets: new Secrets(),
-    } as unknown as RunIo;
-    const options = await parseUploadOptions('team-members', writeMembers(sb.dir, 'mine.csv', range(1, 21)), { retries: '0', timeout: '10', state }, io);
     let other: Record<string, any> | undefined;
-    const { failure } = await runUpload(options, {
-      env: sb.env,
-      stdin: io.stdin,
-      emit: () => {},
-      confirm: async () => {
-        // While the question is open, a colleague's upload starts.
-        other = (await cli(writeMembers(sb!.dir, 'theirs.csv', range(1, 22)))).json();
-        return true;
-      },
+    const { failure } = await uploadWithQuestion(sb.env, state, writeMembers(sb.dir, 'mine.csv', range(1, 21)), async () => {
+      // While the question is open, a colleague's upload starts.
+      other = (await cli(writeMembers(sb!.dir, 'theirs.csv', range(1, 22)))).json();
     });
     expect(failure).toBeUndefined();
     expect(other).toMatchObject({ outcome: 'refused', exitCode: 4, error: { code: 'LOCK_HELD', message: expect.stringContaining(`process ${process.pid}`) } });

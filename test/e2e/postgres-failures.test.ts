@@ -7,19 +7,15 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunIo } from '../../src/cli/io.js';
-import { parseUploadOptions } from '../../src/cli/options.js';
-import { runUpload } from '../../src/engine/upload.js';
-import { Secrets } from '../../src/send/secrets.js';
 import { openStore } from '../../src/state/index.js';
 import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import type { StateKey } from '../../src/state/types.js';
 import { encodePayload } from '../../src/contract/json-array.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { membersCsv, range, writeMembers } from '../helpers/members.js';
+import { uploadWithQuestion } from '../helpers/question.js';
 import { asAdmin, freshDatabase } from '../helpers/postgres.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { startCli } from '../helpers/spawn.js';
@@ -77,24 +73,8 @@ async function toolWaits(url: string): Promise<void> {
 }
 
 /** A real upload of `file` whose confirmation runs `meanwhile` first (the question stands open). */
-async function withQuestion(state: string, file: string, meanwhile: () => Promise<void> | void) {
-  const io = {
-    env: sb!.env,
-    stdin: Object.assign(Readable.from([]), { isTTY: true }),
-    stderr: { isTTY: true },
-    stdout: {},
-    secrets: new Secrets(),
-  } as unknown as RunIo;
-  const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', state }, io);
-  return runUpload(options, {
-    env: sb!.env,
-    stdin: io.stdin,
-    emit: () => {},
-    confirm: async () => {
-      await meanwhile();
-      return true;
-    },
-  });
+function withQuestion(state: string, file: string, meanwhile: () => Promise<void> | void) {
+  return uploadWithQuestion(sb!.env, state, file, meanwhile);
 }
 
 const upload = (state: string, file: string, extra: string[] = [], env: Record<string, string> = {}) =>
@@ -256,23 +236,7 @@ describe('a PostgreSQL server restarted under a run', () => {
     sb = await sandbox();
     const state = await freshDatabase(server.url);
     expect((await upload(state, writeMembers(sb.dir, 'a.csv', range(1, 10)), ['--no-baseline'])).code).toBe(0);
-    const io = {
-      env: sb.env,
-      stdin: Object.assign(Readable.from([]), { isTTY: true }),
-      stderr: { isTTY: true },
-      stdout: {},
-      secrets: new Secrets(),
-    } as unknown as RunIo;
-    const options = await parseUploadOptions('team-members', writeMembers(sb.dir, 'b.csv', range(1, 11)), { retries: '0', timeout: '10', state }, io);
-    const { facts, failure } = await runUpload(options, {
-      env: sb.env,
-      stdin: io.stdin,
-      emit: () => {},
-      confirm: async () => {
-        server.restart();
-        return true;
-      },
-    });
+    const { facts, failure } = await withQuestion(state, writeMembers(sb.dir, 'b.csv', range(1, 11)), () => server.restart());
     expect(failure).toBeUndefined();
     expect(facts.executed?.generation).toBe(2);
     expect(await sb.stored(TEAM)).toHaveLength(11);

@@ -1,0 +1,29 @@
+// A real upload run in-process as from a terminal, whose confirmation runs `meanwhile` first: the
+// question stands open while the test does something (a colleague's upload, a lost lock, a server
+// restarted), then it is answered yes.
+import { Readable } from 'node:stream';
+import type { RunIo } from '../../src/cli/io.js';
+import { parseUploadOptions } from '../../src/cli/options.js';
+import { runUpload } from '../../src/engine/upload.js';
+import type { RunResult } from '../../src/engine/result.js';
+import { Secrets } from '../../src/send/secrets.js';
+
+export async function uploadWithQuestion(env: Record<string, string>, state: string, file: string, meanwhile: () => Promise<void> | void): Promise<RunResult> {
+  const io = {
+    env,
+    stdin: Object.assign(Readable.from([]), { isTTY: true }),
+    stderr: { isTTY: true },
+    stdout: {},
+    secrets: new Secrets(),
+  } as unknown as RunIo;
+  const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', state }, io);
+  return runUpload(options, {
+    env,
+    stdin: io.stdin,
+    emit: () => {},
+    confirm: async () => {
+      await meanwhile();
+      return true;
+    },
+  });
+}
