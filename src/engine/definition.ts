@@ -11,7 +11,7 @@ import type { RecordSet } from '../sets/index.js';
 import type { Generation, Operation } from '../state/types.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
-import type { Identity, SendOptions, StateOptions } from './options.js';
+import type { GuardOptions, Identity, SendOptions, StateOptions } from './options.js';
 import type { Plan } from './plan.js';
 import type { RunFacts } from './result.js';
 import type { State } from './state.js';
@@ -74,6 +74,11 @@ export interface GuardSettings {
   readonly acknowledgeNoBaseline: boolean;
   /** --hold-removals: when the removal guard would refuse, send the omitted records as recorded instead. */
   readonly holdRemovals?: boolean;
+}
+
+/** The guards of a command on the recorded set (restore, remove): it always has a baseline. */
+export function recordedSetGuards(options: Omit<GuardOptions, 'maxRemovals'>, maxRemovals: Limit): GuardSettings {
+  return { maxRemovals, maxChanges: options.maxChanges, maxEmptied: options.maxEmptied, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: false };
 }
 
 export interface Definition<Found = undefined> {

@@ -7,7 +7,7 @@ import { diffRecords } from '../diff/index.js';
 import { GuardRefusal, InputError } from '../errors.js';
 import { bodiesOf, removeKeys } from '../sets/index.js';
 import { latestUpload } from './baseline.js';
-import { commandBasics, type Definition } from './definition.js';
+import { commandBasics, recordedSetGuards, type Definition } from './definition.js';
 import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
 import type { GuardOptions, SendOptions, StateOptions } from './options.js';
@@ -33,13 +33,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
   const noun = `${KINDS[kind].noun}s`;
   return {
     ...commandBasics(options, { kind, source: options.source, dryRun: options.dryRun }),
-    guards: {
-      maxRemovals: { kind: 'count', count: keys.length },
-      maxChanges: options.maxChanges,
-      maxEmptied: options.maxEmptied,
-      allowEmpty: options.allowEmpty,
-      acknowledgeNoBaseline: false,
-    },
+    guards: recordedSetGuards(options, { kind: 'count', count: keys.length }),
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head)

@@ -1,7 +1,7 @@
 // `upload restore <kind>`: the planned set is an earlier generation, sent again through the normal path
 // — diff against the latest, the guards, the question, send, record — as a new generation that says
 // what it restored.
-import { commandBasics } from './definition.js';
+import { commandBasics, recordedSetGuards } from './definition.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
@@ -32,13 +32,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
   const { kind } = options;
   return {
     ...commandBasics(options, { kind, source: null, dryRun: options.dryRun }),
-    guards: {
-      maxRemovals: options.maxRemovals,
-      maxChanges: options.maxChanges,
-      maxEmptied: options.maxEmptied,
-      allowEmpty: options.allowEmpty,
-      acknowledgeNoBaseline: false,
-    },
+    guards: recordedSetGuards(options, options.maxRemovals),
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head)
