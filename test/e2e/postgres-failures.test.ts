@@ -77,6 +77,24 @@ function withQuestion(state: string, file: string, meanwhile: () => Promise<void
   return uploadWithQuestion(sb!.env, state, file, meanwhile);
 }
 
+/** A body of one record and its provenance, for tests that commit to a store directly. */
+function oneRecord() {
+  const p = encodePayload([JSON.stringify({ employeeID: 'E1' })]);
+  const meta = {
+    uploadedAt: new Date().toISOString(),
+    user: 'hr',
+    host: 'h',
+    toolVersion: '0',
+    source: 's',
+    records: 1,
+    bytes: p.bytes,
+    sha256: p.sha256,
+    restoredFrom: null,
+    plan: null,
+  };
+  return { p, meta };
+}
+
 const upload = (state: string, file: string, extra: string[] = [], env: Record<string, string> = {}) =>
   runCli(['team-members', file, '--yes', '--json', '--state', state, ...extra], { env: { ...sb!.env, ...env } });
 
@@ -132,19 +150,7 @@ describe('PostgreSQL rights and timeouts', () => {
     try {
       const lease = await store.lock(key, { user: 'hr', host: 'h', pid: process.pid, what: 'x' });
       await lockTable(db, 'upload_heads');
-      const p = encodePayload([JSON.stringify({ employeeID: 'E1' })]);
-      const meta = {
-        uploadedAt: new Date().toISOString(),
-        user: 'hr',
-        host: 'h',
-        toolVersion: '0',
-        source: 's',
-        records: 1,
-        bytes: p.bytes,
-        sha256: p.sha256,
-        restoredFrom: null,
-        plan: null,
-      };
+      const { p, meta } = oneRecord();
       started = Date.now();
       await expect(store.commit(key, 0, p.chunks, meta, 10)).rejects.toMatchObject({
         code: 'STATE_TIMEOUT',
@@ -250,19 +256,7 @@ describe('a PostgreSQL server restarted under a run', () => {
     const store = await openStore(db, { env: {} });
     try {
       const lease = await store.lock(key, { user: 'hr', host: 'h', pid: process.pid, what: 'x' });
-      const p = encodePayload([JSON.stringify({ employeeID: 'E1' })]);
-      const meta = {
-        uploadedAt: new Date().toISOString(),
-        user: 'hr',
-        host: 'h',
-        toolVersion: '0',
-        source: 's',
-        records: 1,
-        bytes: p.bytes,
-        sha256: p.sha256,
-        restoredFrom: null,
-        plan: null,
-      };
+      const { p, meta } = oneRecord();
       await store.commit(key, 0, p.chunks, meta, 10);
       await lease.release();
       // A restart while the read waits: the read is sent again once, and answered.
