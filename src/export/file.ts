@@ -3,11 +3,10 @@
 // so the colleague who is meant to edit it can. Written the safe way: a temp file beside the target,
 // then a rename, so a symlink at the path is replaced rather than followed, a half-written export never
 // stands under the final name, and a FIFO, a device or a directory is refused rather than written into.
-import { randomBytes } from 'node:crypto';
 import { lstat, open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { UploadError, UsageError } from '../errors.js';
-import { syncDir } from '../state/atomic.js';
+import { syncDir, tempBeside } from '../state/atomic.js';
 import { sharedWithGroup } from '../state/file-modes.js';
 
 /** The mode an export gets in `dir`: the group's too when the folder is shared with one (sharedWithGroup). */
@@ -29,7 +28,7 @@ export async function writeExport(path: string, chunks: Iterable<string | Uint8A
   await checkTarget(path);
   const dir = dirname(resolve(path));
   const mode = await exportMode(dir);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempBeside(resolve(path));
   try {
     const file = await open(temp, 'wx', mode);
     try {

@@ -12,7 +12,7 @@
 export interface ParsedRecord {
   readonly line: number;
   readonly cells: string[];
-  /** No cell holds a character that NFC could change or that may show nothing, nor a NUL (see PLAIN). */
+  /** No cell holds a character that NFC could change or that may show nothing, nor a NUL (see NOT_PLAIN). */
   readonly plain: boolean;
 }
 

@@ -135,11 +135,16 @@ export interface AtomicFile {
   abort(): Promise<void>;
 }
 
+/** The name of a temp file beside `path`, for a write that a rename then puts in its place: `.NAME.PID.RANDOM.tmp`. */
+export function tempBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
 /** Opens the temp file of an atomic write of `path`: `.NAME.PID.RANDOM.tmp` in the same directory. */
 export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile> {
   await checkTarget(path);
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempBeside(path);
   const file = await open(temp, 'wx+', mode); // read too: readSync()
   let closed = false;
   const close = async () => {
@@ -186,7 +191,7 @@ export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile
 export async function linkFileAtomic(from: string, path: string): Promise<boolean> {
   await checkTarget(path);
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempBeside(path);
   try {
     await link(from, temp);
   } catch {
