@@ -67,7 +67,8 @@ export async function launch(): Promise<Browser> {
       `--user-data-dir=${profile}`,
       'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group, so closing it ends its helper processes too (they write into the profile).
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   const endpoint = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -170,9 +171,15 @@ export async function launch(): Promise<Browser> {
     },
     async close() {
       ws.close();
-      child.kill('SIGKILL');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
-      rmSync(profile, { recursive: true, force: true });
+      const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL'); // the group is gone already
+      }
+      await exited;
+      // A helper killed a moment ago may still have a file open in the profile: rm tries again (ENOTEMPTY).
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
