@@ -2,7 +2,18 @@
 // report outcome. Only the entry point turns them into a process exit code.
 
 export type Outcome =
-  'uploaded' | 'dry-run' | 'invalid' | 'refused' | 'rejected' | 'unreachable' | 'unknown' | 'unverified' | 'usage-error' | 'interrupted' | 'internal-error';
+  | 'uploaded'
+  | 'dry-run'
+  | 'approved'
+  | 'invalid'
+  | 'refused'
+  | 'rejected'
+  | 'unreachable'
+  | 'unknown'
+  | 'unverified'
+  | 'usage-error'
+  | 'interrupted'
+  | 'internal-error';
 
 export const EXIT = {
   ok: 0,
@@ -113,6 +124,13 @@ export const ERROR_CODES = {
     'STATE_MOVED',
     'PLAN_STALE',
     'BASELINE_UNCERTAIN',
+    // four eyes
+    'PLAN_REQUIRED',
+    'NOT_APPROVED',
+    'SELF_APPROVAL',
+    'PLAN_CHANGED',
+    'PLAN_USED',
+    'PLAN_UNRECORDED',
   ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
   unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING'],

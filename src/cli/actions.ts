@@ -10,15 +10,28 @@ import type { RunContext } from '../engine/context.js';
 import type { RunFacts, RunResult } from '../engine/result.js';
 import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
-import { count, parseGuards, parseSending, parseState, parseUploadOptions } from './options.js';
+import { count, parseGuards, parseSending, parseState, parseUploadOptions, planOutOf } from './options.js';
+import { DEFAULTS } from '../engine/options.js';
+import { resolveBaseUrl } from '../send/config.js';
 import type { CommandResult } from './result.js';
 import { terminalUi } from './terminal.js';
 import { afterRun, prepareAfterRun, type AfterRun } from './after-run.js';
 import { withTarget, type CommandLine, type TargetedFlags } from './targets.js';
 
+/** What a command is to the frame: its name, kind, whether it sends, and where its address comes from. */
+interface FrameSpec {
+  readonly command: string;
+  readonly kind: Kind | undefined;
+  /** It writes: sends (or records an approval). A dry run only reads. */
+  readonly writes: boolean;
+  /** Four eyes: a command that sends directly is refused where approvals are needed (PLAN_REQUIRED). */
+  readonly direct: boolean;
+  /** The address when it is not the flags' (a saved plan's). */
+  readonly address?: string | undefined;
+}
+
 async function frame(
-  command: string,
-  kind: Kind | undefined,
+  spec: FrameSpec,
   given: Flags,
   io: RunIo,
   line: CommandLine,
@@ -30,14 +43,24 @@ async function frame(
   // The target's settings under the command line's, and what to do once the outcome is final.
   let flags: TargetedFlags;
   let after: AfterRun;
+  let notice: string | undefined;
   try {
-    const chosen = await withTarget(given, io, line, kind);
-    flags = { ...chosen.flags, targetName: chosen.target?.name };
-    after = await prepareAfterRun(command, flags, io, chosen.target, line.argv);
+    const chosen = await withTarget(given, io, line, spec.kind, { address: spec.address });
+    flags = { ...chosen.flags, targetName: chosen.target?.name, fourEyes: chosen.fourEyes };
+    notice = chosen.notice;
+    const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true && given.yes !== true;
+    if (spec.writes) {
+      const { checkNamed, checkPlanned } = await import('./four-eyes.js');
+      // Refused even when named: said first, with the way round.
+      if (spec.direct) checkPlanned(chosen, line.argv);
+      checkNamed(chosen.target, interactive);
+    }
+    after = await prepareAfterRun(spec.command, flags, io, chosen.target, line.argv);
   } catch (failure) {
     return { facts: blank, failure, json };
   }
-  const protectedName = after.target?.target.protected === true ? after.target.name : undefined;
+  // A protected target, or one the address made this run, is confirmed by typing its name.
+  const typed = after.target && (after.target.target.protected === true || after.target.how === 'address') ? after.target.name : undefined;
   const baseUrl = flags.baseUrl ?? io.env.UPLOAD_BASE_URL ?? null;
   const interrupt = onInterrupt();
   const ui = await terminalUi({
@@ -49,6 +72,7 @@ async function frame(
     signal: interrupt.signal,
     redact: io.secrets.redact,
   });
+  if (notice) ui.notice(notice);
   try {
     const { facts, failure } = await run(
       {
@@ -58,8 +82,7 @@ async function frame(
         tuning: io.tuning,
         review: after.html?.review,
         emit: (event) => renderEvent(ui, event),
-        // A protected target is confirmed by typing its name, not by a habitual y.
-        confirm: (request) => ui.confirm(confirmQuestion(request), protectedName),
+        confirm: (request) => ui.confirm(confirmQuestion(request), typed),
       },
       flags,
     );
@@ -73,7 +96,8 @@ async function frame(
 }
 
 export function uploadAction(kind: Kind, file: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
-  return frame(kind, kind, given, io, line, { kind, source: displayName(file), dryRun: given.dryRun === true }, async (ctx, flags) => {
+  const writes = given.dryRun !== true;
+  return frame({ command: kind, kind, writes, direct: writes }, given, io, line, { kind, source: displayName(file), dryRun: !writes }, async (ctx, flags) => {
     const options = await parseUploadOptions(kind, file, flags, io);
     if (options.merge) {
       const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../engine/frame.js'), import('../engine/merge.js')]);
@@ -86,33 +110,56 @@ export function uploadAction(kind: Kind, file: string, given: Flags, io: RunIo, 
 
 export function removeAction(kind: Kind, keys: readonly string[], given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
   const dryRun = given.dryRun === true;
-  return frame('remove', kind, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
+  return frame({ command: 'remove', kind, writes: !dryRun, direct: !dryRun }, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
     const keysFile = typeof flags.keysFile === 'string' ? flags.keysFile : undefined;
     const sending = await parseSending(flags, io, { dryRun, url: 'always', stdin: keysFile === '-' ? 'keys' : undefined });
     const { removeList } = await import('./remove.js');
     const { list, source } = await removeList(keys, keysFile, io);
     const { runRemove } = await import('../engine/remove.js');
-    return runRemove({ kind, keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
+    const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
+    const options = { kind, keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) };
+    return runRemove({ ...options, planOut, target: flags.targetName ?? null }, ctx);
   });
 }
 
 export function restoreAction(kind: Kind, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
   const dryRun = given.dryRun === true;
-  return frame('restore', kind, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
+  return frame({ command: 'restore', kind, writes: !dryRun, direct: !dryRun }, given, io, line, { kind, source: null, dryRun }, async (ctx, flags) => {
     const sending = await parseSending(flags, io, { dryRun, url: 'always' });
     const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
     const { runRestore } = await import('../engine/restore.js');
-    return runRestore({ kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, ctx);
+    const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
+    const options = { kind, generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) };
+    return runRestore({ ...options, planOut, target: flags.targetName ?? null }, ctx);
   });
 }
 
-export function applyAction(plan: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
-  return frame('apply', undefined, given, io, line, { kind: null, source: plan, dryRun: false }, async (ctx, flags) => {
+export async function applyAction(plan: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  const { planAddress } = await import('./four-eyes.js');
+  const spec = { command: 'apply', kind: undefined, writes: true, direct: false, address: planAddress(plan) };
+  return frame(spec, given, io, line, { kind: null, source: plan, dryRun: false }, async (ctx, flags) => {
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
     const { runApply } = await import('../engine/apply.js');
     const { planTargetCheck } = await import('./targets.js');
-    return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget: await planTargetCheck(flags, io) }, ctx);
+    const target = flags.targetName ?? null;
+    return runApply({ plan, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget: await planTargetCheck(flags, io), target }, ctx);
+  });
+}
+
+/** `upload approve <plan>`: shown as apply shows it, then an approval recorded (./four-eyes.ts). */
+export async function approveAction(plan: string, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  const { planAddress, approveConfirmation } = await import('./four-eyes.js');
+  const spec = { command: 'approve', kind: undefined, writes: true, direct: false, address: planAddress(plan) };
+  return frame(spec, given, io, line, { kind: null, source: plan, dryRun: false }, async (ctx, flags) => {
+    const baseUrl = flags.baseUrl === undefined && !io.env.UPLOAD_BASE_URL ? undefined : resolveBaseUrl(flags.baseUrl, io.env);
+    const { runApprove } = await import('../engine/approve.js');
+    const { planTargetCheck } = await import('./targets.js');
+    const confirm = approveConfirmation(flags, io);
+    const state = parseState(flags, io);
+    const send = { retries: 0, timeoutSeconds: 1, baseUrl, token: undefined, tokenEnv: DEFAULTS.tokenEnv, confirm };
+    const target = flags.targetName ?? null;
+    return runApprove({ plan, ...send, ...state, host: state.identity.host, checkTarget: await planTargetCheck(flags, io), target }, ctx);
   });
 }
 

@@ -82,6 +82,18 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     examples: ['$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json', '$ upload apply reviewed.plan.json --yes'],
     action: async ([plan], flags, io, line) => (await import('./actions.js')).applyAction(plan!, flags, io, line),
   },
+  approve: {
+    usage: 'approve <plan>',
+    summary: 'approve a plan someone else made, for a target that needs approvals (four eyes)',
+    description:
+      "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval of it in the state store, bound to its digest: the body's bytes, the kind, the address, the upload it was planned against and its guard limits. Your name is the one the store knows you by (PostgreSQL's session_user, or your operating-system account), never UPLOAD_USER. The planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.",
+    examples: [
+      '$ upload team-members staff.csv --dry-run --plan-out staff.plan.json --target production   the planner',
+      '$ upload approve staff.plan.json --target production                                       someone else',
+      '$ upload apply staff.plan.json --target production --yes                                    anyone allowed to send; once',
+    ],
+    action: async ([plan], flags, io, line) => (await import('./actions.js')).approveAction(plan!, flags, io, line),
+  },
   remove: {
     usage: 'remove <kind> [keys...]',
     summary: 'upload the last recorded set without some records: remove a leaver by key',

@@ -73,6 +73,10 @@ export const FLAGS = {
     help: 'refuse to empty more than this many values of any one field, or this share of the records that hold one',
     default: DEFAULTS.maxEmptied,
   },
+  approvals: {
+    flags: '--approvals <n>',
+    help: 'four eyes without a config: this many other people must approve a plan before it is applied (a target\'s "approvals" sets it)',
+  },
   allowEmpty: { flags: '--allow-empty', help: 'allow uploading no records at all (deletes every record)' },
   retries: { flags: '--retries <n>', help: 'retries after a passing failure', default: String(DEFAULTS.retries) },
   timeout: { flags: '--timeout <seconds>', help: 'time to wait for the answer to one attempt', default: String(DEFAULTS.timeoutSeconds) },
@@ -155,6 +159,7 @@ const upload = (kind: 'store-cards' | 'team-members') =>
     ...STATE,
     'noColor',
     'quiet',
+    'approvals',
     ...AFTER,
   ] as const;
 
@@ -163,10 +168,11 @@ export const COMMAND_FLAGS = {
   'store-cards': upload('store-cards'),
   'team-members': upload('team-members'),
   history: ['baseUrl', 'state', 'stateDir', 'limit', 'json', 'html', 'config', 'target'],
-  restore: [...SENDING, ...STATE, ...OUTPUT, 'generation', 'dryRun', 'maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty', ...AFTER],
-  apply: [...SENDING, ...STATE, ...OUTPUT, ...AFTER],
+  restore: [...SENDING, ...STATE, ...OUTPUT, 'generation', 'dryRun', 'planOut', 'maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty', 'approvals', ...AFTER],
+  apply: [...SENDING, ...STATE, ...OUTPUT, 'approvals', ...AFTER],
+  approve: ['yes', 'json', 'baseUrl', 'state', 'stateDir', 'noColor', 'quiet', 'approvals', ...AFTER],
   config: ['config', 'target', 'kind', 'json'],
-  remove: [...SENDING, ...STATE, ...OUTPUT, 'keysFile', 'dryRun', 'maxChanges', 'maxEmptied', 'allowEmpty', ...AFTER],
+  remove: [...SENDING, ...STATE, ...OUTPUT, 'keysFile', 'dryRun', 'planOut', 'maxChanges', 'maxEmptied', 'allowEmpty', 'approvals', ...AFTER],
   export: ['baseUrl', 'state', 'stateDir', 'exportGeneration', 'output', 'exportFormat', 'quiet'],
   state: ['to', 'from', 'sent', 'previous', 'baseUrl', 'state', 'stateDir'],
   sandbox: ['port', 'host', 'dataDir', 'maxBody', 'allowRemote'],

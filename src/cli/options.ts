@@ -71,12 +71,13 @@ export async function parseSending(
   return { retries, timeoutSeconds, baseUrl, token, tokenEnv, confirm };
 }
 
-/** Where the state lives, how much of it to keep, and how this run is named in it. */
-export function parseState(flags: Flags, io: ProcessIo): StateOptions {
+/** Where the state lives, how much of it to keep, how this run is named in it, and what the target asks. */
+export function parseState(flags: TargetedFlags, io: ProcessIo): StateOptions {
   return {
     state: stateSpec(flags.state, flags.stateDir, io.env),
     keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
     identity: identity(io.env),
+    fourEyes: flags.fourEyes,
   };
 }
 
@@ -99,17 +100,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
   if (errorsCsv !== undefined) await (await import('../report/errors-csv.js')).checkWritable(errorsCsv);
   if (payloadOut !== undefined) await checkWritable(payloadOut, '--payload-out');
   if (diffOut !== undefined) await checkWritable(diffOut, '--diff-out');
-  if (planOut !== undefined) {
-    if (!dryRun)
-      throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
-    if (!baseUrl)
-      throw new UsageError(
-        'NO_BASE_URL',
-        '--plan-out needs the service address: a plan is made against what that service last confirmed',
-        'pass --base-url https://… or set UPLOAD_BASE_URL',
-      );
-    await checkWritable(planOut, '--plan-out');
-  }
+  await planOutOf(flags, dryRun, baseUrl);
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(flags.delimiter);
   const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat, splitHours: flags.splitHours });
@@ -162,8 +153,24 @@ function stateSpec(state: string | undefined, stateDir: string | undefined, env:
 }
 
 /** How this run is named in the history: UPLOAD_USER and UPLOAD_HOST override the OS's names. */
-function identity(env: NodeJS.ProcessEnv): { user: string; host: string } {
+export function identity(env: NodeJS.ProcessEnv): { user: string; host: string } {
   return { user: env.UPLOAD_USER || currentUser(), host: env.UPLOAD_HOST || hostname() };
+}
+
+/** --plan-out: only on a dry run, with an address, to a file that can be written. */
+export async function planOutOf(flags: Flags, dryRun: boolean, baseUrl: URL | undefined): Promise<string | undefined> {
+  const { planOut } = flags;
+  if (planOut === undefined) return undefined;
+  if (!dryRun)
+    throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
+  if (!baseUrl)
+    throw new UsageError(
+      'NO_BASE_URL',
+      '--plan-out needs the service address: a plan is made against what that service last confirmed',
+      'pass --base-url https://… or set UPLOAD_BASE_URL',
+    );
+  await checkWritable(planOut, '--plan-out');
+  return planOut;
 }
 
 /** private-file's check that a path can be written, loaded only when a flag names a file. */

@@ -11,8 +11,11 @@ import type { Target } from './schema.js';
 export interface ChosenTarget {
   readonly name: string;
   readonly target: Target;
-  /** How it was chosen: --target on the command line, UPLOAD_TARGET, or the config's defaultTarget. */
-  readonly how: '--target' | 'UPLOAD_TARGET' | 'defaultTarget';
+  /**
+   * How it was chosen: --target on the command line, UPLOAD_TARGET, the config's defaultTarget, or the
+   * run's address being this target's (./address.ts).
+   */
+  readonly how: '--target' | 'UPLOAD_TARGET' | 'defaultTarget' | 'address';
   readonly configPath: string;
 }
 

@@ -10,7 +10,7 @@ import { GuardRefusal, Interrupted, isUploadError, ServiceRejected, ServiceUnrea
 import { baselineOf, describeBaseline, type BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
-import type { AuditEntry, Generation, Lease, Operation, StateKey, StateStore } from '../state/types.js';
+import type { ApprovalStory, AuditEntry, Generation, Lease, Operation, StateKey, StateStore } from '../state/types.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
 import type { Identity, SendOptions } from './options.js';
@@ -42,6 +42,8 @@ export interface Job {
   /** What the upload is (a merge, a removal …), and the removals it held back, for the history. */
   readonly operation?: Operation | undefined;
   readonly heldRemovals?: readonly string[] | undefined;
+  /** Four eyes: the history's account, and the approvals checked again just before the first byte. */
+  readonly approval?: { readonly story: ApprovalStory; recheck(): Promise<void> } | undefined;
 }
 
 export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
@@ -147,6 +149,8 @@ async function fence(job: Job, lease: Lease): Promise<void> {
     );
   const now = await job.store.head(job.key);
   if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
+  // An approval may have expired while the question stood open; the plan may have been applied meanwhile.
+  await job.approval?.recheck();
 }
 
 function moved(job: Job, now: Generation | undefined): GuardRefusal {
@@ -177,6 +181,7 @@ async function provenance(job: Job): Promise<Omit<Generation, 'generation'>> {
     plan: job.plan ?? null,
     ...(job.operation ? { operation: job.operation } : {}),
     ...(job.heldRemovals?.length ? { heldRemovals: job.heldRemovals } : {}),
+    ...(job.approval ? { approval: job.approval.story } : {}),
   };
 }
 

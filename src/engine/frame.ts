@@ -14,7 +14,7 @@ import type { RunContext } from './context.js';
 import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
 import { execute } from './execute.js';
 import { writeOutputs } from './outputs.js';
-import type { RunResult } from './result.js';
+import type { ApprovalReport, RunResult } from './result.js';
 import { openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';
@@ -46,6 +46,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
+    if (planned.approval) facts = { ...facts, approval: approvalReport(planned.approval, null) };
     await writeOutputs(def.outputs ?? {}, { def, guards, opened, against, planned, verdict }, ctx);
     if (ctx.review) await (await import('./review.js')).collectReview(ctx.review, { def, guards, opened, against, planned, verdict });
     if (planned.invalid) throw planned.invalid;
@@ -56,6 +57,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
       ctx.emit({ type: 'dry-run', kind: target.kind, count: planned.count, needs: verdict?.needs ?? [] });
       return { facts: { ...facts, done: 'dry-run' } };
     }
+    if (def.act) return { facts: { ...facts, ...(await def.act(opened, planned, against, ctx)), done: 'approved' } };
 
     const { baseUrl } = target;
     const { token } = def.send;
@@ -80,15 +82,22 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
         plan: planned.savedPlan ?? null,
         operation: planned.operation ?? (planned.restoredFrom !== undefined ? 'restore' : planned.savedPlan !== undefined ? 'apply' : 'upload'),
         heldRemovals: planned.held,
+        approval: planned.approval,
       },
       ctx,
     );
+    if (planned.approval) facts = { ...facts, approval: approvalReport(planned.approval, planned.approval.story.appliedBy) };
     return { facts: { ...facts, executed, done: 'uploaded' } };
   } catch (failure) {
     return { facts, failure };
   } finally {
     await state?.store.close();
   }
+}
+
+function approvalReport({ story, rule }: NonNullable<Planned['approval']>, appliedBy: string | null): ApprovalReport {
+  const { planner, plannedAt, approvers, digest } = story;
+  return { digest, needed: rule.approvals, hours: rule.hours, planner, plannedAt, approvers, appliedBy };
 }
 
 /**

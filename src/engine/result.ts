@@ -40,8 +40,24 @@ export interface RunFacts {
   /** Removals --hold-removals held back: the keys kept on the service although the file leaves them out. */
   readonly held?: readonly string[];
   readonly executed?: Executed;
+  /** Four eyes: who planned and approved the plan, and (once sent) who applied it. */
+  readonly approval?: ApprovalReport;
   /** How a run that succeeded ended. */
-  readonly done?: 'dry-run' | 'uploaded';
+  readonly done?: 'dry-run' | 'uploaded' | 'approved';
+}
+
+/** The report's `approval` (docs/report.md): what four eyes said of a plan. */
+export interface ApprovalReport {
+  readonly digest: string;
+  /** Approvals the target needs, and how many hours each counts. */
+  readonly needed: number;
+  readonly hours: number;
+  readonly planner: string;
+  readonly plannedAt: string;
+  /** The approvals that count (people other than the planner, not expired), oldest first. */
+  readonly approvers: readonly { readonly name: string; readonly at: string }[];
+  /** Who applied it; null until it was sent. */
+  readonly appliedBy: string | null;
 }
 
 export interface RunResult {

@@ -220,3 +220,29 @@ export async function syncDir(dir: string): Promise<void> {
     await handle.close();
   }
 }
+
+/**
+ * Creates `path` with `text` only if nothing is there yet (write-once records): written whole and synced
+ * under a temp name, then hard-linked into place, which fails if the name exists. False when it does.
+ */
+export async function createFileOnce(path: string, text: string, mode: number): Promise<boolean> {
+  await checkTarget(path);
+  const temp = tempBeside(path);
+  const file = await open(temp, 'wx', mode);
+  try {
+    await writeAll(file, Buffer.from(text));
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  try {
+    await link(temp, path);
+    await syncDir(dirname(path));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}

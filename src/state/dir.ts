@@ -5,6 +5,7 @@
 //   head.json              {"generation": n}: written last, the commit point
 //   intent.json, intent.body.json   an upload about to be sent, until a commit confirms it
 //   audit.jsonl            one line per attempt that reached the service
+//   plans/, approvals/     four eyes: write-once records of plans made and approvals given (./dir-approvals.ts)
 //   lock                   the lease (./lease.ts)
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
@@ -12,12 +13,13 @@ import { createHash } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
+import * as fourEyes from './dir-approvals.js';
 import { appendRegularFile, linkFileAtomic, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
 import { posixModes, sharedWithGroup } from './file-modes.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
 import { readLegacy, type Legacy } from './legacy.js';
-import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+import type { Approval, AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, PlanRecord, StateKey, StateStore } from './types.js';
 
 export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
@@ -291,6 +293,30 @@ export class DirectoryStore implements StateStore {
       }
     }
     return out;
+  }
+
+  private modes(): fourEyes.RecordModes {
+    return { fileMode: this.fileMode, dirMode: this.dirMode };
+  }
+
+  whoami(): Promise<string> {
+    return Promise.resolve(fourEyes.currentPerson());
+  }
+
+  async recordPlan(key: StateKey, plan: Omit<PlanRecord, 'planner' | 'plannedAt'>): Promise<PlanRecord> {
+    return fourEyes.recordPlan(await this.ensure(key), plan, this.modes());
+  }
+
+  plans(key: StateKey): Promise<PlanRecord[]> {
+    return fourEyes.listPlans(this.dir(key));
+  }
+
+  async approve(key: StateKey, digest: string, host: string): Promise<Approval> {
+    return fourEyes.approve(await this.ensure(key), digest, host, this.modes());
+  }
+
+  approvals(key: StateKey, digest: string): Promise<Approval[]> {
+    return fourEyes.listApprovals(this.dir(key), digest);
   }
 
   async keys(): Promise<StateKey[]> {
