@@ -53,21 +53,19 @@ export function stricter(a: FourEyes | undefined, b: FourEyes | undefined): Four
 const remake = (target: string | null) =>
   `make a new plan with --dry-run --plan-out FILE${target ? ` --target ${target}` : ''}, have it approved with \`upload approve FILE\`, and apply that one`;
 
-/** The plan record of a digest; a plan file that was changed keeps its id under another digest. */
+/** The record of this plan file (by its id), whose content must still be what was recorded. */
 export async function recordedPlan(store: StateStore, key: StateKey, digest: string, planId: string | undefined, target: string | null): Promise<PlanRecord> {
-  const plans = await store.plans(key);
-  const found = plans.find((p) => p.digest === digest);
-  if (found) return found;
-  const original = planId ? plans.find((p) => p.planId === planId) : undefined;
-  if (original)
+  const found = planId ? (await store.plans(key)).find((p) => p.planId === planId) : undefined;
+  if (found?.digest === digest) return found;
+  if (found)
     throw new GuardRefusal(
       'PLAN_CHANGED',
-      `the plan was changed after it was made by ${original.planner} at ${original.plannedAt}: its content is no longer what was recorded (digest ${digest.slice(0, 12)}…, recorded ${original.digest.slice(0, 12)}…), so no approval of it counts; nothing was sent`,
+      `the plan was changed after it was made by ${found.planner} at ${found.plannedAt}: its content is no longer what was recorded (digest ${digest.slice(0, 12)}…, recorded ${found.digest.slice(0, 12)}…), so no approval of it counts; nothing was sent`,
       remake(target),
     );
   throw new GuardRefusal(
     'PLAN_UNRECORDED',
-    `this plan was not recorded in ${store.label} when it was made (it was made for a target that needed no approvals, with another state store, or changed since), so nobody can have approved it; nothing was sent`,
+    `this plan was not recorded in ${store.label} when it was made (it was made for a target that needed no approvals, or with another state store), so nobody can have approved it; nothing was sent`,
     remake(target),
   );
 }

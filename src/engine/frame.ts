@@ -14,7 +14,8 @@ import type { RunContext } from './context.js';
 import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
 import { execute } from './execute.js';
 import { writeOutputs } from './outputs.js';
-import type { ApprovalReport, RunResult } from './result.js';
+import type { RunResult } from './result.js';
+import type { ApprovalReport } from '../report/types.js';
 import { openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';

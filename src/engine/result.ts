@@ -5,7 +5,7 @@ import type { Diff } from '../diff/index.js';
 import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
-import type { BaselineReport } from '../report/types.js';
+import type { ApprovalReport, BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 
 /** What a file said when it was read: its records, issues and mapping. */
@@ -44,20 +44,6 @@ export interface RunFacts {
   readonly approval?: ApprovalReport;
   /** How a run that succeeded ended. */
   readonly done?: 'dry-run' | 'uploaded' | 'approved';
-}
-
-/** The report's `approval` (docs/report.md): what four eyes said of a plan. */
-export interface ApprovalReport {
-  readonly digest: string;
-  /** Approvals the target needs, and how many hours each counts. */
-  readonly needed: number;
-  readonly hours: number;
-  readonly planner: string;
-  readonly plannedAt: string;
-  /** The approvals that count (people other than the planner, not expired), oldest first. */
-  readonly approvers: readonly { readonly name: string; readonly at: string }[];
-  /** Who applied it; null until it was sent. */
-  readonly appliedBy: string | null;
 }
 
 export interface RunResult {

@@ -40,6 +40,9 @@ export function currentPerson(): string {
   return personOf(uid());
 }
 
+/** A plan id as the tool makes them (a UUID): safe as a file name. */
+const PLAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** The folder's modes: read-only files (owner, and the group of a shared store), sticky folders. */
 export interface RecordModes {
   readonly fileMode: number;
@@ -78,8 +81,9 @@ async function readOwned<T extends Owned>(path: string, who: 'planner' | 'approv
 const readOnly = (modes: RecordModes) => modes.fileMode & 0o440;
 
 export async function recordPlan(dir: string, plan: Omit<PlanRecord, 'planner' | 'plannedAt'>, modes: RecordModes): Promise<PlanRecord> {
+  if (!PLAN_ID.test(plan.planId)) throw new Error(`'${plan.planId}' is not a plan id this tool makes`);
   const plans = await folder(dir, 'plans', modes);
-  const path = join(plans, `${plan.digest}.json`);
+  const path = join(plans, `${plan.planId}.json`);
   const record: PlanRecord & Owned = { ...plan, planner: currentPerson(), plannedAt: new Date().toISOString(), uid: uid() };
   if (await createFileOnce(path, `${JSON.stringify(record)}\n`, readOnly(modes))) return strip(record);
   const first = await readOwned<PlanRecord & Owned>(path, 'planner');
@@ -91,9 +95,9 @@ export async function listPlans(dir: string): Promise<PlanRecord[]> {
   const plans = join(dir, 'plans');
   const names = await readdir(plans).catch(() => [] as string[]);
   const found: PlanRecord[] = [];
-  for (const name of names.filter((n) => /^[0-9a-f]{64}\.json$/.test(n))) {
+  for (const name of names.filter((n) => n.endsWith('.json') && PLAN_ID.test(n.slice(0, -5)))) {
     const record = await readOwned<PlanRecord & Owned>(join(plans, name), 'planner');
-    if (record && `${record.digest}.json` === name) found.push(strip(record));
+    if (record && `${record.planId}.json` === name) found.push(strip(record));
   }
   return found.sort((a, b) => a.plannedAt.localeCompare(b.plannedAt));
 }

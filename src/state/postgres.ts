@@ -34,13 +34,13 @@ export const FOUR_EYES_SQL = `
 CREATE TABLE IF NOT EXISTS upload_plans (
   base_url   text        NOT NULL,
   kind       text        NOT NULL,
+  plan_id    text        NOT NULL,   -- the plan file's id
   digest     text        NOT NULL,   -- body bytes, kind, address, base generation, guard limits
-  plan_id    text        NOT NULL,
   generation integer     NOT NULL,   -- the generation the plan was made against
   source     text        NOT NULL,
   planned_by text        NOT NULL DEFAULT session_user,
   planned_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (base_url, kind, digest)
+  PRIMARY KEY (base_url, kind, plan_id)
 );
 CREATE TABLE IF NOT EXISTS upload_approvals (
   id          bigserial   PRIMARY KEY,
@@ -436,7 +436,7 @@ export class PostgresStore implements StateStore {
 
   async plans(key: StateKey): Promise<PlanRecord[]> {
     if (!this.ready || this.missingColumns) return [];
-    const { rows } = await this.q<Row>('SELECT * FROM upload_plans WHERE base_url = $1 AND kind = $2 ORDER BY planned_at, digest', [key.baseUrl, key.kind]);
+    const { rows } = await this.q<Row>('SELECT * FROM upload_plans WHERE base_url = $1 AND kind = $2 ORDER BY planned_at, plan_id', [key.baseUrl, key.kind]);
     return rows.map((r) => ({
       digest: String(r.digest),
       planId: String(r.plan_id),

@@ -37,7 +37,7 @@ export interface Generation {
 export interface PlanRecord {
   /** The approval digest (engine/approval.ts): body bytes, kind, address, base generation, guard limits. */
   readonly digest: string;
-  /** The plan file's own id: a changed plan keeps it and has another digest (PLAN_CHANGED). */
+  /** The plan file's own id, which the record is kept under: a changed plan keeps it and has another digest (PLAN_CHANGED). */
   readonly planId: string;
   readonly planner: string;
   readonly plannedAt: string;
@@ -160,7 +160,7 @@ export interface StateStore {
   attempts(key: StateKey, limit?: number): Promise<AuditEntry[]>;
   /** Who this store says the person running is: PostgreSQL's session_user, or the OS account. */
   whoami(): Promise<string>;
-  /** Records that a plan was made (write-once: a digest already recorded keeps its first record, which is returned). */
+  /** Records that a plan was made (write-once, by its planId: one recorded before keeps its first record, which is returned). */
   recordPlan(key: StateKey, plan: Omit<PlanRecord, 'planner' | 'plannedAt'>): Promise<PlanRecord>;
   /** The plans recorded for a key, oldest first. */
   plans(key: StateKey): Promise<PlanRecord[]>;

@@ -2,6 +2,7 @@
 // one self-contained page, sortable and filterable like the review page.
 import { KINDS } from '../../contract/kinds.js';
 import type { FailedAttempt, HistoryReport } from '../../engine/history.js';
+import { describeApproval } from '../../state/operation.js';
 import { esc } from './escape.js';
 import { page } from './page.js';
 
@@ -18,7 +19,9 @@ export function historyPage(h: HistoryReport, generatedAt: string): string {
   for (const g of h.generations) {
     const key = String(g.generation).padStart(9, '0');
     const changes = g.added === null ? 'unknown (snapshot not kept)' : `+${num(g.added)} −${num(g.removed)} ~${num(g.changed)}`;
-    const origin = g.restoredFrom !== null ? `restored #${g.restoredFrom}` : g.plan !== null ? `plan ${g.plan}` : 'upload';
+    const plain = g.restoredFrom !== null ? `restored #${g.restoredFrom}` : g.plan !== null ? `plan ${g.plan}` : 'upload';
+    // Four eyes: who planned, approved and applied, as the state store named them.
+    const origin = g.approval ? `${plain}; ${describeApproval(g.approval)}` : plain;
     rows.push(
       `<tr data-generation="${g.generation}"><td data-sort="${key}">#${g.generation}</td><td class="mono">${esc(g.uploadedAt)}</td><td>${esc(g.user)}@${esc(g.host)}</td><td>${esc(g.source)}</td><td data-sort="${String(g.records).padStart(12, '0')}">${num(g.records)}</td><td>${esc(changes)}</td><td>${esc(origin)}</td><td class="mono">${esc(g.sha256)}</td></tr>`,
     );
