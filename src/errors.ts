@@ -75,6 +75,10 @@ export const ERROR_CODES = {
     'UNKNOWN_TARGET',
     'PROTECTED_TARGET',
     'PLAN_TARGET',
+    // trust
+    'UNTRUSTED_CONFIG',
+    'CONFLICTING_ADDRESS',
+    'NOT_A_FILE',
   ],
   invalid: [
     'INVALID_RECORDS',
@@ -113,6 +117,7 @@ export const ERROR_CODES = {
     'STATE_MOVED',
     'PLAN_STALE',
     'BASELINE_UNCERTAIN',
+    'PENDING_DAMAGED',
   ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
   unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING'],
