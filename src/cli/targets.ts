@@ -34,7 +34,7 @@ export async function withTarget(
   kind: Kind | undefined,
   how: { showOnly?: boolean; address?: string | undefined } = {},
 ): Promise<Targeted> {
-  const [{ loadConfig }, { chooseTarget, targetFlags }, { guardedAt }] = await Promise.all([
+  const [{ loadConfig }, { chooseTarget, targetFlags, checkAddress, explicitAddress }, { guardedAt }] = await Promise.all([
     import('../config/load.js'),
     import('../config/target.js'),
     import('../config/address.js'),
@@ -59,6 +59,8 @@ export async function withTarget(
     target = { name, target: at[0]!.target, how: 'address', configPath: loaded.path };
     laid = { ...flags, ...(targetFlags(target, kind, line.given) as Flags), baseUrl: target.target.baseUrl };
   }
+  // Two addresses are a question, asked once the address has made the run the target it is.
+  checkAddress(target, explicitAddress(flags.baseUrl, line.given, io.env));
   if (target) checkTargetState(target, flags, line);
   return { flags: laid, target, fourEyes: stricter(ruleOf(target), flagRule(flags)), notice };
 }
