@@ -15,7 +15,7 @@ import type { Definition, GuardSettings, Opened, Planned } from './definition.js
 import { execute } from './execute.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
-import { openState, type State } from './state.js';
+import { closeState, openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';
 
@@ -87,7 +87,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
   } catch (failure) {
     return { facts, failure };
   } finally {
-    await state?.store.close();
+    await closeState(state);
   }
 }
 
