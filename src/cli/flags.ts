@@ -104,6 +104,11 @@ export const FLAGS = {
   reportHtml: { flags: '--report-html <file>', help: 'write a review page of the run: one self-contained HTML file' },
   notify: { flags: '--notify <url>', help: 'after the run, post a JSON summary to this webhook (repeatable; default: $UPLOAD_NOTIFY)', repeat: true },
   notifyOn: { flags: '--notify-on <when>', help: 'when to notify (default: failure, any exit but 0 and 8)', choices: ['failure', 'change', 'always'] },
+  notifyFormat: {
+    flags: '--notify-format <form>',
+    help: 'the notification as slack (text and blocks), teams (an Adaptive Card) or json (default: $UPLOAD_NOTIFY_FORMAT, else json)',
+    choices: ['json', 'slack', 'teams'],
+  },
   html: { flags: '--html <file>', help: 'also write the history as one self-contained HTML page' },
   kind: { flags: '--kind <kind>', help: 'show the --map for this kind', choices: ['store-cards', 'team-members'] },
 } as const satisfies Record<string, Spec>;
@@ -132,7 +137,7 @@ export const GROUPS = {
   /** How a run that may send reports. */
   output: ['json', 'detailedExitcode', 'noColor', 'quiet'],
   /** After the run: the review page and the notification. */
-  after: ['reportHtml', 'notify', 'notifyOn'],
+  after: ['reportHtml', 'notify', 'notifyOn', 'notifyFormat'],
   /** After a run without a review page: the notification. */
-  notify: ['notify', 'notifyOn'],
+  notify: ['notify', 'notifyOn', 'notifyFormat'],
 } as const satisfies Record<string, readonly FlagName[]>;
