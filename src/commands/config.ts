@@ -15,13 +15,14 @@ export default defineCommand({
   // Showing a protected target's settings writes nothing, so naming it by UPLOAD_TARGET is fine here.
   readOnly: true,
   run: async ({ flags, io, line }) => {
-    const [{ loadConfig }, { chooseTarget }, { effectiveConfig, formatConfig }] = await Promise.all([
+    const [{ loadConfig }, { chooseTarget, checkAddress, explicitAddress }, { effectiveConfig, formatConfig }] = await Promise.all([
       import('../config/load.js'),
       import('../config/target.js'),
       import('../config/show.js'),
     ]);
     const loaded = await loadConfig(flags.config, io.env);
     const chosen = chooseTarget(loaded, flags.target, io.env, { showOnly: true });
+    checkAddress(chosen, explicitAddress(flags.baseUrl, line.given, io.env));
     const effective = effectiveConfig(loaded, chosen, flags, line.given, io.env, flags.kind as Kind | undefined);
     if (flags.json !== true) io.stdout.write(`${io.secrets.redact(formatConfig(effective).join('\n'))}\n`);
     return { data: effective };
