@@ -70,11 +70,15 @@ async function resolve({ args: [, kind_], flags, io, store, say }: CommandContex
   const key = { baseUrl: normaliseBaseUrl(baseUrl), kind };
   const settled = await settlePending(await store(), key, how, { ...who, pid: process.pid, what: `${KINDS[kind].noun}s to ${key.baseUrl}` }, keep);
   const p = settled.pending;
-  const what = `the upload of ${p.records} ${KINDS[kind].noun}(s) from ${p.source} by ${p.user}@${p.host} at ${p.intendedAt}`;
+  const what = p
+    ? `the upload of ${p.records} ${KINDS[kind].noun}(s) from ${p.source} by ${p.user}@${p.host} at ${p.intendedAt}`
+    : 'the unconfirmed upload, whose record was damaged,';
   say(
     settled.how === 'sent'
       ? `Settled: ${what} is what the service holds; it is now upload #${settled.generation.generation}, the baseline of the next run.`
-      : `Settled: ${what} is forgotten; the next run compares with upload #${p.generation - 1} again.`,
+      : `Settled: ${what} is forgotten; the next run compares with ${p ? `upload #${p.generation - 1}` : 'the latest recorded upload'} again.`,
   );
-  return { data: { kind, baseUrl: key.baseUrl, how: settled.how, generation: settled.how === 'sent' ? settled.generation.generation : p.generation - 1 } };
+  return {
+    data: { kind, baseUrl: key.baseUrl, how: settled.how, generation: settled.how === 'sent' ? settled.generation.generation : p ? p.generation - 1 : null },
+  };
 }
