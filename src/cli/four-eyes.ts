@@ -1,7 +1,6 @@
-// The command line's part of four eyes (docs/review-then-apply.md): a target that needs approvals takes
-// no direct send (PLAN_REQUIRED names the three commands to run instead), a target the address made
-// this run must be named or typed, and approving asks like every command that changes something.
-import { readFileSync } from 'node:fs';
+// The runner's part of four eyes (docs/review-then-apply.md): a target that needs approvals takes no
+// direct send (PLAN_REQUIRED names the three commands to run instead), and a guarded target the address
+// made this run must be named, or its name typed on a terminal.
 import { basename, extname } from 'node:path';
 import type { ChosenTarget } from '../config/target.js';
 import { GuardRefusal, UsageError } from '../errors.js';
@@ -9,8 +8,15 @@ import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
 import type { Targeted } from './targets.js';
 
+/** Before a run that writes: refused where approvals are needed and it would send directly; named where the address chose. */
+export function checkWrite(writes: 'direct' | 'planned', chosen: Targeted, io: ProcessIo, given: Flags, line: { argv: readonly string[] }): void {
+  // Refused even when named: said first, with the way round.
+  if (writes === 'direct') checkPlanned(chosen, line.argv);
+  checkNamed(chosen.target, io.stdin.isTTY === true && io.stderr.isTTY === true && given.yes !== true);
+}
+
 /** A direct upload, restore, remove or --merge where approvals are needed: refused, with the way round. */
-export function checkPlanned(chosen: Targeted, argv: readonly string[]): void {
+function checkPlanned(chosen: Targeted, argv: readonly string[]): void {
   const rule = chosen.fourEyes;
   if (!rule) return;
   const name = chosen.target?.name;
@@ -31,7 +37,7 @@ export function checkPlanned(chosen: Targeted, argv: readonly string[]): void {
 }
 
 /** A guarded target reached by its address, not its name: on a terminal its name is typed; elsewhere it must be named. */
-export function checkNamed(target: ChosenTarget | undefined, interactive: boolean): void {
+function checkNamed(target: ChosenTarget | undefined, interactive: boolean): void {
   if (target?.how !== 'address' || interactive) return;
   const what = target.target.protected === true ? 'protected' : `needs ${target.target.approvals} approval(s)`;
   throw new UsageError(
@@ -61,26 +67,4 @@ function planName(argv: readonly string[]): string {
   const [command, file] = argv;
   const source = (command === 'store-cards' || command === 'team-members') && file && file !== '-' ? file : undefined;
   return `${source ? basename(source, extname(source)) : (command ?? 'upload')}.plan.json`;
-}
-
-/** The address a saved plan names, read early so the run can be the target at that address. */
-export function planAddress(path: string): string | undefined {
-  try {
-    const doc = JSON.parse(readFileSync(path, 'utf8')) as { baseUrl?: unknown };
-    return typeof doc.baseUrl === 'string' ? doc.baseUrl : undefined;
-  } catch {
-    // Unreadable or not JSON: the plan's own check says so, with the file's name.
-    return undefined;
-  }
-}
-
-/** Approving asks on a terminal; elsewhere it takes --yes. */
-export function approveConfirmation(flags: Flags, io: ProcessIo): 'yes' | 'prompt' {
-  if (flags.yes === true) return 'yes';
-  if (io.stdin.isTTY === true && io.stderr.isTTY === true) return 'prompt';
-  throw new UsageError(
-    'NO_CONFIRMATION',
-    'approving records your name under this plan, and there is no terminal to ask you',
-    'review the plan (upload approve PLAN on a terminal shows it), then run again with --yes',
-  );
 }
