@@ -34,7 +34,7 @@ export async function withTarget(
   kind: Kind | undefined,
   how: { showOnly?: boolean; address?: string | undefined } = {},
 ): Promise<Targeted> {
-  const [{ loadConfig }, { chooseTarget, targetFlags, checkAddress, explicitAddress }, { guardedAt }] = await Promise.all([
+  const [{ loadConfig }, { chooseTarget, targetFlags, checkAddress, explicitAddress }, { addressKey, guardedAt }] = await Promise.all([
     import('../config/load.js'),
     import('../config/target.js'),
     import('../config/address.js'),
@@ -46,7 +46,9 @@ export async function withTarget(
   let notice: string | undefined;
   // Protection follows the address: wherever it came from, a guarded target's address is that target.
   const address = how.address ?? laid.baseUrl ?? io.env.UPLOAD_BASE_URL;
-  const at = loaded && address ? guardedAt(loaded.config, address) : [];
+  // A saved plan for another address than the target named with --target is that mismatch (PLAN_TARGET, PLAN_BASE_URL).
+  const namedElsewhere = how.address !== undefined && target?.how === '--target' && addressKey(target.target.baseUrl) !== addressKey(how.address);
+  const at = loaded && address && !namedElsewhere ? guardedAt(loaded.config, address) : [];
   if (loaded && at.length > 0 && !at.some((m) => m.name === target?.name)) {
     if (at.length > 1)
       throw new UsageError(

@@ -17,9 +17,17 @@ export function addressKey(address: string | URL): string | undefined {
   } catch {
     return undefined;
   }
-  const host = url.hostname.replace(/\.+$/, '');
+  const host = unmapped(url.hostname.replace(/\.+$/, ''));
   const port = url.port ? `:${url.port}` : '';
   return `${url.protocol}//${host}${port}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** An IPv4-mapped IPv6 address ([::ffff:7f00:1]) is the IPv4 address it maps (127.0.0.1). */
+function unmapped(host: string): string {
+  const m = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(host);
+  if (!m) return host;
+  const [hi, lo] = [parseInt(m[1]!, 16), parseInt(m[2]!, 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
 
 /** Whether a target's address must not be reached without it: protected, or needing approvals. */
