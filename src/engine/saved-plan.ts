@@ -2,7 +2,8 @@
 // for byte or not at all. The plan is JSON a person can read; the body sits beside it in a file named
 // by its sha256. A plan never holds the token. Its own digest makes an edited or cut plan detectable.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { sharedWithGroup } from '../state/file-modes.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Payload } from '../contract/json-array.js';
@@ -74,7 +75,9 @@ function digestOf(doc: Omit<PlanDocument, 'digest'>): string {
 /** Writes the body (named by its hash, beside the plan) and then the plan; both 0600. */
 export async function writePlan(path: string, facts: Unsigned, payload: Payload): Promise<PlanDocument> {
   const bodyFile = `${basename(path)}.${payload.sha256.slice(0, 16)}.body.json`;
-  await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks);
+  // In a folder shared through its group (the team's plans folder), the approvers of the group must read it.
+  const mode = sharedWithGroup((await stat(dirname(resolve(path)))).mode) ? 0o660 : 0o600;
+  await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks, undefined, mode);
   const unsigned = {
     format: PLAN_FORMAT,
     ...facts,
@@ -82,7 +85,7 @@ export async function writePlan(path: string, facts: Unsigned, payload: Payload)
     body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records },
   } as const;
   const doc: PlanDocument = { ...unsigned, digest: digestOf(unsigned) };
-  await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`]);
+  await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`], undefined, mode);
   return doc;
 }
 

@@ -61,7 +61,8 @@ export class DirectoryStore implements StateStore {
     if (!posixModes(this.platform)) return;
     if (sharedWithGroup(info.mode)) {
       this.fileMode = 0o660;
-      this.dirMode = 0o770;
+      // The setgid bit of a shared folder (2770) is kept, so that everything in it stays the group's.
+      this.dirMode = 0o770 | (info.mode & 0o2000);
     }
     if ((info.mode & 0o007) === 0) return;
     if (typeof process.getuid === 'function' && info.uid === process.getuid()) {
@@ -84,7 +85,7 @@ export class DirectoryStore implements StateStore {
     for (const sub of ['generations', 'snapshots']) {
       // The umask would take the group's write access away from a shared folder: the mode is set outright.
       const made = await mkdir(join(dir, sub), { recursive: true, mode: this.dirMode });
-      if (made !== undefined && this.dirMode !== 0o700) for (const d of [dir, join(dir, sub)]) await chmod(d, this.dirMode);
+      if (made !== undefined && this.dirMode !== 0o700) for (const d of [join(this.root, 'stores'), dir, join(dir, sub)]) await chmod(d, this.dirMode);
     }
     const keyFile = join(dir, 'key.json');
     if (!(await exists(keyFile))) await writeFileAtomic(keyFile, [`${JSON.stringify(key)}\n`], this.fileMode);
