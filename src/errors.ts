@@ -103,6 +103,7 @@ export const ERROR_CODES = {
     'STORE_CARDS_INVALID',
     'PLAN_INVALID',
     'UNKNOWN_KEY',
+    'DUPLICATE_IN_SET',
   ],
   refused: [
     'EMPTY_UPLOAD',

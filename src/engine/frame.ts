@@ -14,6 +14,7 @@ import type { RunContext } from './context.js';
 import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
 import { execute } from './execute.js';
 import { locatorOf } from './service-reasons.js';
+import { uniqueSetError } from './set-unique.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
 import { openState, type State } from './state.js';
@@ -47,9 +48,12 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
+    // A set made of the file and the recorded upload is checked whole: a new record may clash with a kept one.
+    const clash = planned.set && !planned.invalid ? uniqueSetError(target.kind, planned.set, planned.file, planned.source, head?.generation ?? null) : undefined;
     await writeOutputs(def.outputs ?? {}, { def, guards, opened, against, planned, verdict }, ctx);
     if (ctx.review) await (await import('./review.js')).collectReview(ctx.review, { def, guards, opened, against, planned, verdict });
     if (planned.invalid) throw planned.invalid;
+    if (clash) throw clash;
     if (verdict?.refusal) throw verdict.refusal;
     // A Ctrl-C during the reading ends the run here, before anything is sent or audited.
     ctx.signal?.throwIfAborted();
