@@ -108,6 +108,7 @@ export const ERROR_CODES = {
   refused: [
     'EMPTY_UPLOAD',
     'TOO_MANY_REMOVALS',
+    'LEADING_ZEROS_LOST',
     'TOO_MANY_CHANGES',
     'VALUES_EMPTIED',
     'NO_BASELINE',

@@ -39,7 +39,10 @@ describe('the whole set that will be sent is unique', () => {
   it('--hold-removals: a record held back clashes with a new one of the same email', async () => {
     const { s, run } = await start();
     const file = join(s.dir, 'nightly.csv');
-    writeFileSync(file, `employeeID,email,name\n${id(1)},m1@example.com,A\n${id(2)},m2@example.com,B\n${id(3)},m3@example.com,C\n${id(50)},m5@example.com,Rehired\n`);
+    writeFileSync(
+      file,
+      `employeeID,email,name\n${id(1)},m1@example.com,A\n${id(2)},m2@example.com,B\n${id(3)},m3@example.com,C\n${id(50)},m5@example.com,Rehired\n`,
+    );
     const r = await run(['team-members', file, '--hold-removals', '--dry-run', '--json']);
     expect(r.code).toBe(3);
     expect(r.json().error.message).toContain(`email 'm5@example.com' on employeeID '${id(50)}' (${file} line 5) and on '${id(5)}' (kept from upload #1)`);
