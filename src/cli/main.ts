@@ -87,7 +87,7 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
     return {
       outcome: failure.outcome,
       exitCode: failure.exitCode,
-      error: { code: failure.code, message: failure.message, hint: failure.hint ?? null },
+      error: { code: failure.code, message: failure.message, hint: failure.hint ?? null, service: failure.said ?? null },
       internal: false,
     };
   }
@@ -96,12 +96,12 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
     return {
       outcome: 'usage-error',
       exitCode: EXIT.usage,
-      error: { code: 'BAD_USAGE', message: failure.message.replace(/^error: /, ''), hint: null },
+      error: { code: 'BAD_USAGE', message: failure.message.replace(/^error: /, ''), hint: null, service: null },
       internal: false,
     };
   }
   const message = failure instanceof Error ? failure.message : String(failure);
-  return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null }, internal: true };
+  return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null, service: null }, internal: true };
 }
 
 export async function finish(result: CommandResult, io: RunIo): Promise<number> {

@@ -56,11 +56,13 @@ export async function resolveAction(kind: Kind, flags: Flags, io: ProcessIo): Pr
       const key = { baseUrl: normaliseBaseUrl(baseUrl), kind };
       const settled = await settlePending(store, key, how, { ...who, pid: process.pid, what: `${KINDS[kind].noun}s to ${key.baseUrl}` }, keep);
       const p = settled.pending;
-      const what = `the upload of ${p.records} ${KINDS[kind].noun}(s) from ${p.source} by ${p.user}@${p.host} at ${p.intendedAt}`;
+      const what = p
+        ? `the upload of ${p.records} ${KINDS[kind].noun}(s) from ${p.source} by ${p.user}@${p.host} at ${p.intendedAt}`
+        : 'the unconfirmed upload, whose record was damaged,';
       io.stderr.write(
         settled.how === 'sent'
           ? `Settled: ${what} is what the service holds; it is now upload #${settled.generation.generation}, the baseline of the next run.\n`
-          : `Settled: ${what} is forgotten; the next run compares with upload #${p.generation - 1} again.\n`,
+          : `Settled: ${what} is forgotten; the next run compares with ${p ? `upload #${p.generation - 1}` : 'the latest recorded upload'} again.\n`,
       );
     } finally {
       await store.close();

@@ -130,17 +130,17 @@ describe('files full of mistakes', () => {
 describe.concurrent('flags that name huge or broken files', () => {
   it('--token-file /dev/zero: exit 2 at once, naming the flag', async () => {
     const server = await serve({ ok: true });
-    // /dev/zero never ends: a read without its size bound would never finish.
+    // /dev/zero never ends: a run that read it would never finish.
     const run = await upload(server.url, ['--token-file', '/dev/zero']);
     expect(run.code).toBe(2);
-    expect(run.json().error).toMatchObject({ code: 'FLAG_FILE_TOO_LARGE', message: expect.stringContaining('--token-file /dev/zero') });
+    expect(run.json().error).toMatchObject({ code: 'NOT_A_FILE', message: expect.stringContaining('--token-file /dev/zero') });
     expect(server.requests).toEqual([]);
   });
 
   it('--map /dev/zero: exit 2 at once', async () => {
     const r = await runCli(['team-members', fixture('team-members.csv'), '--dry-run', '--json', '--map', '/dev/zero']);
     expect(r.code).toBe(2);
-    expect(r.json().error).toMatchObject({ code: 'FLAG_FILE_TOO_LARGE', message: expect.stringContaining('--map /dev/zero') });
+    expect(r.json().error).toMatchObject({ code: 'NOT_A_FILE', message: expect.stringContaining('--map /dev/zero') });
   });
 });
 
