@@ -16,7 +16,7 @@ import { execute } from './execute.js';
 import { locatorOf } from './service-reasons.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
-import { openState, type State } from './state.js';
+import { closeState, openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';
 
@@ -89,7 +89,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
   } catch (failure) {
     return { facts, failure };
   } finally {
-    await state?.store.close();
+    await closeState(state);
   }
 }
 
