@@ -20,7 +20,7 @@ import { locatorOf } from './service-reasons.js';
 import { uniqueSetError } from './set-unique.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
-import { openState, type State } from './state.js';
+import { closeState, openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';
 
@@ -97,7 +97,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
   } catch (failure) {
     return { facts, failure };
   } finally {
-    await state?.store.close();
+    await closeState(state);
   }
 }
 

@@ -8,7 +8,7 @@ import { operationOf } from '../state/operation.js';
 import type { AuditEntry, Generation, Intent, ListedGeneration, Operation } from '../state/types.js';
 import { generationRecords } from './baseline.js';
 import type { RunContext } from './context.js';
-import { openState, type State } from './state.js';
+import { closeState, openState, type State } from './state.js';
 
 export interface HistoryEntry extends Generation {
   /** What the upload was (derived for uploads recorded before it was kept). */
@@ -71,7 +71,7 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
       pending: (await state.store.pending(state.key)) ?? null,
     };
   } finally {
-    await state.store.close();
+    await closeState(state);
   }
 }
 
