@@ -25,14 +25,17 @@ export async function parse(argv: readonly string[], io: RunIo): Promise<Command
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   // Only the command that runs is loaded; a mistyped command needs them all (commander suggests one).
   const commands = isCommand(argv[0]) ? [[argv[0], await loadCommand(argv[0])] as const] : await loadCommands();
-  for (const [name, spec] of commands) addCommand(program, name, spec, io, (result) => (pending = result), argv);
+  const run = (result: Promise<CommandResult>) => {
+    pending = result;
+  };
+  for (const [name, spec] of commands) addCommand(program, name, spec, io, run, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
     if (isCommanderError(err) && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code)) return 'shown';
     throw err;
   }
-  return pending ? await pending : { exitCode: EXIT.ok };
+  return pending ?? { exitCode: EXIT.ok };
 }
 
 /** Adds a command to the program; `run` receives the result of its run when it is the one that runs. */
