@@ -6,7 +6,7 @@
 // Letters with no accent to drop that people still write plain (`Sali`, `Lordag`, `poniedzialek`).
 const LETTERS: Readonly<Record<string, string>> = { ı: 'i', ł: 'l', ø: 'o', æ: 'ae' };
 
-export const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it', 'pt', 'pl', 'sv', 'da', 'nb', 'tr', 'ja'] as const;
+export const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it', 'pt', 'pl', 'lt', 'sv', 'da', 'nb', 'tr', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 // Danish and Norwegian (bokmål) name the days alike. Scandinavian two-letter forms (`to`, `on`, `ti`)
@@ -98,6 +98,16 @@ const WRITTEN: Readonly<Record<Language, readonly (readonly string[])[]>> = {
     ['czwartek', 'czwartku', 'czw', 'cz'],
     ['piątek', 'piątku', 'pt'],
     ['sobota', 'soboty', 'sob', 'sb'],
+  ],
+  // Known so that Polish `pn` (Monday) is never read where it could be Lithuanian Pn (Friday).
+  lt: [
+    ['sekmadienis', 'sk'],
+    ['pirmadienis', 'pr'],
+    ['antradienis', 'an'],
+    ['trečiadienis', 'tr'],
+    ['ketvirtadienis', 'kt'],
+    ['penktadienis', 'pn'],
+    ['šeštadienis', 'št'],
   ],
   sv: [
     ['söndag', 'sön'],
