@@ -57,7 +57,7 @@ function merged(intervals: [number, number][]): [number, number][] {
 /** The oracle's open minutes of the week from Monday 00:00, or refused (an error, or a state it does not know). */
 function reference(value: string): Reading {
   try {
-    const intervals = new OpeningHours(value, WHERE, { mode: 0, tag_key: 'opening_hours' }).getOpenIntervals(FROM, TO);
+    const intervals = new OpeningHours(value, WHERE, 0 /* time ranges, as opening_hours is read */).getOpenIntervals(FROM, TO);
     if (intervals.some(([, , unknown]) => unknown)) return 'refused';
     return merged(intervals.map(([a, b]) => [(a.getTime() - FROM.getTime()) / 60000, (b.getTime() - FROM.getTime()) / 60000]));
   } catch {
