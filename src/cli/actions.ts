@@ -63,12 +63,11 @@ async function frame(
       },
       flags,
     );
-    return { facts, failure, ui, json, detailedExitcode, afterRun: ended(after, baseUrl, ui, io) };
+    return { facts, failure, ui, json, detailedExitcode, afterRun: ended(after, baseUrl, ui, io, interrupt) };
   } catch (failure) {
-    return { facts: blank, failure, ui, json, afterRun: ended(after, baseUrl, ui, io) };
+    return { facts: blank, failure, ui, json, afterRun: ended(after, baseUrl, ui, io, interrupt) };
   } finally {
     ui.done();
-    interrupt.dispose();
   }
 }
 
@@ -116,10 +115,24 @@ export function applyAction(plan: string, given: Flags, io: RunIo, line: Command
   });
 }
 
-/** The post-run point: the review page and the notification, with the final report. */
-function ended(after: AfterRun, baseUrl: string | null, ui: { notice(line: string): void }, io: RunIo): NonNullable<CommandResult['afterRun']> {
+/**
+ * The post-run point: the review page and the notification, with the final report. The signal
+ * handlers stay until then: a SIGTERM after the outcome is decided (the report written) must not end
+ * the process with a signal's exit code that contradicts the report's.
+ */
+function ended(
+  after: AfterRun,
+  baseUrl: string | null,
+  ui: { notice(line: string): void },
+  io: RunIo,
+  interrupt: { dispose(): void },
+): NonNullable<CommandResult['afterRun']> {
   return async ({ report }) => {
-    if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line));
+    try {
+      if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line));
+    } finally {
+      interrupt.dispose();
+    }
   };
 }
 

@@ -4,4 +4,6 @@ import { main } from './main.js';
 
 void main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
+  // As bin/upload.js: a signal after the run has ended does not replace its exit code.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {});
 });

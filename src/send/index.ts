@@ -215,7 +215,11 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
   } catch (err) {
     if (!maybeApplied) throw err;
     const note = '; note that an earlier attempt sent the whole body without an answer, so the service may hold the new records';
-    if (err instanceof ServiceRejected) throw new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+    if (err instanceof ServiceRejected) {
+      const rejected = new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+      rejected.earlierMayHaveApplied = true;
+      throw rejected;
+    }
     if (err instanceof ServiceUnreachable) {
       throw new ServiceUnreachable(
         'OUTCOME_UNKNOWN',
@@ -234,5 +238,6 @@ function interruptedAfterSend(): Interrupted {
     'INTERRUPTED',
     'interrupted after the body was sent: the outcome is unknown, the service may or may not have replaced the records',
     'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds',
+    true,
   );
 }

@@ -1,7 +1,7 @@
 // `upload state resolve <kind> --sent|--previous`: an upload whose outcome was never learnt (sent, not
 // confirmed) is settled by the person who checked the service. Its bytes were recorded before they were
 // sent, so "the service holds it" needs no file: they become the next generation, as if confirmed.
-import { GuardRefusal, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { Generation, Holder, Intent, StateKey, StateStore } from './types.js';
 
 export type Settlement =
@@ -22,20 +22,17 @@ export async function settlePending(store: StateStore, key: StateKey, how: 'sent
       return { how, pending };
     }
     const body = await store.readPending(key);
+    // The next generation, whatever the intent was to become: one sent by a run that lost its lock may
+    // be for a generation another run recorded since, and the service holds it on top of that one.
     const expected = (await store.head(key))?.generation ?? 0;
-    if (pending.generation !== expected + 1)
-      throw new GuardRefusal(
-        'STATE_MOVED',
-        `the unconfirmed upload was to become #${pending.generation}, but the latest is #${expected}`,
-        'settle it with --previous',
-      );
-    const { generation: _, intendedAt: __, ...meta } = pending;
+    const { generation: _, intendedAt: __, id, ...meta } = pending;
     const generation = await store.commit(
       key,
       expected,
       [body],
       { ...meta, uploadedAt: new Date().toISOString(), source: `${meta.source} (settled as sent)` },
       keep,
+      id ?? '',
     );
     return { how, pending, generation };
   } finally {
