@@ -1,9 +1,17 @@
 // The single executable's entry point (scripts/build-exe.mjs): what bin/upload.js does, without the
 // top-level await that a CommonJS bundle, the only kind Node 22 and 24 run as an executable, cannot hold.
-import { main } from './main.js';
+// The executable carries the Node that built it; one built with an unsupported Node still refuses,
+// before the program (a lazily run module in the bundle) is loaded.
+import { unsupportedNode } from './supported-node.js';
 
-void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-  // As bin/upload.js: a signal after the run has ended does not replace its exit code.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {});
-});
+const refusal = unsupportedNode(process.versions.node, process.execPath);
+if (refusal) {
+  process.stderr.write(`${refusal}\n`);
+  process.exitCode = 2;
+} else {
+  void import('./main.js').then(async ({ main }) => {
+    process.exitCode = await main(process.argv.slice(2));
+    // As bin/upload.js: a signal after the run has ended does not replace its exit code.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {});
+  });
+}
