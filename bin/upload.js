@@ -15,10 +15,8 @@ if (existsSync(new URL('main.js', dist))) {
     process.exitCode = 2;
   } else {
     const { main } = await import(new URL('main.js', dist).href);
-    process.exitCode = await main(process.argv.slice(2));
-    // The run has ended and said how: a signal in the last moments (connections closing) does not turn
-    // its exit code into a signal's. A second one still ends the process at once.
-    for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => {});
+    const { leave } = await import(new URL('leave.js', dist).href);
+    await leave(await main(process.argv.slice(2)));
   }
 } else {
   process.stderr.write('upload: this checkout is not built yet (there is no dist/)\n  → run npm run build in it, then run the command again\n');

@@ -9,9 +9,7 @@ if (refusal) {
   process.stderr.write(`${refusal}\n`);
   process.exitCode = 2;
 } else {
-  void import('./main.js').then(async ({ main }) => {
-    process.exitCode = await main(process.argv.slice(2));
-    // As bin/upload.js: a signal after the run has ended does not replace its exit code.
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {});
+  void Promise.all([import('./main.js'), import('./leave.js')]).then(async ([{ main }, { leave }]) => {
+    await leave(await main(process.argv.slice(2)));
   });
 }
