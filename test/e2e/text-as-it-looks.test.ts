@@ -50,7 +50,7 @@ describe('text as it looks', () => {
   });
 
   it('an invisible character inside a key is named at its position', async () => {
-    const file = tempDir().write('stores.csv', `nodeKey,email\nSTORE\u200b-1,a@example.com\n`);
+    const file = tempDir().write('stores.csv', `nodeKey,email,Mo-Su\nSTORE\u200b-1,a@example.com,9-18\n`);
     const r = await runCli(['store-cards', file, '--dry-run', '--json']);
     expect(issuesOf(r)).toEqual([
       expect.objectContaining({ code: 'INVISIBLE_CHARACTER', column: 'nodeKey', message: expect.stringContaining('at position 6') }),
@@ -58,7 +58,7 @@ describe('text as it looks', () => {
   });
 
   it('a no-break space around a key is trimmed like a space', async () => {
-    const file = tempDir().write('stores.csv', `nodeKey,email\n\u00a0STORE-1\u00a0,a@example.com\nSTORE-1,b@example.com\n`);
+    const file = tempDir().write('stores.csv', `nodeKey,email,Mo-Su\n\u00a0STORE-1\u00a0,a@example.com,9-18\nSTORE-1,b@example.com,9-18\n`);
     const r = await runCli(['store-cards', file, '--dry-run', '--json']);
     expect(issuesOf(r)).toEqual([expect.objectContaining({ code: 'DUPLICATE_KEY', line: 3 })]);
   });
