@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // A real PostgreSQL server for the state-store tests, started once for the run.
+    // dist/ rebuilt when a source is newer; a real PostgreSQL server and PgBouncer for the state-store
+    // tests, started once for the run but only when a test first asks for them (test/setup/postgres.ts).
     globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
     // Generous: some end-to-end tests run a sequence of CLI processes, and CI machines may be busy.
     testTimeout: 120_000,

@@ -75,6 +75,10 @@ export const ERROR_CODES = {
     'UNKNOWN_TARGET',
     'PROTECTED_TARGET',
     'PLAN_TARGET',
+    // trust
+    'UNTRUSTED_CONFIG',
+    'CONFLICTING_ADDRESS',
+    'NOT_A_FILE',
   ],
   invalid: [
     'INVALID_RECORDS',

@@ -3,7 +3,7 @@
 // webhook that does not answer is a warning. Both are set up before the run, from flags and target.
 import { hostname } from 'node:os';
 import type { ChosenTarget } from '../config/target.js';
-import type { NotifySettings } from '../notify/index.js';
+import type { NotifySettings, RunFacts } from '../notify/index.js';
 import type { Reviewed } from '../report/html/changes.js';
 import type { UploadReport } from '../report/types.js';
 import type { Flags } from './flags.js';
@@ -32,6 +32,7 @@ export async function prepareAfterRun(command: string, flags: Flags, io: RunIo, 
     {
       notify: target?.target.notify,
       notifyOn: target?.target.notifyOn,
+      notifyFormat: target?.target.notifyFormat,
       from: target ? `target ${target.name} in ${target.configPath}` : undefined,
     },
     (secret) => io.secrets.keep(secret),
@@ -69,12 +70,30 @@ export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: s
   }
   if (after.notify) {
     const { notifyAfterRun } = await import('../notify/index.js');
-    const facts = {
+    const facts: RunFacts = {
       command: after.command,
+      operation: operationOf(after.command, after.argv),
+      // Redacted before anything reads it: the command line may carry a webhook address.
+      argv: after.argv.map((a) => io.secrets.redact(a)),
       target: after.target?.name ?? null,
+      service: baseUrl ? hostOfAddress(baseUrl) : null,
       host: io.env.UPLOAD_HOST || hostname(),
       durationMs: Date.now() - after.startedAt,
     };
     await notifyAfterRun(after.notify, report, facts, io.env, warn, io.notifyTiming, io.secrets.redact);
+  }
+}
+
+/** What the command line asked for: the commands that are not an upload of a file say it by name. */
+function operationOf(command: string, argv: readonly string[]): RunFacts['operation'] {
+  if (command === 'remove' || command === 'restore' || command === 'apply') return command;
+  return argv.includes('--merge') ? 'merge' : 'upload';
+}
+
+function hostOfAddress(baseUrl: string): string | null {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return null;
   }
 }

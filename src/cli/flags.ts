@@ -109,6 +109,11 @@ export const FLAGS = {
   reportHtml: { flags: '--report-html <file>', help: 'write a review page of the run: one self-contained HTML file' },
   notify: { flags: '--notify <url>', help: 'after the run, post a JSON summary to this webhook (repeatable; default: $UPLOAD_NOTIFY)', repeat: true },
   notifyOn: { flags: '--notify-on <when>', help: 'when to notify (default: failure, any exit but 0 and 8)', choices: ['failure', 'change', 'always'] },
+  notifyFormat: {
+    flags: '--notify-format <form>',
+    help: 'the notification as slack (text and blocks), teams (an Adaptive Card) or json (default: $UPLOAD_NOTIFY_FORMAT, else json)',
+    choices: ['json', 'slack', 'teams'],
+  },
   html: { flags: '--html <file>', help: 'also write the history as one self-contained HTML page' },
   kind: { flags: '--kind <kind>', help: 'show the --map for this kind', choices: ['store-cards', 'team-members'] },
 } as const satisfies Record<string, Spec>;
@@ -124,7 +129,7 @@ const SENDING = ['yes', 'json', 'baseUrl', 'tokenEnv', 'tokenFile', 'retries', '
 const STATE = ['state', 'stateDir', 'keep'] as const;
 const OUTPUT = ['detailedExitcode', 'noColor', 'quiet'] as const;
 /** A named target, the review page and the notification: options of every command that may send. */
-const AFTER = ['config', 'target', 'reportHtml', 'notify', 'notifyOn'] as const;
+const AFTER = ['config', 'target', 'reportHtml', 'notify', 'notifyOn', 'notifyFormat'] as const;
 
 /** An upload's options, in the order --help lists them; team members may be checked against store cards. */
 const upload = (kind: 'store-cards' | 'team-members') =>

@@ -22,9 +22,13 @@ export async function withTarget(
   kind: Kind | undefined,
   how: { showOnly?: boolean } = {},
 ): Promise<{ flags: Flags; target: ChosenTarget | undefined }> {
-  const [{ loadConfig }, { chooseTarget, targetFlags }] = await Promise.all([import('../config/load.js'), import('../config/target.js')]);
+  const [{ loadConfig }, { chooseTarget, targetFlags, checkAddress, explicitAddress }] = await Promise.all([
+    import('../config/load.js'),
+    import('../config/target.js'),
+  ]);
   const loaded = await loadConfig(flags.config, io.env);
   const target = chooseTarget(loaded, flags.target, io.env, how);
+  checkAddress(target, explicitAddress(flags.baseUrl, line.given, io.env));
   if (!target) return { flags, target };
   // The target's values are flag values, of the flags' own types (texts).
   return { flags: { ...flags, ...(targetFlags(target, kind, line.given) as Flags) }, target };

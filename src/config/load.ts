@@ -1,12 +1,15 @@
 // Finding and reading the config file: --config FILE, else upload.config.json in the working
 // directory, else the per-user one in the system's config folder (state/app-dirs.ts: on Linux
 // $XDG_CONFIG_HOME/scheduling-upload/config.json, ~/.config by default). An error names the file, the
-// key and the fix.
-import { existsSync, readFileSync } from 'node:fs';
+// key and the fix. Whichever it is, it must be a regular file (read without waiting, up to 1 MiB) and
+// yours (trust.ts): a file someone else can write never chooses where the token goes.
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { openSmallFile } from '../read/small-file.js';
 import { configDir } from '../state/app-dirs.js';
 import type { Config } from './schema.js';
+import { checkTrusted, processTrust, type Trust } from './trust.js';
 
 export interface LoadedConfig {
   readonly path: string;
@@ -27,21 +30,32 @@ export function configCandidates(env: NodeJS.ProcessEnv, cwd = process.cwd()): s
 
 const fix = 'fix the file, or pass another with --config FILE (see docs/targets.md)';
 
-export async function loadConfig(flag: string | undefined, env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<LoadedConfig | undefined> {
-  if (flag !== undefined) return read(resolve(cwd, flag), true);
+/** No config is anywhere near this large; a bigger file is the wrong file (or /dev/zero). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+export async function loadConfig(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd = process.cwd(),
+  trust: Trust = processTrust(),
+): Promise<LoadedConfig | undefined> {
+  if (flag !== undefined) return read(resolve(cwd, flag), '--config', trust);
   // zod loads only when there is a file to check: most runs have none.
-  for (const path of configCandidates(env, cwd)) if (existsSync(path)) return read(path, false);
+  for (const path of configCandidates(env, cwd)) if (existsSync(path)) return read(path, 'the config file', trust);
   return undefined;
 }
 
-async function read(path: string, required: boolean): Promise<LoadedConfig | undefined> {
+async function read(path: string, label: string, trust: Trust): Promise<LoadedConfig | undefined> {
   const { configSchema, targetSchema } = await import('./schema.js');
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const file = openSmallFile(path, label, MAX_CONFIG_BYTES, label === '--config' ? undefined : 'move it aside, or pass a regular file with --config FILE');
+    checkTrusted(path, file.stats, trust);
+    text = file.bytes.toString('utf8');
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (!required && code === 'ENOENT') return undefined;
+    if (label !== '--config' && code === 'ENOENT') return undefined;
     throw new UsageError('BAD_CONFIG', `${path}: cannot read the config file (${code ?? 'error'})`, 'check the path given to --config');
   }
   let json: unknown;

@@ -24,6 +24,7 @@ export const targetSchema = z.strictObject({
   /** Where to post a summary after a run (secrets: shown redacted), and when. */
   notify: z.array(z.string().min(1)).optional(),
   notifyOn: z.enum(['failure', 'change', 'always']).optional(),
+  notifyFormat: z.enum(['json', 'slack', 'teams']).optional(),
   /** Never chosen implicitly: only by --target NAME on the command line, and confirmed by typing its name. */
   protected: z.boolean().optional(),
 });

@@ -84,6 +84,14 @@ export function effectiveConfig(
         : env.UPLOAD_NOTIFY_ON
           ? { value: env.UPLOAD_NOTIFY_ON, from: 'UPLOAD_NOTIFY_ON' }
           : { value: 'failure', from: 'default' };
+  settings.notifyFormat =
+    typeof flags.notifyFormat === 'string'
+      ? { value: flags.notifyFormat, from: '--notify-format' }
+      : chosen?.target.notifyFormat
+        ? { value: chosen.target.notifyFormat, from: `target ${chosen.name}` }
+        : env.UPLOAD_NOTIFY_FORMAT
+          ? { value: env.UPLOAD_NOTIFY_FORMAT, from: 'UPLOAD_NOTIFY_FORMAT' }
+          : { value: 'json', from: 'default' };
   const tokenVar = String(settings.tokenEnv!.value);
   settings.token = {
     value:

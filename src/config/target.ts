@@ -1,6 +1,8 @@
 // Choosing a target and laying its settings under the command line's: a flag given on the command line
-// always wins; a chosen target wins over the environment (UPLOAD_BASE_URL, UPLOAD_STATE, …), since
-// naming a target is the more deliberate act. A protected target is only ever chosen by name, on the
+// always wins; a chosen target wins over the environment (UPLOAD_STATE, …), since naming a target is
+// the more deliberate act. The service's address is the exception: a target's and one given by
+// --base-url or UPLOAD_BASE_URL that differ are a question (CONFLICTING_ADDRESS), never a precedence,
+// because the token follows the address. A protected target is only ever chosen by name, on the
 // command line.
 import { dirname, resolve } from 'node:path';
 import type { Kind } from '../contract/kinds.js';
@@ -70,3 +72,48 @@ export function targetFlags(chosen: ChosenTarget, kind: Kind | undefined, given:
 }
 
 const isUrl = (spec: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(spec);
+
+/** An address set explicitly besides the target's, and where it came from. */
+export interface ExplicitAddress {
+  readonly value: string;
+  readonly from: '--base-url' | 'UPLOAD_BASE_URL';
+}
+
+/** --base-url when the command line gave it, else UPLOAD_BASE_URL when set and not empty. */
+export function explicitAddress(flag: string | undefined, given: (flag: string) => boolean, env: NodeJS.ProcessEnv): ExplicitAddress | undefined {
+  if (flag !== undefined && given('baseUrl')) return { value: flag, from: '--base-url' };
+  return env.UPLOAD_BASE_URL ? { value: env.UPLOAD_BASE_URL, from: 'UPLOAD_BASE_URL' } : undefined;
+}
+
+/**
+ * Refuses (CONFLICTING_ADDRESS, exit 2) when the chosen target names another service than the one
+ * given explicitly: the token goes nowhere until the person says which. The same address written two
+ * ways (a trailing slash, upper-case host) is one address.
+ */
+export function checkAddress(chosen: ChosenTarget | undefined, explicit: ExplicitAddress | undefined): void {
+  if (!chosen || !explicit || sameAddress(chosen.target.baseUrl, explicit.value)) return;
+  const by = chosen.how === 'defaultTarget' ? `the defaultTarget of ${chosen.configPath}` : chosen.how;
+  throw new UsageError(
+    'CONFLICTING_ADDRESS',
+    `two service addresses: ${chosen.target.baseUrl} from the target '${chosen.name}' (chosen by ${by}) and ${explicit.value} from ${explicit.from}; nothing was sent`,
+    `say which: to use the target, ${explicit.from === '--base-url' ? 'drop --base-url' : 'unset UPLOAD_BASE_URL'}; to use ${explicit.value}, ${dropTarget[chosen.how](chosen.configPath)}`,
+  );
+}
+
+const dropTarget: Record<ChosenTarget['how'], (config: string) => string> = {
+  '--target': () => 'drop --target',
+  UPLOAD_TARGET: () => 'unset UPLOAD_TARGET',
+  defaultTarget: (config) => `remove defaultTarget from ${config} (if you did not put it there, move the file away)`,
+};
+
+function sameAddress(a: string, b: string): boolean {
+  const norm = (text: string) => {
+    try {
+      const url = new URL(text);
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}${url.search}`;
+    } catch {
+      return text.trim();
+    }
+  };
+  return norm(a) === norm(b);
+}

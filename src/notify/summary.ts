@@ -1,18 +1,33 @@
-// What a notification says about a run: counts, codes and keys, never a name, an email, a message from
-// the file or the service, the token or a notification URL. `text` is one line that Slack and Teams
-// incoming webhooks show as it is; the other keys are for machines.
+// What a notification says about a run: a verdict, the target and the service's host, what the upload
+// was, counts, the upload number and the command to run next — never a name, an email, a message from
+// the file or the service, the token or a notification URL. Every format (./formats.ts) is made from
+// this one value, so what may leave the company is decided here once.
+import { KINDS } from '../contract/kinds.js';
 import type { UploadReport } from '../report/types.js';
+import { thousands } from '../numbers.js';
+import { listableKeys, type ListedKeys } from './safe-keys.js';
+import { nextStep, type NextStep } from './next-step.js';
+import { VERDICT_MARK, verdictOf, type Verdict } from './verdict.js';
 
 export type NotifyOn = 'failure' | 'change' | 'always';
 export const NOTIFY_ON: readonly NotifyOn[] = ['failure', 'change', 'always'];
 
-/** The report as a notification reads it: the keys every run has, and those some commands add. */
-export type NotifiedReport = Readonly<UploadReport> & { readonly heldRemovals?: unknown; readonly operation?: unknown };
+/** The report as a notification reads it. */
+export type NotifiedReport = Readonly<UploadReport>;
+
+/** What an upload was: a full upload of a file, a merge, a removal of keys, a restore, a plan applied. */
+export type NotifiedOperation = 'upload' | 'merge' | 'remove' | 'restore' | 'apply';
 
 export interface RunFacts {
   /** The command that ran: store-cards, team-members, restore, apply, remove, … */
   readonly command: string;
+  readonly operation: NotifiedOperation;
+  /** The command line as typed, after `upload` (secrets already redacted). */
+  readonly argv: readonly string[];
   readonly target: string | null;
+  /** The service address's host (never its path or query). */
+  readonly service: string | null;
+  /** The host the run ran on. */
   readonly host: string;
   readonly durationMs: number;
 }
@@ -20,9 +35,14 @@ export interface RunFacts {
 export interface Notification {
   readonly text: string;
   readonly tool: 'scheduling-upload';
+  readonly verdict: Verdict;
+  /** One line: the mark, where, what and how it ended. */
+  readonly headline: string;
   readonly command: string;
+  readonly operation: NotifiedOperation;
   readonly kind: string | null;
   readonly target: string | null;
+  readonly service: string | null;
   readonly dryRun: boolean;
   readonly outcome: string;
   readonly exitCode: number;
@@ -36,8 +56,9 @@ export interface Notification {
     readonly issues: number;
   };
   readonly guards: readonly GuardVerdict[];
-  readonly heldRemovals: { readonly count: number; readonly keys: readonly string[] } | null;
+  readonly heldRemovals: ListedKeys | null;
   readonly generation: number | null;
+  readonly next: NextStep;
   readonly durationMs: number;
   readonly host: string;
   readonly time: string;
@@ -46,7 +67,7 @@ export interface Notification {
 export interface GuardVerdict {
   readonly guard: string;
   readonly verdict: string;
-  /** The guard's numbers (counts, limits); text it carries (examples, values) is left out. */
+  /** The guard's numbers (count, limit); text it carries (examples, values) is left out. */
   readonly numbers: Readonly<Record<string, number>>;
 }
 
@@ -61,90 +82,89 @@ export function shouldNotify(on: NotifyOn, report: NotifiedReport): boolean {
   return on === 'change' && report.unchanged !== true;
 }
 
-/** Held keys listed in a notification at most; the count is always exact. */
-const HELD_KEYS = 50;
-
 export function notification(report: NotifiedReport, facts: RunFacts, now = new Date()): Notification {
   const d = report.diff;
-  const issues = Object.values(report.issueCounts).reduce((a, b) => a + b, 0);
-  const held = Array.isArray(report.heldRemovals) ? report.heldRemovals.filter((k): k is string => typeof k === 'string') : null;
-  const guards = verdicts(report.guards);
+  const verdict = verdictOf(report);
+  const held = report.heldRemovals?.length ? listableKeys(report.heldRemovals) : null;
   const counts = {
     records: report.records,
     added: d?.added ?? null,
     removed: d?.removed ?? null,
     changed: d?.changed ?? null,
     unchanged: d?.unchanged ?? null,
-    issues,
+    issues: Object.values(report.issueCounts).reduce((a, b) => a + b, 0),
   };
-  return {
-    text: textLine(report, facts, counts, guards, held),
-    tool: 'scheduling-upload',
+  const errorCode = report.error?.code ?? null;
+  const next = nextStep({
+    verdict,
+    argv: facts.argv,
     command: facts.command,
     kind: report.kind,
     target: facts.target,
+    errorCode,
+    held: held?.count ?? 0,
+    dryRun: report.dryRun,
+  });
+  const headline = headlineOf(verdict, report, facts, errorCode, held?.count ?? 0);
+  const n = (x: number | null) => (x === null ? '?' : thousands(x));
+  const diff = counts.added === null ? 'no baseline' : `+${n(counts.added)} −${n(counts.removed)} ~${n(counts.changed)}`;
+  const text = [
+    headline,
+    `${n(counts.records)} records, ${diff}`,
+    ...(counts.issues ? [`${n(counts.issues)} issues`] : []),
+    ...(report.generation !== null ? [`upload #${report.generation}`] : []),
+    `next: ${next.command}`,
+    `on ${facts.host}, ${(facts.durationMs / 1000).toFixed(1)} s`,
+  ].join(' · ');
+  return {
+    text,
+    tool: 'scheduling-upload',
+    verdict,
+    headline,
+    command: facts.command,
+    operation: facts.operation,
+    kind: report.kind,
+    target: facts.target,
+    service: facts.service,
     dryRun: report.dryRun,
     outcome: report.outcome,
     exitCode: report.exitCode,
-    errorCode: report.error?.code ?? null,
+    errorCode,
     counts,
-    guards,
-    heldRemovals: held ? { count: held.length, keys: held.slice(0, HELD_KEYS) } : null,
+    guards: (report.guards ?? []).map((g) => ({ guard: g.name, verdict: g.verdict, numbers: numbersOf(g) })),
+    heldRemovals: held,
     generation: report.generation,
+    next,
     durationMs: Math.round(facts.durationMs),
     host: facts.host,
     time: now.toISOString(),
   };
 }
 
-const n = (x: number | null) => (x === null ? '?' : x.toLocaleString('en-US'));
+const OPERATION_WORDS: Readonly<Record<NotifiedOperation, string>> = {
+  upload: 'full upload',
+  merge: 'merge',
+  remove: 'removal',
+  restore: 'restore',
+  apply: 'saved plan applied',
+};
 
-function textLine(
-  report: NotifiedReport,
-  facts: RunFacts,
-  counts: Notification['counts'],
-  guards: readonly GuardVerdict[],
-  held: readonly string[] | null,
-): string {
-  const mark = isFailure(report.exitCode) ? '❌' : '✅';
-  const what = `${report.kind ?? facts.command}${report.dryRun ? ' dry run' : ''}`;
-  const where = facts.target ? ` to ${facts.target}` : '';
-  const code = report.error ? `, ${report.error.code}` : '';
-  const diff = counts.added === null ? 'no baseline' : `+${n(counts.added)} −${n(counts.removed)} ~${n(counts.changed)}`;
-  const refused = guards.filter((g) => /refus|fail|exceed/i.test(g.verdict)).map((g) => g.guard);
-  const parts = [
-    `${mark} scheduling-upload ${what}${where}: ${report.outcome} (exit ${report.exitCode}${code})`,
-    `${n(counts.records)} records, ${diff}`,
-    ...(counts.issues ? [`${n(counts.issues)} issues`] : []),
-    ...(refused.length ? [`refused by ${refused.join(', ')}`] : []),
-    ...(held?.length ? [`${n(held.length)} removals held`] : []),
-    ...(report.generation !== null ? [`upload #${report.generation}`] : []),
-    `on ${facts.host}, ${(facts.durationMs / 1000).toFixed(1)} s`,
-  ];
-  return parts.join(' · ');
+/** "⚠️ production (scheduling.example.com): team members full upload succeeded, 40 removals held back (exit 9)" */
+function headlineOf(verdict: Verdict, report: NotifiedReport, facts: RunFacts, code: string | null, held: number): string {
+  const where = facts.target ? `${facts.target}${facts.service ? ` (${facts.service})` : ''}` : (facts.service ?? 'no service');
+  const noun = report.kind ? `${KINDS[report.kind].noun}s` : facts.command;
+  const what = `${noun} ${OPERATION_WORDS[facts.operation]}${report.dryRun ? ' dry run' : ''}`;
+  const exit = `exit ${report.exitCode}${code ? `, ${code}` : ''}`;
+  const result: Record<Verdict, string> = {
+    success: report.dryRun ? 'passed, nothing sent' : 'succeeded',
+    'held-removals': `succeeded, ${thousands(held)} removal${held === 1 ? '' : 's'} held back`,
+    refused: 'refused, nothing sent',
+    failed: 'failed',
+    unknown: 'outcome unknown: the service may hold the new set',
+  };
+  return `${VERDICT_MARK[verdict]} ${where}: ${what} ${result[verdict]} (${exit})`;
 }
 
-const NAME_KEYS = ['guard', 'name', 'code'];
-const VERDICT_KEYS = ['verdict', 'status', 'outcome'];
-
-/**
- * The guards' verdicts reduced to what cannot carry personal data: the guard's name, its verdict and
- * its numbers. Whatever shape the report's `guards` takes (a list, or an object by guard).
- */
-function verdicts(guards: unknown): GuardVerdict[] {
-  const entries: [string, unknown][] = Array.isArray(guards)
-    ? guards.map((g, i) => [String(i), g])
-    : guards && typeof guards === 'object'
-      ? Object.entries(guards as Record<string, unknown>)
-      : [];
-  return entries.map(([key, value]) => {
-    const g = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : { verdict: value };
-    const word = (keys: string[], fallback: string) => {
-      const found = keys.map((k) => g[k]).find((v) => typeof v === 'string' || typeof v === 'boolean');
-      return found === undefined ? fallback : String(found);
-    };
-    const numbers = Object.fromEntries(Object.entries(g).filter((e): e is [string, number] => typeof e[1] === 'number'));
-    const verdict = word(VERDICT_KEYS, g.ok === true ? 'passed' : g.ok === false ? 'refused' : 'unknown');
-    return { guard: word(NAME_KEYS, key), verdict, numbers };
-  });
+function numbersOf(g: { readonly count: number | null; readonly limit: number | null }): Record<string, number> {
+  return Object.fromEntries(Object.entries({ count: g.count, limit: g.limit }).filter((e): e is [string, number] => typeof e[1] === 'number'));
 }

@@ -5,7 +5,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { NODE_FLOOR } from '../../src/cli/supported-node.js';
 import { fixture } from '../helpers/cli.js';
+import { oldNode } from '../helpers/old-node.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const run = promisify(execFile);
@@ -26,5 +28,17 @@ describe('the bundled tool', () => {
     expect(await dryRun('team-members', 'team-members-hidden-workbook.xlsx', ['--hidden-rows', 'exclude'])).toMatchObject({ exitCode: 0, records: 3 });
     const hidden = await dryRun('team-members', 'team-members-hidden-workbook.xlsx');
     expect(hidden).toMatchObject({ exitCode: 3, issueCounts: { HIDDEN_ROWS: 1 } });
+
+    // The executable carries the Node that built it; built with one below the floor, it refuses before
+    // the program in the bundle loads, as bin/upload.js does.
+    const old = oldNode();
+    const refused = await run(old.path, [out, 'team-members', fixture('team-members.csv'), '--dry-run', '--json'], { env: { PATH: '' } }).catch(
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(new RegExp(`^upload: needs Node\\.js ${NODE_FLOOR} or later, and .* is Node\\.js ${old.version};[^\\n]*\\n$`)),
+    });
   }, 60_000);
 });

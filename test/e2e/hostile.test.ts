@@ -134,7 +134,7 @@ describe.concurrent('flags that name huge or broken files', () => {
     const started = Date.now();
     const run = await upload(server.url, ['--token-file', '/dev/zero']);
     expect(run.code).toBe(2);
-    expect(run.json().error).toMatchObject({ code: 'FLAG_FILE_TOO_LARGE', message: expect.stringContaining('--token-file /dev/zero') });
+    expect(run.json().error).toMatchObject({ code: 'NOT_A_FILE', message: expect.stringContaining('--token-file /dev/zero') });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.requests).toEqual([]);
   });
@@ -142,7 +142,7 @@ describe.concurrent('flags that name huge or broken files', () => {
   it('--map /dev/zero: exit 2 at once', async () => {
     const r = await runCli(['team-members', fixture('team-members.csv'), '--dry-run', '--json', '--map', '/dev/zero']);
     expect(r.code).toBe(2);
-    expect(r.json().error).toMatchObject({ code: 'FLAG_FILE_TOO_LARGE', message: expect.stringContaining('--map /dev/zero') });
+    expect(r.json().error).toMatchObject({ code: 'NOT_A_FILE', message: expect.stringContaining('--map /dev/zero') });
   });
 });
 

@@ -62,8 +62,11 @@ describe('a notification after a run', () => {
       target: null,
     });
     expect(sent.guards).toContainEqual({ guard: 'TOO_MANY_REMOVALS', verdict: 'refused', numbers: { count: 10, limit: 2 } });
+    expect(sent.verdict).toBe('refused');
+    expect(sent.service).toBe(new URL(sb.url).host);
+    expect(sent.next.command).toBe(`upload team-members ${cut} --state-dir ${sb.stateDir} --report-html ${page} --dry-run`);
     expect(sent.text).toMatch(
-      /^❌ scheduling-upload team-members: refused \(exit 4, TOO_MANY_REMOVALS\) · 10 records, \+0 −10 ~0 · refused by TOO_MANY_REMOVALS · on sync-01, \d+\.\d s$/,
+      /^🛑 127\.0\.0\.1:\d+: team members full upload refused, nothing sent \(exit 4, TOO_MANY_REMOVALS\) · 10 records, \+0 −10 ~0 · next: upload team-members .* --dry-run · on sync-01, \d+\.\d s$/,
     );
     expect(typeof sent.durationMs).toBe('number');
     // No personal data, no token, not its own address.
@@ -92,7 +95,8 @@ describe('a notification after a run', () => {
     expect(webhook.requests.map((q) => q.url).sort()).toEqual(['/one', '/two']);
     const sent = JSON.parse(webhook.requests[0]!.body.toString('utf8')) as Record<string, any>;
     expect(sent).toMatchObject({ outcome: 'uploaded', exitCode: 0, errorCode: null, generation: 2, counts: { added: 1, removed: 0 } });
-    expect(sent.text).toContain('✅ scheduling-upload team-members: uploaded (exit 0)');
+    expect(sent.verdict).toBe('success');
+    expect(sent.text).toMatch(/^✅ 127\.0\.0\.1:\d+: team members full upload succeeded \(exit 0\) · .* · upload #2 · next: upload history team-members ·/);
     // Nothing changes: --notify-on change is quiet, always is not.
     expect(
       (await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify', webhook.url, '--notify-on', 'change'], { env: sb.env })).code,
@@ -102,6 +106,65 @@ describe('a notification after a run', () => {
       (await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify', webhook.url, '--notify-on', 'always'], { env: sb.env })).code,
     ).toBe(0);
     expect(webhook.requests).toHaveLength(3);
+  });
+
+  it('announces held removals as a warning, with the count, never the keys when they are emails', async () => {
+    sb = await sandbox();
+    const webhook = await servers.serve({ status: 200, body: 'ok' });
+    // employeeID holds email addresses: the held keys are personal data.
+    const rows = (n: number[]) => ['employeeID,email,name', ...n.map((i) => `p${i}@example.com,p${i}@example.com,Person ${i}`)].join('\n') + '\n';
+    const all = join(sb.dir, 'all.csv');
+    writeFileSync(all, rows(range(1, 50)));
+    expect((await runCli(['team-members', all, '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    const cut = join(sb.dir, 'cut.csv');
+    writeFileSync(cut, rows(range(1, 10)));
+    // The Slack form chosen by the target's setting.
+    const config = join(sb.dir, 'upload.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ targets: { nightly: { baseUrl: sb.url, notify: [hook(webhook.url)], notifyFormat: 'slack', notifyOn: 'always' } } }),
+    );
+    const r = await runCli(['team-members', cut, '--yes', '--hold-removals', '--state-dir', sb.stateDir, '--config', config, '--target', 'nightly'], {
+      env: { UPLOAD_TOKEN: TOKEN, UPLOAD_HOST: 'sync-01' },
+    });
+    expect(r.code, r.stderr).toBe(9);
+    expect(webhook.requests).toHaveLength(1);
+    const body = webhook.requests[0]!.body.toString('utf8');
+    expect(body).not.toContain('@example.com');
+    expect(body).not.toContain('Person');
+    const sent = JSON.parse(body) as { text: string; blocks: { type: string; text?: { text: string }; fields?: { text: string }[] }[] };
+    expect(sent.text).toMatch(/^⚠️ nightly \(127\.0\.0\.1:\d+\): team members full upload succeeded, 40 removals held back \(exit 9\)/);
+    expect(sent.text).not.toMatch(/❌|refused|failed|unknown/);
+    expect(sent.text).toContain('upload #2');
+    const fields = sent.blocks[1]!.fields!.map((f) => f.text);
+    expect(fields).toContain('*Target*\nnightly');
+    expect(fields).toContain('*Held back*\n40 (keys not listed: they look like emails or names)');
+    expect(sent.blocks[2]!.text!.text).toContain(
+      `upload team-members ${cut} --state-dir ${sb.stateDir} --config ${config} --target nightly --dry-run --report-html review.html`,
+    );
+  });
+
+  it('posts a Teams Adaptive Card with --notify-format teams, and refuses an unknown form', async () => {
+    sb = await sandbox();
+    const webhook = await servers.serve({ status: 202 });
+    const file = join(sb.dir, 'bad.csv');
+    writeFileSync(file, 'employeeID,email,name\nE1,not-an-email,A\n');
+    const base = ['team-members', file, '--dry-run', '--no-baseline', '--state-dir', sb.stateDir, '--notify', webhook.url];
+    const r = await runCli([...base, '--notify-format', 'teams'], { env: sb.env });
+    expect(r.code).toBe(3);
+    const sent = JSON.parse(webhook.requests[0]!.body.toString('utf8')) as { type: string; attachments: { contentType: string; content: any }[] };
+    expect(sent.type).toBe('message');
+    expect(sent.attachments[0]!.contentType).toBe('application/vnd.microsoft.card.adaptive');
+    const card = sent.attachments[0]!.content;
+    expect(card.type).toBe('AdaptiveCard');
+    expect(card.body[0].text).toMatch(/^❌ 127\.0\.0\.1:\d+: team members full upload dry run failed \(exit 3, INVALID\\_RECORDS\)$/);
+    expect(card.body[0].color).toBe('Attention');
+    expect(JSON.stringify(card)).not.toContain('not-an-email');
+    const bad = await runCli([...base, '--notify-format', 'discord', '--json'], { env: sb.env });
+    expect(bad.code).toBe(2);
+    expect(bad.json().error.code).toBe('BAD_USAGE');
+    expect(bad.json().error.message).toContain('discord');
+    expect(webhook.requests).toHaveLength(1);
   });
 
   it('warns when the endpoint is dead, after one retry, and keeps the exit code', async () => {

@@ -33,7 +33,7 @@ async function store(spec: string, leaseMs?: number): Promise<StateStore> {
 describe('the PostgreSQL lock behind PgBouncer in transaction pooling', () => {
   it('is held by exactly one of eight runs taking it at once, and is free again once released', async () => {
     const direct = await freshDatabase();
-    const spec = throughBouncer(direct);
+    const spec = await throughBouncer(direct);
     const stores = await Promise.all(range(1, 8).map(() => store(spec)));
     // The tables first, so that all eight race for the lock itself.
     await (await stores[0]!.lock(KEY, holder())).release();
@@ -49,7 +49,7 @@ describe('the PostgreSQL lock behind PgBouncer in transaction pooling', () => {
 
   it('two uploads at once: the second is refused (LOCK_HELD) while the first waits for its yes; later ones proceed', async () => {
     sb = await sandbox();
-    const state = throughBouncer(await freshDatabase());
+    const state = await throughBouncer(await freshDatabase());
     const cli = (file: string, extra: string[] = []) => runCli(['team-members', file, '--yes', '--json', '--state', state, ...extra], { env: sb!.env });
     expect((await cli(writeMembers(sb.dir, 'first.csv', range(1, 20)), ['--no-baseline'])).code).toBe(0);
 
@@ -68,7 +68,7 @@ describe('the PostgreSQL lock behind PgBouncer in transaction pooling', () => {
   it('a holder killed with SIGKILL on another machine blocks others until its lease expires, then an upload proceeds', async () => {
     sb = await sandbox();
     const direct = await freshDatabase();
-    const state = throughBouncer(direct);
+    const state = await throughBouncer(direct);
     const key = { baseUrl: normaliseBaseUrl(new URL(sb.url)), kind: 'team-members' };
     const child = spawn(
       process.execPath,

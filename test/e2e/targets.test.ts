@@ -55,13 +55,19 @@ describe('a named target', () => {
     expect((await runCli(['team-members', cut, '--yes', '--json', '--target', 'staging'], { env })).code).toBe(0);
   });
 
-  it('wins over UPLOAD_BASE_URL, and UPLOAD_TARGET chooses it too', async () => {
+  it('UPLOAD_TARGET chooses it too; UPLOAD_BASE_URL naming another service is a question, not a precedence', async () => {
     sb = await sandbox();
     const { env } = writeConfig(sb);
     const file = writeMembers(sb.dir, 'a.csv', range(1, 3));
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline'], {
+    const elsewhere = await runCli(['team-members', file, '--yes', '--json', '--no-baseline'], {
       env: { ...env, UPLOAD_TARGET: 'staging', UPLOAD_BASE_URL: 'https://elsewhere.example.com' },
     });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.json().error).toMatchObject({
+      code: 'CONFLICTING_ADDRESS',
+      message: expect.stringContaining(`${sb.url} from the target 'staging' (chosen by UPLOAD_TARGET) and https://elsewhere.example.com from UPLOAD_BASE_URL`),
+    });
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline'], { env: { ...env, UPLOAD_TARGET: 'staging', UPLOAD_BASE_URL: sb.url } });
     expect(r.code).toBe(0);
     expect(await sb.stored('/integrations/teamMembers')).toHaveLength(3);
   });
@@ -148,7 +154,7 @@ describe('the config file', () => {
   it('upload config shows the effective settings and where each comes from, secrets redacted', async () => {
     sb = await sandbox();
     const { env } = writeConfig(sb);
-    const r = await runCli(['config', '--json', '--target', 'production'], { env: { ...env, UPLOAD_BASE_URL: 'https://ignored.example.com' } });
+    const r = await runCli(['config', '--json', '--target', 'production'], { env });
     expect(r.code).toBe(0);
     const c = r.json();
     expect(c).toMatchObject({ target: 'production', chosenBy: '--target', protected: true });
@@ -160,5 +166,8 @@ describe('the config file', () => {
     const human = await runCli(['config', '--target', 'staging'], { env });
     expect(human.stdout).toContain('Target: staging (chosen by --target)');
     expect(human.stdout).toMatch(/baseUrl\s+http:\/\/127\.0\.0\.1:\d+\s+← target staging/);
+    // What a run would refuse, upload config refuses too.
+    const conflicting = await runCli(['config', '--json', '--target', 'production'], { env: { ...env, UPLOAD_BASE_URL: 'https://elsewhere.example.com' } });
+    expect(conflicting.json().error.code).toBe('CONFLICTING_ADDRESS');
   });
 });

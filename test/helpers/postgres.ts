@@ -1,20 +1,40 @@
-// A database of its own for each test (or suite), on the server test/setup/postgres.ts started (or on
-// another one a test started itself), and the same database's URL through the PgBouncer in front of it.
+// A database of its own for each test (or suite), on the server the run shares (started on first use
+// by test/setup/postgres.ts) or on another one a test started itself, and the same database's URL
+// through the PgBouncer in front of the shared server.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 
-export async function freshDatabase(admin: string = inject('pgUrl')): Promise<string> {
+const shared = new Map<string, Promise<string>>();
+
+/** The shared server's URL (`postgres`) or its pooler's (`pgbouncer`), started on the first request. */
+function sharedServer(which: 'postgres' | 'pgbouncer'): Promise<string> {
+  let url = shared.get(which);
+  if (!url) {
+    url = fetch(`${inject('postgresOnDemand')}/${which}`).then(async (res) => {
+      const text = await res.text();
+      if (!res.ok) throw new Error(`the test run could not start ${which}: ${text}`);
+      return text;
+    });
+    // A failed start is reported to every test that asks, not remembered as a URL.
+    void url.catch(() => shared.delete(which));
+    shared.set(which, url);
+  }
+  return url;
+}
+
+export async function freshDatabase(admin?: string): Promise<string> {
+  const server = admin ?? (await sharedServer('postgres'));
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await asAdmin(admin, `CREATE DATABASE ${name}`);
-  const url = new URL(admin);
+  await asAdmin(server, `CREATE DATABASE ${name}`);
+  const url = new URL(server);
   url.pathname = `/${name}`;
   return url.href;
 }
 
 /** The same database, reached through PgBouncer in transaction pooling. */
-export function throughBouncer(url: string): string {
-  const bouncer = new URL(inject('pgBouncerUrl'));
+export async function throughBouncer(url: string): Promise<string> {
+  const bouncer = new URL(await sharedServer('pgbouncer'));
   bouncer.pathname = new URL(url).pathname;
   return bouncer.href;
 }

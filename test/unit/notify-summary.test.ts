@@ -1,6 +1,6 @@
 // What a notification says: counts, codes and keys; when it is sent.
 import { describe, expect, it } from 'vitest';
-import { notification, shouldNotify, type NotifiedReport } from '../../src/notify/summary.js';
+import { notification, shouldNotify, type NotifiedReport, type RunFacts } from '../../src/notify/summary.js';
 import { NO_BASELINE } from '../../src/report/types.js';
 
 const report = (over: Partial<NotifiedReport> = {}): NotifiedReport => ({
@@ -32,7 +32,15 @@ const report = (over: Partial<NotifiedReport> = {}): NotifiedReport => ({
   guards: null,
   ...over,
 });
-const facts = { command: 'team-members', target: 'production', host: 'sync-01', durationMs: 1234 };
+const facts: RunFacts = {
+  command: 'team-members',
+  operation: 'upload',
+  argv: ['team-members', '/data/staff.csv', '--yes', '--target', 'production', '--hold-removals', '--notify', '***'],
+  target: 'production',
+  service: 'scheduling.example.com',
+  host: 'sync-01',
+  durationMs: 1234,
+};
 
 describe('a notification', () => {
   it('carries counts, codes and keys, and no name, email, message or value', () => {
@@ -52,27 +60,32 @@ describe('a notification', () => {
           },
         ] as never,
         heldRemovals: ['E9', 'E10'],
+        exitCode: 9,
       }),
       facts,
       new Date('2026-11-23T21:00:00Z'),
     );
     const text = JSON.stringify(n);
-    for (const personal of ['Alice', 'Bob', 'Robert', 'bob@example.com', 'alice', 'laptop', 'staff.csv', 'formula']) expect(text).not.toContain(personal);
+    for (const personal of ['Alice', 'Bob', 'Robert', 'bob@example.com', 'alice', 'laptop', 'formula']) expect(text).not.toContain(personal);
     expect(n).toMatchObject({
       kind: 'team-members',
       target: 'production',
       outcome: 'uploaded',
       counts: { records: 3, added: 1, removed: 0, changed: 1, unchanged: 1, issues: 1 },
       guards: [{ guard: 'VALUES_EMPTIED', verdict: 'passed', numbers: { count: 1, limit: 5 } }],
-      heldRemovals: { count: 2, keys: ['E9', 'E10'] },
+      verdict: 'held-removals',
+      service: 'scheduling.example.com',
+      heldRemovals: { count: 2, keys: ['E9', 'E10'], withheld: null },
       generation: 7,
       durationMs: 1234,
       host: 'sync-01',
       time: '2026-11-23T21:00:00.000Z',
     });
     expect(n.text).toBe(
-      '✅ scheduling-upload team-members to production: uploaded (exit 0) · 3 records, +1 −0 ~1 · 1 issues · 2 removals held · upload #7 · on sync-01, 1.2 s',
+      '⚠️ production (scheduling.example.com): team members full upload succeeded, 2 removals held back (exit 9) · 3 records, +1 −0 ~1 · 1 issues · upload #7 · ' +
+        'next: upload team-members /data/staff.csv --target production --dry-run --report-html review.html · on sync-01, 1.2 s',
     );
+    expect(n.text).not.toMatch(/❌|refused|failed|unknown/);
   });
 
   it('is sent on failure by default; on change or always when asked', () => {
