@@ -46,6 +46,7 @@ export const ISSUE_CODES = [
   'FORMULA_LIKE',
   'INVALID_CHARACTER',
   'INVISIBLE_CHARACTER',
+  'LOOKALIKE_CHARACTER',
   'ERROR_CELL',
   // across records
   'DUPLICATE_KEY',
