@@ -1,5 +1,6 @@
 // The tool as one CommonJS file (step 1 of scripts/build-exe.mjs), kept apart so a test can bundle it
 // and run it under plain node in seconds, without making a 130 MB executable.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -32,10 +33,25 @@ export async function bundleTool(outfile, version) {
     supported: { 'dynamic-import': false },
     // pg's optional native binding, never used (pg's pure-JS client is).
     external: ['pg-native'],
-    define: { __UPLOAD_VERSION__: JSON.stringify(version), __XLSX_WORKER__: JSON.stringify(worker.outputFiles[0].text) },
+    // src/commands/ is the list of commands (src/cli/table.ts); an executable has no folder to list.
+    define: {
+      __UPLOAD_VERSION__: JSON.stringify(version),
+      __XLSX_WORKER__: JSON.stringify(worker.outputFiles[0].text),
+      __UPLOAD_COMMANDS__: JSON.stringify(commandFiles()),
+    },
     metafile: true,
     legalComments: 'none',
     logLevel: 'warning',
+    // src/cli/table.ts imports the commands as .js when built, as .ts when bundled: one glob is always empty.
+    logOverride: { 'empty-glob': 'silent' },
   });
   return { inputs: { ...metafile.inputs, ...worker.metafile.inputs } };
+}
+
+/** The commands: the files of src/commands/, by name. */
+function commandFiles() {
+  return readdirSync(join(root, 'src', 'commands'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3))
+    .sort();
 }

@@ -117,6 +117,7 @@ export const ERROR_CODES = {
     'STATE_MOVED',
     'PLAN_STALE',
     'BASELINE_UNCERTAIN',
+    'PENDING_DAMAGED',
   ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
   unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING'],
@@ -127,6 +128,26 @@ export const ERROR_CODES = {
 
 type CodesOf<K extends keyof typeof ERROR_CODES> = (typeof ERROR_CODES)[K][number];
 export type ErrorCode = CodesOf<keyof typeof ERROR_CODES>;
+
+/** One entry of a refusing service's `errors[]`, located in the file where its index allows. */
+export interface ServiceReason {
+  /** The element of the sent array it is about, when the service said. */
+  readonly index: number | null;
+  /** The field (or JSON path) it is about, when the service said. */
+  readonly field: string | null;
+  readonly message: string;
+  /** The line of the file the record came from, and its key, when the index names a sent record. */
+  readonly line: number | null;
+  readonly key: string | null;
+}
+
+/** What a refusing service said: its `message` and the first entries of its `errors[]`, as plain text. */
+export interface ServiceSaid {
+  readonly message: string | null;
+  readonly errors: readonly ServiceReason[];
+  /** How many entries `errors[]` had in all. */
+  readonly errorCount: number;
+}
 
 export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Error {
   abstract readonly exitCode: number;
@@ -142,6 +163,9 @@ export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Er
   override get name(): string {
     return this.constructor.name;
   }
+
+  /** The service's own reasons, when it answered with any (`message`, `errors[]`). */
+  said: ServiceSaid | undefined;
 
   /** The service's last answer, when it gave one (for the report's `response` and the audit log). */
   get response(): { status: number; message: string } | undefined {

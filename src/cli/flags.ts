@@ -1,11 +1,10 @@
 // Every option of every command, declared once: its syntax, its help, its default and its choices. The
-// commands take their subsets of it (COMMAND_FLAGS), commander is built from it, and what a command
+// commands take their subsets of it (each command file in src/commands/, from the GROUPS below), commander is built from it, and what a command
 // receives is typed by it. A test checks that every option shown in any --help is documented.
-import { Option, type Command } from 'commander';
 import { DEFAULTS } from '../engine/options.js';
 import { HIDDEN_ROWS_CHOICES } from '../read/types.js';
 
-interface Spec {
+export interface Spec {
   /** commander's syntax: `--name`, `-x, --name`, `--name <value>`, `--no-name`. */
   readonly flags: string;
   readonly help: string;
@@ -124,90 +123,25 @@ export type FlagName = keyof typeof FLAGS;
 type Value<S> = S extends { repeat: true } ? readonly string[] : S extends { flags: `${string}<${string}` } ? string : true;
 export type Flags = { readonly [K in FlagName]?: Value<(typeof FLAGS)[K]> };
 
-/** The options that reach and send to the service, shared by every command that may send. */
-const SENDING = ['yes', 'json', 'baseUrl', 'tokenEnv', 'tokenFile', 'retries', 'timeout'] as const;
-const STATE = ['state', 'stateDir', 'keep'] as const;
-const OUTPUT = ['detailedExitcode', 'noColor', 'quiet'] as const;
-/** A named target, the review page and the notification: options of every command that may send. */
-const AFTER = ['config', 'target', 'reportHtml', 'notify', 'notifyOn', 'notifyFormat'] as const;
-
-/** An upload's options, in the order --help lists them; team members may be checked against store cards. */
-const upload = (kind: 'store-cards' | 'team-members') =>
-  [
-    'dryRun',
-    ...SENDING.slice(0, 5),
-    'map',
-    'ignoreColumn',
-    'timeFormat',
-    ...(kind === 'store-cards' ? (['splitHours', 'closedDays'] as const) : []),
-    'format',
-    'sheet',
-    'headerRow',
-    'hiddenRows',
-    'delimiter',
-    'encoding',
-    'baseline',
-    'noBaseline',
-    'merge',
-    'holdRemovals',
-    ...(kind === 'team-members' ? (['storeCards'] as const) : []),
-    'maxRemovals',
-    'maxChanges',
-    'maxEmptied',
-    'allowEmpty',
-    ...SENDING.slice(5),
-    'errorsCsv',
-    'payloadOut',
-    'diffOut',
-    'planOut',
-    'detailedExitcode',
-    ...STATE,
-    'noColor',
-    'quiet',
-    ...AFTER,
-  ] as const;
-
-/** Each command's options, in the order --help lists them. */
-export const COMMAND_FLAGS = {
-  'store-cards': upload('store-cards'),
-  'team-members': upload('team-members'),
-  history: ['baseUrl', 'state', 'stateDir', 'limit', 'json', 'html', 'config', 'target'],
-  restore: [...SENDING, ...STATE, ...OUTPUT, 'generation', 'dryRun', 'maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty', ...AFTER],
-  apply: [...SENDING, ...STATE, ...OUTPUT, ...AFTER],
-  config: ['config', 'target', 'kind', 'json'],
-  remove: [...SENDING, ...STATE, ...OUTPUT, 'keysFile', 'dryRun', 'maxChanges', 'maxEmptied', 'allowEmpty', ...AFTER],
-  export: ['baseUrl', 'state', 'stateDir', 'exportGeneration', 'output', 'exportFormat', 'quiet'],
-  state: ['to', 'from', 'sent', 'previous', 'baseUrl', 'state', 'stateDir'],
-  sandbox: ['port', 'host', 'dataDir', 'maxBody', 'allowRemote'],
-  template: [],
-} as const satisfies Record<string, readonly FlagName[]>;
-
-export type CommandName = keyof typeof COMMAND_FLAGS;
-
 /**
- * Adds a command's options to commander and returns what was given, typed, with the table's defaults
- * for the rest. Values are collected from commander's per-option events rather than its attributes, so
- * `--baseline FILE` and `--no-baseline` (one attribute to commander) stay two facts.
+ * The shared groups a command composes its options from, so that every command that touches a store
+ * or the service says --target, --state and --json the same way.
  */
-export function declareFlags(cmd: Command, name: CommandName): () => Flags {
-  const given: Record<string, unknown> = {};
-  for (const key of COMMAND_FLAGS[name]) {
-    const spec: Spec = FLAGS[key];
-    const option = new Option(spec.flags, spec.help);
-    if (spec.choices) option.choices(spec.choices);
-    if (spec.default !== undefined) option.default(spec.default);
-    if (spec.required) option.makeOptionMandatory();
-    cmd.addOption(option);
-    cmd.on(`option:${option.name()}`, (value: string | undefined) => {
-      given[key] = spec.repeat ? [...((given[key] as string[] | undefined) ?? []), value] : (value ?? true);
-    });
-  }
-  return (): Flags => {
-    const flags: Record<string, unknown> = { ...given };
-    for (const key of COMMAND_FLAGS[name]) {
-      const fallback = (FLAGS[key] as Spec).default;
-      if (flags[key] === undefined && fallback !== undefined) flags[key] = fallback;
-    }
-    return flags;
-  };
-}
+export const GROUPS = {
+  /** A named target of the config file: its service, state, token, maps, limits and notifications. */
+  target: ['config', 'target'],
+  /** Reaching and sending to the service. */
+  sending: ['yes', 'baseUrl', 'tokenEnv', 'tokenFile', 'retries', 'timeout'],
+  /** The state store, read only. */
+  store: ['state', 'stateDir'],
+  /** The state store of a command that records an upload. */
+  state: ['state', 'stateDir', 'keep'],
+  /** The safety guards' limits. */
+  guards: ['maxRemovals', 'maxChanges', 'maxEmptied', 'allowEmpty'],
+  /** How a run that may send reports. */
+  output: ['json', 'detailedExitcode', 'noColor', 'quiet'],
+  /** After the run: the review page and the notification. */
+  after: ['reportHtml', 'notify', 'notifyOn', 'notifyFormat'],
+  /** After a run without a review page: the notification. */
+  notify: ['notify', 'notifyOn', 'notifyFormat'],
+} as const satisfies Record<string, readonly FlagName[]>;

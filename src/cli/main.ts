@@ -1,4 +1,4 @@
-// The entry point: the program with its commands (./commands.ts), and the one place that turns a
+// The entry point: the program with its commands (src/commands/, run by ./runner.ts), and the one place that turns a
 // command's result — or its failure — into output and an exit code.
 import { Command, CommanderError } from 'commander';
 import { EXIT, isUploadError, UploadError, type Outcome } from '../errors.js';
@@ -6,22 +6,14 @@ import type { RunFacts } from '../engine/result.js';
 import type { UploadReport } from '../report/types.js';
 import { Secrets } from '../send/secrets.js';
 import { versionLine } from '../version.js';
-import { addCommands } from './commands.js';
+import { EXIT_CODES } from './help.js';
+import { addCommand } from './program.js';
+import { isCommand, loadCommand, loadCommands } from './table.js';
 import { processIo, type ProcessIo, type RunIo } from './io.js';
 import type { CommandResult, Ended } from './result.js';
 import type { Ending } from '../report/assemble.js';
 
 export type { ProcessIo } from './io.js';
-
-const EXIT_CODES = `
-Exit codes:
-  0 uploaded, or a dry run that found nothing that would stop a real run
-  1 internal error (a bug)           2 usage or configuration error
-  3 invalid input; nothing sent      4 refused by a safety guard; nothing sent
-  5 rejected by the service          6 unreachable, or outcome unknown after retries
-  7 the answer does not confirm the upload
-  8 only with --detailed-exitcode: succeeded, and something changed
-  9 uploaded, with removals held back (--hold-removals)    130 interrupted`;
 
 /**
  * `upload … --json | head -c1`: the reader went away. What was left to say has nowhere to go; the run's
@@ -62,7 +54,9 @@ ${EXIT_CODES}
 
 Documentation: README.md and docs/ in the package.`,
   );
-  addCommands(program, io, run, EXIT_CODES, argv);
+  // Only the command that runs is loaded; the program's --help (or a mistyped command) needs them all.
+  const commands = isCommand(argv[0]) ? [[argv[0], await loadCommand(argv[0])] as const] : await loadCommands();
+  for (const [name, spec] of commands) addCommand(program, name, spec, io, run, argv);
 
   if (argv.length === 0) {
     // No command at all is a mistake (a cron line cut short), not a request for help: exit 2.
@@ -87,7 +81,7 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
     return {
       outcome: failure.outcome,
       exitCode: failure.exitCode,
-      error: { code: failure.code, message: failure.message, hint: failure.hint ?? null },
+      error: { code: failure.code, message: failure.message, hint: failure.hint ?? null, service: failure.said ?? null },
       internal: false,
     };
   }
@@ -96,12 +90,12 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
     return {
       outcome: 'usage-error',
       exitCode: EXIT.usage,
-      error: { code: 'BAD_USAGE', message: failure.message.replace(/^error: /, ''), hint: null },
+      error: { code: 'BAD_USAGE', message: failure.message.replace(/^error: /, ''), hint: null, service: null },
       internal: false,
     };
   }
   const message = failure instanceof Error ? failure.message : String(failure);
-  return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null }, internal: true };
+  return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null, service: null }, internal: true };
 }
 
 export async function finish(result: CommandResult, io: RunIo): Promise<number> {

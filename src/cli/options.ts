@@ -2,28 +2,17 @@
 // order a person fixes them: where to send, with which token, how to confirm, then the input's flags.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
-import { parseLimit } from '../guard/limit.js';
 import { loadMapping } from '../map/mapping-file.js';
-import { DEFAULTS, type GuardOptions, type SendOptions, type StateOptions, type UploadOptions } from '../engine/options.js';
+import { DEFAULTS, type SendOptions, type UploadOptions } from '../engine/options.js';
+import { count, parseGuards, parseState } from './parse.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
 import type { HiddenRows, InputFormat } from '../read/types.js';
-import { currentUser } from '../state/whoami.js';
-import { hostname } from 'node:os';
-import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
 import type { Flags } from './flags.js';
-import type { ProcessIo, RunIo } from './io.js';
+import type { RunIo } from './io.js';
 import type { TargetedFlags } from './targets.js';
-
-export function count(flag: string, value: unknown, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || String(value).trim() === '') {
-    throw new UsageError('BAD_FLAG', `${flag} '${String(value)}' must be a whole number of at least ${min}`, `e.g. ${flag} ${Math.max(min, 3)}`);
-  }
-  return n;
-}
 
 function seconds(flag: string, value: unknown): number {
   const n = Number(value);
@@ -69,24 +58,6 @@ export async function parseSending(
     );
   }
   return { retries, timeoutSeconds, baseUrl, token, tokenEnv, confirm };
-}
-
-/** Where the state lives, how much of it to keep, and how this run is named in it. */
-export function parseState(flags: Flags, io: ProcessIo): StateOptions {
-  return {
-    state: stateSpec(flags.state, flags.stateDir, io.env),
-    keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
-    identity: identity(io.env),
-  };
-}
-
-export function parseGuards(flags: Flags): GuardOptions {
-  return {
-    maxRemovals: parseLimit('--max-removals', flags.maxRemovals ?? DEFAULTS.maxRemovals),
-    maxChanges: parseLimit('--max-changes', flags.maxChanges ?? DEFAULTS.maxChanges),
-    maxEmptied: parseLimit('--max-emptied', flags.maxEmptied ?? DEFAULTS.maxEmptied),
-    allowEmpty: flags.allowEmpty === true,
-  };
 }
 
 export async function parseUploadOptions(kind: Kind, file: string, flags: TargetedFlags, io: RunIo): Promise<UploadOptions> {
@@ -150,25 +121,6 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     ...state,
     target: flags.targetName ?? null,
   };
-}
-
-/** --state, or its older name --state-dir, or UPLOAD_STATE, or the XDG directory. */
-function stateSpec(state: string | undefined, stateDir: string | undefined, env: NodeJS.ProcessEnv): string {
-  if (state !== undefined && stateDir !== undefined && state !== stateDir) {
-    throw new UsageError(
-      'BAD_FLAG',
-      `--state '${state}' and --state-dir '${stateDir}' name two different stores`,
-      'give one of them (--state-dir is the older name of --state)',
-    );
-  }
-  const spec = state ?? stateDir ?? (env.UPLOAD_STATE || undefined);
-  if (spec !== undefined && isStoreUrl(spec)) return spec;
-  return resolveStateDir(spec, env);
-}
-
-/** How this run is named in the history: UPLOAD_USER and UPLOAD_HOST override the OS's names. */
-function identity(env: NodeJS.ProcessEnv): { user: string; host: string } {
-  return { user: env.UPLOAD_USER || currentUser(), host: env.UPLOAD_HOST || hostname() };
 }
 
 /** private-file's check that a path can be written, loaded only when a flag names a file. */

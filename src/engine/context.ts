@@ -3,6 +3,7 @@
 import type { ConfirmRequest, RunEvent } from '../report/events.js';
 import type { Reviewed } from '../report/html/changes.js';
 import type { Tuning } from '../send/backoff.js';
+import type { StateStore } from '../state/types.js';
 
 export interface RunContext {
   readonly env: NodeJS.ProcessEnv;
@@ -14,6 +15,8 @@ export interface RunContext {
   readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
   /** Tighter send timings (tests); undefined in real use. */
   readonly tuning?: Tuning | undefined;
+  /** Opens a state store (by its spec) for the whole command and closes it after; without it the run opens and closes its own. */
+  readonly openStore?: ((spec: string) => Promise<StateStore>) | undefined;
   /** With --report-html: where the frame leaves what the review page shows beyond the report. */
   readonly review?: Reviewed | undefined;
 }

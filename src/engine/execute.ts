@@ -6,7 +6,17 @@
 import type { Payload } from '../contract/json-array.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
-import { GuardRefusal, Interrupted, isUploadError, ServiceRejected, ServiceUnreachable, UploadError, UsageError, type Outcome } from '../errors.js';
+import {
+  GuardRefusal,
+  Interrupted,
+  isUploadError,
+  ServiceRejected,
+  ServiceUnreachable,
+  UploadError,
+  UsageError,
+  type Outcome,
+  type ServiceSaid,
+} from '../errors.js';
 import { baselineOf, describeBaseline, type BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
@@ -15,6 +25,7 @@ import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
 import type { Identity, SendOptions } from './options.js';
 import type { Executed } from './result.js';
+import { explainServiceReasons, type Locate } from './service-reasons.js';
 
 /** What a real run sends, where, and what it was judged against. */
 export interface Job {
@@ -42,6 +53,8 @@ export interface Job {
   /** What the upload is (a merge, a removal …), and the removals it held back, for the history. */
   readonly operation?: Operation | undefined;
   readonly heldRemovals?: readonly string[] | undefined;
+  /** Where a record the service names by its index came from (line, key). */
+  readonly locate?: Locate | undefined;
 }
 
 export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
@@ -100,8 +113,15 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
       if (notApplied) await store.forget(key).catch(() => {});
       // Every attempt that reached the service is audited with its outcome; only success moves the state.
       if (isUploadError(err)) {
+        explainServiceReasons(err, job.locate);
         ctx.emit({ type: 'sent' });
-        await audit(job, ctx, { outcome: err.outcome, status: err.response?.status ?? null, error: err.code, generation: null });
+        await audit(job, ctx, {
+          outcome: err.outcome,
+          status: err.response?.status ?? null,
+          error: err.code,
+          generation: null,
+          ...(err.said ? { said: err.said } : {}),
+        });
       }
       throw err;
     }
@@ -199,7 +219,7 @@ async function record(job: Job, ctx: RunContext, intended: Omit<Generation, 'gen
 async function audit(
   job: Job,
   ctx: RunContext,
-  result: { outcome: Outcome; status: number | null; error: string | null; generation: number | null },
+  result: { outcome: Outcome; status: number | null; error: string | null; generation: number | null; said?: ServiceSaid },
 ): Promise<void> {
   const { diff, payload } = job;
   const entry: AuditEntry = {

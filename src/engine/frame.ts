@@ -13,9 +13,10 @@ import { assertSettled, type BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
 import { execute } from './execute.js';
+import { locatorOf } from './service-reasons.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
-import { openState, type State } from './state.js';
+import { closeState, openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';
 
@@ -80,6 +81,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
         plan: planned.savedPlan ?? null,
         operation: planned.operation ?? (planned.restoredFrom !== undefined ? 'restore' : planned.savedPlan !== undefined ? 'apply' : 'upload'),
         heldRemovals: planned.held,
+        locate: locatorOf(planned.file, planned.set),
       },
       ctx,
     );
@@ -87,7 +89,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
   } catch (failure) {
     return { facts, failure };
   } finally {
-    await state?.store.close();
+    await closeState(state);
   }
 }
 

@@ -1,13 +1,14 @@
 // `upload history <kind>`: the generations of the store for a base URL and kind, newest first, each
 // with what changed against the one before it, and the failed attempts made against it.
 import { KINDS, type Kind } from '../contract/kinds.js';
+import type { ServiceSaid } from '../errors.js';
 import { diffRecords } from '../diff/index.js';
 import { RecordsByKey } from '../diff/records.js';
 import { operationOf } from '../state/operation.js';
 import type { AuditEntry, Generation, Intent, ListedGeneration, Operation } from '../state/types.js';
 import { generationRecords } from './baseline.js';
 import type { RunContext } from './context.js';
-import { openState, type State } from './state.js';
+import { closeState, openState, type State } from './state.js';
 
 export interface HistoryEntry extends Generation {
   /** What the upload was (derived for uploads recorded before it was kept). */
@@ -31,6 +32,8 @@ export interface FailedAttempt {
   readonly outcome: string;
   readonly error: string | null;
   readonly status: number | null;
+  /** What a refusing service said (its message and `errors[]`), when it said anything. */
+  readonly said: ServiceSaid | null;
 }
 
 export interface HistoryReport {
@@ -68,12 +71,22 @@ export async function history(spec: string, baseUrl: URL, kind: Kind, limit: num
       pending: (await state.store.pending(state.key)) ?? null,
     };
   } finally {
-    await state.store.close();
+    await closeState(state);
   }
 }
 
 function failed(a: AuditEntry): FailedAttempt {
-  return { time: a.time, user: a.user, host: a.host, source: a.source, records: a.count, outcome: a.outcome, error: a.error, status: a.status };
+  return {
+    time: a.time,
+    user: a.user,
+    host: a.host,
+    source: a.source,
+    records: a.count,
+    outcome: a.outcome,
+    error: a.error,
+    status: a.status,
+    said: a.said ?? null,
+  };
 }
 
 /** A kept generation's records; undefined when its snapshot was pruned (or cannot be read). */

@@ -45,6 +45,8 @@ export interface Plan {
   readonly rows: number;
   /** Key and canonical wire JSON (the UTF-8 bytes that are sent) of each valid record, in file order. */
   readonly keys: string[];
+  /** The file line of the valid record at an index of `keys` (found when a service names a record). */
+  readonly lineOf: (index: number) => number | undefined;
   readonly bodies: Bodies;
   /** The first issues found (validate/index.ts MAX_ISSUES); all of them are counted in issueCounts. */
   readonly issues: Issue[];
@@ -147,6 +149,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     source: input.read.source,
     rows,
     keys,
+    lineOf: (index) => validator.lineOfBody(index),
     bodies,
     issues: markHiddenColumns(validator.issues, source.info),
     issueCounts: validator.counts,

@@ -3,7 +3,6 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
-import { openStore } from '../state/index.js';
 import { normaliseBaseUrl } from '../state/paths.js';
 import type { Generation, StateKey, StateStore } from '../state/types.js';
 import { exportChunks, type ExportFormat } from './index.js';
@@ -12,7 +11,6 @@ import { writeExport } from './file.js';
 export interface ExportOptions {
   readonly kind: Kind;
   readonly baseUrl: URL;
-  readonly state: string;
   readonly generation: number | undefined;
   readonly format: ExportFormat;
   /** The file to write; undefined: standard output (CSV or JSON). */
@@ -29,32 +27,28 @@ export interface Exported {
   readonly baseUrl: string;
 }
 
-export async function runExport(options: ExportOptions, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): Promise<Exported> {
-  const store = await openStore(options.state, { env });
-  try {
-    const key: StateKey = { baseUrl: normaliseBaseUrl(options.baseUrl), kind: options.kind };
-    const generation = await pick(store, key, options.generation);
-    const body = await store.readSnapshot(key, generation.generation);
-    const records = decodeCanonical(body, KINDS[options.kind].keyField);
-    if (!records)
-      throw new UsageError(
-        'BAD_GENERATION',
-        `upload #${generation.generation} in ${store.label} is not a body this tool wrote`,
-        'pick another with --generation N',
-      );
-    const chunks = await exportChunks(options.kind, records.values(), options.format, options.output !== undefined);
-    let mode: number | null = null;
-    if (options.output !== undefined) mode = await writeExport(options.output, chunks);
-    else {
-      // Every cell is made before the first is written: a record with no exact cell stops the export
-      // with nothing on standard output rather than half a file.
-      const all = [...chunks];
-      for (const chunk of all) stdout.write(chunk);
-    }
-    return { generation, records: records.size, format: options.format, mode, store: store.label, baseUrl: key.baseUrl };
-  } finally {
-    await store.close();
+/** Writes the export from a store its caller opened (and closes). */
+export async function runExport(options: ExportOptions, store: StateStore, stdout: NodeJS.WritableStream): Promise<Exported> {
+  const key: StateKey = { baseUrl: normaliseBaseUrl(options.baseUrl), kind: options.kind };
+  const generation = await pick(store, key, options.generation);
+  const body = await store.readSnapshot(key, generation.generation);
+  const records = decodeCanonical(body, KINDS[options.kind].keyField);
+  if (!records)
+    throw new UsageError(
+      'BAD_GENERATION',
+      `upload #${generation.generation} in ${store.label} is not a body this tool wrote`,
+      'pick another with --generation N',
+    );
+  const chunks = await exportChunks(options.kind, records.values(), options.format, options.output !== undefined);
+  let mode: number | null = null;
+  if (options.output !== undefined) mode = await writeExport(options.output, chunks);
+  else {
+    // Every cell is made before the first is written: a record with no exact cell stops the export
+    // with nothing on standard output rather than half a file.
+    const all = [...chunks];
+    for (const chunk of all) stdout.write(chunk);
   }
+  return { generation, records: records.size, format: options.format, mode, store: store.label, baseUrl: key.baseUrl };
 }
 
 /** The latest upload, or --generation N while its snapshot is still kept. */

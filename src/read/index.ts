@@ -30,9 +30,7 @@ export function formatFor(path: string, flag: InputFormat | undefined): InputFor
   return 'csv';
 }
 
-export function displayName(path: string): string {
-  return path === '-' ? 'stdin' : path;
-}
+export { displayName } from './types.js';
 
 async function* fileBytes(path: string, stdin: NodeJS.ReadableStream, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
   const stream = path === '-' ? stdin : createReadStream(path, { highWaterMark: 256 * 1024 });

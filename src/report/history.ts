@@ -4,6 +4,7 @@ import { plural, thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import type { FailedAttempt, HistoryReport } from '../engine/history.js';
 import { describeOperation } from '../state/operation.js';
+import { saidLines } from './service-said.js';
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 const n = (x: number | null) => (x === null ? '?' : thousands(x));
@@ -13,8 +14,11 @@ function examples(keys: readonly string[], shown = 5): string {
   return keys.slice(0, shown).join(', ') + (keys.length > shown ? `, and ${keys.length - shown} more` : '');
 }
 
-function failedLine(a: FailedAttempt): string {
-  return `      ✗ ${when(a.time)}  ${a.user}@${a.host}  ${a.source}  ${plural(a.records, 'record')}: ${a.outcome}${a.error ? ` (${a.error}${a.status ? `, HTTP ${a.status}` : ''})` : ''}`;
+function failedLines(a: FailedAttempt): string[] {
+  return [
+    `      ✗ ${when(a.time)}  ${a.user}@${a.host}  ${a.source}  ${plural(a.records, 'record')}: ${a.outcome}${a.error ? ` (${a.error}${a.status ? `, HTTP ${a.status}` : ''})` : ''}`,
+    ...saidLines(a.said).map((l) => `          ${l}`),
+  ];
 }
 
 export function formatHistory(h: HistoryReport): string[] {
@@ -30,8 +34,8 @@ export function formatHistory(h: HistoryReport): string[] {
     const changes = g.added === null ? 'changes unknown (snapshot not kept)' : `+${n(g.added)} −${n(g.removed)} ~${n(g.changed)}`;
     const held = g.heldRemovals.length ? `  held back ${plural(g.heldRemovals.length, 'removal')}: ${examples(g.heldRemovals)}` : '';
     lines.push(`  #${g.generation}  ${when(g.uploadedAt)}  ${g.user}@${g.host}  ${describeOperation(g)}  ${plural(g.records, 'record')}  ${changes}${held}`);
-    for (const a of g.failed) lines.push(failedLine(a));
+    for (const a of g.failed) lines.push(...failedLines(a));
   }
-  for (const a of h.failedBefore) lines.push(failedLine(a));
+  for (const a of h.failedBefore) lines.push(...failedLines(a));
   return lines;
 }

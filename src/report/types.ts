@@ -2,7 +2,7 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { plural } from '../numbers.js';
 import type { Diff } from '../diff/index.js';
-import type { Outcome } from '../errors.js';
+import type { Outcome, ServiceSaid } from '../errors.js';
 import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
@@ -64,8 +64,11 @@ export interface UploadReport {
   /** Keys --hold-removals kept on the service although the file leaves them out (exit 9); empty: none. */
   heldRemovals?: readonly string[];
   response: { status: number; message: string } | null;
-  /** Why the run stopped, when it did not succeed: a stable code, the message and what to do. */
-  error: { code: string; message: string; hint: string | null } | null;
+  /**
+   * Why the run stopped, when it did not succeed: a stable code, the message and what to do; `service`
+   * is what a refusing service said itself (its `message` and `errors[]`, located in the file).
+   */
+  error: { code: string; message: string; hint: string | null; service: ServiceSaid | null } | null;
 }
 
 /** "upload #41 of 2026-11-20 21:03 UTC by cron@sync-01, 50,000 team members" */

@@ -33,17 +33,55 @@ export type ParsedBody = ({ readonly ok: true } & ParsedSet) | { readonly ok: fa
 
 const MAX_LISTED = 100;
 
-async function* limited(req: AsyncIterable<unknown>, max: number): AsyncGenerator<Uint8Array> {
-  let seen = 0;
-  for await (const chunk of req) {
-    seen += (chunk as Buffer).length;
-    if (seen > max) throw new TooLarge();
-    yield chunk as Buffer;
+/** A body that stopped arriving: no byte for the idle time. The connection is dropped without an answer. */
+export class BodyIdle extends Error {}
+
+interface Meter {
+  seen: number;
+}
+
+/**
+ * The body's chunks, counted against the cap, each within `idleMs` of the last. The stream is not
+ * destroyed when the parser stops early, so what is left can still be drained (drainRest).
+ */
+async function* limited(req: IncomingMessage, max: number, meter: Meter, idleMs: number): AsyncGenerator<Uint8Array> {
+  for await (const chunk of idleBounded(req, idleMs)) {
+    meter.seen += chunk.length;
+    if (meter.seen > max) throw new TooLarge();
+    yield chunk;
   }
 }
 
-export function parseBody(req: IncomingMessage, kind: Kind, maxBody: number, file?: AtomicFile): Promise<ParsedBody> {
-  return parseRecords(limited(req, maxBody), kind, file);
+/** The request's chunks; a gap of `idleMs` without one destroys the request (BodyIdle). */
+async function* idleBounded(req: IncomingMessage, idleMs: number): AsyncGenerator<Buffer> {
+  const timer = setTimeout(() => req.destroy(new BodyIdle(`no byte of the body for ${idleMs / 1000} s`)), idleMs);
+  try {
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+      timer.refresh();
+      yield chunk as Buffer;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * What is left of a body found invalid early is read and dropped up to the cap: an over-cap body is
+ * 413 whether or not Content-Length announced it, not a 400 about its first bytes.
+ */
+async function drainRest(req: IncomingMessage, max: number, meter: Meter, idleMs: number): Promise<void> {
+  if (req.readableEnded) return;
+  for await (const chunk of idleBounded(req, idleMs)) {
+    meter.seen += chunk.length;
+    if (meter.seen > max) throw new TooLarge();
+  }
+}
+
+export async function parseBody(req: IncomingMessage, kind: Kind, maxBody: number, file: AtomicFile | undefined, idleMs: number): Promise<ParsedBody> {
+  const meter = { seen: 0 };
+  const parsed = await parseRecords(limited(req, maxBody, meter, idleMs), kind, file);
+  if (!parsed.ok) await drainRest(req, maxBody, meter, idleMs);
+  return parsed;
 }
 
 /** An element JSON.parse could not read, found where the array is scanned element by element. */
@@ -101,7 +139,7 @@ export async function parseRecords(bytes: AsyncIterable<Uint8Array>, kind: Kind,
       await stored.add(accepted.length, asSent && length === text!.length + 2 ? text! : JSON.stringify(accepted).slice(1, -1));
     }
   } catch (err) {
-    if (err instanceof TooLarge) throw err;
+    if (err instanceof TooLarge || err instanceof BodyIdle) throw err;
     if (err instanceof BadElement) return { ok: false, message: `invalid JSON in element ${index}: ${err.message}`, errors: [] };
     if (err instanceof UploadError)
       return { ok: false, message: `the body is not a JSON array of objects: ${err.message.replace(/^body:\d+: /, '')}`, errors: [] };

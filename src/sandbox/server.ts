@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { kindForPath, type KindInfo } from '../contract/kinds.js';
 import { successMessage } from '../contract/message.js';
 import { UploadError } from '../errors.js';
-import { parseBody, TooLarge } from './body.js';
+import { BodyIdle, parseBody, TooLarge } from './body.js';
 import { SandboxStore } from './store.js';
 
 export interface SandboxOptions {
@@ -20,10 +20,15 @@ export interface SandboxOptions {
   /** How long a client may take to send its headers, and its whole request (ms); tests make them short. */
   readonly headersTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** How long a body may stop arriving before the request is dropped (ms). */
+  readonly bodyIdleMs?: number;
 }
 
-/** Slow clients are closed: headers within 30 s, a whole request (1 GiB at loopback speed) within 10 minutes. */
-export const TIMEOUTS = { headersMs: 30_000, requestMs: 600_000, keepAliveMs: 5_000 } as const;
+/**
+ * Slow clients are closed: headers within 30 s, a whole request (1 GiB at loopback speed) within 10
+ * minutes, and a body that stops arriving — no byte for 30 s — at once then, without an answer.
+ */
+export const TIMEOUTS = { headersMs: 30_000, requestMs: 600_000, keepAliveMs: 5_000, bodyIdleMs: 30_000 } as const;
 
 export interface Sandbox {
   readonly url: string;
@@ -100,7 +105,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     // only if the whole body is accepted, and removed otherwise.
     let staged = await store.stage(info.kind);
     try {
-      const result = await parseBody(req, info.kind, maxBody, staged);
+      const result = await parseBody(req, info.kind, maxBody, staged, options.bodyIdleMs ?? TIMEOUTS.bodyIdleMs);
       if (!result.ok) {
         // Cleared before the answer, so a client that looks finds nothing left of its body.
         await staged?.abort();
@@ -138,6 +143,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         if (!res.headersSent) answer(res, 413, `body is over the limit of ${maxBody} bytes`, {}, { connection: 'close' });
         return done('too large');
       }
+      // The request was destroyed with its connection: there is no one left to answer.
+      if (err instanceof BodyIdle) return done(`dropped: ${err.message}`);
       if (!res.headersSent) answer(res, 500, 'internal error');
       else res.destroy();
       done(`error: ${err instanceof UploadError ? err.code : (err as Error).message}`);

@@ -2,7 +2,8 @@
 // only when its body confirms the number of records.
 import type { KindInfo } from '../contract/kinds.js';
 import { parseSuccessCount } from '../contract/message.js';
-import { ServiceRejected, ServiceUnreachable, ServiceUnverified } from '../errors.js';
+import { ServiceRejected, ServiceUnreachable, ServiceUnverified, type UploadError } from '../errors.js';
+import { serviceSaid } from './reasons.js';
 import type { Token } from './config.js';
 
 export interface ServiceAnswer {
@@ -37,6 +38,12 @@ export function checkAnswer(
 ): ServiceAnswer {
   const said = serviceMessage(text);
   const quoted = said ? `: "${clip(said, 300)}"` : '';
+  // The service's own reasons travel with the error, to the screen, the report and the history.
+  const reasons = status >= 400 ? serviceSaid(text) : undefined;
+  const told = <E extends UploadError>(err: E): E => {
+    err.said = reasons;
+    return err;
+  };
   if (status >= 300 && status < 400) {
     const location = [headers.location].flat()[0];
     throw new ServiceRejected(
@@ -48,30 +55,36 @@ export function checkAnswer(
     );
   }
   if (status === 401 || status === 403) {
-    throw new ServiceRejected(
-      'UNAUTHORIZED',
-      `the service refused the access token (${status}${quoted}); the token came from ${req.token.from}`,
-      `check the token in ${req.token.from}`,
-      status,
-      said,
+    throw told(
+      new ServiceRejected(
+        'UNAUTHORIZED',
+        `the service refused the access token (${status}${quoted}); the token came from ${req.token.from}`,
+        `check the token in ${req.token.from}`,
+        status,
+        said,
+      ),
     );
   }
   if (status >= 400 && status < 500) {
-    throw new ServiceRejected(
-      'REJECTED',
-      `the service rejected the upload with ${status}${quoted}`,
-      'nothing was changed; fix what the service names and run again',
-      status,
-      said,
+    throw told(
+      new ServiceRejected(
+        'REJECTED',
+        `the service rejected the upload with ${status}${quoted}`,
+        'nothing was changed; fix what the service names and run again',
+        status,
+        said,
+      ),
     );
   }
   if (status >= 500) {
-    throw new ServiceUnreachable(
-      'SERVER_ERROR',
-      `the service failed with ${status}${quoted}`,
-      'run again later; a full replacement is safe to repeat',
-      'unreachable',
-      { status, message: said ?? '' },
+    throw told(
+      new ServiceUnreachable(
+        'SERVER_ERROR',
+        `the service failed with ${status}${quoted}`,
+        'run again later; a full replacement is safe to repeat',
+        'unreachable',
+        { status, message: said ?? '' },
+      ),
     );
   }
   if (unreadable !== undefined) {

@@ -6,6 +6,7 @@ import { skippingContinue } from './interim.js';
 import type { KindInfo } from '../contract/kinds.js';
 import { Interrupted, ServiceRejected, ServiceUnreachable } from '../errors.js';
 import { checkAnswer, serviceMessage, type ServiceAnswer } from './answer.js';
+import { serviceSaid, type ServiceSaid } from './reasons.js';
 import { attempt } from './attempt.js';
 import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolicy, type RetryPolicy, type Tuning } from './backoff.js';
 import type { Payload } from '../contract/json-array.js';
@@ -80,6 +81,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
       let reason: string;
       let retryAfterMs: number | undefined;
       let answered: { status: number; message: string } | undefined;
+      let lastSaid: ServiceSaid | undefined;
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
           const answer = withEarlierAttempts(
@@ -90,6 +92,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
         }
         const said = serviceMessage(result.text);
         answered = { status: result.status, message: said ?? '' };
+        lastSaid = serviceSaid(result.text);
         reason = `the service answered ${result.status}${said ? ` ("${said.slice(0, 200)}")` : ''}`;
         if (GATEWAY_STATUS.has(result.status)) maybeApplied = true;
         retryAfterMs = parseRetryAfter(result.headers['retry-after'], Date.now());
@@ -100,17 +103,20 @@ export async function send(req: SendRequest): Promise<SendResult> {
         tried.push(result.describe);
         if (!result.retryable) throw giveUp(url, req.env, tried, reason, maybeApplied, hintFor(result.code));
       }
-      if (n >= policy.attempts) throw giveUp(url, req.env, tried, reason, maybeApplied, undefined, answered);
+      if (n >= policy.attempts) throw withSaid(giveUp(url, req.env, tried, reason, maybeApplied, undefined, answered), lastSaid);
       const wait = nextWait(n - 1, retryAfterMs, policy);
       if ('tooLong' in wait) {
-        throw giveUp(
-          url,
-          req.env,
-          tried,
-          `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`,
-          maybeApplied,
-          'run again later',
-          answered,
+        throw withSaid(
+          giveUp(
+            url,
+            req.env,
+            tried,
+            `${reason} and asked to wait ${Math.ceil(wait.tooLong / 1000)} s, longer than the ${policy.retryAfterCapMs / 1000} s this tool waits`,
+            maybeApplied,
+            'run again later',
+            answered,
+          ),
+          lastSaid,
         );
       }
       emit({ type: 'retry', ...at, reason, delayMs: wait.ms, retryAfter: wait.retryAfter });
@@ -177,6 +183,12 @@ function hintFor(code: string): string | undefined {
 }
 
 /** The final error, carrying the service's last answer when the last attempt got one. */
+/** The service's reasons from its last answer, on the error that gives up after it. */
+function withSaid<E extends ServiceUnreachable>(err: E, said: ServiceSaid | undefined): E {
+  err.said = said;
+  return err;
+}
+
 function giveUp(
   url: URL,
   env: NodeJS.ProcessEnv,
@@ -215,14 +227,21 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
   } catch (err) {
     if (!maybeApplied) throw err;
     const note = '; note that an earlier attempt sent the whole body without an answer, so the service may hold the new records';
-    if (err instanceof ServiceRejected) throw new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+    if (err instanceof ServiceRejected) {
+      const again = new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+      again.said = err.said;
+      throw again;
+    }
     if (err instanceof ServiceUnreachable) {
-      throw new ServiceUnreachable(
-        'OUTCOME_UNKNOWN',
-        `${err.message}${note}`,
-        'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
-        'unknown',
-        err.lastAnswer,
+      throw withSaid(
+        new ServiceUnreachable(
+          'OUTCOME_UNKNOWN',
+          `${err.message}${note}`,
+          'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
+          'unknown',
+          err.lastAnswer,
+        ),
+        err.said,
       );
     }
     throw err;

@@ -26,6 +26,8 @@ interface Held {
   expired: boolean;
 }
 
+const UNREADABLE: Held['holder'] = { user: '(unreadable)', host: '(unreadable)', pid: 0, what: '', machine: '' };
+
 /** The lease row held now, if any, with whether it expired on the database's clock. */
 async function current(session: Session, key: StateKey): Promise<Held | undefined> {
   const { rows } = await session.query<{ token: string; holder: Held['holder']; since: Date; expires_at: Date; expired: boolean }>(
@@ -33,7 +35,9 @@ async function current(session: Session, key: StateKey): Promise<Held | undefine
     [key.baseUrl, key.kind],
   );
   const r = rows[0];
-  return r && { token: r.token, holder: r.holder, since: new Date(r.since).toISOString(), expiresAt: new Date(r.expires_at).toISOString(), expired: r.expired };
+  // A row damaged by hand (holder not an object) is judged by its expiry alone, and said so.
+  const holder = typeof r?.holder === 'object' && r.holder !== null ? r.holder : UNREADABLE;
+  return r && { token: r.token, holder, since: new Date(r.since).toISOString(), expiresAt: new Date(r.expires_at).toISOString(), expired: r.expired };
 }
 
 /** A lease another run may take over: expired, or held by a process that is gone on this very machine. */
@@ -76,7 +80,7 @@ export async function takeLease(session: Session, key: StateKey, holder: Holder,
 function held(h: Held | undefined, what: string, label: string, times: LeaseTimes): GuardRefusal {
   return new GuardRefusal(
     'LOCK_HELD',
-    `another upload of ${what} is in progress${h ? `: process ${h.holder.pid} of ${h.holder.user} on ${h.holder.host}, since ${h.since}` : ''} (lock in ${label})`,
+    `another upload of ${what} is in progress${h ? `: ${h.holder === UNREADABLE ? 'a holder whose lease row cannot be read' : `process ${h.holder.pid} of ${h.holder.user} on ${h.holder.host}`}, since ${h.since}` : ''} (lock in ${label})`,
     `wait for it to finish, then run again; a lock whose holder died is taken over once its lease expires (${
       h ? `${h.expiresAt} on the database's clock, unless its holder renews it` : `leases last ${times.leaseMs / 1000} s`
     }; at once on the holder's own machine)`,

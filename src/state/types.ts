@@ -2,6 +2,7 @@
 // snapshots of the last N confirmed uploads, their provenance, the audit log and the lock — behind one
 // interface with two backends, a directory (./dir.ts) and PostgreSQL (./postgres.ts).
 import type { Kind } from '../contract/kinds.js';
+import type { ServiceSaid } from '../errors.js';
 
 export interface StateKey {
   readonly baseUrl: string;
@@ -49,6 +50,8 @@ export interface AuditEntry {
   readonly outcome: string;
   readonly status: number | null;
   readonly error: string | null;
+  /** What a refusing service said (its message and `errors[]`, bounded, plain text); absent when it said nothing. */
+  readonly said?: ServiceSaid | undefined;
   /** The generation this attempt created, when it was confirmed. */
   readonly generation: number | null;
 }

@@ -132,6 +132,12 @@ export class Validator {
     return [...this.rejectedRecords.keys()].sort((a, b) => a - b).map((record) => this.rejectedRecords.get(record)!);
   }
 
+  /** The file line of the valid record at `index` of `keys` (after finish()); a scan, for the few a service names. */
+  lineOfBody(index: number): number | undefined {
+    for (let record = 0; record < this.checked; record++) if (this.bodyOf[record] === index) return this.lines[record];
+    return undefined;
+  }
+
   /** A record's key: from `keys` when it was valid. */
   private keyOf(record: number): string | undefined {
     const body = this.bodyOf[record]!;

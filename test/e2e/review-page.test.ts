@@ -66,6 +66,14 @@ describe('the review page of a dry run', () => {
     const p = await browser.open(pathToFileURL(page).href);
     try {
       expect(p.messages).toEqual([]);
+      // The mapping speaks of Monday and opening hours; the wire name is in its details column.
+      const monday = await p.evaluate<string[]>(
+        `[...document.querySelector('#mapping tr[data-field="opentToGuestsPeriod.1"]').cells].map((c) => c.textContent)`,
+      );
+      expect(monday[0]).toBe('Monday opening hours');
+      expect(monday.at(-1)).toBe('opentToGuestsPeriod.1');
+      const changed = await p.evaluate<string>(`document.querySelector('table.changes tr[data-key="S2"]').cells[3].textContent`);
+      expect(changed).toBe('Saturday opening hours');
       const dom = await p.evaluate<{
         outcome: string;
         rows: [string, string][];
@@ -237,6 +245,50 @@ describe('the review page of an upload and of the history', () => {
         `[...document.querySelectorAll('tr[data-generation]')].map((r) => r.cells[0].textContent + ' ' + r.cells[5].textContent)`,
       );
       expect(rows).toEqual(['#2 +1 −1 ~2', '#1 +3 −0 ~0']);
+      // What each upload was, in words; the tool's names only in the details column.
+      const what = await q.evaluate<string[]>(`[...document.querySelectorAll('tr[data-generation] td.what')].map((c) => c.textContent)`);
+      expect(what[0]).toBe(`Replaced the whole list with the 3 store cards of ${file}`);
+      const details = await q.evaluate<string>(`document.querySelector('tr[data-generation] td.details').textContent`);
+      expect(details).toMatch(/^operation upload/);
+    } finally {
+      await q.close();
+    }
+  });
+});
+
+describe('the history page says what each upload was', () => {
+  it('a merge, a removal, held removals and a restore, in the store manager’s words', async () => {
+    sb = await sandbox();
+    await baseline(sb);
+    const env = sb.env;
+    const state = ['--state-dir', sb.stateDir];
+    const merge = join(sb.dir, 'new-store.csv');
+    writeFileSync(merge, [HEADER, 'S9,nine@example.com,9,09:00-21:00,09:00-21:00,09:00-21:00,09:00-21:00,09:00-21:00,10:00-18:00,closed'].join('\n'));
+    expect((await runCli(['store-cards', merge, '--merge', '--yes', ...state], { env })).code).toBe(0);
+    expect((await runCli(['remove', 'store-cards', 'S9', '--yes', ...state], { env })).code).toBe(0);
+    const only = join(sb.dir, 'only-s1.csv');
+    writeFileSync(only, [HEADER, BEFORE.split('\n')[1]].join('\n'));
+    expect((await runCli(['store-cards', only, '--yes', '--hold-removals', ...state], { env })).code).toBe(9);
+    expect((await runCli(['restore', 'store-cards', '--generation', '1', '--yes', ...state], { env })).code).toBe(0);
+    const history = join(sb.dir, 'history.html');
+    expect((await runCli(['history', 'store-cards', ...state, '--html', history], { env })).code).toBe(0);
+    const q = await browser.open(pathToFileURL(history).href);
+    try {
+      expect(q.messages).toEqual([]);
+      const rows = await q.evaluate<[string, string, string][]>(
+        `[...document.querySelectorAll('tr[data-generation]')].map((r) => [r.cells[0].textContent, r.querySelector('td.what').textContent, r.dataset.operation])`,
+      );
+      expect(rows).toEqual([
+        ['#5', 'Put back the list as it was after upload #1', 'restore'],
+        ['#4', `Replaced the whole list with the 3 store cards of ${only}Kept 2 store cards the file left out, instead of deleting them: S2, S3`, 'upload'],
+        ['#3', 'Took store cards off the list (keys S9)', 'remove'],
+        ['#2', `Added or updated the store cards in ${merge}, kept every other one`, 'merge'],
+        ['#1', expect.stringMatching(/^Replaced the whole list with the 3 store cards of /), 'upload'],
+      ]);
+      // The wire names are in the details column only.
+      const what = await q.evaluate<string>(`[...document.querySelectorAll('td.what')].map((c) => c.textContent).join(' ')`);
+      expect(what).not.toMatch(/heldRemovals|operation|sha256/);
+      expect(await q.evaluate<string>(`document.querySelector('tr[data-generation="4"] td.details').textContent`)).toContain('heldRemovals 2');
     } finally {
       await q.close();
     }

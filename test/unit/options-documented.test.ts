@@ -1,10 +1,11 @@
 // Every option any --help shows is documented in README.md or docs/, and comes from the one table of
-// options (src/cli/flags.ts): help, parsing, defaults and the docs cannot drift apart.
+// options (src/cli/flags.ts), composed by each command's file (src/commands/): help, parsing, defaults and the docs cannot drift apart.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_FLAGS, FLAGS } from '../../src/cli/flags.js';
+import { FLAGS } from '../../src/cli/flags.js';
+import { loadCommands } from '../../src/cli/table.js';
 import { main, type ProcessIo } from '../../src/cli/main.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -28,12 +29,12 @@ const docs = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).map((f
   .map((f) => readFileSync(f, 'utf8'))
   .join('\n');
 const documented = (flag: string) => new RegExp(`${flag}(?![a-z-])`).test(docs);
-const commands = Object.keys(COMMAND_FLAGS);
+const commands = await loadCommands();
 
 describe('the options in --help', () => {
-  it.each(commands)('upload %s --help lists exactly its options from the table, each documented', async (command) => {
+  it.each(commands)('upload %s --help lists exactly its options from its file, each documented', async (command, spec) => {
     const shown = listed(await help([command, '--help']));
-    const declared = COMMAND_FLAGS[command as keyof typeof COMMAND_FLAGS].map((name) => /--[a-z-]+/.exec(FLAGS[name].flags)![0]);
+    const declared = spec.flags.map((name) => /--[a-z-]+/.exec(FLAGS[name].flags)![0]);
     expect(shown).toEqual([...declared, '--help']);
     expect(shown.filter((flag) => !documented(flag))).toEqual([]);
   });

@@ -92,7 +92,7 @@ describe('the guards', () => {
     expect(html).toContain('<tr data-guard="TOO_MANY_REMOVALS"><td><code>TOO_MANY_REMOVALS</code></td><td class="verdict-refused">refused</td>');
     expect(html).toContain('<td class="verdict-ok">passed</td>');
     expect(html).toContain('<code>--max-removals</code> 10% · 12 counted, at most 10 allowed');
-    expect(html).toContain('1 counted, at most 3 allowed (in <code>email</code>) · per field: <code>email</code> count 1, held 60, limit 3');
+    expect(html).toContain('1 counted, at most 3 allowed (in email, <code>email</code>) · per field: email (<code>email</code>) count 1, held 60, limit 3');
     expect(html).toContain('<code>--allow-empty</code> not given · &lt;no baseline&gt;');
   });
 });
@@ -140,7 +140,7 @@ describe('the change rows', () => {
     ]);
     expect(rows[1]!.fields).toEqual([
       { field: 'email', before: 'A@example.com', after: 'new@example.com' },
-      { field: 'hours Monday', before: '09:00–21:00', after: '09:00–22:00' },
+      { field: 'Monday opening hours', before: '09:00–21:00', after: '09:00–22:00' },
     ]);
   });
 });

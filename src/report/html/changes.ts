@@ -4,6 +4,7 @@ import type { Kind } from '../../contract/kinds.js';
 import { fieldChanges } from '../../diff/index.js';
 import { formatDay, formatPeriod } from '../hours.js';
 import type { Week } from './week.js';
+import { fieldWords } from '../field-words.js';
 
 /** What a run planned to send and what it compared with: the data the page renders beyond the report. */
 export interface ReviewRecords {
@@ -43,7 +44,6 @@ export interface ChangeRow {
 }
 
 const WEEK = ['1', '2', '3', '4', '5', '6', '0'];
-const DAY = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function shown(field: string, v: unknown): string {
   if (field === 'opentToGuestsPeriod') return formatPeriod(v ?? {});
@@ -53,11 +53,11 @@ function shown(field: string, v: unknown): string {
 
 function lines(before: string, after: string): FieldLine[] {
   return fieldChanges(before, after).flatMap(({ field, before: b, after: a }): FieldLine[] => {
-    if (field !== 'opentToGuestsPeriod') return [{ field, before: shown(field, b), after: shown(field, a) }];
+    if (field !== 'opentToGuestsPeriod') return [{ field: fieldWords(field), before: shown(field, b), after: shown(field, a) }];
     const from = (b ?? {}) as Week;
     const to = (a ?? {}) as Week;
     return WEEK.filter((d) => formatDay(from[d]) !== formatDay(to[d])).map((d) => ({
-      field: `hours ${DAY[Number(d)]}`,
+      field: fieldWords(`opentToGuestsPeriod.${d}`),
       before: formatDay(from[d]),
       after: formatDay(to[d]),
     }));
@@ -96,9 +96,9 @@ export function changeRows(r: ReviewRecords): ChangeRow[] {
   return rows;
 }
 
-/** A whole record on one line, for an added or removed row: `email "a@b", hours Mon–Fri 09:00–21:00`. */
+/** A whole record on one line, for an added or removed row: `email "a@b", opening hours Mon–Fri 09:00–21:00`. */
 export function recordLine(record: Record<string, unknown>): string {
   return Object.entries(record)
-    .map(([field, value]) => (field === 'opentToGuestsPeriod' ? `hours ${shown(field, value)}` : `${field} ${shown(field, value)}`))
+    .map(([field, value]) => `${fieldWords(field)} ${shown(field, value)}`)
     .join(', ');
 }

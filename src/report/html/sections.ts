@@ -2,6 +2,7 @@
 // provenance, the mapping and the issues. Every value goes through esc().
 import type { UploadReport } from '../types.js';
 import { esc } from './escape.js';
+import { fieldWords } from '../field-words.js';
 
 /** The report as the page reads it: the keys every run has, and those some commands add. */
 export type ReviewReport = Readonly<UploadReport> & {
@@ -79,7 +80,7 @@ function guardDetails(g: Record<string, unknown>): string {
   }
   if (typeof g.count === 'number')
     parts.push(
-      `${esc(g.count)} counted${typeof g.limit === 'number' ? `, at most ${esc(g.limit)} allowed` : ''}${typeof g.field === 'string' ? ` (in <code>${esc(g.field)}</code>)` : ''}`,
+      `${esc(g.count)} counted${typeof g.limit === 'number' ? `, at most ${esc(g.limit)} allowed` : ''}${typeof g.field === 'string' ? ` (in ${esc(fieldWords(g.field))}, <code>${esc(g.field)}</code>)` : ''}`,
     );
   if (typeof g.why === 'string') parts.push(esc(g.why));
   if (Array.isArray(g.fields) && g.fields.length) parts.push(`per field: ${detail(g.fields)}`);
@@ -93,7 +94,7 @@ function detail(v: unknown): string {
   const items = v.map((item) => {
     if (item === null || typeof item !== 'object') return esc(item);
     const o = item as Record<string, unknown>;
-    const head = typeof o.field === 'string' ? `<code>${esc(o.field)}</code> ` : '';
+    const head = typeof o.field === 'string' ? `${esc(fieldWords(o.field))} (<code>${esc(o.field)}</code>) ` : '';
     const rest = Object.entries(o).filter(([k]) => k !== 'field');
     return `${head}${rest.map(([k, x]) => `${esc(k)} ${esc(x)}`).join(', ')}`;
   });
@@ -148,9 +149,9 @@ export function mappingSection(r: ReviewReport): string {
     return `<section id="mapping"><h2>Mapping</h2><p class="note">No column mapping (the records did not come from a file read now).</p></section>`;
   const rows = r.mapping.map(
     (m) =>
-      `<tr><td><code>${esc(m.field)}</code></td><td>${m.columns.map((c) => `<span class="mono">${esc(c)}</span>`).join(' + ')}</td><td>${esc(m.note ?? '')}</td></tr>`,
+      `<tr data-field="${esc(m.field)}"><td>${esc(fieldWords(m.field))}</td><td>${m.columns.map((c) => `<span class="mono">${esc(c)}</span>`).join(' + ')}</td><td>${esc(m.note ?? '')}</td><td class="details"><code>${esc(m.field)}</code></td></tr>`,
   );
-  return `<section id="mapping"><h2>Mapping</h2><div class="wrap"><table><thead><tr><th>wire field</th><th>from column(s)</th><th>read as</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  return `<section id="mapping"><h2>Mapping</h2><div class="wrap"><table><thead><tr><th>what</th><th>from column(s)</th><th>read as</th><th>details (wire field)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
 }
 
 export function issuesSection(r: ReviewReport): string {
@@ -159,7 +160,7 @@ export function issuesSection(r: ReviewReport): string {
   const where = (line: number | null) => `${r.source ?? ''}${line === null ? '' : `:${line}`}`;
   const rows = r.issues.map(
     (i) =>
-      `<tr class="${esc(i.severity)}"><td>${esc(i.severity)}</td><td><code>${esc(i.code)}</code></td><td class="mono" data-sort="${String(i.line ?? 0).padStart(9, '0')}">${esc(where(i.line))}</td><td>${esc(i.column ?? '')}</td><td><code>${esc(i.field ?? '')}</code></td><td class="mono">${esc(i.value ?? '')}</td><td>${esc(i.message)}</td></tr>`,
+      `<tr class="${esc(i.severity)}"><td>${esc(i.severity)}</td><td><code>${esc(i.code)}</code></td><td class="mono" data-sort="${String(i.line ?? 0).padStart(9, '0')}">${esc(where(i.line))}</td><td>${esc(i.column ?? '')}</td><td>${esc(i.field === null ? '' : fieldWords(i.field))}</td><td class="mono">${esc(i.value ?? '')}</td><td>${esc(i.message)}</td><td class="details">${i.field ? `<code>${esc(i.field)}</code>` : ''}</td></tr>`,
   );
   const counts = Object.entries(r.issueCounts)
     .map(([code, n]) => `<code>${esc(code)}</code> ${num(n)}`)
@@ -167,5 +168,5 @@ export function issuesSection(r: ReviewReport): string {
   const truncated = r.issuesTruncated
     ? `<p class="note">The first ${num(r.issues.length)} of ${num(total)} issues are listed; every one is counted above.</p>`
     : '';
-  return `<section id="issues"><h2>Issues (${num(total)})</h2><p>${counts}</p>${truncated}<div class="wrap"><table class="sortable" data-noun="issues"><thead><tr><th>severity</th><th>code</th><th>where</th><th>column</th><th>field</th><th>value</th><th>message</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  return `<section id="issues"><h2>Issues (${num(total)})</h2><p>${counts}</p>${truncated}<div class="wrap"><table class="sortable" data-noun="issues"><thead><tr><th>severity</th><th>code</th><th>where</th><th>column</th><th>what</th><th>value</th><th>message</th><th>details (wire field)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
 }

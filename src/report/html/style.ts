@@ -17,6 +17,9 @@ h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-
 h3{font-size:15px;margin:16px 0 6px}
 nav a{margin-right:12px}
 code,.mono,td.key{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
+td.details{font-size:12px;color:var(--muted);word-break:break-all}
+ul.said,ul.also{margin:4px 0 0;padding-left:18px}
+ul.said li{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 .banner{border-radius:6px;padding:12px 16px;margin:12px 0;border:1px solid var(--line);background:#fff}
 .banner.ok{border-left:6px solid var(--ok)}.banner.bad{border-left:6px solid var(--bad)}.banner.warn{border-left:6px solid var(--warn)}
 .banner .outcome{font-size:18px;font-weight:600}

@@ -1,0 +1,73 @@
+// What a command is to the runner (./runner.ts): a file in src/commands/ that says its syntax, its help,
+// its flags (composed from the shared groups of ./flags.ts) and what it does once the runner has done
+// what every command needs (the target, the state store, Ctrl-C, the terminal, --json, the exit code,
+// the notification). Adding a command is one such file plus its docs.
+import type { Kind } from '../contract/kinds.js';
+import { UsageError } from '../errors.js';
+import type { ChosenTarget } from '../config/target.js';
+import type { RunContext } from '../engine/context.js';
+import type { RunFacts } from '../engine/result.js';
+import type { StateStore } from '../state/types.js';
+import type { FlagName } from './flags.js';
+import type { RunIo } from './io.js';
+import type { CommandLine, TargetedFlags } from './targets.js';
+
+/** The arguments by position (an optional one not given is undefined; a variadic one is a list). */
+export type Args = readonly (string | readonly string[] | undefined)[];
+
+export interface CommandContext {
+  readonly args: Args;
+  /** The flags, with the chosen target's settings laid under those the command line gave. */
+  readonly flags: TargetedFlags;
+  readonly io: RunIo;
+  readonly line: CommandLine;
+  readonly target: ChosenTarget | undefined;
+  /** What the engine is given: events to the terminal, the question, Ctrl-C, the state store. */
+  readonly run: RunContext;
+  /** The state store a spec (default: --state, its target's, $UPLOAD_STATE or the system's) names, opened once; the runner closes it. */
+  readonly store: (spec?: string) => Promise<StateStore>;
+  /** One line for a person on stderr (through the terminal UI where there is one); never with --json's data. */
+  readonly say: (line: string) => void;
+}
+
+/** What a command hands back: the run's facts (a report is assembled from them), data for --json, or why it failed. */
+export interface CommandOutcome {
+  readonly facts?: RunFacts;
+  readonly failure?: unknown;
+  /** What --json prints for a command whose result is not a run's report. */
+  readonly data?: unknown;
+}
+
+export interface CommandSpec {
+  /** The command with its arguments, in commander's syntax: `history <kind>`, `remove <kind> [keys...]`. */
+  readonly usage: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly examples: readonly string[];
+  /** Its place in the program's --help (the uploads first). */
+  readonly order: number;
+  /** Its options, in the order --help lists them. */
+  readonly flags: readonly FlagName[];
+  /** Extra help after the examples (the uploads' exit codes). */
+  readonly helpAfter?: string;
+  /** The kind a run is about, when an argument names it (a target's --map is that kind's; the report says it). */
+  readonly kind?: (args: Args) => Kind | undefined;
+  /** A command that only reads may be pointed at a protected target by UPLOAD_TARGET or defaultTarget. */
+  readonly readOnly?: boolean;
+  /** Ends in order on the first Ctrl-C or SIGTERM (its run watches the signal); else Node's default stops it. */
+  readonly interruptible?: boolean;
+  /** A command that streams its own terminal output (a server) handles its own signals and has no spinner. */
+  readonly ownsTerminal?: boolean;
+  /** What the report says before anything else is known (commands whose --json is a run's report). */
+  readonly facts?: (args: Args, flags: TargetedFlags) => RunFacts;
+  readonly run: (ctx: CommandContext) => Promise<CommandOutcome>;
+}
+
+/** Names the type of a command file's default export (and checks it). */
+export const defineCommand = (spec: CommandSpec): CommandSpec => spec;
+
+/** The first argument as a kind, or a usage error that says which kinds there are. */
+export function kindArg(value: unknown): Kind {
+  if (value === 'store-cards' || value === 'team-members') return value;
+  throw new UsageError('BAD_KIND', `'${String(value)}' is not a kind`, 'use store-cards or team-members');
+}

@@ -1,0 +1,55 @@
+// The flags every kind of command shares, parsed: counts, the state store and the guards' limits. Light
+// on purpose (no reader, no mapping): the runner and the commands that only read need it.
+import { hostname } from 'node:os';
+import { UsageError } from '../errors.js';
+import { parseLimit } from '../guard/limit.js';
+import { DEFAULTS, type GuardOptions, type StateOptions } from '../engine/options.js';
+import { isStoreUrl, resolveStateDir } from '../state/paths.js';
+import { currentUser } from '../state/whoami.js';
+import type { Flags } from './flags.js';
+import type { ProcessIo } from './io.js';
+
+export function count(flag: string, value: unknown, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || String(value).trim() === '') {
+    throw new UsageError('BAD_FLAG', `${flag} '${String(value)}' must be a whole number of at least ${min}`, `e.g. ${flag} ${Math.max(min, 3)}`);
+  }
+  return n;
+}
+
+/** Where the state lives, how much of it to keep, and how this run is named in it. */
+export function parseState(flags: Flags, io: ProcessIo): StateOptions {
+  return {
+    state: stateSpec(flags.state, flags.stateDir, io.env),
+    keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
+    identity: identity(io.env),
+  };
+}
+
+export function parseGuards(flags: Flags): GuardOptions {
+  return {
+    maxRemovals: parseLimit('--max-removals', flags.maxRemovals ?? DEFAULTS.maxRemovals),
+    maxChanges: parseLimit('--max-changes', flags.maxChanges ?? DEFAULTS.maxChanges),
+    maxEmptied: parseLimit('--max-emptied', flags.maxEmptied ?? DEFAULTS.maxEmptied),
+    allowEmpty: flags.allowEmpty === true,
+  };
+}
+
+/** --state, or its older name --state-dir, or UPLOAD_STATE, or the XDG directory. */
+function stateSpec(state: string | undefined, stateDir: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (state !== undefined && stateDir !== undefined && state !== stateDir) {
+    throw new UsageError(
+      'BAD_FLAG',
+      `--state '${state}' and --state-dir '${stateDir}' name two different stores`,
+      'give one of them (--state-dir is the older name of --state)',
+    );
+  }
+  const spec = state ?? stateDir ?? (env.UPLOAD_STATE || undefined);
+  if (spec !== undefined && isStoreUrl(spec)) return spec;
+  return resolveStateDir(spec, env);
+}
+
+/** How this run is named in the history: UPLOAD_USER and UPLOAD_HOST override the OS's names. */
+function identity(env: NodeJS.ProcessEnv): { user: string; host: string } {
+  return { user: env.UPLOAD_USER || currentUser(), host: env.UPLOAD_HOST || hostname() };
+}

@@ -1,0 +1,171 @@
+// The one runner: what every command needs before and after its own work, done once for all of them —
+// the named target laid under the command line, the review page and notification set up, Ctrl-C as an
+// orderly stop, the terminal, the state store opened once and closed, and the outcome handed to the
+// entry point (./main.ts), which alone prints --json and picks the exit code.
+import type { ChosenTarget } from '../config/target.js';
+import type { Kind } from '../contract/kinds.js';
+import type { RunFacts } from '../engine/result.js';
+import { Interrupted } from '../errors.js';
+import { confirmQuestion } from '../report/human.js';
+import { renderEvent } from '../report/render.js';
+import type { StateStore } from '../state/types.js';
+import { afterRun, prepareAfterRun, type AfterRun } from './after-run.js';
+import type { Args, CommandContext, CommandSpec } from './command.js';
+import type { Flags } from './flags.js';
+import type { RunIo } from './io.js';
+import { parseState } from './parse.js';
+import type { CommandResult } from './result.js';
+import { withTarget, type CommandLine, type TargetedFlags } from './targets.js';
+import { terminalUi } from './terminal.js';
+
+export async function runCommand(name: string, spec: CommandSpec, args: Args, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
+  const json = given.json === true;
+  const detailedExitcode = given.detailedExitcode === true;
+  let kind: Kind | undefined;
+  const blank = (): RunFacts => spec.facts?.(args, given) ?? { kind: kind ?? null, source: null, dryRun: given.dryRun === true };
+  const has = (flag: string) => (spec.flags as readonly string[]).includes(flag);
+
+  // The target's settings under the command line's, and what to do once the outcome is final.
+  let flags: TargetedFlags = given;
+  let target: ChosenTarget | undefined;
+  let after: AfterRun | undefined;
+  try {
+    kind = spec.kind?.(args);
+    if (has('target')) {
+      const chosen = await withTarget(given, io, line, kind, { showOnly: spec.readOnly === true });
+      target = chosen.target;
+      flags = { ...chosen.flags, targetName: target?.name };
+    }
+    if (has('notify')) after = await prepareAfterRun(name, flags, io, target, line.argv);
+  } catch (failure) {
+    return { facts: blank(), failure, json };
+  }
+  if (spec.ownsTerminal) {
+    try {
+      return { ...(await spec.run(context(args, flags, target, io, line, undefined, (l) => io.stderr.write(`${io.secrets.redact(l)}\n`)))), json };
+    } catch (failure) {
+      return { failure, json };
+    }
+  }
+
+  const protectedName = after?.target?.target.protected === true ? after.target.name : undefined;
+  const baseUrl = flags.baseUrl ?? io.env.UPLOAD_BASE_URL ?? null;
+  // A command that sends ends in order on Ctrl-C; one that only reads or writes a file just stops.
+  const interrupt = spec.interruptible ? onInterrupt() : { signal: undefined, dispose: () => {} };
+  const ui = await terminalUi({
+    color: flags.noColor !== true,
+    quiet: flags.quiet === true || json,
+    stderr: io.stderr,
+    stdin: io.stdin,
+    env: io.env,
+    signal: interrupt.signal,
+    redact: io.secrets.redact,
+  });
+  const stores = new Map<string, Promise<StateStore>>();
+  const ctx = context(args, flags, target, io, line, { ui, signal: interrupt.signal, protectedName, review: after?.html?.review, stores }, (l) => ui.notice(l));
+  const ending = after ? ended(after, baseUrl, ui, io) : undefined;
+  try {
+    const outcome = await spec.run(ctx);
+    return { facts: outcome.facts ?? (outcome.failure === undefined ? undefined : blank()), ...outcome, ui, json, detailedExitcode, afterRun: ending };
+  } catch (failure) {
+    return { facts: blank(), failure, ui, json, afterRun: ending };
+  } finally {
+    ui.done();
+    interrupt.dispose();
+    await closeAll(stores);
+  }
+}
+
+interface Terminal {
+  readonly ui: Awaited<ReturnType<typeof terminalUi>>;
+  readonly signal: AbortSignal | undefined;
+  readonly protectedName: string | undefined;
+  readonly review: CommandContext['run']['review'];
+  readonly stores: Map<string, Promise<StateStore>>;
+}
+
+function context(
+  args: Args,
+  flags: TargetedFlags,
+  target: ChosenTarget | undefined,
+  io: RunIo,
+  line: CommandLine,
+  terminal: Terminal | undefined,
+  say: (line: string) => void,
+): CommandContext {
+  const signal = terminal?.signal;
+  const stores = terminal?.stores ?? new Map<string, Promise<StateStore>>();
+  const store = (spec_?: string): Promise<StateStore> => {
+    const which = spec_ ?? parseState(flags, io).state;
+    let opened = stores.get(which);
+    if (!opened) {
+      opened = (async () => {
+        const { openStore } = await import('../state/index.js');
+        const s = await openStore(which, { env: io.env, signal });
+        const inform = terminal ? (line: string) => terminal.ui.info(line) : say;
+        for (const message of s.notices) inform(message);
+        return s;
+      })();
+      stores.set(which, opened);
+    }
+    return opened;
+  };
+  return {
+    args,
+    flags,
+    io,
+    line,
+    target,
+    store,
+    say,
+    run: {
+      env: io.env,
+      stdin: io.stdin,
+      signal,
+      tuning: io.tuning,
+      review: terminal?.review,
+      emit: terminal ? (event) => renderEvent(terminal.ui, event) : () => {},
+      // A protected target is confirmed by typing its name, not by a habitual y.
+      confirm: terminal ? (request) => terminal.ui.confirm(confirmQuestion(request), terminal.protectedName) : () => Promise.resolve(false),
+      openStore: store,
+    },
+  };
+}
+
+async function closeAll(stores: Map<string, Promise<StateStore>>): Promise<void> {
+  for (const opened of stores.values()) {
+    const store = await opened.catch(() => undefined);
+    await store?.close();
+  }
+}
+
+/** The post-run point: the review page and the notification, with the final report. */
+function ended(after: AfterRun, baseUrl: string | null, ui: { notice(line: string): void }, io: RunIo): NonNullable<CommandResult['afterRun']> {
+  return async ({ report }) => {
+    if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line));
+  };
+}
+
+/**
+ * The first Ctrl-C (or a SIGTERM, as from `timeout` or a cron supervisor) aborts the run, which then
+ * ends as `interrupted` with its report and releases its lock; a second one gets Node's default
+ * behaviour and ends the process at once.
+ */
+function onInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const dispose = () => signals.forEach((s) => process.off(s, handler));
+  function handler(signal: NodeJS.Signals): void {
+    if (controller.signal.aborted) {
+      dispose();
+      process.kill(process.pid, signal);
+      return;
+    }
+    const how = signal === 'SIGINT' ? 'Ctrl-C' : signal;
+    controller.abort(
+      new Interrupted('INTERRUPTED', `interrupted (${how}) before the upload was sent; nothing was changed on the service`, 'run again when ready'),
+    );
+  }
+  signals.forEach((s) => process.on(s, handler));
+  return { signal: controller.signal, dispose };
+}

@@ -1,0 +1,27 @@
+// `upload apply <plan>`: exactly the body a dry run saved, sent if the service has not moved since (../engine/apply.ts).
+import { defineCommand } from '../cli/command.js';
+import { GROUPS } from '../cli/flags.js';
+
+export default defineCommand({
+  usage: 'apply <plan>',
+  summary: 'send exactly a plan saved by --dry-run --plan-out, if the service has not moved since',
+  description:
+    'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent).',
+  examples: ['$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json', '$ upload apply reviewed.plan.json --yes'],
+  order: 6,
+  flags: [...GROUPS.sending, ...GROUPS.output, ...GROUPS.state, ...GROUPS.target, ...GROUPS.after],
+  interruptible: true,
+  facts: ([plan]) => ({ kind: null, source: plan as string, dryRun: false }),
+  run: async ({ args: [plan], flags, io, run }) => {
+    const [{ parseSending }, { parseState }, { planTargetCheck }, { runApply }] = await Promise.all([
+      import('../cli/options.js'),
+      import('../cli/parse.js'),
+      import('../cli/targets.js'),
+      import('../engine/apply.js'),
+    ]);
+    // The plan names its service; an address given as well must be the same one.
+    const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
+    const checkTarget = await planTargetCheck(flags, io);
+    return runApply({ plan: plan as string, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget }, run);
+  },
+});

@@ -1,0 +1,41 @@
+// `upload history <kind>`: the store's record of uploads to one address, for people or (--json) scripts,
+// and with --html FILE as a page.
+import { defineCommand, kindArg } from '../cli/command.js';
+import { FLAGS, GROUPS } from '../cli/flags.js';
+import { resolveBaseUrl } from '../send/config.js';
+
+export default defineCommand({
+  usage: 'history <kind>',
+  summary: 'list the recorded uploads of store-cards or team-members, newest first',
+  description:
+    'The uploads the state store recorded for one service address and kind, newest first, with what each changed and the failed attempts between them.',
+  examples: [
+    '$ upload history team-members --base-url https://scheduling.example.com',
+    '$ upload history store-cards --limit 5 --json',
+    '$ upload history store-cards --target production --html history.html',
+  ],
+  order: 3,
+  flags: ['baseUrl', ...GROUPS.store, 'limit', 'json', 'html', ...GROUPS.target],
+  kind: ([kind]) => kindArg(kind),
+  // Reading is not writing: a protected target may be named by UPLOAD_TARGET here.
+  readOnly: true,
+  run: async ({ args: [kind], flags, io, run }) => {
+    const baseUrl = resolveBaseUrl(flags.baseUrl, io.env);
+    const { count, parseState } = await import('../cli/parse.js');
+    const limit = count('--limit', flags.limit ?? FLAGS.limit.default, 1);
+    const { html } = flags;
+    const { checkWritable, writePrivateFile } = await import('../report/private-file.js');
+    if (html !== undefined) await checkWritable(html, '--html');
+    const { history } = await import('../engine/history.js');
+    const report = await history(parseState(flags, io).state, baseUrl, kindArg(kind), limit, run);
+    if (html !== undefined) {
+      const { historyPage } = await import('../report/html/history.js');
+      await writePrivateFile(html, '--html', [historyPage(report, new Date().toISOString())]);
+    }
+    if (flags.json !== true) {
+      const { formatHistory } = await import('../report/history.js');
+      io.stdout.write(`${formatHistory(report).join('\n')}\n`);
+    }
+    return { data: report };
+  },
+});

@@ -1,0 +1,29 @@
+// `upload restore <kind>`: an earlier recorded set sent again through the engine's frame (../engine/restore.ts).
+import { defineCommand, kindArg } from '../cli/command.js';
+import { GROUPS } from '../cli/flags.js';
+
+export default defineCommand({
+  usage: 'restore <kind>',
+  summary: 'upload an earlier recorded set again (default: the one before the latest)',
+  description:
+    'Send an earlier generation of the store again, through the same diff, guards, confirmation and record as any upload. It becomes a new generation that says what it restored. A nightly job will send its own file again on its next run: pause it first.',
+  examples: [
+    '$ upload restore team-members --dry-run                 what going back one upload would change',
+    '$ upload restore team-members --generation 41 --yes',
+  ],
+  order: 5,
+  flags: ['generation', 'dryRun', ...GROUPS.sending, ...GROUPS.guards, ...GROUPS.output, ...GROUPS.state, ...GROUPS.target, ...GROUPS.after],
+  kind: ([kind]) => kindArg(kind),
+  interruptible: true,
+  run: async ({ args: [kind], flags, io, run }) => {
+    const dryRun = flags.dryRun === true;
+    const [{ parseSending }, { count, parseGuards, parseState }, { runRestore }] = await Promise.all([
+      import('../cli/options.js'),
+      import('../cli/parse.js'),
+      import('../engine/restore.js'),
+    ]);
+    const sending = await parseSending(flags, io, { dryRun, url: 'always' });
+    const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
+    return runRestore({ kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, run);
+  },
+});
