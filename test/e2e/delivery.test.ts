@@ -130,12 +130,11 @@ describe.concurrent('timeouts and outcomes', () => {
     expect(run.json()).toMatchObject({ outcome: 'unknown', exitCode: 6, error: { code: 'OUTCOME_UNKNOWN' } });
     expect(run.json().error.message).toMatch(/no answer within 1 s/);
     expect(server.requests).toHaveLength(2);
-    // Each attempt waits about a second for its answer (the bounds are loose: CI machines are busy).
+    // Each attempt waits its second for the answer before giving up (never less: a busy machine only
+    // makes it longer; a run that never gave up would be caught by the test's timeout).
     const gap = server.requests[1]!.at - server.requests[0]!.at;
     expect(gap).toBeGreaterThanOrEqual(950);
-    expect(gap).toBeLessThan(6000);
     expect(run.ms).toBeGreaterThanOrEqual(2000);
-    expect(run.ms, run.stderr).toBeLessThan(20_000);
   });
 
   it('an answer slower than usual but within --timeout: uploaded', async () => {
@@ -161,8 +160,8 @@ describe.concurrent('timeouts and outcomes', () => {
     const run = await upload(`https://127.0.0.1:${port}`, ['--retries', '1'], { tuning: { connectMs: 300 } });
     expect(run.code).toBe(6);
     expect(run.json()).toMatchObject({ outcome: 'unreachable' });
-    // Far below two attempts of the default 10 s connect timeout, however busy the machine is.
-    expect(run.ms).toBeLessThan(15_000);
+    // The bound it gave up after is the one passed in, not the default 10 s.
+    expect(run.json().error.message).toContain('no connection within 0.3 s (connect timeout)');
     expect(sockets).toHaveLength(2);
   });
 });

@@ -35,11 +35,10 @@ describe.concurrent('a file flag never writes through a link or into a FIFO', ()
       const tmp = tempDir();
       const fifo = join(tmp.dir, 'pipe');
       execFileSync('mkfifo', [fifo]);
-      const started = Date.now();
+      // Opening a FIFO waits for a reader that never comes: a run that tried would never end.
       const run = await dryRun([flag, fifo]);
       expect(run.code).toBe(2);
       expect(run.json().error.message).toMatch(/FIFO/);
-      expect(Date.now() - started).toBeLessThan(10_000);
     });
   }
 
@@ -88,7 +87,6 @@ describe.concurrent('the state folder', () => {
     const lock = lockOf(state, server.url);
     mkdirSync(dirname(lock), { recursive: true });
     execFileSync('mkfifo', [lock]);
-    const started = Date.now();
     const run = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state', state, '--base-url', server.url], {
       env: { UPLOAD_TOKEN: CANARY },
       timeoutMs: 20_000,
@@ -96,7 +94,6 @@ describe.concurrent('the state folder', () => {
     expect(run.code).toBe(2);
     expect(run.json().error).toMatchObject({ code: 'STATE_UNUSABLE' });
     expect(run.json().error.message).toMatch(/FIFO/);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.requests).toHaveLength(0);
   });
 

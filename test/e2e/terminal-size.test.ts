@@ -5,8 +5,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/cli.js';
 
-function underZeroSizedPty(args: readonly string[]): Promise<{ code: number | null; output: string; ms: number }> {
-  const started = Date.now();
+function underZeroSizedPty(args: readonly string[]): Promise<{ code: number | null; output: string }> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = spawn('script', ['-qec', `stty rows 0 cols 0 && ${quoted}`, '/dev/null'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -14,11 +13,12 @@ function underZeroSizedPty(args: readonly string[]): Promise<{ code: number | nu
   });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
+  // The hang bound: a spinner that never stopped would hold the run for ever.
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(killer);
-      resolve({ code, output, ms: Date.now() - started });
+      resolve({ code, output });
     });
   });
 }
@@ -28,6 +28,5 @@ describe('a terminal of 0×0', () => {
     const run = await underZeroSizedPty(['team-members', fixture('team-members.csv'), '--dry-run', '--no-baseline']);
     expect(run.output).toMatch(/Dry run: 3 team members would replace every team member/);
     expect(run.code).toBe(0);
-    expect(run.ms).toBeLessThan(15_000);
   });
 });

@@ -1,6 +1,7 @@
 // Hand-made zips and workbooks for the hostile-workbook tests: any declared size, stored or deflated,
-// the parts generated here rather than committed as big files.
-import { crc32, deflateRawSync } from 'node:zlib';
+// the parts generated here rather than committed as big files. bench/limits.js builds the same hostile
+// workbooks from here (Node runs this file as it is, so it imports nothing but Node's own modules).
+import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
 
 export interface ZipEntry {
   readonly name: string;
@@ -87,3 +88,69 @@ export function xlsx(parts: { sheetData: ZipEntry['data'] | Omit<ZipEntry, 'name
   if (parts.sharedStrings) entries.push({ name: 'xl/sharedStrings.xml', ...parts.sharedStrings });
   return zip(entries);
 }
+
+const HEADER =
+  '<row r="1"><c r="A1" t="inlineStr"><is><t>employeeID</t></is></c><c r="B1" t="inlineStr"><is><t>email</t></is></c><c r="C1" t="inlineStr"><is><t>name</t></is></c></row>';
+
+/** `count` rows from row `from` on, each made by `cell`, as one string. */
+function rows(from: number, count: number, cell: (r: number) => string): string {
+  let s = '';
+  for (let r = from; r < from + count; r++) s += `<row r="${r}">${cell(r)}</row>`;
+  return s;
+}
+
+/** Deflates `prefix`, `block` repeated `times` times and `suffix`, without holding them inflated. */
+async function deflatedRepeat(prefix: string, block: Buffer, times: number, suffix: string): Promise<NonNullable<ZipEntry['deflated']>> {
+  const deflate = createDeflateRaw({ level: 1 });
+  const out: Buffer[] = [];
+  deflate.on('data', (b: Buffer) => out.push(b));
+  const done = new Promise((resolve) => deflate.on('end', resolve));
+  let crc = crc32(prefix);
+  deflate.write(prefix);
+  for (let i = 0; i < times; i++) {
+    crc = crc32(block, crc);
+    if (!deflate.write(block)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  crc = crc32(suffix, crc);
+  deflate.end(suffix);
+  await done;
+  return { bytes: Buffer.concat(out), size: Buffer.byteLength(prefix) + block.length * times + Buffer.byteLength(suffix), crc };
+}
+
+/**
+ * Workbooks built to hurt the reader (issue 24) of team members, by name. Each must end with
+ * WORKBOOK_TOO_LARGE or a valid read, quickly and in bounded memory; `slow` is just under the cell limit
+ * (the reader takes seconds over it), for signals sent during a read.
+ */
+export const HOSTILE_WORKBOOKS = {
+  /** Entries declaring size 0 that hold more cells than the limit, `cellLimit`. */
+  declaresZero: (cellLimit: number): Buffer => {
+    const body = HEADER + rows(2, (cellLimit + 10) / 10, (r) => '<c><v>1</v></c>'.repeat(10).replace('<c>', `<c r="A${r}">`));
+    return xlsx({ sheetData: { data: `<worksheet xmlns="${NS}"><sheetData>${body}</sheetData></worksheet>`, declare: 0 } });
+  },
+  /** A shared-string table truthfully declaring 499 MiB. */
+  strings499MiB: async (): Promise<Buffer> => {
+    const block = Buffer.from(`<si><t>${'x'.repeat(1000)}</t></si>`.repeat(1024));
+    const strings = await deflatedRepeat(`<sst xmlns="${NS}">`, block, Math.floor((499 * 1024 * 1024) / block.length), '</sst>');
+    return xlsx({ sheetData: HEADER, sharedStrings: { data: '', deflated: strings } });
+  },
+  /** A million formulas. */
+  millionFormulas: (): Buffer =>
+    xlsx({
+      sheetData:
+        HEADER + rows(2, 100_000, (r) => Array.from({ length: 10 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r}"><f>1+1</f><v>2</v></c>`).join('')),
+    }),
+  /** 3 KB declaring A1:XFD1048576, with one record and a stray cell in the far corner. */
+  farCorner: (): Buffer =>
+    xlsx({
+      sheetData: `${HEADER}<row r="2"><c r="A2" t="inlineStr"><is><t>E1</t></is></c><c r="B2" t="inlineStr"><is><t>a@example.com</t></is></c><c r="C2" t="inlineStr"><is><t>A</t></is></c></row><row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t> </t></is></c></row>`,
+      dimension: 'A1:XFD1048576',
+    }),
+  /** 300,000 valid rows, just under the cell limit: a read that takes seconds. */
+  slow: (): Buffer =>
+    xlsx({
+      sheetData:
+        HEADER +
+        rows(2, 300_000, (r) => `<c r="A${r}"><v>${r}</v></c><c r="B${r}" t="inlineStr"><is><t>p${r}@example.com</t></is></c><c r="C${r}"><v>${r}</v></c>`),
+    }),
+};

