@@ -58,21 +58,22 @@ describe('MISSING_DAYS', () => {
   });
 
   it('names the unused columns and the exact --map line that pairs them with the days', () => {
-    const pt = ['Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira'];
-    const p = plan('store-cards', ['nodeKey', 'email', 'storeConceptCode', ...pt, 'Sábado', 'Domingo']);
+    // Finnish, a language the tool does not know, beside English Sat and Sun.
+    const pt = ['maanantai', 'tiistai', 'keskiviikko', 'torstai', 'perjantai'];
+    const p = plan('store-cards', ['nodeKey', 'email', 'storeConceptCode', ...pt, 'Sat', 'Sun']);
     const missing = p.issues.find((i) => i.code === 'MISSING_DAYS')!;
-    expect(missing.column).toBe('Segunda-feira');
+    expect(missing.column).toBe('maanantai');
     const line = /--map '([^']+)'/.exec(missing.message)![1]!;
     expect(JSON.parse(line)).toEqual({ opentToGuestsPeriod: { Mo: pt[0], Tu: pt[1], We: pt[2], Th: pt[3], Fr: pt[4] } });
     // The line it gives is the answer: with it, the header is complete.
-    expect(codes(plan('store-cards', ['nodeKey', 'email', 'storeConceptCode', ...pt, 'Sábado', 'Domingo'], line))).toEqual([]);
+    expect(codes(plan('store-cards', ['nodeKey', 'email', 'storeConceptCode', ...pt, 'Sat', 'Sun'], line))).toEqual([]);
   });
 
   it('a whole week in one unknown column: the line maps it as the week', () => {
-    const p = plan('store-cards', ['nodeKey', 'email', 'storeConceptCode', 'Öppettider']);
+    const p = plan('store-cards', ['nodeKey', 'email', 'storeConceptCode', 'Aukioloajat']);
     const line = /--map '([^']+)'/.exec(p.issues.find((i) => i.code === 'MISSING_DAYS')!.message)![1]!;
-    expect(JSON.parse(line)).toEqual({ opentToGuestsPeriod: 'Öppettider' });
-    expect(codes(plan('store-cards', ['nodeKey', 'email', 'storeConceptCode', 'Öppettider'], line))).toEqual([]);
+    expect(JSON.parse(line)).toEqual({ opentToGuestsPeriod: 'Aukioloajat' });
+    expect(codes(plan('store-cards', ['nodeKey', 'email', 'storeConceptCode', 'Aukioloajat'], line))).toEqual([]);
   });
 
   it('a mapped day column feeds its day; a pair maps opening and closing', () => {
