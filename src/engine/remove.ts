@@ -4,9 +4,11 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
-import { GuardRefusal, InputError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { bodiesOf, removeKeys } from '../sets/index.js';
+import { nearKeys } from '../sets/near-keys.js';
 import { latestUpload } from './baseline.js';
+import { nothingRecorded } from './nothing-recorded.js';
 import { commandBasics, recordedSetGuards, type Definition } from './definition.js';
 import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
@@ -37,11 +39,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head)
-        throw new GuardRefusal(
-          'NO_BASELINE',
-          `no upload of ${noun} to ${options.baseUrl.href.replace(/\/$/, '')} is recorded${state ? ` in ${state.store.label}` : ''}, so there is no set to remove ${keys.length === 1 ? 'the key' : 'keys'} from`,
-          'check --base-url and --state (`upload history` lists what is recorded), or upload the complete set once first',
-        );
+        throw nothingRecorded(kind, { baseUrl: options.baseUrl.href, store: state?.store.label }, `to remove ${keys.length === 1 ? 'the key' : 'keys'} from`);
       return latestUpload(state, head);
     },
     plan: (_opened, against) => {
@@ -51,9 +49,13 @@ export function removeDefinition(options: RemoveOptions): Definition {
         const listed = set.unknown.slice(0, 10).map((k) => `'${k}'`);
         const which = set.unknown.length === 1 ? `${KINDS[kind].keyField} ${listed[0]} is` : `${set.unknown.length} keys are`;
         const list = set.unknown.length === 1 ? '' : `: ${listed.join(', ')}${set.unknown.length > 10 ? ', …' : ''}`;
+        const meant = set.unknown.slice(0, 10).flatMap((k) => {
+          const near = nearKeys(k, recorded.keys());
+          return near.length ? [`'${k}': did you mean ${near.map((n) => `'${n}'`).join(' or ')}?`] : [];
+        });
         throw new InputError(
           'UNKNOWN_KEY',
-          `${which} not in the last recorded set of ${noun}${list}; nothing was sent`,
+          `${which} not in the last recorded set of ${noun}${list}${meant.length ? ` (${meant.join('; ')})` : ''}; nothing was sent`,
           `check the spelling (keys are compared exactly, case included); \`upload export ${kind}\` lists what is recorded`,
         );
       }
