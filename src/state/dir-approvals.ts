@@ -1,5 +1,5 @@
 // Plans and approvals in a directory store (four eyes, docs/state.md). Each record is a file created
-// once and never rewritten (./atomic.ts createFileOnce), read-only, in a folder with the sticky bit, so
+// once and never rewritten (./atomic.ts createFileExclusive), read-only, in a folder with the sticky bit, so
 // nobody but its owner (and root) can remove it. Who made a record is the file's owner as the operating
 // system set it, never the name written inside (personOf). This is weaker than
 // PostgreSQL's session_user (root, or anyone with the owner's account, can do anything), and is
@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createFileOnce, readRegularFile } from './atomic.js';
+import { createFileExclusive, readRegularFile } from './atomic.js';
 import { currentUser } from './whoami.js';
 import type { Approval, PlanRecord } from './types.js';
 
@@ -85,7 +85,7 @@ export async function recordPlan(dir: string, plan: Omit<PlanRecord, 'planner' |
   const plans = await folder(dir, 'plans', modes);
   const path = join(plans, `${plan.planId}.json`);
   const record: PlanRecord & Owned = { ...plan, planner: currentPerson(), plannedAt: new Date().toISOString(), uid: uid() };
-  if (await createFileOnce(path, `${JSON.stringify(record)}\n`, readOnly(modes))) return strip(record);
+  if (await createFileExclusive(path, `${JSON.stringify(record)}\n`, readOnly(modes))) return strip(record);
   const first = await readOwned<PlanRecord & Owned>(path, 'planner');
   if (!first) throw new Error(`${path} is not a plan record this tool wrote`);
   return strip(first);
@@ -107,7 +107,7 @@ export async function approve(dir: string, digest: string, host: string, modes: 
   const approvedAt = new Date().toISOString();
   const record = { digest, approver: currentPerson(), approvedAt, host, uid: uid() };
   const name = `${digest}.${record.uid ?? record.approver}.${Date.now()}.json`;
-  if (!(await createFileOnce(join(approvals, name), `${JSON.stringify(record)}\n`, readOnly(modes))))
+  if (!(await createFileExclusive(join(approvals, name), `${JSON.stringify(record)}\n`, readOnly(modes))))
     throw new Error(`${name} exists already: approve again in a moment`);
   return { digest, approver: record.approver, approvedAt, host, ageSeconds: 0 };
 }
