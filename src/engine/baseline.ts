@@ -110,7 +110,7 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Rec
       ...(req.stdin ? { stdin: req.stdin } : {}),
     }).catch((err: unknown) => {
       // The file named by a flag is named with the flag, so the user knows which of two files it is.
-      if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint);
+      if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint, { cause: err.cause });
       throw err;
     });
   let plan = await read(req.mapping);
@@ -169,7 +169,7 @@ async function readStoreCardKeys(path: string, stdin?: NodeJS.ReadableStream): P
     plan = await buildPlan({ kind: 'store-cards', path, read: { source }, mapping: {}, ...(stdin ? { stdin } : {}) });
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    throw new InputError(err.code, `--store-cards ${err.message}`, err.hint);
+    throw new InputError(err.code, `--store-cards ${err.message}`, err.hint, { cause: err.cause });
   }
   if (plan.errors > 0) {
     // Half a list of stores would turn every member of a rejected store into a false warning.

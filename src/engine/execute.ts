@@ -83,6 +83,7 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
         'STATE_UNUSABLE',
         `cannot record the upload about to be sent in ${store.label} (${describe(err)}); nothing was sent`,
         'fix the state store, then run again',
+        { cause: err },
       );
     });
     const origin = job.baseUrl.origin;
