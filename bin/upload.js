@@ -15,7 +15,8 @@ if (existsSync(new URL('main.js', dist))) {
     process.exitCode = 2;
   } else {
     const { main } = await import(new URL('main.js', dist).href);
-    process.exitCode = await main(process.argv.slice(2));
+    const { leave } = await import(new URL('leave.js', dist).href);
+    await leave(await main(process.argv.slice(2)));
   }
 } else {
   process.stderr.write('upload: this checkout is not built yet (there is no dist/)\n  → run npm run build in it, then run the command again\n');

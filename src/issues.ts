@@ -32,6 +32,8 @@ export const ISSUE_CODES = [
   'HOURS_ORDER',
   'HOURS_OUT_OF_RANGE',
   'SPLIT_HOURS',
+  'AMBIGUOUS_TIME',
+  'HOLIDAYS_LEFT_OUT',
   // values
   'REQUIRED',
   'INVALID_EMAIL',

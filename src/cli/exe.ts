@@ -9,7 +9,7 @@ if (refusal) {
   process.stderr.write(`${refusal}\n`);
   process.exitCode = 2;
 } else {
-  void import('./main.js').then(async ({ main }) => {
-    process.exitCode = await main(process.argv.slice(2));
+  void Promise.all([import('./main.js'), import('./leave.js')]).then(async ([{ main }, { leave }]) => {
+    await leave(await main(process.argv.slice(2)));
   });
 }

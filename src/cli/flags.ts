@@ -25,7 +25,10 @@ export const FLAGS = {
   tokenFile: { flags: '--token-file <path>', help: 'read the token from a file (- for standard input)' },
   map: { flags: '--map <file|json>', help: 'mapping of wire field to column(s), a JSON file or inline JSON starting with {' },
   ignoreColumn: { flags: '--ignore-column <name>', help: 'leave this column out (repeatable)', repeat: true },
-  timeFormat: { flags: '--time-format <format>', help: 'how the file writes 8.30: clock (08:30) or decimal (8.3 hours)', choices: ['clock', 'decimal'] },
+  timeFormat: {
+    flags: '--time-format <format>',
+    help: 'how the file writes 8.30: clock (08:30) or decimal (8.3 hours); and 9-5: 12h (09:00-17:00) or 24h (to 05:00 next day); both: clock,12h',
+  },
   splitHours: {
     flags: '--split-hours <how>',
     help: 'store cards: a day with two periods (9-12, 14-18) is an error, or with span is sent as 9-18',

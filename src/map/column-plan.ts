@@ -3,7 +3,7 @@ import type { Kind } from '../contract/kinds.js';
 import { FIELDS, NULLABLE, REQUIRED } from '../contract/fields.js';
 import { issue, type Issue } from '../issues.js';
 import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
-import type { TimeFormat } from './hours.js';
+import type { TimeFormats } from './time-format.js';
 import { placeDays, type DayColumn } from './day-columns.js';
 import { HOURS_COLUMN_EXAMPLES, hoursColumn, nearWeekday, type DayColumns } from './layout.js';
 import { nameAdvice } from './name-columns.js';
@@ -30,7 +30,7 @@ export interface ColumnPlan {
   /** Columns whose header cell is empty (Excel's trailing delimiter): a value there is misplaced. */
   readonly unnamed: readonly number[];
   /** How `8.30` is read (see --time-format); unset, two digits after a dot or comma are an error. */
-  readonly timeFormat: TimeFormat | undefined;
+  readonly timeFormat: TimeFormats | undefined;
   /** --split-hours: what a day with two periods becomes; unset, it is error SPLIT_HOURS. */
   readonly splitHours: 'span' | undefined;
 }

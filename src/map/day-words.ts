@@ -21,21 +21,30 @@ const PATTERNS: readonly (readonly [TokenKind | 'space', RegExp])[] = [
   ['space', /\s+/y],
   ['word', /24\s*\/\s*7/y],
   ['word', /t\/m(?![a-z])/iy],
-  ['dash', /[-–—‐−]/y],
-  ['comma', /,/y],
+  // `～` is `~` once the text is NFKC; `〜` is the wave dash Japanese writes between days and times.
+  ['dash', /[-–—‐−~〜]/y],
+  ['comma', /[,、]/y],
   ['semi', /[;|]/y],
   ['colon', /:/y],
-  ['and', /[&+/]/y],
+  ['and', /[&+/・]/y],
+  // Portuguese days are one word with their `-feira` (`Segunda-feira`), not a range of days.
+  ['word', /\p{L}+[-‐ ]feira(?!\p{L})/iuy],
+  // A Japanese day is one character, with or without 曜日 (`月曜日`, `月～金`, `土日`).
+  ['word', /[月火水木金土日](?:曜日?)?/uy],
   ['word', /[\p{L}][\p{L}\p{M}'’]*\.?/uy],
 ];
 
 /** The tokens of a header (`times` false: numbers are day numbers) or a week cell (`times` true). */
 export function tokenize(text: string, times: boolean): Token[] {
   // `MondayOpen`, `mon2` and `Open2` are two words each; a line break between rules is a `;`.
+  // NFKC: full-width digits and signs (`１０：００～２０：００`) are the plain ones.
   const source = text
-    .normalize('NFC')
+    .normalize('NFKC')
     .replace(/[\u00a0\u2007\u2009\u200a\u202f]/g, ' ')
     .replace(/\r?\n/g, ';')
+    // 土日祝 is Saturday, Sunday and public holidays: three days written without a separator.
+    .replace(/祝日/g, '祝')
+    .replace(/([月火水木金土日祝])(?=[月火水木金土日祝])/gu, '$1・')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
   const out: Token[] = [];
   let at = 0;
@@ -72,11 +81,13 @@ export interface DayRef {
   readonly letter?: true;
 }
 
-export type DayItem = { readonly from: DayRef; readonly to?: DayRef } | { readonly group: readonly number[]; readonly raw: string };
+export type DayItem =
+  /** `slash`: joined to the item before by `/` (`Sa/So`, `Lunedì/Sabato`), which may mean a list or a range. */
+  { readonly from: DayRef; readonly to?: DayRef; readonly slash?: true } | { readonly group: readonly number[]; readonly raw: string };
 
 const WEEKDAYS = [1, 2, 3, 4, 5];
 const WEEKEND = [6, 0];
-const EVERY_DAY = [1, 2, 3, 4, 5, 6, 0];
+export const EVERY_DAY = [1, 2, 3, 4, 5, 6, 0];
 // Groups of days, as sequences of folded words.
 const GROUPS: readonly (readonly [readonly string[], readonly number[]])[] = [
   ...['weekdays', 'weekday', 'workdays', 'werktags', 'wochentags', 'werktage', 'werkdagen', 'weekdagen', 'doordeweeks', 'feriali', 'laborables'].map(
@@ -97,13 +108,28 @@ const GROUPS: readonly (readonly [readonly string[], readonly number[]])[] = [
   [['todos', 'los', 'dias'], EVERY_DAY],
   [['tutti', 'i', 'giorni'], EVERY_DAY],
   [['elke', 'dag'], EVERY_DAY],
+  // pt, pl, sv, da, nb, tr, ja (written folded: `dias úteis` is `dias uteis`)
+  ...['vardagar', 'hverdage', 'hverdager', '平日'].map((w) => [[w], WEEKDAYS] as const),
+  [['dias', 'uteis'], WEEKDAYS],
+  [['dni', 'robocze'], WEEKDAYS],
+  [['hafta', 'ici'], WEEKDAYS],
+  ...['helg', 'helgen', 'helger', '週末'].map((w) => [[w], WEEKEND] as const),
+  [['fim', 'de', 'semana'], WEEKEND],
+  [['hafta', 'sonu'], WEEKEND],
+  ...['codziennie', 'dagligen', 'dagligt', 'daglig', '毎日'].map((w) => [[w], EVERY_DAY] as const),
+  [['todos', 'os', 'dias'], EVERY_DAY],
+  [['alla', 'dagar'], EVERY_DAY],
+  [['alle', 'dage'], EVERY_DAY],
+  [['alle', 'dager'], EVERY_DAY],
+  [['her', 'gun'], EVERY_DAY],
 ];
 // Between the ends of a range of days: `Mo-Fr`, `Montag bis Freitag`, `lundi au vendredi`, `ma t/m vr`.
-const THROUGH = new Set(['to', 'through', 'thru', 'till', 'until', 'bis', 'tot', 't/m', 'tm', 'au', 'a', 'al', 'hasta', 'alle']);
+// (Polish `do` is not one: it is a day in four other languages.)
+const THROUGH = new Set(['to', 'through', 'thru', 'till', 'until', 'bis', 'tot', 't/m', 'tm', 'au', 'a', 'al', 'hasta', 'alle', 'ate', 'til']);
 // Before a day or a range: `du lundi`, `von Montag`, `dal lunedì`, `van maandag`, `de lunes`.
-const BEFORE = new Set(['from', 'von', 'van', 'vanaf', 'du', 'de', 'dal', 'desde', 'ab']);
+const BEFORE = new Set(['from', 'von', 'van', 'vanaf', 'du', 'de', 'dal', 'desde', 'ab', 'od', 'fran', 'fra']);
 // Between two days of a list: `Sa/So`, `Sa und So`, `samedi et dimanche`.
-const AND = new Set(['and', 'und', 'en', 'et', 'e', 'y']);
+export const AND = new Set(['and', 'und', 'en', 'et', 'e', 'y', 'i', 'och', 'og', 've']);
 
 export function dayRef(token: Token | undefined, numbers: boolean): DayRef | undefined {
   if (!token) return undefined;
@@ -180,6 +206,7 @@ export interface Selector {
 export function parseSelector(tokens: readonly Token[], at: number, numbers: boolean): Selector | undefined {
   const items: DayItem[] = [];
   let i = at;
+  let slash = false;
   const startsDays = (k: number) => group(tokens, k) !== undefined || dayOrLetter(tokens[k], numbers) !== undefined;
   if (isWord(tokens[i], BEFORE) && startsDays(i + 1)) i++;
   for (;;) {
@@ -194,16 +221,18 @@ export function parseSelector(tokens: readonly Token[], at: number, numbers: boo
       const through = joint?.kind === 'dash' || isWord(joint, THROUGH);
       const skip = through && isWord(tokens[i + 2], BEFORE) ? 1 : 0;
       const to = through ? dayOrLetter(tokens[i + 2 + skip], numbers) : undefined;
+      const joinedBy = slash ? { slash: true as const } : {};
       if (to) {
-        items.push({ from, to });
+        items.push({ from, to, ...joinedBy });
         i += 3 + skip;
       } else {
-        items.push({ from });
+        items.push({ from, ...joinedBy });
         i++;
       }
     }
     const next = tokens[i];
     const joined = next?.kind === 'comma' || next?.kind === 'and' || isWord(next, AND);
+    slash = next?.raw === '/';
     if (joined && startsDays(i + 1)) i++;
     else break;
   }
@@ -237,6 +266,31 @@ export function expand(items: readonly DayItem[], dayOf: (ref: DayRef) => number
     }
   }
   return [...new Set(days)];
+}
+
+/**
+ * Why items cannot be read as a person means them, or undefined. A range that starts and ends on
+ * one day (`de lunes a lunes`, `Mo-Mo`) means every day to some and that day to others; `/` between
+ * two days that are not neighbours (`Lunedì/Sabato`) means the two days to some and the days between
+ * to others. Neighbours (`Sa/So`) read the same either way.
+ */
+export function unclearItems(items: readonly DayItem[], dayOf: (ref: DayRef) => number): string | undefined {
+  for (const [k, item] of items.entries()) {
+    if (!('from' in item)) continue;
+    if (item.to && dayOf(item.from) === dayOf(item.to)) {
+      const day = DAY_NAMES_EN[dayOf(item.from)]!;
+      return `'${item.from.raw}' to '${item.to.raw}' starts and ends on ${day}: for every day write Mo-Su, for ${day} alone write the day once`;
+    }
+    const before = items[k - 1];
+    if (item.slash && before && 'from' in before && !before.to && !item.to) {
+      const [a, b] = [dayOf(before.from), dayOf(item.from)];
+      if (b !== (a + 1) % 7 && a !== (b + 1) % 7) {
+        const [x, y] = [before.from.raw, item.from.raw];
+        return `'${x}/${y}' could be ${DAY_NAMES_EN[a]} and ${DAY_NAMES_EN[b]} or ${DAY_NAMES_EN[a]} to ${DAY_NAMES_EN[b]}: write ${x}-${y} for the days from one to the other, or ${x}, ${y} for the two days`;
+      }
+    }
+  }
+  return undefined;
 }
 
 const DAY_NAMES_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -7,7 +7,11 @@ export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday'
  * A time of day in hours, or undefined when the text is not one. `24:00` is midnight at close; with
  * `pastMidnight`, a closing time may also be written in the wire's own terms, up to 30 (26 is 02:00).
  */
-export type TimeFormat = 'clock' | 'decimal';
+import { says, type TimeFormats } from './time-format.js';
+
+import { clock, pastMidnight } from './twelve-hour.js';
+
+export { clock };
 
 /** `21.30` or `8,45`: two digits after a dot or comma read as minutes in some files, as hundredths in others. */
 export const AMBIGUOUS = 'ambiguous';
@@ -18,12 +22,13 @@ export const AMBIGUOUS = 'ambiguous';
  */
 export function plainTime(text: string): string {
   return text
+    .normalize('NFKC')
     .trim()
     .replace(/\s*(?:uhr|uur|ore|hrs?|std\.?)$/i, '')
     .replace(/^(\d{1,2})\s*h(?:\s*(\d{2}))?$/i, (_, h: string, m?: string) => (m === undefined ? h : `${h}:${m}`));
 }
 
-export function parseTime(text: string, pastMidnight = false, format?: TimeFormat): number | undefined | typeof AMBIGUOUS {
+export function parseTime(text: string, pastMidnight = false, format?: TimeFormats): number | undefined | typeof AMBIGUOUS {
   // 9 | 9.5 | 9,5 | 9:30 | 09:30 | 09:30:00, then an optional AM/PM marker: 9 AM, 9:30pm, 9:30 p.m.
   // Spreadsheets display times with seconds (09:30:00 AM); seconds other than :00 are not a time we send.
   const m = /^(\d{1,2})(?:([:.,])(\d{1,2})(?::(\d{2}))?)?(?:\s*([ap])\.?\s*m?\.?)?$/i.exec(plainTime(text));
@@ -39,10 +44,10 @@ export function parseTime(text: string, pastMidnight = false, format?: TimeForma
     } else if (frac === '00') {
       // 9.00 is nine o'clock read either way: minutes or hundredths of an hour agree.
       minutes = 0;
-    } else if (frac.length === 2 && (format === 'clock' || (format === undefined && Number(frac) < 60))) {
+    } else if (frac.length === 2 && (says(format, 'clock') || (!says(format, 'decimal') && Number(frac) < 60))) {
       // 08,30 is 08:30 to many Europeans and 8.3 hours to a spreadsheet: only the user can say which.
       // (Undeclared, 21,75 can only be hours: no clock has 75 minutes.)
-      if (format !== 'clock') return AMBIGUOUS;
+      if (!says(format, 'clock')) return AMBIGUOUS;
       minutes = Number(frac);
     } else {
       // 9.5 and 9,5 are decimal hours
@@ -62,38 +67,63 @@ export function parseTime(text: string, pastMidnight = false, format?: TimeForma
 }
 
 export type DayHours = { since: number; to: number };
-export type HoursResult = DayHours | 'closed' | { error: string };
+/** A problem with a day's hours; AMBIGUOUS_TIME where the text has two readings (./twelve-hour.ts). */
+export interface HoursError {
+  readonly error: string;
+  readonly code?: 'AMBIGUOUS_TIME';
+}
+export type HoursResult = DayHours | 'closed' | HoursError;
 
-// "Closed" in the six languages of ./weekdays.ts, written without accents (fermé is compared as ferme).
-const CLOSED = new Set([
-  '',
-  'closed',
-  'close',
-  '-',
-  '–',
-  'x',
-  'none',
-  'no',
-  'off',
-  'geschlossen',
-  'zu',
-  'ruhetag',
-  'gesloten',
-  'dicht',
-  'ferme',
-  'fermee',
-  'cerrado',
-  'cerrada',
-  'chiuso',
-  'chiusa',
-]);
+// "Closed" in the languages of ./weekdays.ts, compared folded (fermé as ferme, stängt as stangt).
+const CLOSED = new Set(
+  [
+    '',
+    'closed',
+    'close',
+    '-',
+    '–',
+    'x',
+    'none',
+    'no',
+    'off',
+    'geschlossen',
+    'zu',
+    'ruhetag',
+    'gesloten',
+    'dicht',
+    'ferme',
+    'fermee',
+    'cerrado',
+    'cerrada',
+    'chiuso',
+    'chiusa',
+    'fechado',
+    'fechada',
+    'encerrado',
+    'zamknięte',
+    'zamknięty',
+    'nieczynne',
+    'nieczynny',
+    'stängt',
+    'lukket',
+    'stengt',
+    'kapalı',
+    '休み',
+    '休業',
+    '休業日',
+    '定休',
+    '定休日',
+  ].map(folded),
+);
 
 function folded(text: string): string {
   return text
     .trim()
+    .normalize('NFKC')
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+    .toLowerCase()
+    .replace(/ı/g, 'i');
 }
 
 export function isClosed(text: string): boolean {
@@ -119,7 +149,7 @@ export function timeError(which: 'opening' | 'closing', text: string, result: un
 }
 
 /** Both ends of a day; a close at or before the open means past midnight. */
-export function dayHours(sinceText: string, toText: string, format?: TimeFormat): HoursResult {
+export function dayHours(sinceText: string, toText: string, format?: TimeFormats): HoursResult {
   const since = parseTime(sinceText, false, format);
   const to = parseTime(toText, true, format);
   if (since === undefined || since === AMBIGUOUS) return { error: timeError('opening', sinceText, since) };
@@ -129,21 +159,23 @@ export function dayHours(sinceText: string, toText: string, format?: TimeFormat)
       error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (the widest the service accepts), for a closed day leave it empty`,
     };
   }
-  return { since: round(since), to: round(to < since ? to + 24 : to) };
+  if (to > since) return { since: round(since), to: round(to) };
+  const night = pastMidnight(sinceText, toText, since, to, format);
+  return 'ambiguous' in night ? { error: night.ambiguous, code: 'AMBIGUOUS_TIME' } : { since: round(since), to: round(night.to) };
 }
 
 /** Google writes `9 AM – 6 PM` with narrow and thin no-break spaces; they are spaces. */
 export function spaced(text: string): string {
-  return text.replace(/[\u00a0\u2007\u2009\u200a\u202f]/g, ' ');
+  return text.normalize('NFKC').replace(/[\u00a0\u2007\u2009\u200a\u202f]/g, ' ');
 }
 
 // Words that open a range (`von 9 bis 18`, `de 9h à 19h`, `dalle 9 alle 19`, `van 9 tot 18`) and
 // that join its ends; the dashes include the hyphen, the en and em dash and the minus sign.
-const FROM = /^(?:from|von|ab|van|vanaf|de|du|des|dès|desde|dalle|dalla|dal|da)\s+(?=\d)/i;
-const TO = /\s*[-–—‐−]\s*|\s+(?:to|till|until|through|thru|bis|tot|t\/m|à|a|au|al|alle|hasta)\s+/i;
+const FROM = /^(?:from|von|ab|van|vanaf|de|du|des|dès|desde|dalle|dalla|dal|da|das|od|fra|från)\s+(?=\d)/i;
+const TO = /\s*[-–—‐−~〜]\s*|\s+(?:to|till|until|through|thru|bis|tot|t\/m|à|a|au|al|alle|hasta|às|as|até|do|til)\s+/i;
 
 /** A range in one cell: `09:00-22:00`, `9-22`, `9:30 – 1:00`, `9 AM - 5 PM`, `closed` or empty. */
-export function parseRange(text: string, format?: TimeFormat, google = false): HoursResult {
+export function parseRange(text: string, format?: TimeFormats, google = false): HoursResult {
   if (isClosed(text)) return 'closed';
   if (isAllDay(text))
     return {
@@ -153,7 +185,9 @@ export function parseRange(text: string, format?: TimeFormat, google = false): H
   if (parts.length !== 2) return { error: `'${text.trim()}' is not a range such as 09:00-22:00, 9-22 or closed` };
   const [since, to] = google ? meridiem(parts[0]!, parts[1]!) : [parts[0]!, parts[1]!];
   const result = dayHours(since, to, format);
-  return typeof result === 'object' && 'error' in result ? { error: `'${text.trim()}': ${result.error}` } : result;
+  if (typeof result !== 'object' || !('error' in result)) return result;
+  // The ambiguity names the range itself.
+  return result.code ? result : { error: `'${text.trim()}': ${result.error}` };
 }
 
 /**
@@ -168,17 +202,21 @@ function meridiem(since: string, to: string): [string, string] {
 }
 
 /** One day's cell: a range, closed, or several ranges (a lunch break: `9-12, 14-18`, `9-12 / 14-18`). */
-export type DayResult = { periods: DayHours[] } | 'closed' | { error: string };
+export type DayResult = { periods: DayHours[] } | 'closed' | HoursError;
 
 // Between the periods of one day: `,` `;` `/` `&` `+` a line break, `and` in the six languages, or
 // nothing but a space between two ranges (`9:00-12:00 14:00-18:00`).
-const BETWEEN = /\s*(?:[,;/&+\n]|\s(?:and|und|en|et|e|y)\s)\s*|(?<=\d(?:\s*(?:[ap]\.?m\.?|h|uhr))?)\s+(?=(?:de\s+|von\s+|dalle\s+)?\d[^-–—]*[-–—])/i;
+// The look-ahead reads one time, never the rest of the cell: a cell of a megabyte is read in one pass.
+const BETWEEN =
+  /\s*(?:[,;/&+\n、]|\s(?:and|und|en|et|e|y|i|och|og|ve)\s)\s*|(?<=\d(?:\s*(?:[ap]\.?m\.?|h|uhr))?)\s+(?=(?:de\s+|von\s+|dalle\s+)?\d{1,2}(?:[:.,h]\d{1,2}(?::\d{2})?)?\s?(?:[ap]\.?m\.?|h|uhr)?\s?[-–—~〜])/i;
 
-export function parseDay(text: string, format?: TimeFormat): DayResult {
+export function parseDay(text: string, format?: TimeFormats): DayResult {
   const whole = parseRange(text, format);
   if (whole === 'closed') return whole;
   if (!('error' in whole)) return { periods: [whole] };
+  // Runs of spaces made one, so no pattern scans a long run again from each of its characters.
   const parts = spaced(text)
+    .replace(/[^\S\n]+/g, ' ')
     .trim()
     .split(BETWEEN)
     .filter((p) => p !== '');
@@ -186,7 +224,9 @@ export function parseDay(text: string, format?: TimeFormat): DayResult {
   const periods: DayHours[] = [];
   for (const part of parts) {
     const one = parseRange(part, format);
-    // A part that is no range (`8,30-21,30` cut at its comma) means the cut was wrong: the whole's error stands.
+    // A part that is no range (`8,30-21,30` cut at its comma) means the cut was wrong: the whole's
+    // error stands. A part with two readings (`9-12, 1-5`) is that part's question.
+    if (one !== 'closed' && 'code' in one) return one;
     if (one === 'closed' || 'error' in one) return whole;
     periods.push(one);
   }
@@ -196,13 +236,6 @@ export function parseDay(text: string, format?: TimeFormat): DayResult {
 /** Minutes as a fraction, without floating-point noise: 9:20 is 9.333333, not 9.333333333333334. */
 function round(hours: number): number {
   return Math.round(hours * 1e6) / 1e6;
-}
-
-/** `09:00`, `14:30`; past midnight as the clock shows it (26 is `02:00`). */
-export function clock(hours: number): string {
-  const minutes = Math.round(hours * 60);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(Math.floor(minutes / 60) % 24)}:${pad(minutes % 60)}`;
 }
 
 /**
@@ -225,13 +258,13 @@ export interface DayProblem {
   /** The weekday the problem is about, or undefined for the object as a whole. */
   readonly day: number | undefined;
   readonly message: string;
-  /** SPLIT_HOURS for a day with two periods; INVALID_HOURS otherwise. */
-  readonly code?: 'SPLIT_HOURS';
+  /** SPLIT_HOURS for a day with two periods, AMBIGUOUS_TIME for a 12- or 24-hour range; INVALID_HOURS otherwise. */
+  readonly code?: 'SPLIT_HOURS' | 'AMBIGUOUS_TIME';
   /** When one rule of a written week names several days (`Mo-Fr 9-12, 14-18`), all of them. */
   readonly days?: readonly number[];
 }
 
 export interface CellOptions {
-  readonly timeFormat?: TimeFormat | undefined;
+  readonly timeFormat?: TimeFormats | undefined;
   readonly splitHours?: 'span' | undefined;
 }

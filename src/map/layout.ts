@@ -74,6 +74,15 @@ const HOURS_WORDS = new Set([
   'horarios',
   'orari',
   'orario',
+  'godziny',
+  'otwarcia',
+  'oppettider',
+  'abningstider',
+  'apningstider',
+  'calisma',
+  'acilis',
+  'saatleri',
+  '営業時間',
 ]);
 // The wire name, its natural misspelling ("open to guests") and the plain words for it.
 const JSON_COLUMNS = new Set([
@@ -86,6 +95,16 @@ const JSON_COLUMNS = new Set([
   'horaires',
   'horario',
   'orari',
+  // pt, pl, sv, da, nb, tr, ja, folded
+  'horariodefuncionamento',
+  'horariodeatendimento',
+  'godzinyotwarcia',
+  'oppettider',
+  'abningstider',
+  'apningstider',
+  'calismasaatleri',
+  'acilissaatleri',
+  '営業時間',
 ]);
 
 /** Hours column names as people write them, for "did you mean" suggestions. */

@@ -7,7 +7,7 @@ import { FIELDS } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
 import { readSmallFile } from '../read/small-file.js';
 import { FORBIDDEN_KEYS } from '../read/types.js';
-import type { TimeFormat } from './hours.js';
+import { TIME_FORMAT_HELP, parseTimeFormats, type TimeFormats } from './time-format.js';
 
 export interface Mapping {
   /** Wire field → the columns that feed it, as written in the mapping (one, or several to join). */
@@ -15,12 +15,10 @@ export interface Mapping {
   /** Columns to leave out without a word, even when they look like a field or a weekday. */
   readonly ignore?: readonly string[];
   /** How the file writes `8.30`: as 08:30 (clock) or as 8.3 hours (decimal); unset, it is an error. */
-  readonly timeFormat?: TimeFormat | undefined;
+  readonly timeFormat?: TimeFormats | undefined;
   /** What a day with two periods (a lunch break) becomes: `span` sends first opening to last closing; unset, an error. */
   readonly splitHours?: 'span' | undefined;
 }
-
-export const TIME_FORMATS: readonly TimeFormat[] = ['clock', 'decimal'];
 
 export interface MappingFlags {
   readonly ignoreColumns?: readonly string[] | undefined;
@@ -59,7 +57,7 @@ function parseSource(source: string): { where: string; value: unknown } {
 export function loadMapping(source: string | undefined, kind: Kind, flags: MappingFlags = {}): Mapping {
   const fieldsOut = Object.create(null) as Record<string, readonly string[]>;
   const ignore: string[] = [...(flags.ignoreColumns ?? [])];
-  let timeFormat: TimeFormat | undefined;
+  let timeFormat: TimeFormats | undefined;
   let splitHours: 'span' | undefined;
   if (source !== undefined) {
     const { where, value } = parseSource(source);
@@ -79,7 +77,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
         throw bad(
           where,
           `'${key}' is not a ${kind} field`,
-          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock or decimal; "splitHours" is error or span`,
+          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span`,
         );
       } else fieldsOut[key] = columnList(where, key, column);
     }
@@ -118,9 +116,8 @@ function checkSplitHours(where: string, value: unknown): 'span' | undefined {
   return value === 'span' ? 'span' : undefined;
 }
 
-function checkTimeFormat(where: string, value: unknown): TimeFormat {
-  if (!TIME_FORMATS.includes(value as TimeFormat)) {
-    throw bad(where, `time format ${JSON.stringify(value)} is not clock or decimal`, 'clock: 8.30 is 08:30; decimal: 8.30 is 8.3 hours (08:18)');
-  }
-  return value as TimeFormat;
+function checkTimeFormat(where: string, value: unknown): TimeFormats {
+  const formats = parseTimeFormats(value);
+  if (typeof formats !== 'string') throw bad(where, formats.error, TIME_FORMAT_HELP);
+  return formats;
 }

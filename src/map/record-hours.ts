@@ -8,7 +8,7 @@ import type { DayColumns } from './layout.js';
 import type { ColumnPlan } from './column-plan.js';
 
 export interface HoursProblem {
-  readonly code: 'INVALID_HOURS' | 'SPLIT_HOURS';
+  readonly code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME';
   /** The weekdays the problem is about (several when one cell feeds several days). */
   readonly days: readonly number[];
   /** The column of the cell to name. */
@@ -43,15 +43,15 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
   for (const { days, sources } of groups.values()) {
     const periods: DayHours[] = [];
     let failed = false;
-    const fail = (index: number, message: string) => {
+    const fail = (index: number, message: string, code: HoursProblem['code'] = 'INVALID_HOURS') => {
       failed = true;
-      problems.push({ code: 'INVALID_HOURS', days, index, message });
+      problems.push({ code, days, index, message });
     };
     for (const source of sources) {
       if (source.layout === 'range') {
         const result = parseDay(cellText(raw.cells[source.index]), plan.timeFormat);
         if (result === 'closed') continue;
-        if ('error' in result) fail(source.index, result.error);
+        if ('error' in result) fail(source.index, result.error, result.code);
         else periods.push(...result.periods);
         continue;
       }
@@ -72,7 +72,8 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
         if (typeof opening !== 'number' || typeof closing !== 'number') continue;
         const result = dayHours(since, to, plan.timeFormat);
         if (result === 'closed') continue;
-        if ('error' in result) fail(source.since!, result.error);
+        // An ambiguous clock is settled in the closing cell (write 17:00).
+        if ('error' in result) fail(result.code ? source.to! : source.since!, result.error, result.code);
         else periods.push(result);
       }
     }

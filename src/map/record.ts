@@ -74,7 +74,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (raw.unterminated) (issues ??= []).push(cutShort(plan, raw));
   if (plan.kind !== 'store-cards') return { candidate, issues };
 
-  const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS', days: readonly number[], index: number, message: string): void => {
+  const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', days: readonly number[], index: number, message: string): void => {
     (issues ??= []).push(
       issue('error', code, days.length ? `${daysLabel(days)}${message}` : message, {
         line: raw.line,
@@ -89,6 +89,22 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
     const value = raw.cells[plan.hoursJson];
     const parsed = hoursFromJson(value, plan);
     for (const p of parsed.problems ?? []) problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message);
+    if (parsed.holidays) {
+      const rules = parsed.holidays.map((r) => `'${r}'`).join(', ');
+      (issues ??= []).push(
+        issue(
+          'warning',
+          'HOLIDAYS_LEFT_OUT',
+          `${rules}: the service holds one week without holidays, so the holidays were left out and the rest of the week was read`,
+          {
+            line: raw.line,
+            column: plan.columns[plan.hoursJson] ?? null,
+            field: 'opentToGuestsPeriod',
+            value,
+          },
+        ),
+      );
+    }
     // The days that could be read are still checked against the contract, as with day columns.
     candidate.opentToGuestsPeriod = parsed.period;
     return { candidate, issues };

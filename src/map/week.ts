@@ -6,13 +6,29 @@
 // A day the cell does not name is closed (as in OpenStreetMap). Anything not understood is an error
 // for the whole cell, never a closed day. See docs/decisions.md for why this is not the
 // `opening_hours` package.
-import { checkLetters, expand, parseSelector, refsOf, resolveRefs, tokenize, type DayItem, type Token } from './day-words.js';
+import {
+  AND,
+  EVERY_DAY,
+  checkLetters,
+  expand,
+  parseSelector,
+  refsOf,
+  resolveRefs,
+  tokenize,
+  unclearItems,
+  type DayItem,
+  type DayRef,
+  type Token,
+} from './day-words.js';
 import { isAllDay, isClosed, onePeriod, parseRange, type CellOptions, type DayHours, type DayProblem } from './hours.js';
 
-const BEFORE_TIME = new Set(['from', 'von', 'van', 'vanaf', 'de', 'du', 'des', 'desde', 'dalle', 'dal', 'da', 'ab']);
-const THROUGH = new Set(['to', 'till', 'until', 'through', 'thru', 'bis', 'tot', 't/m', 'a', 'au', 'al', 'alle', 'hasta']);
-const AND = new Set(['and', 'und', 'en', 'et', 'e', 'y']);
+const BEFORE_TIME = new Set(['from', 'von', 'van', 'vanaf', 'de', 'du', 'des', 'desde', 'dalle', 'dal', 'da', 'ab', 'das', 'od', 'fra', 'fran']);
+// Between two times `do` is Polish `od 9 do 17`, never a day.
+const THROUGH = new Set(['to', 'till', 'until', 'through', 'thru', 'bis', 'tot', 't/m', 'a', 'au', 'al', 'alle', 'hasta', 'as', 'ate', 'do', 'til']);
 const EXAMPLE = 'Mo-Fr 09:00-18:00; Sa 09:00-14:00; Su off';
+// Public and school holidays (OpenStreetMap's PH and SH, Japanese 祝): the service holds one template
+// week, so a rule about them is left out, with a note saying so.
+const HOLIDAYS = new Set(['ph', 'sh', '祝']);
 
 interface Rule {
   readonly items: readonly DayItem[];
@@ -22,12 +38,27 @@ interface Rule {
   readonly text: string;
 }
 
-class Unreadable extends Error {}
+class Unreadable extends Error {
+  constructor(
+    message: string,
+    readonly code?: 'AMBIGUOUS_TIME',
+  ) {
+    super(message);
+  }
+}
 
 /** A week's hours: the days that could be read, and the problems of the rest (none when absent). */
 export interface WeekHours {
   readonly period: Record<string, DayHours>;
   readonly problems?: DayProblem[];
+  /** What was read but left out, for a warning: the rules about holidays (`PH off`). */
+  readonly holidays?: readonly string[];
+}
+
+/** The cell as messages quote it: a cell of a megabyte is not repeated whole in each message. */
+function quoted(text: string): string {
+  const t = text.trim();
+  return t.length <= 200 ? t : `${t.slice(0, 200)}…`;
 }
 
 /**
@@ -36,41 +67,52 @@ export interface WeekHours {
  * days are missing). An unreadable cell as a whole gives no days.
  */
 export function parseWeek(text: string, options: CellOptions): WeekHours {
-  const problem = (message: string): WeekHours => ({ period: {}, problems: [{ day: undefined, message }] });
-  if (isAllDay(text))
-    return problem(`'${text.trim()}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
-  let rules: Rule[];
+  const cell = quoted(text);
+  const problem = (message: string, code?: 'AMBIGUOUS_TIME'): WeekHours => ({ period: {}, problems: [{ day: undefined, message, ...(code && { code }) }] });
+  if (isAllDay(text)) return problem(`'${cell}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
+  let read: Rules;
   try {
-    rules = readRules(tokenize(text, true), options);
+    read = readRules(tokenize(text, true), options);
   } catch (err) {
     if (!(err instanceof Unreadable)) throw err;
-    return problem(`'${text.trim()}' is not a week the tool can read: ${err.message}; write it as ${EXAMPLE}, or use one column per day`);
+    if (err.code) return problem(`'${cell}': ${err.message}`, err.code);
+    return problem(`'${cell}' is not a week the tool can read: ${err.message}; write it as ${EXAMPLE}, or use one column per day`);
   }
-  if (!rules.length) return problem(`'${text.trim()}' names no weekday; write the week as ${EXAMPLE}`);
+  const { rules, holidays } = read;
+  const notes = holidays.length ? { holidays } : {};
+  if (!rules.length && holidays.length) return { period: {}, ...notes };
+  if (!rules.length) return problem(`'${cell}' names no weekday; write the week as ${EXAMPLE}`);
 
   const refs = rules.flatMap((r) => refsOf(r.items));
   const letters = checkLetters(refs, (ref) => `'${ref.raw}'`);
-  if (letters) return problem(`the days in '${text.trim()}' are unclear: ${letters}`);
+  if (letters) return problem(`the days in '${cell}' are unclear: ${letters}`);
   const resolved = resolveRefs(refs, (ref) => `'${ref.raw}'`);
   if ('ambiguous' in resolved) {
-    return problem(`the days in '${text.trim()}' can be read in more than one language: ${resolved.ambiguous}; write full day names (Dienstag, dimanche…)`);
+    return problem(`the days in '${cell}' can be read in more than one language: ${resolved.ambiguous}; write full day names (Dienstag, dimanche…)`);
+  }
+  const dayOf = (ref: DayRef) => resolved.days.get(ref)!;
+  for (const rule of rules) {
+    const unclear = unclearItems(rule.items, dayOf);
+    if (unclear) return problem(`the days in '${cell}' are unclear: ${unclear}`);
   }
 
   const ruleOf = new Map<number, number>();
   const problems: DayProblem[] = [];
+  const twice = new Set<number>();
   rules.forEach((rule, r) => {
-    for (const day of expand(rule.items, (ref) => resolved.days.get(ref)!)) {
+    for (const day of expand(rule.items, dayOf)) {
       const earlier = ruleOf.get(day);
-      if (earlier !== undefined && !rule.overrides) {
+      // Each day once, however often it is repeated: the problems stay as few as the days.
+      if (earlier !== undefined && !rule.overrides && !twice.has(day)) {
+        twice.add(day);
         problems.push({
           day,
-          message: `the day is given twice in '${text.trim()}' ('${rules[earlier]!.text}' and '${rule.text}'); keep one, or separate the rules with ';' to let the later one replace the earlier`,
+          message: `the day is given twice in '${cell}' ('${rules[earlier]!.text}' and '${rule.text}'); keep one, or separate the rules with ';' to let the later one replace the earlier`,
         });
       }
       ruleOf.set(day, r);
     }
   });
-  const twice = new Set(problems.map((p) => p.day));
 
   const period: Record<string, DayHours> = {};
   const byRule = new Map<number, number[]>();
@@ -83,11 +125,18 @@ export function parseWeek(text: string, options: CellOptions): WeekHours {
     if ('split' in one) problems.push({ day: days[0], days, message: one.split, code: 'SPLIT_HOURS' });
     else for (const day of days) period[String(day)] = one;
   }
-  return problems.length ? { period, problems } : { period };
+  return problems.length ? { period, problems, ...notes } : { period, ...notes };
 }
 
-function readRules(tokens: readonly Token[], options: CellOptions): Rule[] {
+interface Rules {
+  readonly rules: Rule[];
+  /** The rules about public or school holidays, left out (see HOLIDAYS). */
+  readonly holidays: string[];
+}
+
+function readRules(tokens: readonly Token[], options: CellOptions): Rules {
   const rules: Rule[] = [];
+  const holidays: string[] = [];
   // A week written with AM/PM reads as Google writes it (see meridiem in ./hours.ts).
   const google = tokens.some((t) => t.kind === 'time' && /[ap]\.?\s?m\.?$/i.test(t.text));
   let i = 0;
@@ -96,23 +145,29 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rule[] {
     tokens
       .slice(from, to)
       .map((t) => t.raw.trim())
-      .join(' ');
+      .join(' ')
+      .replace(/ ([,、])/g, '$1');
+  const joint = (k: number) => tokens[k]?.kind === 'comma' || tokens[k]?.kind === 'and' || word(k, AND);
+  const startsTime = (k: number) => tokens[k]?.kind === 'time' || (word(k, BEFORE_TIME) && tokens[k + 1]?.kind === 'time');
   while (i < tokens.length) {
     let overrides = false;
     for (; tokens[i]?.kind === 'semi' || tokens[i]?.kind === 'comma'; i++) if (tokens[i]!.kind === 'semi') overrides = true;
     if (i >= tokens.length) break;
     const start = i;
-    const whole = tokens.slice(i).map((t) => t.text);
-    if (whole[0] === '24/7')
+    if (tokens[i]!.text === '24/7')
       throw new Unreadable(`'24/7' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
-    // Public and school holidays have no place on the wire: a closed one changes nothing.
-    if (word(i, new Set(['ph', 'sh'])) && tokens[i + 1] && isClosedWord(tokens[i + 1]!)) {
-      i += 2;
-      continue;
+    // Holidays before the days (`PH, Su off`), then the days, then holidays after them (`Su,PH off`).
+    let holiday = false;
+    for (; word(i, HOLIDAYS); i++) {
+      holiday = true;
+      if (joint(i + 1) && (word(i + 2, HOLIDAYS) || parseSelector(tokens, i + 2, false))) i++;
     }
     const selector = parseSelector(tokens, i, false);
-    if (!selector) throw new Unreadable(`'${shown(i, i + 3)}' is not a day such as Mo, Monday or Mo-Fr`);
-    i = selector.end;
+    if (selector) i = selector.end;
+    for (; selector && joint(i) && word(i + 1, HOLIDAYS); i += 2) holiday = true;
+    // Times with no day before them are every day's (OpenStreetMap's `10:00-20:00`).
+    const items = selector?.items ?? (!holiday && startsTime(i) ? [{ group: EVERY_DAY, raw: '' }] : undefined);
+    if (!items && !holiday) throw new Unreadable(`'${shown(i, i + 3)}' is not a day such as Mo, Monday or Mo-Fr`);
     if (tokens[i]?.kind === 'colon') i++;
     let periods: DayHours[] | 'closed';
     if (tokens[i] && isClosedWord(tokens[i]!)) {
@@ -125,28 +180,31 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rule[] {
       for (;;) {
         if (word(i, BEFORE_TIME)) i++;
         const since = tokens[i];
-        const joint = tokens[i + 1];
+        const through = tokens[i + 1];
         const to = tokens[i + 2];
-        if (since?.kind !== 'time' || !(joint?.kind === 'dash' || word(i + 1, THROUGH)) || to?.kind !== 'time') {
+        if (since?.kind !== 'time' || !(through?.kind === 'dash' || word(i + 1, THROUGH)) || to?.kind !== 'time') {
           throw new Unreadable(`after '${shown(start, i)}' comes '${shown(i, i + 3) || 'nothing'}', not a range such as 09:00-18:00 or closed`);
         }
         const range = parseRange(`${since.text}-${to.text}`, options.timeFormat, google);
-        if (range === 'closed' || 'error' in range) throw new Unreadable(range === 'closed' ? 'an empty range' : range.error);
+        if (range === 'closed' || 'error' in range)
+          throw new Unreadable(range === 'closed' ? 'an empty range' : range.error, range === 'closed' ? undefined : range.code);
         periods.push(range);
         i += 3;
-        const between = tokens[i]?.kind === 'comma' || tokens[i]?.kind === 'and' || word(i, AND);
         const next = word(i + 1, BEFORE_TIME) ? i + 2 : i + 1;
-        if (between && tokens[next]?.kind === 'time') i++;
+        if (joint(i) && tokens[next]?.kind === 'time') i++;
         else break;
       }
     }
+    // A rule ends at `;`, `,` or where the next one's days begin (`Mo-Fr 10-21 Sa 9-21`).
     const after = tokens[i];
-    if (after && after.kind !== 'semi' && after.kind !== 'comma') {
+    if (after && after.kind !== 'semi' && after.kind !== 'comma' && !word(i, HOLIDAYS) && !parseSelector(tokens, i, false)) {
       throw new Unreadable(`'${shown(i, i + 3)}' after '${shown(start, i)}' is not understood`);
     }
-    rules.push({ items: selector.items, periods, overrides: overrides && rules.length > 0, text: shown(start, i) });
+    if (holiday) holidays.push(shown(start, i));
+    // `PH 10-14` alone is only about holidays; `Su,PH off` is still about Sunday.
+    if (items) rules.push({ items, periods, overrides: overrides && rules.length > 0, text: shown(start, i) });
   }
-  return rules;
+  return { rules, holidays };
 }
 
 function isClosedWord(token: Token): boolean {

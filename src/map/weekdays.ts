@@ -1,12 +1,32 @@
 // Weekday names in the languages of the stores. The same short form can name different days in two
 // languages (`ma` is Monday in Dutch and Tuesday in French, `do` Thursday in German and Sunday in
 // Spanish), so a header's day columns are read together, in one language, never one at a time.
+// A language is data: its row here, its closed words (./hours.ts) and its group words (./day-words.ts).
 
-export const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it'] as const;
+// Letters with no accent to drop that people still write plain (`Sali`, `Lordag`, `poniedzialek`).
+const LETTERS: Readonly<Record<string, string>> = { ı: 'i', ł: 'l', ø: 'o', æ: 'ae' };
+
+export const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it', 'pt', 'pl', 'sv', 'da', 'nb', 'tr', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** Per language, per weekday (0 = Sunday): full name, then short forms; written without accents. */
-export const WEEKDAYS: Readonly<Record<Language, readonly (readonly string[])[]>> = {
+// Danish and Norwegian (bokmål) name the days alike. Scandinavian two-letter forms (`to`, `on`, `ti`)
+// are English and Dutch words too, so only the three-letter ones are known.
+const DANISH_NORWEGIAN = [
+  ['søndag', 'søn'],
+  ['mandag', 'man'],
+  ['tirsdag', 'tirs', 'tir'],
+  ['onsdag', 'ons'],
+  ['torsdag', 'tors', 'tor'],
+  ['fredag', 'fre'],
+  ['lørdag', 'lør'],
+];
+
+/**
+ * Per language, per weekday (0 = Sunday): full name, then other forms, as the language writes them;
+ * they are compared folded (see fold and WEEKDAYS). `-feira` is part of a Portuguese day's name
+ * (tokenize keeps `Segunda-feira` one word); Polish has the forms after `od` (`od poniedziałku`).
+ */
+const WRITTEN: Readonly<Record<Language, readonly (readonly string[])[]>> = {
   en: [
     ['sunday', 'sun', 'su'],
     ['monday', 'mon', 'mo'],
@@ -47,21 +67,74 @@ export const WEEKDAYS: Readonly<Record<Language, readonly (readonly string[])[]>
     ['domingo', 'dom', 'do'],
     ['lunes', 'lun', 'lu'],
     ['martes', 'mar', 'ma'],
-    ['miercoles', 'mie', 'mi'],
+    ['miércoles', 'mié', 'mi'],
     ['jueves', 'jue', 'ju'],
     ['viernes', 'vie', 'vi'],
-    ['sabado', 'sab', 'sa'],
+    ['sábado', 'sáb', 'sa'],
   ],
   it: [
     ['domenica', 'dom', 'do'],
-    ['lunedi', 'lun', 'lu'],
-    ['martedi', 'mar', 'ma'],
-    ['mercoledi', 'mer', 'me'],
-    ['giovedi', 'gio', 'gi'],
-    ['venerdi', 'ven', 've'],
+    ['lunedì', 'lun', 'lu'],
+    ['martedì', 'mar', 'ma'],
+    ['mercoledì', 'mer', 'me'],
+    ['giovedì', 'gio', 'gi'],
+    ['venerdì', 'ven', 've'],
     ['sabato', 'sab', 'sa'],
   ],
+  pt: [
+    ['domingo', 'dom'],
+    ['segunda-feira', 'segunda', 'seg'],
+    ['terça-feira', 'terça', 'ter'],
+    ['quarta-feira', 'quarta', 'qua'],
+    ['quinta-feira', 'quinta', 'qui'],
+    ['sexta-feira', 'sexta', 'sex'],
+    ['sábado', 'sáb'],
+  ],
+  pl: [
+    ['niedziela', 'niedzieli', 'niedz', 'ndz', 'nd'],
+    ['poniedziałek', 'poniedziałku', 'pon', 'pn'],
+    ['wtorek', 'wtorku', 'wt'],
+    ['środa', 'środy', 'śr'],
+    ['czwartek', 'czwartku', 'czw', 'cz'],
+    ['piątek', 'piątku', 'pt'],
+    ['sobota', 'soboty', 'sob', 'sb'],
+  ],
+  sv: [
+    ['söndag', 'sön'],
+    ['måndag', 'mån'],
+    ['tisdag', 'tis'],
+    ['onsdag', 'ons'],
+    ['torsdag', 'tors', 'tor'],
+    ['fredag', 'fre'],
+    ['lördag', 'lör'],
+  ],
+  da: DANISH_NORWEGIAN,
+  nb: DANISH_NORWEGIAN,
+  tr: [
+    ['pazar', 'paz', 'pzr'],
+    ['pazartesi', 'pzt', 'pts'],
+    ['salı', 'sal'],
+    ['çarşamba', 'çar', 'çrş'],
+    ['perşembe', 'per', 'prş'],
+    ['cuma', 'cum'],
+    ['cumartesi', 'cmt', 'cts'],
+  ],
+  // 月曜日, 月曜 or 月 alone (tokenize splits 土日 into two days).
+  ja: [
+    ['日曜日', '日曜', '日'],
+    ['月曜日', '月曜', '月'],
+    ['火曜日', '火曜', '火'],
+    ['水曜日', '水曜', '水'],
+    ['木曜日', '木曜', '木'],
+    ['金曜日', '金曜', '金'],
+    ['土曜日', '土曜', '土'],
+  ],
 };
+
+/** WRITTEN folded, as tokens are compared: `miércoles` is `miercoles`, `søndag` `sondag`. */
+export const WEEKDAYS = Object.fromEntries(LANGUAGES.map((l) => [l, WRITTEN[l].map((names) => [...new Set(names.map(fold))])])) as unknown as Readonly<
+  Record<Language, readonly (readonly string[])[]>
+>;
 
 /** `Mié.`, `MERCREDI`, `lunedì` → `mie`, `mercredi`, `lunedi`: lower case, no accents, no spacing or dots. */
 export function fold(name: string): string {
@@ -69,6 +142,7 @@ export function fold(name: string): string {
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
+    .replace(/[ıłøæ]/g, (c) => LETTERS[c]!)
     .replace(/[\s_\-.]+/g, '');
 }
 

@@ -42,8 +42,11 @@ describe('store cards', () => {
     cells[2] = '9';
     cells[3] = '21.5';
     cells[12] = '10';
-    cells[13] = '2';
+    cells[13] = '02:00';
     expect(hours(cells).candidate.opentToGuestsPeriod).toEqual({ '1': { since: 9, to: 21.5 }, '6': { since: 10, to: 26 } });
+    // `10` to `2` is 10:00-14:00 on a 12-hour clock: the file must say which (AMBIGUOUS_TIME).
+    cells[13] = '2';
+    expect(hours(cells).issues?.map((i) => [i.code, i.column])).toEqual([['AMBIGUOUS_TIME', 'sat_to']]);
   });
 
   it('reports a day with only one end, naming the day and the empty column', () => {

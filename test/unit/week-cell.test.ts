@@ -16,7 +16,6 @@ describe('the same week, written seven ways', () => {
   it.each([
     'Mo-Fr 9-18, Sa 9-14',
     'Mo-Fr 09:00-18:00; Sa 09:00-14:00; Su off',
-    'Mo-Fr 09:00-18:00; Sa 09:00-14:00; Su off; PH off',
     'Monday: 9 AM – 6 PM, Tuesday: 9 AM – 6 PM, Wednesday: 9 AM – 6 PM, Thursday: 9 AM – 6 PM, Friday: 9 AM – 6 PM, Saturday: 9 AM – 2 PM, Sunday: Closed',
     'Monday: 9\u202fAM\u2009–\u20096\u202fPM\nTuesday: 9\u202fAM\u2009–\u20096\u202fPM\nWednesday: 9\u202fAM\u2009–\u20096\u202fPM\nThursday: 9\u202fAM\u2009–\u20096\u202fPM\nFriday: 9\u202fAM\u2009–\u20096\u202fPM\nSaturday: 9\u202fAM\u2009–\u20092\u202fPM\nSunday: Closed',
     'Mo.-Fr.: 9.00-18.00 Uhr, Sa.: 9.00-14.00 Uhr, So. geschlossen',
@@ -31,11 +30,22 @@ describe('the same week, written seven ways', () => {
   });
 });
 
+describe('holidays are no weekday: left out, with a note', () => {
+  it.each([
+    ['Mo-Fr 09:00-18:00; Sa 09:00-14:00; Su off; PH off', ['PH off']],
+    ['Mo-Fr 09:00-18:00; Sa 09:00-14:00; Su,PH off', ['Su, PH off']],
+    ['Mo-Fr 09:00-18:00; Sa 09:00-14:00; PH,Su off', ['PH, Su off']],
+    ['Mo-Fr 09:00-18:00; Sa 09:00-14:00; PH 10:00-14:00', ['PH 10:00 - 14:00']],
+  ])('%j', (text, holidays) => {
+    expect(hoursFromJson(text)).toEqual({ period: WEEK_9_18_SAT_9_14, holidays });
+  });
+});
+
 describe('what the week cannot say is an error, never a closed day', () => {
   it.each([
     ['Mo-Fr 9-18, Sa', 'not a range'],
     ['Mo-Fr 9-18, Sa 9-14, Jan off', "'Jan off' is not a day"],
-    ['9-18', 'is not a day'],
+    ['Mo-Fr 9-18 Jan off', 'is not understood'],
     ['Mo-Fr 9-18 except holidays', 'is not understood'],
     ['Mo-Fr 9-18, Fr 9-20', 'given twice'],
     ['Mo-Su 24/7', 'not a range'],

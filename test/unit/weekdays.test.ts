@@ -26,6 +26,19 @@ describe('a header in one language', () => {
     ['es, short', ['Lun', 'Mar', 'Mié', 'Jue', 'Vie', 'Sáb', 'Dom']],
     ['it', ['lunedì', 'martedì', 'mercoledì', 'giovedì', 'venerdì', 'sabato', 'domenica']],
     ['it, no accents', ['lunedi', 'martedi', 'mercoledi', 'giovedi', 'venerdi', 'sabato', 'domenica']],
+    ['pt', ['Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira', 'Sábado', 'Domingo']],
+    ['pt, short', ['seg', 'ter', 'qua', 'qui', 'sex', 'sáb', 'dom']],
+    ['pl', ['Poniedziałek', 'Wtorek', 'Środa', 'Czwartek', 'Piątek', 'Sobota', 'Niedziela']],
+    ['pl, short', ['pn', 'wt', 'śr', 'cz', 'pt', 'sb', 'nd']],
+    ['sv', ['Måndag', 'Tisdag', 'Onsdag', 'Torsdag', 'Fredag', 'Lördag', 'Söndag']],
+    ['sv, short', ['mån', 'tis', 'ons', 'tors', 'fre', 'lör', 'sön']],
+    ['da/nb', ['Mandag', 'Tirsdag', 'Onsdag', 'Torsdag', 'Fredag', 'Lørdag', 'Søndag']],
+    ['da/nb, short', ['man', 'tir', 'ons', 'tor', 'fre', 'lør', 'søn']],
+    ['tr', ['Pazartesi', 'Salı', 'Çarşamba', 'Perşembe', 'Cuma', 'Cumartesi', 'Pazar']],
+    ['tr, capitals', ['PAZARTESİ', 'SALI', 'ÇARŞAMBA', 'PERŞEMBE', 'CUMA', 'CUMARTESİ', 'PAZAR']],
+    ['tr, short', ['Pzt', 'Sal', 'Çar', 'Per', 'Cum', 'Cmt', 'Paz']],
+    ['ja', ['月曜日', '火曜日', '水曜日', '木曜日', '金曜日', '土曜日', '日曜日']],
+    ['ja, one character', ['月', '火', '水', '木', '金', '土', '日']],
   ])('%s: Monday to Sunday', (_language, columns) => {
     const { days: found, codes } = days(columns);
     expect(codes).toEqual([]);

@@ -1,0 +1,23 @@
+// How the process ends once main() has returned. A name lookup the run gave up on — the connect
+// timeout or a webhook's 4 s passed while the system resolver was still asking — cannot be cancelled:
+// getaddrinfo runs on a libuv thread and holds the process until the resolver itself gives up (20 s
+// and more with a dead name server), long after the run's outcome was known. So once the output is
+// written, nothing else is waited for. The one place that calls process.exit.
+
+/** Exits with `exitCode` when stdout and stderr are written; a process with nothing left pending ends first by itself. */
+export async function leave(exitCode: number): Promise<void> {
+  process.exitCode = exitCode;
+  await Promise.all([process.stdout, process.stderr].map(written));
+  setTimeout(() => process.exit(), LINGER_MS).unref();
+}
+
+/** Long enough for a normal end to come first; short against any resolver's timeout. */
+const LINGER_MS = 200;
+
+/** Resolves once what was written to the stream has been handed to the system (or the stream is gone). */
+function written(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    stream.write('', () => resolve());
+  });
+}

@@ -1,0 +1,70 @@
+// A clock without AM/PM that would run past midnight from a daytime opening has two readings: it
+// stops the run (AMBIGUOUS_TIME) until --time-format says 12h or 24h. Real night openings still read.
+import { describe, expect, it } from 'vitest';
+import { hoursFromJson } from '../../src/map/hours-json.js';
+import { parseDay } from '../../src/map/hours.js';
+
+describe('a range with two readings is AMBIGUOUS_TIME, naming both', () => {
+  it.each([
+    ['9-5', '09:00-17:00', '09:00-05:00'],
+    ['10-2', '10:00-14:00', '10:00-02:00'],
+    ['12-4', '12:00-16:00', '12:00-04:00'],
+    ['10 to 6', '10:00-18:00', '10:00-06:00'],
+    ['8-4:30', '08:00-16:30', '08:00-04:30'],
+    ['10am - 6', '10:00-18:00', '10:00-06:00'],
+    ['07:45 - 4:00', '07:45-16:00', '07:45-04:00'],
+    ['11-1', '11:00-13:00', '11:00-01:00'],
+  ])('%s', (text, day, night) => {
+    const result = parseDay(text);
+    expect(result).toMatchObject({ code: 'AMBIGUOUS_TIME' });
+    const { error } = result as { error: string };
+    expect(error).toContain(`${day} (a 12-hour clock) or ${night} next day`);
+    expect(error).toContain('--time-format 12h');
+  });
+
+  it.each([
+    ['9-5', '12h', { since: 9, to: 17 }],
+    ['9-5', '24h', { since: 9, to: 29 }],
+    ['8-4:30', '12h', { since: 8, to: 16.5 }],
+    ['9.30-5.30', 'clock,12h', { since: 9.5, to: 17.5 }],
+  ])('%s with --time-format %s', (text, format, period) => {
+    expect(parseDay(text, format)).toEqual({ periods: [period] });
+  });
+});
+
+describe('what says which clock it is reads without a question', () => {
+  it.each([
+    ['18:00-02:00', 18, 26], // an opening after noon
+    ['22:00-04:00', 22, 28],
+    ['20:00 - 4:30', 20, 28.5],
+    ['9-02:00', 9, 26], // a closing hour written with its zero
+    ['22-06:00', 22, 30],
+    ['11 AM - 1 AM', 11, 25], // the closing end's marker
+    ['10pm - 2', 22, 26], // 2 PM would be before 10 PM
+    ['9-17', 9, 17], // no midnight at all
+    ['9-12', 9, 12],
+    ['11:00-00:00', 11, 24],
+  ])('%s', (text, since, to) => {
+    expect(parseDay(text)).toEqual({ periods: [{ since, to }] });
+  });
+});
+
+describe('in a week cell', () => {
+  it.each(['Mon-Fri 9-5, Sat 10-2', 'Sun 12-4', 'Tue-Sat 10 to 6', 'Mon-Fri 8-4:30', 'Mon-Fri 10am - 6', 'Mo-Fr 07:45 - 4:00'])('%j stops', (text) => {
+    expect(hoursFromJson(text).problems).toEqual([expect.objectContaining({ code: 'AMBIGUOUS_TIME' })]);
+  });
+
+  it.each([
+    ['Fr-Sa 18:00-02:00', { '5': { since: 18, to: 26 }, '6': { since: 18, to: 26 } }],
+    ['Mo-Su 22:00-04:00', Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((d) => [String(d), { since: 22, to: 28 }]))],
+  ])('%j is a night opening', (text, period) => {
+    expect(hoursFromJson(text)).toEqual({ period });
+  });
+
+  it('--time-format 12h reads the week as the sign means it', () => {
+    expect(hoursFromJson('Mon-Fri 9-5, Sat 10-2', { timeFormat: '12h' }).period).toEqual({
+      ...Object.fromEntries([1, 2, 3, 4, 5].map((d) => [String(d), { since: 9, to: 17 }])),
+      '6': { since: 10, to: 14 },
+    });
+  });
+});
