@@ -103,10 +103,12 @@ export const ERROR_CODES = {
     'STORE_CARDS_INVALID',
     'PLAN_INVALID',
     'UNKNOWN_KEY',
+    'DUPLICATE_IN_SET',
   ],
   refused: [
     'EMPTY_UPLOAD',
     'TOO_MANY_REMOVALS',
+    'LEADING_ZEROS_LOST',
     'TOO_MANY_CHANGES',
     'VALUES_EMPTIED',
     'NO_BASELINE',

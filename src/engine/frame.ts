@@ -8,12 +8,16 @@ import type { Diff } from '../diff/index.js';
 import type { GuardInput, Verdict } from '../guard/index.js';
 import { bodiesOf, setOf, type RecordSet } from '../sets/index.js';
 import { judgeHolding } from '../sets/hold.js';
+import { leadingZeroPairs, leadingZerosRefusal, type ZeroPairs } from '../guard/leading-zeros.js';
+import { KINDS } from '../contract/kinds.js';
+import type { RecordsByKey } from '../diff/records.js';
 import { encoded } from './encoded.js';
 import { assertSettled, type BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
 import { execute } from './execute.js';
 import { locatorOf } from './service-reasons.js';
+import { uniqueSetError } from './set-unique.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
 import { closeState, openState, type State } from './state.js';
@@ -47,9 +51,13 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
+    // A set made of the file and the recorded upload is checked whole: a new record may clash with a kept one.
+    const clash =
+      planned.set && !planned.invalid ? uniqueSetError(target.kind, planned.set, planned.file, planned.source, head?.generation ?? null) : undefined;
     await writeOutputs(def.outputs ?? {}, { def, guards, opened, against, planned, verdict }, ctx);
     if (ctx.review) await (await import('./review.js')).collectReview(ctx.review, { def, guards, opened, against, planned, verdict });
     if (planned.invalid) throw planned.invalid;
+    if (clash) throw clash;
     if (verdict?.refusal) throw verdict.refusal;
     // A Ctrl-C during the reading ends the run here, before anything is sent or audited.
     ctx.signal?.throwIfAborted();
@@ -137,6 +145,14 @@ function judgeStep(
     },
   };
   const recorded = against.baseline?.records;
+  // Keys that lost their leading zeros are refused for what they are, before any removal is judged or held.
+  const zeros = lostZeros(planned, recorded);
+  if (zeros) {
+    const judged = judgeHolding(input, { keys: [], bodies: [] }, undefined);
+    const verdict: Verdict = { ...judged.verdict, refusal: leadingZerosRefusal(zeros, KINDS[kind].keyField, describeAgainst(against)) };
+    ctx.emit({ type: 'guards', kind, guards: verdict.guards });
+    return { verdict, planned };
+  }
   // Held removals need the set as text; a run without --hold-removals never converts it.
   const set = guards.holdRemovals ? (planned.set ?? (planned.file ? setOf(planned.file.keys, planned.file.bodies) : undefined)) : undefined;
   const hold =
@@ -159,4 +175,18 @@ function judgeStep(
   ctx.emit({ type: 'guards', kind, guards: verdict.guards });
   ctx.emit({ type: 'guard-notes', notes: verdict.notes });
   return { verdict, planned };
+}
+
+/** Removed keys that come back without their leading zeros (or with zeros), when the plan has both. */
+function lostZeros(planned: Planned, recorded: RecordsByKey | undefined): ZeroPairs | undefined {
+  const { diff } = planned;
+  const keys = planned.set?.keys ?? planned.file?.keys;
+  if (!recorded || !keys || !diff.added || !diff.removed) return undefined;
+  const pairs = leadingZeroPairs(recorded, keys, diff.status);
+  return pairs.count ? pairs : undefined;
+}
+
+function describeAgainst(against: BaselineResult): string {
+  const g = against.against.generation;
+  return g !== null ? `upload #${g}` : against.against.source === 'file' ? 'the baseline file' : 'the baseline';
 }

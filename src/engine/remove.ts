@@ -6,6 +6,7 @@ import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { GuardRefusal, InputError } from '../errors.js';
 import { bodiesOf, removeKeys } from '../sets/index.js';
+import { nearKeys } from '../sets/near-keys.js';
 import { latestUpload } from './baseline.js';
 import { commandBasics, recordedSetGuards, type Definition } from './definition.js';
 import { encoded } from './encoded.js';
@@ -51,9 +52,13 @@ export function removeDefinition(options: RemoveOptions): Definition {
         const listed = set.unknown.slice(0, 10).map((k) => `'${k}'`);
         const which = set.unknown.length === 1 ? `${KINDS[kind].keyField} ${listed[0]} is` : `${set.unknown.length} keys are`;
         const list = set.unknown.length === 1 ? '' : `: ${listed.join(', ')}${set.unknown.length > 10 ? ', …' : ''}`;
+        const meant = set.unknown.slice(0, 10).flatMap((k) => {
+          const near = nearKeys(k, recorded.keys());
+          return near.length ? [`'${k}': did you mean ${near.map((n) => `'${n}'`).join(' or ')}?`] : [];
+        });
         throw new InputError(
           'UNKNOWN_KEY',
-          `${which} not in the last recorded set of ${noun}${list}; nothing was sent`,
+          `${which} not in the last recorded set of ${noun}${list}${meant.length ? ` (${meant.join('; ')})` : ''}; nothing was sent`,
           `check the spelling (keys are compared exactly, case included); \`upload export ${kind}\` lists what is recorded`,
         );
       }

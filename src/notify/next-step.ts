@@ -29,6 +29,12 @@ const NOTIFY_FLAGS = ['--notify', '--notify-on', '--notify-format'];
 const SENDING_FLAGS = ['--yes', '-y', '--hold-removals', '--json', '--detailed-exitcode'];
 
 export function nextStep(f: StepFacts): NextStep {
+  // export and state read or copy the state: nothing to review, the command again once fixed.
+  if (f.command === 'export' || f.command === 'state') {
+    return f.verdict === 'success'
+      ? { command: again(f), why: 'nothing to do' }
+      : { command: again(f), why: 'nothing was sent to the service; fix what the job log names (the store, the file), then run it again' };
+  }
   const history = `upload history ${f.kind ?? ''}${f.target ? ` --target ${quote(f.target)}` : ''}`.replace('  ', ' ');
   const review = reviewCommand(f);
   switch (f.verdict) {

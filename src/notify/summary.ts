@@ -15,8 +15,11 @@ export const NOTIFY_ON: readonly NotifyOn[] = ['failure', 'change', 'always'];
 /** The report as a notification reads it. */
 export type NotifiedReport = Readonly<UploadReport>;
 
-/** What an upload was: a full upload of a file, a merge, a removal of keys, a restore, a plan applied. */
-export type NotifiedOperation = 'upload' | 'merge' | 'remove' | 'restore' | 'apply';
+/**
+ * What the run was: an upload (a full upload of a file, a merge, a removal of keys, a restore, a plan
+ * applied), or one of the commands that only read or copy the state (an export, a state copy, a settling).
+ */
+export type NotifiedOperation = 'upload' | 'merge' | 'remove' | 'restore' | 'apply' | 'export' | 'state' | 'resolve';
 
 export interface RunFacts {
   /** The command that ran: store-cards, team-members, restore, apply, remove, … */
@@ -147,6 +150,9 @@ const OPERATION_WORDS: Readonly<Record<NotifiedOperation, string>> = {
   remove: 'removal',
   restore: 'restore',
   apply: 'saved plan applied',
+  export: 'export',
+  state: 'state copy',
+  resolve: 'settling of an unconfirmed upload',
 };
 
 /** "⚠️ production (scheduling.example.com): team members full upload succeeded, 40 removals held back (exit 9)" */

@@ -134,3 +134,12 @@ describe('the chat formats', () => {
     expect(command!.text).toContain('\\<b\\>&\\_x\\_.csv');
   });
 });
+
+describe('commands that only read or copy the state', () => {
+  it('say what they were, and run again as the next step', () => {
+    const r = report('usage-error', 2, 'STATE_UNREACHABLE', { kind: 'team-members', diff: null });
+    const n = notification(r, { ...facts, command: 'export', operation: 'export', argv: ['export', 'team-members', '--output', 'x.csv', '--notify', '***'] });
+    expect(n.headline).toBe('❌ prod (api.example.com): team members export failed (exit 2, STATE_UNREACHABLE)');
+    expect(n.next.command).toBe('upload export team-members --output x.csv');
+  });
+});
