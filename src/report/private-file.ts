@@ -40,6 +40,13 @@ export async function writePrivateFile(
     if (mode !== 0o600) await chmod(path, mode);
   } catch (err) {
     const why = err instanceof NotAFile ? `it is ${err.what}` : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
-    throw new UsageError(code, `${flag} ${path}: cannot write the file: ${why}`, 'give a path in a directory you can write to, of a regular file or a new one');
+    throw new UsageError(
+      code,
+      `${flag} ${path}: cannot write the file: ${why}`,
+      'give a path in a directory you can write to, of a regular file or a new one',
+      {
+        cause: err,
+      },
+    );
   }
 }
