@@ -2,7 +2,6 @@
 // to 17:00. Both are written every day (US shop signs; `Mo-Fr 07:45 - 4:00` is in OpenStreetMap
 // hundreds of times), so where nothing in the range says which clock it is, the run stops and asks.
 // The rule, with its reasons, is in docs/input.md ("Ambiguous clocks").
-import { HOUR_BOUNDS } from '../contract/fields.js';
 import { says, type TimeFormats } from './time-format.js';
 
 /** What a range past midnight is, once the clock question has been asked. */
@@ -14,15 +13,12 @@ const MARKER = /[ap]\.?\s*m?\.?$/i;
  * For a range whose closing time is at or before its opening (`since`, `to` in hours, as written),
  * the closing hour to send: past midnight (`to + 24`), or the same afternoon (`to + 12`) where the
  * file says it writes 12-hour times. Evidence of a 24-hour clock: an hour above 12 at either end, or
- * a closing hour written with its zero (`02:00`); AM/PM at the closing end says it outright. Only
- * a night the service could hold (to 06:00 next day) is a reading to ask about.
+ * a closing hour written with its zero (`02:00`); AM/PM at the closing end says it outright.
  */
 export function pastMidnight(sinceText: string, toText: string, since: number, to: number, format: TimeFormats | undefined): NightReading {
   const opening = sinceText.trim();
   const closing = toText.trim();
-  // A night past 06:00 next day is no wire value either way: it stays HOURS_OUT_OF_RANGE, as before.
-  const fits = to + 24 <= HOUR_BOUNDS.to.max;
-  const twelve = fits && to >= 1 && since < 13 && !MARKER.test(closing) && !/p\.?\s*m?\.?$/i.test(opening) && !/^0\d/.test(closing);
+  const twelve = to >= 1 && to < 12 && since < 13 && !MARKER.test(closing) && !/p\.?\s*m?\.?$/i.test(opening) && !/^0\d/.test(closing);
   if (!twelve || says(format, '24h')) return { to: to + 24 };
   if (says(format, '12h')) return { to: to + 12 };
   const day = clock(to + 12);
