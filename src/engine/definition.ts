@@ -6,12 +6,11 @@ import type { Kind } from '../contract/kinds.js';
 import type { ChangeTally } from '../diff/fields.js';
 import type { Diff } from '../diff/index.js';
 import type { UploadError } from '../errors.js';
-import type { Limit } from '../guard/limit.js';
 import type { RecordSet } from '../sets/index.js';
 import type { Generation, Operation } from '../state/types.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
-import type { GuardOptions, Identity, SendOptions, StateOptions } from './options.js';
+import type { Identity, Limits, SendOptions, StateOptions } from './options.js';
 import type { Plan } from './plan.js';
 import type { RunFacts } from './result.js';
 import type { State } from './state.js';
@@ -66,10 +65,7 @@ export interface Planned {
 
 /** The guards' settings (a saved plan's are those it was made with). */
 export interface GuardSettings {
-  readonly maxRemovals: Limit;
-  readonly maxChanges: Limit;
-  readonly maxEmptied: Limit;
-  readonly allowEmpty: boolean;
+  readonly limits: Limits;
   /** --no-baseline */
   readonly acknowledgeNoBaseline: boolean;
   /** --hold-removals: when the removal guard would refuse, send the omitted records as recorded instead. */
@@ -77,8 +73,8 @@ export interface GuardSettings {
 }
 
 /** The guards of a command on the recorded set (restore, remove): it always has a baseline. */
-export function recordedSetGuards(options: Omit<GuardOptions, 'maxRemovals'>, maxRemovals: Limit): GuardSettings {
-  return { maxRemovals, maxChanges: options.maxChanges, maxEmptied: options.maxEmptied, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: false };
+export function recordedSetGuards(limits: Limits): GuardSettings {
+  return { limits, acknowledgeNoBaseline: false };
 }
 
 export interface Definition<Found = undefined> {

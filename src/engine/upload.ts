@@ -21,10 +21,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
   return {
     ...commandBasics(options, { kind, source, dryRun: options.dryRun }),
     guards: {
-      maxRemovals: options.maxRemovals,
-      maxChanges: options.maxChanges,
-      maxEmptied: options.maxEmptied,
-      allowEmpty: options.allowEmpty,
+      limits: options.limits,
       acknowledgeNoBaseline: options.noBaseline,
       holdRemovals: options.holdRemovals,
     },
