@@ -105,8 +105,7 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
         diff,
         changes: () => (latest ? analyseChanges(doc.kind, latest, keys, bodies, diff) : undefined),
         payload: () => Promise.resolve(payload),
-        notes: doc.notes,
-        savedPlan: options.plan,
+        what: { operation: 'apply', savedPlan: options.plan, notes: doc.notes ?? [] },
       });
     },
   };

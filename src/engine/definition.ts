@@ -7,7 +7,7 @@ import type { ChangeTally } from '../diff/fields.js';
 import type { Diff } from '../diff/index.js';
 import type { UploadError } from '../errors.js';
 import type { RecordSet } from '../sets/index.js';
-import type { Generation, Operation } from '../state/types.js';
+import type { Generation } from '../state/types.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Identity, Limits, SendOptions, StateOptions } from './options.js';
@@ -34,6 +34,16 @@ export interface Opened<Found = undefined> {
   readonly head: Generation | undefined;
 }
 
+/** What a planned upload is, with what only that kind of upload has. */
+export type PlannedAs =
+  | { readonly operation: 'upload' }
+  | { readonly operation: 'merge' }
+  | { readonly operation: 'remove' }
+  /** An earlier generation sent again: the new one says which. */
+  | { readonly operation: 'restore'; readonly restoredFrom: number }
+  /** A saved plan: its path, and what its guards said when it was made (shown when there is nothing to judge it against again). */
+  | { readonly operation: 'apply'; readonly savedPlan: string; readonly notes: readonly string[] };
+
 /** The set a run would send, and what it changes. */
 export interface Planned {
   readonly source: string;
@@ -50,15 +60,10 @@ export interface Planned {
   readonly file?: Plan;
   /** Why the set must not be judged or sent (invalid records); the files asked for are still written. */
   readonly invalid?: UploadError;
-  /** What a saved plan's guards said when it was made (apply), shown when there is nothing to judge it against again. */
-  readonly notes?: readonly string[];
-  /** What the new generation says it came from. */
-  readonly restoredFrom?: number;
-  readonly savedPlan?: string;
+  /** What the upload is: the history records it, and the frame never infers it from the other fields. */
+  readonly what: PlannedAs;
   /** The set that would be sent, when it is not the file's records alone (a merge, a removal, held removals). */
   readonly set?: RecordSet;
-  /** What the upload is, for the history (default: a full upload, a restore or an apply, from the above). */
-  readonly operation?: Operation;
   /** Recorded keys the set keeps although the file leaves them out (--hold-removals; set by the judge step). */
   readonly held?: readonly string[];
 }

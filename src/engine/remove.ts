@@ -70,7 +70,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
         changes: () => analyseChanges(kind, recorded, set.keys, bodiesOf(set), diff),
         payload: encoded(set.bodies),
         set,
-        operation: 'remove' as const,
+        what: { operation: 'remove' } as const,
       });
     },
   };

@@ -62,7 +62,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
         diff,
         changes: () => analyseChanges(kind, latest, keys, bodies, diff),
         payload: () => Promise.resolve(payload),
-        restoredFrom: target.generation,
+        what: { operation: 'restore', restoredFrom: target.generation } as const,
       };
     },
   };
