@@ -35,7 +35,7 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       'map',
       'ignoreColumn',
       'timeFormat',
-      ...(kind === 'store-cards' ? (['splitHours'] as const) : []),
+      ...(kind === 'store-cards' ? (['splitHours', 'closedDays'] as const) : []),
       'format',
       'sheet',
       'headerRow',

@@ -162,6 +162,8 @@ export async function loadKnownParents(req: {
   }
 }
 
+const KEYS_ONLY_IGNORES = ['MISSING_DAYS', 'UNUSED_COLUMNS'] as const;
+
 async function readStoreCardKeys(path: string, stdin?: NodeJS.ReadableStream): Promise<ReadonlySet<string>> {
   const source = displayName(path);
   let plan;
@@ -171,7 +173,10 @@ async function readStoreCardKeys(path: string, stdin?: NodeJS.ReadableStream): P
     if (!(err instanceof InputError)) throw err;
     throw new InputError(err.code, `--store-cards ${err.message}`, err.hint);
   }
-  if (plan.errors > 0) {
+  // Only the keys are wanted: weekdays or fields the file leaves out (MISSING_DAYS, UNUSED_COLUMNS,
+  // each said once for the header) do not make a store's key less sure.
+  const beside = KEYS_ONLY_IGNORES.reduce((n, code) => n + (plan.issueCounts[code] ?? 0), 0);
+  if (plan.errors - beside > 0) {
     // Half a list of stores would turn every member of a rejected store into a false warning.
     throw new InputError(
       'STORE_CARDS_INVALID',

@@ -12,6 +12,7 @@ import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolic
 import type { Payload } from '../contract/json-array.js';
 import { endpoint, type Token } from './config.js';
 import { sleep } from './sleep.js';
+import { Secrets } from './secrets.js';
 
 export { checkAnswer, type ServiceAnswer } from './answer.js';
 
@@ -56,6 +57,10 @@ export async function send(req: SendRequest): Promise<SendResult> {
   const dispatcher = makeDispatcher(policy, req.env);
   const tried: string[] = [];
   let maybeApplied = false;
+  // A service that echoes the token back must not put it in what this run keeps: the answer's text is
+  // quoted in messages, in --json and in the state's audit record, so it is masked once, where it arrives.
+  const masked = new Secrets();
+  masked.keep(req.token.value);
   try {
     for (let n = 1; ; n++) {
       const at = { attempt: n, attempts: policy.attempts };
@@ -74,9 +79,11 @@ export async function send(req: SendRequest): Promise<SendResult> {
           sentThisAttempt = true;
           emit({ type: 'waiting', ...at, answerMs: policy.answerMs });
         },
-      }).catch((err: unknown) => {
-        throw err instanceof Interrupted && (maybeApplied || sentThisAttempt) ? interruptedAfterSend() : err;
-      });
+      })
+        .then((r) => (r.kind === 'answer' ? { ...r, text: masked.redact(r.text) } : r))
+        .catch((err: unknown) => {
+          throw err instanceof Interrupted && (maybeApplied || sentThisAttempt) ? interruptedAfterSend() : err;
+        });
 
       let reason: string;
       let retryAfterMs: number | undefined;
