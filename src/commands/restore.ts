@@ -30,7 +30,7 @@ export default defineCommand({
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind], flags, io, run }) => {
     const dryRun = flags.dryRun === true;
-    const [{ parseSending, planOutOf }, { count, parseGuards, parseState }, { runRestore }] = await Promise.all([
+    const [{ parseSending, planOutOf }, { count, parseLimits, parseState }, { runRestore }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
       import('../engine/restore.js'),
@@ -38,7 +38,7 @@ export default defineCommand({
     const sending = await parseSending(flags, io, { dryRun, url: 'always' });
     const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
     const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
-    const options = { kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) };
+    const options = { kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, limits: parseLimits(flags), ...parseState(flags, io) };
     return runRestore({ ...options, planOut, target: flags.targetName ?? null }, run);
   },
 });

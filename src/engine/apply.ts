@@ -143,8 +143,7 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
         diff,
         changes: () => (latest ? analyseChanges(doc.kind, latest, keys, bodies, diff) : undefined),
         payload: () => Promise.resolve(payload),
-        notes: doc.notes,
-        savedPlan: options.plan,
+        what: { operation: 'apply', savedPlan: options.plan, notes: doc.notes ?? [] },
         ...(approved ? { approval: approved } : {}),
       });
     },
@@ -192,10 +191,12 @@ async function checkApprovals(state: State, saved: Saved, options: ApplyOptions)
 function guardsOf(doc: PlanDocument): GuardSettings {
   const limits = limitsOf(doc);
   return {
-    maxRemovals: parseLimit('--max-removals', limits.maxRemovals),
-    maxChanges: parseLimit('--max-changes', limits.maxChanges),
-    maxEmptied: parseLimit('--max-emptied', limits.maxEmptied),
-    allowEmpty: limits.allowEmpty,
+    limits: {
+      maxRemovals: parseLimit('--max-removals', limits.maxRemovals),
+      maxChanges: parseLimit('--max-changes', limits.maxChanges),
+      maxEmptied: parseLimit('--max-emptied', limits.maxEmptied),
+      allowEmpty: limits.allowEmpty,
+    },
     // A plan is only written once its baseline question was settled.
     acknowledgeNoBaseline: true,
   };

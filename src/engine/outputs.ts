@@ -64,10 +64,10 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
   // The limits it was judged with: `apply` judges the plan again with them, not with its own defaults.
   const limits = guards
     ? {
-        maxRemovals: describeLimit(guards.maxRemovals),
-        maxChanges: describeLimit(guards.maxChanges),
-        maxEmptied: describeLimit(guards.maxEmptied),
-        allowEmpty: guards.allowEmpty,
+        maxRemovals: describeLimit(guards.limits.maxRemovals),
+        maxChanges: describeLimit(guards.limits.maxChanges),
+        maxEmptied: describeLimit(guards.limits.maxEmptied),
+        allowEmpty: guards.limits.allowEmpty,
       }
     : undefined;
   const payload = await planned.payload();
