@@ -83,7 +83,13 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
   }
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(flags.delimiter);
-  const mapping = loadMapping(flags.map, kind, { ignoreColumns: flags.ignoreColumn, timeFormat: flags.timeFormat, splitHours: flags.splitHours });
+  const mapping = loadMapping(flags.map, kind, {
+    ignoreColumns: flags.ignoreColumn,
+    timeFormat: flags.timeFormat,
+    splitHours: flags.splitHours,
+    statusColumn: flags.statusColumn,
+    active: flags.active,
+  });
   const guards = parseGuards(flags);
   const state = parseState(flags, io);
   if (storeCards === '-' && (file === '-' || flags.tokenFile === '-')) {

@@ -36,6 +36,8 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       'map',
       'ignoreColumn',
       'timeFormat',
+      'statusColumn',
+      'active',
       ...(kind === 'store-cards' ? (['splitHours'] as const) : []),
       'format',
       'sheet',

@@ -1,13 +1,15 @@
 // `--map mapping.json` or inline `--map '{"employeeID": "Personalnummer"}'`: wire field to the column
 // (or columns, joined with a space) that feeds it, plus the columns to leave out on purpose.
 //   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock", "splitHours": "span"}
-// `ignore`, `timeFormat` and `splitHours` are not wire fields of either kind, so they cannot be read as one.
+// `ignore`, `timeFormat`, `splitHours` and `status` are not wire fields of either kind, so they cannot be read as one.
+//   {"status": {"column": "Employment Status", "active": ["Active", "On Leave"]}}
 import type { Kind } from '../contract/kinds.js';
 import { FIELDS } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
 import { readSmallFile } from '../read/small-file.js';
 import { FORBIDDEN_KEYS } from '../read/types.js';
 import { TIME_FORMAT_HELP, parseTimeFormats, type TimeFormats } from './time-format.js';
+import type { StatusSetting } from './status-column.js';
 
 export interface Mapping {
   /** Wire field → the columns that feed it, as written in the mapping (one, or several to join). */
@@ -18,12 +20,16 @@ export interface Mapping {
   readonly timeFormat?: TimeFormats | undefined;
   /** What a day with two periods (a lunch break) becomes: `span` sends first opening to last closing; unset, an error. */
   readonly splitHours?: 'span' | undefined;
+  /** Which rows of an HR export to keep by their status column (--status-column, --active); the others are left out. */
+  readonly status?: StatusSetting | undefined;
 }
 
 export interface MappingFlags {
   readonly ignoreColumns?: readonly string[] | undefined;
   readonly timeFormat?: string | undefined;
   readonly splitHours?: string | undefined;
+  readonly statusColumn?: string | undefined;
+  readonly active?: string | undefined;
 }
 
 function bad(where: string, message: string, hint: string): UsageError {
@@ -59,6 +65,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
   const ignore: string[] = [...(flags.ignoreColumns ?? [])];
   let timeFormat: TimeFormats | undefined;
   let splitHours: 'span' | undefined;
+  let status: StatusSetting | undefined;
   if (source !== undefined) {
     const { where, value } = parseSource(source);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -73,11 +80,12 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
       if (key === 'ignore') ignore.push(...columnList(where, key, column));
       else if (key === 'timeFormat') timeFormat = checkTimeFormat(where, column);
       else if (key === 'splitHours') splitHours = checkSplitHours(where, column);
+      else if (key === 'status') status = checkStatus(where, column);
       else if (FORBIDDEN_KEYS.has(key) || !fields.includes(key)) {
         throw bad(
           where,
           `'${key}' is not a ${kind} field`,
-          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span`,
+          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span; "status" names the status column and the statuses to keep`,
         );
       } else fieldsOut[key] = columnList(where, key, column);
     }
@@ -96,12 +104,53 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     }
     splitHours = flag;
   }
+  status = statusFromFlags(flags, status);
   // A column both fed to a field and ignored is two answers to one question.
   for (const [field, columns] of Object.entries(fieldsOut)) {
     const both = columns.find((c) => ignore.includes(c));
     if (both) throw bad('--map', `column '${both}' is both mapped to ${field} and ignored`, 'keep one of them');
   }
-  return { fields: fieldsOut, ignore, timeFormat, splitHours };
+  return { fields: fieldsOut, ignore, timeFormat, splitHours, status };
+}
+
+const STATUS_HINT =
+  'e.g. --status-column Status --active Active,"On Leave" (or "status": {"column": "Status", "active": ["Active", "On Leave"]} in the mapping)';
+
+/** `"status": {"column": "Status", "active": ["Active", "On Leave"]}` in a mapping. */
+function checkStatus(where: string, value: unknown): StatusSetting {
+  const v = value as { column?: unknown; active?: unknown } | null;
+  const active = typeof v?.active === 'string' ? [v.active] : v?.active;
+  if (
+    !v ||
+    typeof v !== 'object' ||
+    typeof v.column !== 'string' ||
+    v.column.trim() === '' ||
+    !Array.isArray(active) ||
+    active.length === 0 ||
+    active.some((a) => typeof a !== 'string' || a.trim() === '')
+  ) {
+    throw bad(where, '"status" must name the status column and the statuses to keep', STATUS_HINT);
+  }
+  return { column: v.column.trim(), active: (active as string[]).map((a) => a.trim()) };
+}
+
+/** --status-column and --active go together, and agree with the mapping's "status". */
+function statusFromFlags(flags: MappingFlags, fromMapping: StatusSetting | undefined): StatusSetting | undefined {
+  if (flags.statusColumn === undefined && flags.active === undefined) return fromMapping;
+  if (flags.statusColumn === undefined || flags.active === undefined) {
+    throw new UsageError(
+      'BAD_FLAG',
+      `${flags.statusColumn === undefined ? '--active' : '--status-column'} needs ${flags.statusColumn === undefined ? '--status-column' : '--active'}: the column and the statuses to keep go together`,
+      STATUS_HINT,
+    );
+  }
+  const active = flags.active
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (!active.length) throw new UsageError('BAD_FLAG', '--active names no status', STATUS_HINT);
+  if (fromMapping) throw bad('--status-column', 'the mapping already has "status"', 'keep one of them');
+  return { column: flags.statusColumn.trim(), active };
 }
 
 /** `error` (the default, SPLIT_HOURS) or `span`; `error` is kept as undefined. */
