@@ -12,8 +12,9 @@ import { bundleTool } from './bundle.mjs';
 import { inject } from 'postject';
 
 const root = join(import.meta.dirname, '..');
-const work = join(root, '.tmp', 'exe');
-const outDir = join(root, 'exe');
+// EXE_OUT_DIR: elsewhere than exe/ (a test builds one of its own); the work folder goes beside it.
+const outDir = process.env.EXE_OUT_DIR ?? join(root, 'exe');
+const work = process.env.EXE_OUT_DIR ? join(outDir, '.work') : join(root, '.tmp', 'exe');
 const windows = process.platform === 'win32';
 const macos = process.platform === 'darwin';
 const output = join(outDir, windows ? 'upload.exe' : 'upload');
@@ -28,7 +29,11 @@ const { inputs } = await bundleTool(bundle, version);
 
 const blob = join(work, 'upload.blob');
 const config = join(work, 'sea-config.json');
-writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
+// execArgvExtension "none": the executable ignores NODE_OPTIONS (docs/install.md, "NODE_OPTIONS"). A
+// distributed program need not let a variable in its environment load code into it (--require,
+// --import) or open an inspector port; what it needs from Node is built in. A Node that does not know
+// the field would leave it unread: the executable is checked below, and the build fails.
+writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, execArgvExtension: 'none' }));
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
 
 rmSync(output, { force: true });
@@ -39,9 +44,24 @@ await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), {
   ...(macos ? { machoSegmentName: 'NODE_SEA' } : {}),
 });
 if (macos) execFileSync('codesign', ['--sign', '-', output], { stdio: 'inherit' });
+ignoresNodeOptions(output);
 
 writeFileSync(join(outDir, 'THIRD-PARTY-LICENSES.txt'), licences({ inputs }));
 console.log(`built ${output} (Node ${process.version}, scheduling-upload ${version})`);
+
+/** Fails the build unless the executable starts without running a module NODE_OPTIONS asks it to load. */
+function ignoresNodeOptions(exe) {
+  const planted = join(work, 'planted.cjs');
+  const marker = join(work, 'planted-ran');
+  writeFileSync(planted, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
+  execFileSync(exe, ['--version'], { env: { ...process.env, NODE_OPTIONS: `--require ${JSON.stringify(planted)}` }, stdio: 'ignore' });
+  if (existsSync(marker)) {
+    rmSync(output, { force: true });
+    throw new Error(
+      `${process.version} does not honour execArgvExtension: the executable would run what NODE_OPTIONS names; build with Node 22.20 or 24.6 or later`,
+    );
+  }
+}
 
 /** Each bundled package's name, version and licence text, plus Node's own (the executable is a node binary). */
 function licences(meta) {

@@ -71,3 +71,9 @@ export function kindArg(value: unknown): Kind {
   if (value === 'store-cards' || value === 'team-members') return value;
   throw new UsageError('BAD_KIND', `'${String(value)}' is not a kind`, 'use store-cards or team-members');
 }
+
+/** commander's own errors (an unknown option, a missing argument), told apart without loading commander. */
+export function isCommanderError(err: unknown): err is Error & { code: string; exitCode: number } {
+  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('commander.');
+}

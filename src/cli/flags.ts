@@ -14,10 +14,12 @@ export interface Spec {
   /** May be given more than once; the values are collected in order. */
   readonly repeat?: true;
   readonly required?: true;
+  /** Accepted but not shown in --help (an older name kept for the scripts that use it). */
+  readonly hidden?: true;
 }
 
 export const FLAGS = {
-  dryRun: { flags: '--dry-run', help: 'read, validate, diff and guard, but send nothing' },
+  dryRun: { flags: '-n, --dry-run', help: 'read, validate, diff and guard, but send nothing' },
   yes: { flags: '-y, --yes', help: 'do not ask for confirmation (required without a terminal)' },
   json: { flags: '--json', help: 'write one JSON document (the report, or the history) to stdout' },
   baseUrl: { flags: '--base-url <url>', help: 'service address (default: $UPLOAD_BASE_URL)' },
@@ -89,7 +91,7 @@ export const FLAGS = {
   planOut: { flags: '--plan-out <file>', help: 'with --dry-run: save the plan, to send exactly it later with upload apply' },
   detailedExitcode: { flags: '--detailed-exitcode', help: 'exit 8 instead of 0 when the upload changes (or would change) something' },
   state: { flags: '--state <dir|url>', help: 'the state store: a directory, or postgres://… (default: $UPLOAD_STATE, else the state folder of this system)' },
-  stateDir: { flags: '--state-dir <dir>', help: 'the older name of --state' },
+  stateDir: { flags: '--state-dir <dir>', help: 'the older name of --state', hidden: true },
   keep: { flags: '--keep <n>', help: 'keep the snapshots of this many confirmed uploads', default: String(DEFAULTS.keep) },
   noColor: { flags: '--no-color', help: 'no colour in the output' },
   quiet: { flags: '-q, --quiet', help: 'print only warnings, errors and the outcome' },

@@ -1,4 +1,9 @@
-// Help texts more than one command shows.
+// --help, written from the command files and the options table without loading commander (the start-up
+// of `upload --help` is a bench case). A command's help fits in 80 lines: the options people use daily
+// first, in full; the rest under headings — in full too when it all fits, else one line of names per
+// heading, with `--help-all` showing every option with its words.
+import type { CommandSpec } from './command.js';
+import { FLAGS, type FlagName, type Spec } from './flags.js';
 
 export const EXIT_CODES = `
 Exit codes:
@@ -9,3 +14,102 @@ Exit codes:
   7 the answer does not confirm the upload
   8 only with --detailed-exitcode: succeeded, and something changed
   9 uploaded, with removals held back (--hold-removals)    130 interrupted`;
+
+/** The most a command's --help shows: one screen of a terminal's scrollback a person reads. */
+export const HELP_LINES = 80;
+const WIDTH = 100;
+
+/** Where each option is listed; an option in no section is a daily one, listed first. */
+const SECTIONS: readonly [string, readonly FlagName[]][] = [
+  [
+    'Reading the file',
+    ['format', 'sheet', 'headerRow', 'hiddenRows', 'delimiter', 'encoding', 'ignoreColumn', 'timeFormat', 'splitHours', 'storeCards', 'baseline', 'noBaseline'],
+  ],
+  ['Safety guards', ['maxChanges', 'maxEmptied', 'allowEmpty']],
+  ['Files to write', ['errorsCsv', 'payloadOut', 'diffOut', 'planOut', 'reportHtml']],
+  ['Service and token', ['tokenEnv', 'tokenFile', 'retries', 'timeout']],
+  ['State and config', ['state', 'keep', 'config']],
+  ['Output and notifications', ['detailedExitcode', 'noColor', 'notify', 'notifyOn', 'notifyFormat']],
+];
+
+const HELP_OPTION = { flags: '-h, --help', help: 'display help for command (--help-all: every option in full)' };
+
+function term(spec: Spec): string {
+  return spec.flags.startsWith('-') && !spec.flags.startsWith('--') ? spec.flags : `    ${spec.flags}`;
+}
+
+function words(spec: Spec): string {
+  const extra = [spec.choices ? `choices: ${spec.choices.join(', ')}` : '', spec.default !== undefined ? `default: ${spec.default}` : ''].filter(Boolean);
+  return extra.length ? `${spec.help} (${extra.join('; ')})` : spec.help;
+}
+
+/** Text wrapped to the width, each line after the first indented. */
+function wrap(text: string, width: number, indent: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map((l, i) => (i ? `${' '.repeat(indent)}${l}` : l));
+}
+
+function optionLines(specs: readonly Spec[]): string[] {
+  const pad = Math.min(32, Math.max(...specs.map((s) => term(s).length))) + 2;
+  return specs.flatMap((spec) => {
+    const left = `  ${term(spec)}`.padEnd(pad + 2);
+    const body = wrap(words(spec), WIDTH - pad - 2, pad + 2);
+    return left.length > pad + 2 ? [left, ...body.map((l, i) => (i ? l : `${' '.repeat(pad + 2)}${l}`))] : [`${left}${body.join('\n')}`];
+  });
+}
+
+const shown = (name: FlagName) => (FLAGS[name] as Spec).hidden !== true;
+
+/** The help of one command: ≤ HELP_LINES lines unless `all` asks for every option in full. */
+export function commandHelp(spec: CommandSpec, all: boolean): string {
+  const flags = spec.flags.filter(shown);
+  const sectioned = new Set(SECTIONS.flatMap(([, names]) => names));
+  const daily = flags.filter((f) => !sectioned.has(f));
+  const groups = SECTIONS.map(([title, names]) => [title, flags.filter((f) => names.includes(f))] as const).filter(([, names]) => names.length);
+  const args = spec.usage.split(' ').slice(1).join(' ');
+  const head = [`Usage: upload ${spec.usage.split(' ')[0]}${flags.length ? ' [options]' : ''}${args ? ` ${args}` : ''}`, ''];
+  for (const paragraph of (spec.description ?? spec.summary).split('\n\n')) head.push(...wrap(paragraph, WIDTH, 0), '');
+  const tail = ['Examples:', ...spec.examples.map((e) => `  ${e}`), ...(spec.helpAfter ? spec.helpAfter.split('\n') : [])];
+  const options = ['Options:', ...optionLines([...daily.map((f) => FLAGS[f] as Spec), HELP_OPTION])];
+  const full = groups.flatMap(([title, names]) => ['', `${title}:`, ...optionLines(names.map((f) => FLAGS[f] as Spec))]);
+  const lines = [...head, ...options, ...full, '', ...tail];
+  if (all || lines.length <= HELP_LINES) return `${lines.join('\n')}\n`;
+  // Too long in full: one line of names per heading, the words behind --help-all.
+  const brief = groups.flatMap(([title, names]) => wrap(`${title}: ${names.map((f) => /--[a-z-]+/.exec(FLAGS[f].flags)![0]).join(' ')}`, WIDTH, 4));
+  return `${[...head, ...options, '', ...brief, '', `Every option with its words: upload ${spec.usage.split(' ')[0]} --help-all`, '', ...tail].join('\n')}\n`;
+}
+
+/** The program's help: its commands with their summaries, examples and exit codes. */
+export function programHelp(commands: readonly (readonly [string, CommandSpec])[]): string {
+  const pad = Math.max(...commands.map(([, s]) => s.usage.length)) + 4;
+  const lines = [
+    'Usage: upload [options] [command]',
+    '',
+    'Upload the complete set of store cards or team members to the scheduling service, safely.',
+    '',
+    'Options:',
+    '  -V, --version'.padEnd(pad + 2) + 'print the version, with the Node it runs on',
+    '  -h, --help'.padEnd(pad + 2) + 'display help for command',
+    '',
+    'Commands:',
+    ...commands.flatMap(([, s]) => wrap(s.summary, WIDTH - pad - 2, pad + 2).map((l, i) => (i ? l : `  ${s.usage}`.padEnd(pad + 2) + l))),
+    '',
+    'Examples:',
+    '  $ upload team-members staff.csv --dry-run      validate and show what would change',
+    '  $ upload store-cards stores.xlsx --yes         upload a workbook without a prompt',
+    '  $ SANDBOX_TOKEN=dev upload sandbox --port 0    a local copy of the service to rehearse against',
+    '  $ upload template team-members > staff.csv     a CSV with every column',
+    ...EXIT_CODES.split('\n'),
+    '',
+    'Documentation: README.md and docs/ in the package.',
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,13 +1,10 @@
 // The entry point: the program with its commands (src/commands/, run by ./runner.ts), and the one place that turns a
 // command's result — or its failure — into output and an exit code.
-import { Command, CommanderError } from 'commander';
 import { EXIT, isUploadError, UploadError, type Outcome } from '../errors.js';
 import type { RunFacts } from '../engine/result.js';
 import type { UploadReport } from '../report/types.js';
 import { Secrets } from '../send/secrets.js';
-import { versionLine } from '../version.js';
-import { EXIT_CODES } from './help.js';
-import { addCommand } from './program.js';
+import { isCommanderError } from './command.js';
 import { isCommand, loadCommand, loadCommands } from './table.js';
 import { processIo, type ProcessIo, type RunIo } from './io.js';
 import type { CommandResult, Ended } from './result.js';
@@ -31,45 +28,24 @@ export async function main(argv: readonly string[], processIo_: ProcessIo = proc
   const io: RunIo = { ...processIo_, secrets: new Secrets() };
   quietOnBrokenPipe(io.stdout);
   quietOnBrokenPipe(io.stderr);
-  let pending: Promise<CommandResult> | undefined;
-  const run = (result: Promise<CommandResult>) => {
-    pending = result;
-  };
-  const program = new Command('upload')
-    .description('Upload the complete set of store cards or team members to the scheduling service, safely.')
-    .version(await versionLine(), '-V, --version', 'print the version, with the Node it runs on')
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-
-  program.addHelpText(
-    'after',
-    `
-Examples:
-  $ upload team-members staff.csv --dry-run      validate and show what would change
-  $ upload store-cards stores.xlsx --yes         upload a workbook without a prompt
-  $ SANDBOX_TOKEN=dev upload sandbox --port 0    a local copy of the service to rehearse against
-  $ upload template team-members > staff.csv     a CSV with every column
-${EXIT_CODES}
-
-Documentation: README.md and docs/ in the package.`,
-  );
-  // Only the command that runs is loaded; the program's --help (or a mistyped command) needs them all.
-  const commands = isCommand(argv[0]) ? [[argv[0], await loadCommand(argv[0])] as const] : await loadCommands();
-  for (const [name, spec] of commands) addCommand(program, name, spec, io, run, argv);
-
+  const help = helpAsked(argv);
+  if (help && (help.command === undefined || isCommand(help.command))) {
+    const { commandHelp, programHelp } = await import('./help.js');
+    io.stdout.write(help.command === undefined ? programHelp(await loadCommands()) : commandHelp(await loadCommand(help.command), help.all));
+    return EXIT.ok;
+  }
   if (argv.length === 0) {
     // No command at all is a mistake (a cron line cut short), not a request for help: exit 2.
-    io.stderr.write(program.helpInformation());
+    io.stderr.write((await import('./help.js')).programHelp(await loadCommands()));
     return EXIT.usage;
   }
   let result: CommandResult;
   try {
-    await program.parseAsync([...argv], { from: 'user' });
-    result = pending ? await pending : { exitCode: EXIT.ok };
+    // The parser (commander) is loaded only to parse: --help above needs none of it.
+    const outcome = await (await import('./program.js')).parse(argv, io);
+    if (outcome === 'shown') return EXIT.ok;
+    result = outcome;
   } catch (err) {
-    const shown = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
-    if (err instanceof CommanderError && shown.includes(err.code)) return EXIT.ok;
     result = { failure: err, json: argv.includes('--json'), facts: usageFacts(argv) };
   }
   return finish(result, io);
@@ -85,7 +61,7 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
       internal: false,
     };
   }
-  if (failure instanceof CommanderError) {
+  if (isCommanderError(failure)) {
     // commander has printed its own message already.
     return {
       outcome: 'usage-error',
@@ -113,7 +89,7 @@ export async function finish(result: CommandResult, io: RunIo): Promise<number> 
       const stack = result.failure instanceof Error ? result.failure.stack : undefined;
       if (io.env.UPLOAD_DEBUG && stack) io.stderr.write(`${redact(stack)}\n`);
       else io.stderr.write('This is a bug. Run again with UPLOAD_DEBUG=1 for details, and report it.\n');
-    } else if (!(result.failure instanceof CommanderError)) {
+    } else if (!isCommanderError(result.failure)) {
       const say = result.ui ?? { style: { red: (s: string) => s }, notice: (line: string) => io.stderr.write(`${redact(line)}\n`) };
       say.notice(`${say.style.red('upload:')} ${settled.error.message}`);
       if (settled.error.hint) say.notice(`  → ${settled.error.hint}`);
@@ -159,4 +135,18 @@ async function afterRun(result: CommandResult, ended: Ended, io: RunIo): Promise
 function usageFacts(argv: readonly string[]): RunFacts {
   const kind = argv.find((a) => a === 'store-cards' || a === 'team-members');
   return { kind: kind ?? null, source: null, dryRun: argv.includes('--dry-run') };
+}
+
+/**
+ * `--help`, `-h` or `--help-all` (before a `--`), or `upload help [command]`: the help is written from
+ * the command files (./help.ts) without building the parser.
+ */
+function helpAsked(argv: readonly string[]): { command: string | undefined; all: boolean } | undefined {
+  const end = argv.indexOf('--');
+  const before = end === -1 ? argv : argv.slice(0, end);
+  if (before[0] === 'help') return { command: before[1], all: before.includes('--help-all') };
+  const all = before.includes('--help-all');
+  if (!all && !before.includes('--help') && !before.includes('-h')) return undefined;
+  const first = before[0];
+  return { command: first === undefined || first.startsWith('-') ? undefined : first, all };
 }

@@ -2,11 +2,10 @@
 // files src/commands/store-cards.ts and team-members.ts name it). The file's records, or with --merge
 // the last recorded set with them added, go through the engine's frame.
 import type { Kind } from '../contract/kinds.js';
-import { displayName } from '../read/index.js';
+import { displayName } from '../read/types.js';
 import { defineCommand, type CommandSpec } from './command.js';
 import { GROUPS } from './flags.js';
 import { EXIT_CODES } from './help.js';
-import { parseUploadOptions } from './options.js';
 
 export function uploadCommand(kind: Kind, order: number): CommandSpec {
   const noun = kind === 'store-cards' ? 'store card' : 'team member';
@@ -65,6 +64,7 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
     interruptible: true,
     facts: ([path], flags) => ({ kind, source: displayName(path as string), dryRun: flags.dryRun === true }),
     run: async ({ args: [path], flags, io, run }) => {
+      const { parseUploadOptions } = await import('./options.js');
       const options = await parseUploadOptions(kind, path as string, flags, io);
       if (options.merge) {
         const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../engine/frame.js'), import('../engine/merge.js')]);

@@ -2,7 +2,6 @@
 // and with --html FILE as a page.
 import { defineCommand, kindArg } from '../cli/command.js';
 import { FLAGS, GROUPS } from '../cli/flags.js';
-import { resolveBaseUrl } from '../send/config.js';
 
 export default defineCommand({
   usage: 'history <kind>',
@@ -20,6 +19,7 @@ export default defineCommand({
   // Reading is not writing: a protected target may be named by UPLOAD_TARGET here.
   readOnly: true,
   run: async ({ args: [kind], flags, io, run }) => {
+    const { resolveBaseUrl } = await import('../send/config.js');
     const baseUrl = resolveBaseUrl(flags.baseUrl, io.env);
     const { count, parseState } = await import('../cli/parse.js');
     const limit = count('--limit', flags.limit ?? FLAGS.limit.default, 1);

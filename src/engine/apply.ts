@@ -12,6 +12,7 @@ import { parseLimit } from '../guard/limit.js';
 import { baselineOf } from '../report/types.js';
 import { resolveBaseUrl } from '../send/config.js';
 import { latestUpload } from './baseline.js';
+import { nothingRecorded } from './nothing-recorded.js';
 import type { RunContext } from './context.js';
 import { commandBasics, type GuardSettings } from './definition.js';
 import { runFrame, type Definition } from './frame.js';
@@ -62,6 +63,13 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
     baseline: ({ state, head, target }) => {
       const now = head?.generation ?? 0;
       const { generation } = target.found!.doc;
+      // Made against a recorded upload, applied where nothing is recorded: the wrong store, not a stale plan.
+      if (now === 0 && generation > 0)
+        throw nothingRecorded(
+          target.kind,
+          { baseUrl: state?.key.baseUrl, store: state?.store.label },
+          `to apply ${options.plan} to (it was made against upload #${generation})`,
+        );
       if (now !== generation) {
         throw new GuardRefusal(
           'PLAN_STALE',

@@ -5,7 +5,8 @@
 import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
-import { GuardRefusal } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { nothingRecorded } from './nothing-recorded.js';
 import { bodiesOf, mergeSets, setOf } from '../sets/index.js';
 import type { Definition, Planned } from './definition.js';
 import { encoded } from './encoded.js';
@@ -19,12 +20,16 @@ export function mergeDefinition(options: UploadOptions): Definition {
     ...upload,
     baseline: async (opened, ctx) => {
       const found = await upload.baseline(opened, ctx);
-      if (found.baseline?.source !== 'snapshot')
-        throw new GuardRefusal(
-          'NO_BASELINE',
-          `--merge adds ${options.source}'s records to the last recorded set of ${noun}, and ${found.why || 'none is recorded'}`,
-          `upload the complete set once (upload ${options.kind} FILE), then merge onto it`,
-        );
+      if (found.baseline?.source !== 'snapshot') {
+        const { state } = opened;
+        if (!state)
+          throw new UsageError(
+            'NO_BASE_URL',
+            `--merge adds ${options.source}'s records to the last recorded set of ${noun}, and ${found.why}`,
+            'pass --base-url https://… or set UPLOAD_BASE_URL (or --target NAME)',
+          );
+        throw nothingRecorded(options.kind, { baseUrl: state.key.baseUrl, store: state.store.label }, `to merge ${options.source}'s records onto`);
+      }
       return found;
     },
     plan: async (opened, against, ctx): Promise<Planned> => {

@@ -4,10 +4,11 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
-import { GuardRefusal, InputError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { bodiesOf, removeKeys } from '../sets/index.js';
 import { nearKeys } from '../sets/near-keys.js';
 import { latestUpload } from './baseline.js';
+import { nothingRecorded } from './nothing-recorded.js';
 import { commandBasics, recordedSetGuards, type Definition } from './definition.js';
 import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
@@ -38,11 +39,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head)
-        throw new GuardRefusal(
-          'NO_BASELINE',
-          `no upload of ${noun} to ${options.baseUrl.href.replace(/\/$/, '')} is recorded${state ? ` in ${state.store.label}` : ''}, so there is no set to remove ${keys.length === 1 ? 'the key' : 'keys'} from`,
-          'check --base-url and --state (`upload history` lists what is recorded), or upload the complete set once first',
-        );
+        throw nothingRecorded(kind, { baseUrl: options.baseUrl.href, store: state?.store.label }, `to remove ${keys.length === 1 ? 'the key' : 'keys'} from`);
       return latestUpload(state, head);
     },
     plan: (_opened, against) => {

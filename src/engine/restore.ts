@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { baselineOf } from '../report/types.js';
 import type { Generation } from '../state/types.js';
 import { latestUpload } from './baseline.js';
+import { nothingRecorded } from './nothing-recorded.js';
 import type { RunContext } from './context.js';
 import { runFrame, type Definition } from './frame.js';
 import type { GuardOptions, SendOptions, StateOptions } from './options.js';
@@ -35,12 +36,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
     guards: recordedSetGuards(options, options.maxRemovals),
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
-      if (!state || !head)
-        throw new UsageError(
-          'NO_HISTORY',
-          `no upload of ${KINDS[kind].noun}s to ${state?.key.baseUrl} is recorded in ${state?.store.label}, so there is nothing to restore`,
-          'check --base-url and --state; `upload history` lists what is recorded',
-        );
+      if (!state || !head) throw nothingRecorded(kind, { baseUrl: state?.key.baseUrl, store: state?.store.label }, 'to restore');
       return latestUpload(state, head);
     },
     plan: async ({ state, head }, against, ctx) => {

@@ -4,7 +4,7 @@
 import { KINDS } from '../contract/kinds.js';
 import { issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/column-plan.js';
-import { statusVerdict, type StatusColumn } from '../map/status-column.js';
+import { statusText, statusVerdict, type StatusColumn } from '../map/status-column.js';
 import type { RawRecord } from '../read/types.js';
 
 export interface ExcludedRow {
@@ -13,7 +13,6 @@ export interface ExcludedRow {
   readonly status: string;
 }
 
-const cellText = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v));
 
 /** Whether the row goes on to be mapped and validated; a row left out is added to `excluded`. */
 export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(issue: Issue): void }, excluded: ExcludedRow[]): boolean {
@@ -22,17 +21,17 @@ export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(
   const verdict = statusVerdict(status, value);
   if (verdict === 'keep') return true;
   const keyIndex = plan.fields.get(KINDS[plan.kind].keyField);
-  const key = keyIndex === undefined ? '' : cellText(raw.cells[keyIndex]);
+  const key = keyIndex === undefined ? '' : statusText(raw.cells[keyIndex]);
   if (verdict === 'excluded') {
-    excluded.push({ line: raw.line, key, status: cellText(value) });
+    excluded.push({ line: raw.line, key, status: statusText(value) });
     return false;
   }
   validator.add(
     issue(
       'error',
       'LEAVER_ROW',
-      `${status.column} is '${cellText(value)}'${key ? ` for ${key}` : ''}: the export marks this row as having left, and it would be uploaded; say which rows to keep with --status-column '${status.column}' --active VALUES (e.g. Active), or remove the row`,
-      { line: raw.line, column: status.column, value: cellText(value) },
+      `${status.column} is '${statusText(value)}'${key ? ` for ${key}` : ''}: the export marks this row as having left, and it would be uploaded; say which rows to keep with --status-column '${status.column}' --active VALUES (e.g. Active), or remove the row`,
+      { line: raw.line, column: status.column, value: statusText(value) },
     ),
   );
   return true;

@@ -3,6 +3,7 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
+import { nothingRecorded } from '../engine/nothing-recorded.js';
 import { normaliseBaseUrl } from '../state/paths.js';
 import type { Generation, StateKey, StateStore } from '../state/types.js';
 import { exportChunks, type ExportFormat } from './index.js';
@@ -53,14 +54,8 @@ export async function runExport(options: ExportOptions, store: StateStore, stdou
 
 /** The latest upload, or --generation N while its snapshot is still kept. */
 async function pick(store: StateStore, key: StateKey, wanted: number | undefined): Promise<Generation> {
-  const noun = `${KINDS[key.kind].noun}s`;
   const head = await store.head(key);
-  if (!head)
-    throw new UsageError(
-      'NO_HISTORY',
-      `no upload of ${noun} to ${key.baseUrl} is recorded in ${store.label}, so there is nothing to export`,
-      'check --base-url and --state; `upload history` lists what is recorded',
-    );
+  if (!head) throw nothingRecorded(key.kind, { baseUrl: key.baseUrl, store: store.label }, 'to export');
   if (wanted === undefined || wanted === head.generation) return head;
   const kept = (await store.generations(key)).filter((g) => g.kept);
   const target = kept.find((g) => g.generation === wanted);

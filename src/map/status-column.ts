@@ -104,7 +104,12 @@ export type StatusVerdict = 'keep' | 'left' | 'excluded';
 
 /** What a row's status cell says: kept, a leaver (an error unless statuses were given), or left out. */
 export function statusVerdict(status: StatusColumn, cell: unknown): StatusVerdict {
-  const value = normalise(typeof cell === 'string' ? cell.trim() : cell === null || cell === undefined ? '' : String(cell));
+  const value = normalise(statusText(cell));
   if (status.active) return status.active.has(value) ? 'keep' : 'excluded';
   return GONE.has(value) ? 'left' : 'keep';
+}
+
+/** A status cell as text: a workbook may hold a number or a boolean there; anything else reads as empty. */
+export function statusText(cell: unknown): string {
+  return typeof cell === 'string' ? cell.trim() : typeof cell === 'number' || typeof cell === 'boolean' ? String(cell) : '';
 }

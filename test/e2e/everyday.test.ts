@@ -73,8 +73,8 @@ for (const backend of ['directory', 'postgres'] as const) {
       // A merge onto another service, where nothing is recorded, is refused before anything is sent.
       const other = sb!.url.replace('127.0.0.1', 'localhost');
       const none = await run(['team-members', file, '--merge', '--yes', '--json', '--base-url', other]);
-      expect(none.code).toBe(4);
-      expect(none.json().error).toMatchObject({ code: 'NO_BASELINE', message: expect.stringContaining('--merge adds') });
+      expect(none.code).toBe(2);
+      expect(none.json().error).toMatchObject({ code: 'NO_HISTORY', message: expect.stringContaining(`nothing to merge ${file}'s records onto`) });
       const mixed = await run(['team-members', file, '--merge', '--baseline', file, '--yes']);
       expect(mixed.code).toBe(2);
       expect(mixed.stderr).toContain('cannot be combined with --baseline');

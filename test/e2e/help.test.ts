@@ -49,3 +49,18 @@ describe('--help', () => {
     expect(out).toMatch(/Examples:[\s\S]*Exit codes:[\s\S]*130 interrupted/);
   });
 });
+
+describe('the short and the older names', () => {
+  it('-n is --dry-run, and --state-dir still names the store though --help no longer shows it', async () => {
+    const { runCli, fixture } = await import('../helpers/cli.js');
+    const r = await runCli(['team-members', fixture('team-members.csv'), '-n', '--no-baseline', '--json'], {
+      env: { UPLOAD_BASE_URL: 'https://scheduling.example.com' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ outcome: 'dry-run', dryRun: true });
+    // --state-dir is still read as the store: naming another one with --state is a question.
+    const both = await runCli(['team-members', fixture('team-members.csv'), '-n', '--json', '--state', '/tmp/a', '--state-dir', '/tmp/b']);
+    expect(both.code).toBe(2);
+    expect(both.json().error).toMatchObject({ code: 'BAD_FLAG', message: expect.stringContaining("--state-dir '/tmp/b'") });
+  });
+});

@@ -18,10 +18,10 @@ async function help(argv: string[]): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The long options listed under "Options:" in a help text. */
+/** The long options a help text lists, under "Options:" and every heading after it, before the examples. */
 function listed(text: string): string[] {
-  const options = text.split(/^Options:$/m)[1]?.split(/^\S/m)[0] ?? '';
-  return [...options.matchAll(/^ {2}(?:-\w, )?(--[a-z][a-z-]*)/gm)].map((m) => m[1]!);
+  const options = text.split(/^Options:$/m)[1]?.split(/^Examples:$/m)[0] ?? '';
+  return [...options.matchAll(/^ {2}(?:-\w, | {4})?(--[a-z][a-z-]*)/gm)].map((m) => m[1]!);
 }
 
 const docs = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).map((f) => join(ROOT, 'docs', f))]
@@ -33,10 +33,18 @@ const commands = await loadCommands();
 
 describe('the options in --help', () => {
   it.each(commands)('upload %s --help lists exactly its options from its file, each documented', async (command, spec) => {
-    const shown = listed(await help([command, '--help']));
-    const declared = spec.flags.map((name) => /--[a-z-]+/.exec(FLAGS[name].flags)![0]);
-    expect(shown).toEqual([...declared, '--help']);
+    const shown = listed(await help([command, '--help-all']));
+    const visible = spec.flags.filter((name) => !('hidden' in FLAGS[name]));
+    const declared = visible.map((name) => /--[a-z-]+/.exec(FLAGS[name].flags)![0]);
+    expect([...shown].sort()).toEqual([...declared, '--help'].sort());
     expect(shown.filter((flag) => !documented(flag))).toEqual([]);
+  });
+
+  it.each(commands)('upload %s --help fits in 80 lines, and names every option it does not explain', async (command, spec) => {
+    const text = await help([command, '--help']);
+    expect(text.split('\n').length - 1).toBeLessThanOrEqual(80);
+    for (const name of spec.flags.filter((n) => !('hidden' in FLAGS[n]))) expect(text).toContain(/--[a-z-]+/.exec(FLAGS[name].flags)![0]);
+    expect(text).not.toContain('--state-dir');
   });
 
   it('the program --help lists only documented options', async () => {

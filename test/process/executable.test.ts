@@ -1,0 +1,31 @@
+// The single executable, built by the Node that runs the suite (Node 22 and 24 in CI), ignores
+// NODE_OPTIONS: a module it names is not loaded into the program (docs/install.md). The same
+// command run by node itself does load it, which shows the plant would work if it were honoured.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+describe('the single executable', () => {
+  it('does not load what NODE_OPTIONS names (--require), where the node-run package does', { timeout: 300_000 }, () => {
+    const dir = tempDir().dir;
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true })); // 130 MB
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build-exe.mjs')], { env: { ...process.env, EXE_OUT_DIR: dir }, stdio: 'ignore' });
+    const exe = join(dir, process.platform === 'win32' ? 'upload.exe' : 'upload');
+    const planted = join(dir, 'planted.cjs');
+    const marker = join(dir, 'planted-ran');
+    writeFileSync(planted, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
+    const env = { PATH: process.env.PATH ?? '', NODE_OPTIONS: `--require ${JSON.stringify(planted)}` };
+
+    const run = spawnSync(exe, ['--version'], { env, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^scheduling-upload \S+ \(Node v/);
+    expect(existsSync(marker)).toBe(false);
+
+    const byNode = spawnSync(process.execPath, [BIN, '--version'], { env, encoding: 'utf8' });
+    expect(byNode.status).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
