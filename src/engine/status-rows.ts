@@ -13,7 +13,6 @@ export interface ExcludedRow {
   readonly status: string;
 }
 
-
 /** Whether the row goes on to be mapped and validated; a row left out is added to `excluded`. */
 export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(issue: Issue): void }, excluded: ExcludedRow[]): boolean {
   const status = plan.status!;
