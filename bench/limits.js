@@ -3,11 +3,13 @@
 // is a flaky test; the tests assert the verdict and the memory, and bound only hangs):
 //   - the hostile workbooks of test/e2e/hostile-workbooks.test.ts, each a dry run to its verdict;
 //   - SIGTERM in the middle of reading a large workbook: the time from the signal to the exit;
-//   - the sandbox reading a body spaced as Python's json.dumps writes it, beside the same compact body.
+//   - the sandbox reading a body spaced as Python's json.dumps writes it, beside the same compact body;
+//   - opening-hours cells of a megabyte (the record limit): a week cell, a week naming one day over
+//     and over, and a day cell of `9 9 9 …`, each a dry run to its verdict (issue 28: under 2 s).
 // Prints a table with the bound each case is expected to keep on an idle machine, and writes
 // bench/out/limits.json. The workbooks come from test/helpers/zip.ts (Node runs it as TypeScript).
 //
-//   node bench/limits.js [--only workbooks,signal,sandbox]
+//   node bench/limits.js [--only workbooks,signal,sandbox,hours]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -117,10 +119,36 @@ async function sandbox() {
   }
 }
 
+/** A store-card CSV whose hours cell is `unit` repeated to a megabyte, under a week or a day column. */
+function hoursFile(column, unit) {
+  const cell = unit.repeat(Math.floor(1_000_000 / unit.length));
+  const file = join(scratch, 'hours.csv');
+  writeFileSync(file, `nodeKey,email,storeConceptCode,${column}\nS1,s1@example.com,1,"${cell}"\n`);
+  return file;
+}
+
+async function hours() {
+  const cases = [
+    ['a week cell of 1 MB: Mo 9-18; …', 'hours', 'Mo 9-18; ', 0],
+    ['a week cell of 1 MB naming Monday again and again: Mo 9-18, …', 'hours', 'Mo 9-18, ', 3],
+    ['a day cell of 1 MB: 9 9 9 …', 'Monday', '9 ', 3],
+  ];
+  for (const [name, column, unit, exit] of cases) {
+    const file = hoursFile(column, unit);
+    log(`limits: ${name}`);
+    const r = await run(process.execPath, [BIN, 'store-cards', file, '--dry-run', '--no-baseline', '--json'], {
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' },
+    });
+    if (r.code !== exit) throw new Error(`${name}: exit ${r.code}, expected ${exit}\n${r.stderr}`);
+    row(`hours: ${name}`, r.wallMs, 2_000, { cpuMs: r.cpuMs, rssMB: r.rssMB });
+  }
+}
+
 try {
   if (wanted('workbooks')) await workbooks();
   if (wanted('signal')) await signal();
   if (wanted('sandbox')) await sandbox();
+  if (wanted('hours')) await hours();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

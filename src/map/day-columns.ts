@@ -2,7 +2,7 @@
 // which its later ones. A column may name several days (`Mo-Fr`, `Weekdays`); every short name in
 // the header is read in one language (`Ma-Vr` with `Za` is Dutch), or the header is an error.
 import { issue, type Issue } from '../issues.js';
-import { checkLetters, expand, refsOf, resolveRefs, type DayItem, type DayRef } from './day-words.js';
+import { checkLetters, expand, refsOf, resolveRefs, unclearItems, type DayItem, type DayRef } from './day-words.js';
 import { DAY_NAMES } from './hours.js';
 import type { DayColumns, HoursRole } from './layout.js';
 import { fold } from './weekdays.js';
@@ -56,6 +56,13 @@ export function placeDays(dayColumns: readonly DayColumn[], columns: readonly st
     });
     return { days, later, issues: found };
   }
+
+  // `Lunedì/Sabato`, `Mo-Mo`: days that a person may mean two ways are asked about, never placed.
+  for (const c of dayColumns) {
+    const unclear = unclearItems(c.items, (ref) => resolved.days.get(ref)!);
+    if (unclear) found.push({ index: c.index, issue: issue('error', 'AMBIGUOUS_WEEKDAY', `column '${c.column}' is unclear: ${unclear}; rename the column`) });
+  }
+  if (found.length) return { days, later, issues: found };
 
   // Per period slot, per weekday: the columns that give it.
   const slots = Array.from({ length: SLOTS }, () => new Array<DayColumns | undefined>(7).fill(undefined));

@@ -17,6 +17,7 @@ export interface Token {
 // A time in a week cell: 9, 09:00, 9.30, 9h, 19h30, 9 h 30, 20 Uhr, 9 AM, 9:30 p.m. A comma is never
 // part of one there: it separates days, periods and rules (`Mo-Fr 9-12,14-18`).
 const TIME = /\d{1,2}(?:[:.]\d{2}(?::\d{2})?|[.]\d|\s*h\s*\d{2}(?!\d)|\s*h(?![a-z]))?(?:\s*(?:uhr|uur|ore|hrs?)(?![a-z]))?(?:\s*[ap]\.?\s?m(?![a-z])\.?)?/iy;
+const DIGITS = /\d+/y;
 const PATTERNS: readonly (readonly [TokenKind | 'space', RegExp])[] = [
   ['space', /\s+/y],
   ['word', /24\s*\/\s*7/y],
@@ -47,16 +48,22 @@ export function tokenize(text: string, times: boolean): Token[] {
     .replace(/([月火水木金土日祝])(?=[月火水木金土日祝])/gu, '$1・')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2');
   const out: Token[] = [];
+  // A long cell repeats its words: each is folded once.
+  const folds = new Map<string, string>();
+  const folded = (word: string) => folds.get(word) ?? folds.set(word, fold(word).replace(/['’]/g, '')).get(word)!;
+  const number = times ? TIME : DIGITS;
   let at = 0;
   outer: while (at < source.length) {
-    const number = times ? TIME : /\d+/y;
-    number.lastIndex = at;
+    const c = source.charCodeAt(at);
     // `24/7` is a word of its own, not the time 24.
-    const n = /^24\s*\/\s*7/.test(source.slice(at, at + 8)) ? null : number.exec(source);
-    if (n && n.index === at && n[0]) {
-      out.push({ kind: times ? 'time' : 'num', raw: n[0], text: n[0].trim() });
-      at += n[0].length;
-      continue;
+    if (c >= 48 && c <= 57 && !(c === 50 && /^24\s*\/\s*7/.test(source.slice(at, at + 8)))) {
+      number.lastIndex = at;
+      const n = number.exec(source);
+      if (n?.[0]) {
+        out.push({ kind: times ? 'time' : 'num', raw: n[0], text: n[0].trim() });
+        at += n[0].length;
+        continue;
+      }
     }
     for (const [kind, re] of PATTERNS) {
       re.lastIndex = at;
@@ -64,7 +71,7 @@ export function tokenize(text: string, times: boolean): Token[] {
       if (!m) continue;
       at += m[0].length;
       if (kind === 'space') continue outer;
-      out.push({ kind, raw: m[0], text: kind === 'word' ? fold(m[0]).replace(/['’]/g, '') : m[0] });
+      out.push({ kind, raw: m[0], text: kind === 'word' ? folded(m[0]) : m[0] });
       continue outer;
     }
     out.push({ kind: 'other', raw: source[at]!, text: source[at]! });
@@ -176,7 +183,11 @@ export function checkLetters(refs: readonly DayRef[], where: (ref: DayRef) => st
   return undefined;
 }
 
+const GROUP_STARTS = new Set(GROUPS.map(([words]) => words[0]!));
+
 function group(tokens: readonly Token[], at: number): { days: readonly number[]; length: number; raw: string } | undefined {
+  // Most words start no group: one look-up instead of a walk through the table.
+  if (tokens[at]?.kind !== 'word' || !GROUP_STARTS.has(tokens[at].text)) return undefined;
   for (const [words, days] of GROUPS) {
     if (words.every((w, k) => tokens[at + k]?.kind === 'word' && tokens[at + k]!.text === w)) {
       return {
@@ -303,14 +314,20 @@ const DAY_NAMES_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'F
 export function resolveRefs(refs: readonly DayRef[], where: (ref: DayRef) => string): { days: Map<DayRef, number> } | { ambiguous: string } {
   const all = LANGUAGES.filter((l) => refs.every((r) => r.readings.has(l)));
   const days = new Map<DayRef, number>();
-  const unclear: string[] = [];
+  const unclear = new Set<string>();
+  // Refs of one word share their readings: each is settled once, however often the word is written.
+  const settled = new Map<ReadonlyMap<Language, number>, number | undefined>();
   for (const r of refs) {
     const allowed = all.length ? all : [...r.readings.keys()];
-    const meant = new Set(allowed.map((l) => r.readings.get(l)!));
-    if (meant.size === 1) days.set(r, [...meant][0]!);
-    else unclear.push(`${where(r)} (${allowed.map((l) => `${l}: ${DAY_NAMES_EN[r.readings.get(l)!]}`).join(', ')})`);
+    if (!settled.has(r.readings)) {
+      const meant = new Set(allowed.map((l) => r.readings.get(l)!));
+      settled.set(r.readings, meant.size === 1 ? [...meant][0]! : undefined);
+    }
+    const day = settled.get(r.readings);
+    if (day !== undefined) days.set(r, day);
+    else if (unclear.size < 10) unclear.add(`${where(r)} (${allowed.map((l) => `${l}: ${DAY_NAMES_EN[r.readings.get(l)!]}`).join(', ')})`);
   }
-  return unclear.length ? { ambiguous: unclear.join('; ') } : { days };
+  return unclear.size ? { ambiguous: [...unclear].join('; ') } : { days };
 }
 
 /** `Monday to Friday`, `Saturday and Sunday`, `Monday, Wednesday and Friday`. */

@@ -35,7 +35,8 @@ interface Rule {
   readonly periods: readonly DayHours[] | 'closed';
   /** After a `;` or a line break a rule overrides earlier ones for its days (OpenStreetMap's reading). */
   readonly overrides: boolean;
-  readonly text: string;
+  /** The rule as written, for messages: made only when one is written. */
+  readonly text: () => string;
 }
 
 class Unreadable extends Error {
@@ -107,7 +108,7 @@ export function parseWeek(text: string, options: CellOptions): WeekHours {
         twice.add(day);
         problems.push({
           day,
-          message: `the day is given twice in '${cell}' ('${rules[earlier]!.text}' and '${rule.text}'); keep one, or separate the rules with ';' to let the later one replace the earlier`,
+          message: `the day is given twice in '${cell}' ('${rules[earlier]!.text()}' and '${rule.text()}'); keep one, or separate the rules with ';' to let the later one replace the earlier`,
         });
       }
       ruleOf.set(day, r);
@@ -147,6 +148,8 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
       .map((t) => t.raw.trim())
       .join(' ')
       .replace(/ ([,、])/g, '$1');
+  // A long week repeats its ranges: each is read once.
+  const ranges = new Map<string, ReturnType<typeof parseRange>>();
   const joint = (k: number) => tokens[k]?.kind === 'comma' || tokens[k]?.kind === 'and' || word(k, AND);
   const startsTime = (k: number) => tokens[k]?.kind === 'time' || (word(k, BEFORE_TIME) && tokens[k + 1]?.kind === 'time');
   while (i < tokens.length) {
@@ -185,7 +188,8 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
         if (since?.kind !== 'time' || !(through?.kind === 'dash' || word(i + 1, THROUGH)) || to?.kind !== 'time') {
           throw new Unreadable(`after '${shown(start, i)}' comes '${shown(i, i + 3) || 'nothing'}', not a range such as 09:00-18:00 or closed`);
         }
-        const range = parseRange(`${since.text}-${to.text}`, options.timeFormat, google);
+        const written = `${since.text}-${to.text}`;
+        const range = ranges.get(written) ?? ranges.set(written, parseRange(written, options.timeFormat, google)).get(written)!;
         if (range === 'closed' || 'error' in range)
           throw new Unreadable(range === 'closed' ? 'an empty range' : range.error, range === 'closed' ? undefined : range.code);
         periods.push(range);
@@ -202,7 +206,8 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
     }
     if (holiday) holidays.push(shown(start, i));
     // `PH 10-14` alone is only about holidays; `Su,PH off` is still about Sunday.
-    if (items) rules.push({ items, periods, overrides: overrides && rules.length > 0, text: shown(start, i) });
+    const end = i;
+    if (items) rules.push({ items, periods, overrides: overrides && rules.length > 0, text: () => shown(start, end) });
   }
   return { rules, holidays };
 }

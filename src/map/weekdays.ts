@@ -6,7 +6,7 @@
 // Letters with no accent to drop that people still write plain (`Sali`, `Lordag`, `poniedzialek`).
 const LETTERS: Readonly<Record<string, string>> = { ı: 'i', ł: 'l', ø: 'o', æ: 'ae' };
 
-export const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it', 'pt', 'pl', 'sv', 'da', 'nb', 'tr', 'ja'] as const;
+export const LANGUAGES = ['en', 'de', 'nl', 'fr', 'es', 'it', 'pt', 'pl', 'lt', 'sv', 'da', 'nb', 'tr', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 // Danish and Norwegian (bokmål) name the days alike. Scandinavian two-letter forms (`to`, `on`, `ti`)
@@ -99,6 +99,16 @@ const WRITTEN: Readonly<Record<Language, readonly (readonly string[])[]>> = {
     ['piątek', 'piątku', 'pt'],
     ['sobota', 'soboty', 'sob', 'sb'],
   ],
+  // Known so that Polish `pn` (Monday) is never read where it could be Lithuanian Pn (Friday).
+  lt: [
+    ['sekmadienis', 'sk'],
+    ['pirmadienis', 'pr'],
+    ['antradienis', 'an'],
+    ['trečiadienis', 'tr'],
+    ['ketvirtadienis', 'kt'],
+    ['penktadienis', 'pn'],
+    ['šeštadienis', 'št'],
+  ],
   sv: [
     ['söndag', 'sön'],
     ['måndag', 'mån'],
@@ -146,19 +156,25 @@ export function fold(name: string): string {
     .replace(/[\s_\-.]+/g, '');
 }
 
+// Each folded name with the day it is in each language: one look-up per word, however long the cell.
+const READINGS = new Map<string, Map<Language, number>>();
+for (const language of LANGUAGES) {
+  WEEKDAYS[language].forEach((names, day) => {
+    for (const name of names) {
+      const found = READINGS.get(name) ?? new Map<Language, number>();
+      if (!found.has(language)) found.set(language, day);
+      READINGS.set(name, found);
+    }
+  });
+}
+const NONE: ReadonlyMap<Language, number> = new Map();
+// Day numbers 0–6 (the wire's own keys) mean the same in every language.
+const NUMBERS = [0, 1, 2, 3, 4, 5, 6].map((day) => new Map(LANGUAGES.map((l) => [l, day])));
+
 /** The day a folded token names in each language that knows it (`di` → de 2, nl 2, fr 0). */
 export function readings(token: string): ReadonlyMap<Language, number> {
-  const found = new Map<Language, number>();
-  // Day numbers 0–6 (the wire's own keys) mean the same in every language.
-  if (/^[0-6]$/.test(token)) {
-    for (const language of LANGUAGES) found.set(language, Number(token));
-    return found;
-  }
-  for (const language of LANGUAGES) {
-    const day = WEEKDAYS[language].findIndex((names) => names.includes(token));
-    if (day !== -1) found.set(language, day);
-  }
-  return found;
+  if (/^[0-6]$/.test(token)) return NUMBERS[Number(token)]!;
+  return READINGS.get(token) ?? NONE;
 }
 
 /** Every full weekday name in every language, for near-miss detection (`Wednsday`, `Donnerstg`). */

@@ -59,4 +59,23 @@ describe.concurrent('a name that never resolves', () => {
       error: { code: 'UNREACHABLE', message: expect.stringContaining('no connection within 2 s (connect timeout)') },
     });
   });
+
+  it("a PostgreSQL state store's: its connect bound covers the lookup; STATE_UNREACHABLE, exit 2, and the process ends", async () => {
+    const r = await runCli(
+      [
+        'team-members',
+        fixture('team-members.csv'),
+        '--dry-run',
+        '--json',
+        '--state',
+        'postgres://uploader@db.slow.example.test/scheduling',
+        '--base-url',
+        'http://127.0.0.1:9',
+      ],
+      { spawn: true, env: { ...env, UPLOAD_STATE_TIMEOUT_SECONDS: '2' } },
+    );
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(2);
+    expect(r.json().error).toMatchObject({ code: 'STATE_UNREACHABLE', message: expect.stringContaining('db.slow.example.test') });
+  });
 });

@@ -62,6 +62,12 @@ describe('the same short name in two languages', () => {
     expect(days(['ma', 'di']).codes).toEqual(['AMBIGUOUS_WEEKDAY']); // nl Mon/Tue or fr Tue/Sun
   });
 
+  it('`pn` is Monday among Polish days and Friday among Lithuanian ones, alone neither', () => {
+    expect(days(['pn', 'wt', 'pt']).days).toEqual({ pn: 1, wt: 2, pt: 5 });
+    expect(days(['pr', 'an', 'pn']).days).toEqual({ pr: 1, an: 2, pn: 5 });
+    expect(days(['pn']).codes).toEqual(['AMBIGUOUS_WEEKDAY']);
+  });
+
   it('where every language that knows a name agrees, a lone column is fine', () => {
     expect(days(['Mar']).days).toEqual({ Mar: 2 });
     expect(days(['Sa']).days).toEqual({ Sa: 6 });
