@@ -41,6 +41,10 @@ export const FLAGS = {
     help: 'store cards: a day with two periods (9-12, 14-18) is an error, or with span is sent as 9-18',
     choices: ['error', 'span'],
   },
+  closedDays: {
+    flags: '--closed-days <days>',
+    help: 'store cards: the weekdays the file leaves out because the stores are closed then, e.g. Sa,Su',
+  },
   format: {
     flags: '--format <format>',
     help: "input format (default: a workbook or text by the file's first bytes, then the extension)",

@@ -89,6 +89,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     splitHours: flags.splitHours,
     statusColumn: flags.statusColumn,
     active: flags.active,
+    closedDays: flags.closedDays,
   });
   const guards = parseGuards(flags);
   const state = parseState(flags, io);

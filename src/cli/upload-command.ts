@@ -37,7 +37,7 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       'timeFormat',
       'statusColumn',
       'active',
-      ...(kind === 'store-cards' ? (['splitHours'] as const) : []),
+      ...(kind === 'store-cards' ? (['splitHours', 'closedDays'] as const) : []),
       'format',
       'sheet',
       'headerRow',

@@ -103,6 +103,8 @@ const HEADER_CODES: ReadonlySet<string> = new Set([
   'AMBIGUOUS_WEEKDAY',
   'HOURS_PAIR_INCOMPLETE',
   'HOURS_TWICE',
+  'MISSING_DAYS',
+  'UNUSED_COLUMNS',
 ]);
 
 /** The closing lines of an invalid run: the counts, then what to do next. */
@@ -119,7 +121,7 @@ export function invalidSummary(
   if (errors.length && errors.every((i) => HEADER_CODES.has(i.code))) {
     return {
       message: `${source}: ${found} in the header; nothing was sent`,
-      hint: 'fix the header as said above (rename a column, map it with --map, or leave it out with --ignore-column), then run again',
+      hint: 'fix the header as said above (rename a column, map it with --map, leave it out with --ignore-column, or declare closed days with --closed-days), then run again',
     };
   }
   return {

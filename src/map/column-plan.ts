@@ -9,6 +9,7 @@ import { HOURS_COLUMN_EXAMPLES, hoursColumn, nearWeekday, type DayColumns } from
 import { nameAdvice } from './name-columns.js';
 import type { Mapping } from './mapping-file.js';
 import { findStatusColumn, type StatusColumn } from './status-column.js';
+import { accountDays, unusedColumns } from './accounting.js';
 
 export interface ColumnPlan {
   readonly kind: Kind;
@@ -68,6 +69,8 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   const mapped = new Map<string, number[]>();
   const byName = new Map<string, number[]>();
   const unknown: number[] = [];
+  /** Columns that name weekdays but say something else the tool does not understand (`Monday notes`). */
+  const unplaced: number[] = [];
   const dayColumns: DayColumn[] = [];
   let hoursJson: number | undefined;
   const at = (index: number) => ({ line: options.line, column: columns[index] ?? '' });
@@ -83,6 +86,17 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
       else mapped.set(field, indices);
       for (const i of indices) taken.add(i);
     }
+  }
+  // Weekdays the mapping gives a column (`"opentToGuestsPeriod": {"Mo": "Segunda-feira"}`).
+  for (const { day, key, columns: named } of options.mapping.days ?? []) {
+    const roles = Object.entries(named) as ['range' | 'since' | 'to', string][];
+    const indices = roles.map(([, source]) => indexOf(columns, source));
+    if (indices.includes(-1)) continue;
+    roles.forEach(([role], k) => {
+      const index = indices[k]!;
+      taken.add(index);
+      dayColumns.push({ index, column: columns[index]!, role, slot: 1, items: [{ group: [day], raw: key }] });
+    });
   }
 
   // A status column is read to find leavers, never sent: it is neither a field nor an unused column.
@@ -106,6 +120,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     const hours = kind === 'store-cards' ? hoursColumn(column) : undefined;
     if (!hours) return void unknown.push(index);
     if (hours.role === 'unplaced') {
+      unplaced.push(index);
       return void issues.push(
         issue(
           'error',
@@ -217,8 +232,48 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     }
   }
 
+  for (const { key, columns: named } of options.perRecordColumns ? [] : (options.mapping.days ?? [])) {
+    for (const source of Object.values(named)) {
+      if (indexOf(columns, source) === -1)
+        issues.push(
+          issue(
+            'error',
+            'MAPPED_COLUMN_MISSING',
+            `the mapping names column '${source}' for ${key}, but the file has no such column; columns found: ${columns.filter(Boolean).join(', ')}`,
+            { line: options.line, field: 'opentToGuestsPeriod' },
+          ),
+        );
+    }
+  }
+
   const missing = REQUIRED[kind].filter((f) => !fields.has(f) && !byName.has(f));
   let fatal = issues.some((i) => i.severity === 'error');
+  // The accounting's own errors leave every column placed, so the records are still read and checked:
+  // the run stops with every problem of the file said in one pass (fatal stays as it was).
+  // A column placed nowhere (an unknown language's `Måndag`, `Monday notes`) leaves its day without a
+  // source all the same: the days are still accounted for, naming it. Only where the day columns
+  // themselves cannot be read (AMBIGUOUS_WEEKDAY, HOURS_TWICE…) would "missing" be a guess.
+  const readable = !issues.some((i) => i.severity === 'error' && i.code !== 'UNPLACED_COLUMN');
+  if (!missing.length && readable) {
+    // The `errors` column that --errors-csv adds holds the tool's own words: a file of rejected rows
+    // read back after fixing them is the documented way round, not a column whose values went missing.
+    const unused = [...unknown, ...unplaced].sort((a, b) => a - b).filter((i) => normalise(columns[i]!) !== 'errors');
+    if (kind === 'store-cards') {
+      issues.push(
+        ...accountDays({
+          columns,
+          covered: days.map(Boolean),
+          weekColumn: hoursJson === undefined ? undefined : columns[hoursJson],
+          closedDays: options.mapping.closedDays,
+          unused,
+          line: options.line,
+          perRecord: options.perRecordColumns,
+        }),
+      );
+    }
+    // An unplaced column already says what it looks like and how to map it: said once, not twice.
+    if (!fatal) issues.push(...unusedColumns(kind, columns, (f) => fields.has(f) || byName.has(f), unused, options.line));
+  }
   if (missing.length && !options.perRecordColumns) {
     fatal = true;
     const named = columns.filter(Boolean);

@@ -1,14 +1,19 @@
 // `--map mapping.json` or inline `--map '{"employeeID": "Personalnummer"}'`: wire field to the column
 // (or columns, joined with a space) that feeds it, plus the columns to leave out on purpose.
 //   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock", "splitHours": "span"}
-// `ignore`, `timeFormat`, `splitHours` and `status` are not wire fields of either kind, so they cannot be read as one.
+// `ignore`, `timeFormat`, `splitHours`, `closedDays` and `status` are not wire fields of either kind, so
+// they cannot be read as one. `status` says which rows of an HR export to keep:
 //   {"status": {"column": "Employment Status", "active": ["Active", "On Leave"]}}
+// The hours may name one column (the week, or its JSON) or a column per weekday. The hours may name one column (the week, or its JSON) or a column per weekday:
+//   {"opentToGuestsPeriod": {"Mo": "Segunda-feira", "Sa": {"since": "Sáb abre", "to": "Sáb fecha"}}, "closedDays": "Su"}
 import type { Kind } from '../contract/kinds.js';
 import { FIELDS } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
 import { readSmallFile } from '../read/small-file.js';
 import { FORBIDDEN_KEYS } from '../read/types.js';
 import { TIME_FORMAT_HELP, parseTimeFormats, type TimeFormats } from './time-format.js';
+import { parseDayList } from './closed-days.js';
+import { dayIndex } from './layout.js';
 import type { StatusSetting } from './status-column.js';
 
 export interface Mapping {
@@ -20,14 +25,27 @@ export interface Mapping {
   readonly timeFormat?: TimeFormats | undefined;
   /** What a day with two periods (a lunch break) becomes: `span` sends first opening to last closing; unset, an error. */
   readonly splitHours?: 'span' | undefined;
+  /** Store cards: the weekdays the file leaves out because the stores are closed then (--closed-days). */
+  readonly closedDays?: readonly number[] | undefined;
   /** Which rows of an HR export to keep by their status column (--status-column, --active); the others are left out. */
   readonly status?: StatusSetting | undefined;
+  /** Store cards: the column (or opening and closing pair) of a weekday, as the mapping names it. */
+  readonly days?: readonly MappedDay[];
+}
+
+/** A weekday's column named in the mapping: `"Mo": "Segunda-feira"` or `"Mo": {"since": …, "to": …}`. */
+export interface MappedDay {
+  readonly day: number;
+  /** The key as written in the mapping (`Mo`), for messages. */
+  readonly key: string;
+  readonly columns: { readonly range: string } | { readonly since: string; readonly to: string };
 }
 
 export interface MappingFlags {
   readonly ignoreColumns?: readonly string[] | undefined;
   readonly timeFormat?: string | undefined;
   readonly splitHours?: string | undefined;
+  readonly closedDays?: string | undefined;
   readonly statusColumn?: string | undefined;
   readonly active?: string | undefined;
 }
@@ -65,7 +83,9 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
   const ignore: string[] = [...(flags.ignoreColumns ?? [])];
   let timeFormat: TimeFormats | undefined;
   let splitHours: 'span' | undefined;
+  let closedDays: number[] | undefined;
   let status: StatusSetting | undefined;
+  const days: MappedDay[] = [];
   if (source !== undefined) {
     const { where, value } = parseSource(source);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -81,11 +101,14 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
       else if (key === 'timeFormat') timeFormat = checkTimeFormat(where, column);
       else if (key === 'splitHours') splitHours = checkSplitHours(where, column);
       else if (key === 'status') status = checkStatus(where, column);
+      else if (key === 'closedDays' && kind === 'store-cards') closedDays = checkClosedDays(where, column);
+      else if (key === 'opentToGuestsPeriod' && kind === 'store-cards' && column !== null && typeof column === 'object' && !Array.isArray(column))
+        days.push(...dayColumns(where, column as Record<string, unknown>));
       else if (FORBIDDEN_KEYS.has(key) || !fields.includes(key)) {
         throw bad(
           where,
           `'${key}' is not a ${kind} field`,
-          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span; "status" names the status column and the statuses to keep`,
+          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span; "status" names the status column and the statuses to keep${kind === 'store-cards' ? '; "closedDays" lists the days the stores are closed, such as "Sa,Su"' : ''}`,
         );
       } else fieldsOut[key] = columnList(where, key, column);
     }
@@ -104,13 +127,32 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     }
     splitHours = flag;
   }
+  if (flags.closedDays !== undefined) {
+    const flag = checkClosedDays('--closed-days', flags.closedDays);
+    if (closedDays !== undefined && closedDays.join() !== flag.join()) {
+      throw bad('--closed-days', `'${flags.closedDays}' contradicts the mapping's "closedDays"`, 'keep one of them');
+    }
+    closedDays = flag;
+  }
   status = statusFromFlags(flags, status);
   // A column both fed to a field and ignored is two answers to one question.
   for (const [field, columns] of Object.entries(fieldsOut)) {
     const both = columns.find((c) => ignore.includes(c));
     if (both) throw bad('--map', `column '${both}' is both mapped to ${field} and ignored`, 'keep one of them');
   }
-  return { fields: fieldsOut, ignore, timeFormat, splitHours, status };
+  for (const { key, columns } of days) {
+    const both = Object.values(columns).find((c) => ignore.includes(c));
+    if (both) throw bad('--map', `column '${both}' is both mapped to ${key} and ignored`, 'keep one of them');
+  }
+  return {
+    fields: fieldsOut,
+    ignore,
+    timeFormat,
+    splitHours,
+    ...(closedDays ? { closedDays } : {}),
+    ...(days.length ? { days } : {}),
+    ...(status ? { status } : {}),
+  };
 }
 
 const STATUS_HINT =
@@ -151,6 +193,36 @@ function statusFromFlags(flags: MappingFlags, fromMapping: StatusSetting | undef
   if (!active.length) throw new UsageError('BAD_FLAG', '--active names no status', STATUS_HINT);
   if (fromMapping) throw bad('--status-column', 'the mapping already has "status"', 'keep one of them');
   return { column: flags.statusColumn.trim(), active };
+}
+
+function checkClosedDays(where: string, value: unknown): number[] {
+  const text = Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join(',') : value;
+  const parsed = typeof text === 'string' ? parseDayList(text) : { error: `${JSON.stringify(value)} is not a list of days` };
+  if ('error' in parsed) throw bad(where, parsed.error, 'list the days the stores are closed, such as Sa,Su or Mo-Fr');
+  return parsed.days;
+}
+
+/** `{"Mo": "Segunda-feira", "Sa": {"since": "Sáb abre", "to": "Sáb fecha"}}` → the mapped weekdays. */
+function dayColumns(where: string, value: Record<string, unknown>): MappedDay[] {
+  const example = '{"opentToGuestsPeriod": {"Mo": "Segunda-feira", "Tu": {"since": "Terça abre", "to": "Terça fecha"}}}';
+  const seen = new Map<number, string>();
+  return Object.entries(value).map(([key, column]) => {
+    const day = FORBIDDEN_KEYS.has(key) ? undefined : dayIndex(key);
+    if (day === undefined)
+      throw bad(
+        where,
+        `'${key}' in opentToGuestsPeriod is not a weekday the tool can tell for sure`,
+        `use Su, Mo, Tu, We, Th, Fr, Sa (or 0 to 6), e.g. ${example}`,
+      );
+    if (seen.has(day)) throw bad(where, `'${seen.get(day)}' and '${key}' in opentToGuestsPeriod are the same day`, 'keep one of them');
+    seen.set(day, key);
+    if (typeof column === 'string' && column.trim() !== '') return { day, key, columns: { range: column.trim() } };
+    const pair = column as Record<string, unknown> | null;
+    const ok = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+    if (pair && typeof pair === 'object' && !Array.isArray(pair) && Object.keys(pair).sort().join() === 'since,to' && ok(pair.since) && ok(pair.to))
+      return { day, key, columns: { since: (pair.since as string).trim(), to: (pair.to as string).trim() } };
+    throw bad(where, `the column for '${key}' must be a column name, or {"since": column, "to": column}`, `e.g. ${example}`);
+  });
 }
 
 /** `error` (the default, SPLIT_HOURS) or `span`; `error` is kept as undefined. */

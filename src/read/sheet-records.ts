@@ -36,7 +36,15 @@ const filled = (cells: readonly string[]) => cells.filter((v) => v.trim() !== ''
 
 export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRecords {
   const { source, sheet } = options;
-  const rows = cells.rows.filter((row) => filled(row.cells) > 0);
+  // Formula cells with no calculated value, by row. A row of nothing else is not in `cells.rows`
+  // (SheetJS drops such cells): it is a row all the same, and is read to be named.
+  const uncalculated = new Map<number, { c: number; formula: string }[]>();
+  for (const u of cells.uncalculated ?? []) uncalculated.set(u.r, [...(uncalculated.get(u.r) ?? []), u]);
+  const present = new Set(cells.rows.map((row) => row.r));
+  const formulaRows = [...uncalculated.keys()].filter((r) => !present.has(r)).map((r) => ({ r, cells: [] as string[], errors: [] as number[] }));
+  const rows = (formulaRows.length ? [...cells.rows, ...formulaRows].sort((a, b) => a.r - b.r) : cells.rows).filter(
+    (row) => filled(row.cells) > 0 || uncalculated.has(row.r),
+  );
   let at = 0;
   if (options.headerRow !== undefined) {
     at = rows.findIndex((row) => row.r + 1 >= options.headerRow!);
@@ -88,7 +96,20 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
         );
       }
     }
+    const unread = uncalculated.get(row.r) ?? [];
+    for (const { c, formula } of unread) {
+      (issues ??= []).push(
+        issue(
+          'error',
+          'FORMULA_NOT_CALCULATED',
+          `cell ${columnLetters(c)}${r} holds ${formula ? `the formula ${formula}` : 'a formula'} but no calculated value (the workbook was written by a program and never calculated), so it would be read as empty; open the workbook in Excel or LibreOffice and save it (that calculates it), or paste the cells as values, then run again`,
+          { line: r, column: columns[c] || null, value: formula || null },
+        ),
+      );
+    }
     for (const c of row.errors) {
+      // An uncalculated `=NA()` is an error cell with no text: said above, as the formula it is.
+      if (unread.some((u) => u.c === c)) continue;
       (issues ??= []).push(
         issue(
           'error',

@@ -105,7 +105,7 @@ export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: R
     sheet.name,
     cells.rows.map((row) => row.r),
   );
-  if (hidden) cells = { ...cells, hiddenRows: hidden.rows, hiddenColumns: hidden.columns };
+  if (hidden) cells = { ...cells, hiddenRows: hidden.rows, hiddenColumns: hidden.columns, uncalculated: hidden.uncalculated ?? [] };
   info.sheet = {
     name: sheet.name,
     hidden: sheet.hidden,

@@ -12,6 +12,7 @@ import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolic
 import type { Payload } from '../contract/json-array.js';
 import { endpoint, type Token } from './config.js';
 import { sleep } from './sleep.js';
+import { Secrets } from './secrets.js';
 
 export { checkAnswer, type ServiceAnswer } from './answer.js';
 
@@ -56,6 +57,10 @@ export async function send(req: SendRequest): Promise<SendResult> {
   const dispatcher = makeDispatcher(policy, req.env);
   const tried: string[] = [];
   let maybeApplied = false;
+  // A service that echoes the token back must not put it in what this run keeps: the answer's text is
+  // quoted in messages, in --json and in the state's audit record, so it is masked once, where it arrives.
+  const masked = new Secrets();
+  masked.keep(req.token.value);
   try {
     for (let n = 1; ; n++) {
       const at = { attempt: n, attempts: policy.attempts };
@@ -74,9 +79,11 @@ export async function send(req: SendRequest): Promise<SendResult> {
           sentThisAttempt = true;
           emit({ type: 'waiting', ...at, answerMs: policy.answerMs });
         },
-      }).catch((err: unknown) => {
-        throw err instanceof Interrupted && (maybeApplied || sentThisAttempt) ? interruptedAfterSend() : err;
-      });
+      })
+        .then((r) => (r.kind === 'answer' ? { ...r, text: masked.redact(r.text) } : r))
+        .catch((err: unknown) => {
+          throw err instanceof Interrupted && (maybeApplied || sentThisAttempt) ? interruptedAfterSend() : err;
+        });
 
       let reason: string;
       let retryAfterMs: number | undefined;
@@ -230,6 +237,7 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
     if (err instanceof ServiceRejected) {
       const again = new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
       again.said = err.said;
+      again.earlierMayHaveApplied = true;
       throw again;
     }
     if (err instanceof ServiceUnreachable) {
@@ -253,5 +261,6 @@ function interruptedAfterSend(): Interrupted {
     'INTERRUPTED',
     'interrupted after the body was sent: the outcome is unknown, the service may or may not have replaced the records',
     'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds',
+    true,
   );
 }

@@ -9,9 +9,9 @@ import { asText, issue, type Issue } from '../issues.js';
 import type { ColumnPlan } from '../map/column-plan.js';
 import { dayValue, type Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
-import { doubled, KeyList, runOf } from './key-index.js';
+import { doubled, foldHash, foldKey, KeyList, runOf } from './key-index.js';
 import { describe } from './messages.js';
-import { IDENTIFYING, invisibleCharacter, toNfc } from './text.js';
+import { IDENTIFYING, invisibleCharacter, lookalikeCharacter, toNfc } from './text.js';
 
 /**
  * Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. Excel
@@ -116,11 +116,12 @@ export class Validator {
     this.accepts = ACCEPTS[kind];
     this.keyField = KINDS[kind].keyField;
     const flagRepeats = options.keepRejected === true;
-    this.keyList = new KeyList((record) => this.keyOf(record), { flagRepeats, lookups: true });
+    // Keys that fold to one text (`ＪＰ－００１`, `jp-001`, `JP-001`) are one key: DUPLICATE_KEY.
+    this.keyList = new KeyList((record) => this.keyOf(record), { flagRepeats, lookups: true, hash: foldHash, fold: foldKey });
     this.emailList = new KeyList(
       (record) => {
         const email = this.emailOf(record);
-        return email === undefined ? undefined : email.toLowerCase();
+        return email === undefined ? undefined : foldKey(email);
       },
       { flagRepeats },
     );
@@ -207,12 +208,12 @@ export class Validator {
 
     this.cellCount(raw, plan);
     this.spreadsheet(raw, plan, candidate, plain);
-    if (!plain) {
-      for (const { field, index, column } of plan.fed) {
-        if (!IDENTIFYING.has(field)) continue;
-        const hidden = invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
-        if (hidden) this.add(hidden);
-      }
+    for (const { field, index, column } of plan.fed) {
+      if (!IDENTIFYING.has(field)) continue;
+      const hidden = plain ? undefined : invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
+      if (hidden) this.add(hidden);
+      const lookalike = lookalikeCharacter(field, candidate[field], plain, { line: raw.line, column });
+      if (lookalike) this.add(lookalike);
     }
 
     const key = typeof candidate[this.keyField] === 'string' && candidate[this.keyField] !== '' ? (candidate[this.keyField] as string) : undefined;
@@ -220,7 +221,7 @@ export class Validator {
     let mayRepeat = this.keyList.add(key);
     if (this.kind === 'team-members') {
       if (typeof candidate.email === 'string' && candidate.email) email = candidate.email;
-      mayRepeat = this.emailList.add(email === undefined ? undefined : email.toLowerCase()) || mayRepeat;
+      mayRepeat = this.emailList.add(email === undefined ? undefined : foldKey(email)) || mayRepeat;
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
       if (known && typeof parent === 'string' && !known.has(parent)) {
@@ -277,7 +278,17 @@ export class Validator {
       const plan = this.planOf(record);
       const index = plan.fields.get(field);
       const written = field === 'email' ? this.emailOf(record)! : this.keyOf(record)!;
-      const how = field === 'email' ? ' (emails are compared ignoring case)' : '';
+      const earlier = field === 'email' ? this.emailOf(first)! : this.keyOf(first)!;
+      // Said outright when the two are not the same text as written: which is which is the user's question.
+      const what = field === 'email' ? 'emails' : 'keys';
+      const how =
+        earlier.toLowerCase() !== written.toLowerCase()
+          ? ` as '${earlier}' (${what} are compared ignoring case and full-width or compatibility forms)`
+          : field === 'email'
+            ? ' (emails are compared ignoring case)'
+            : earlier !== written
+              ? ` as '${earlier}' (keys are compared ignoring case)`
+              : '';
       this.rowIssues = NONE;
       this.add(
         issue(

@@ -16,6 +16,8 @@ export class KeyList {
   /** A bit per hash value seen, when the owner wants to know which keys may repeat an earlier one. */
   private readonly seen: Uint8Array | undefined;
   private readonly hash: (key: string) => number;
+  /** What two keys are compared as (their folded text), when not as written. */
+  private readonly fold: ((key: string) => string) | undefined;
   private readonly lookups: boolean;
 
   /**
@@ -25,9 +27,16 @@ export class KeyList {
    */
   constructor(
     private readonly recall: (entry: number) => string | undefined,
-    options: { readonly flagRepeats?: boolean; readonly lookups?: boolean; readonly hash?: (key: string) => number } = {},
+    options: {
+      readonly flagRepeats?: boolean;
+      readonly lookups?: boolean;
+      /** With `fold`: equal folded keys must hash alike (see foldHash). */
+      readonly hash?: (key: string) => number;
+      readonly fold?: (key: string) => string;
+    } = {},
   ) {
     this.hash = options.hash ?? fnv1a;
+    this.fold = options.fold;
     this.lookups = options.lookups === true;
     if (options.flagRepeats) this.seen = new Uint8Array(SEEN_BITS / 8);
   }
@@ -63,8 +72,9 @@ export class KeyList {
         const firsts = new Map<string, number>();
         for (let k = i; k < j; k++) {
           const entry = entries[k]!;
-          const key = this.recall(entry);
-          if (key === undefined) continue;
+          const written = this.recall(entry);
+          if (written === undefined) continue;
+          const key = this.fold ? this.fold(written) : written;
           const first = firsts.get(key);
           if (first === undefined) firsts.set(key, entry);
           else found.push({ entry, first });
@@ -75,7 +85,7 @@ export class KeyList {
     return found.sort((a, b) => a.entry - b.entry);
   }
 
-  /** Whether `key` was added; only after finish(), and with `lookups`. */
+  /** Whether `key` was added, exactly as written; only after finish(), and with `lookups`. */
   has(key: string): boolean {
     if (!this.sorted) throw new Error('KeyList.has needs lookups and finish()');
     const { hashes, entries } = this.sorted;
@@ -149,5 +159,26 @@ export function doubled(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
 export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+const NOT_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * A key as two keys are compared: NFKC (full-width `ＪＰ－００１` is `JP-001`, `ﬁ` is `fi`) and lower
+ * case, so look-alikes are one key. ASCII needs only the lower case.
+ */
+export function foldKey(key: string): string {
+  return NOT_ASCII.test(key) ? key.normalize('NFKC').toLowerCase() : key.toLowerCase();
+}
+
+/** fnv1a of foldKey(key); an ASCII key is folded as it is hashed, with no string made (the common case). */
+export function foldHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c > 0x7f) return fnv1a(foldKey(key));
+    h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x01000193);
+  }
   return h | 0;
 }

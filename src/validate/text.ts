@@ -43,3 +43,26 @@ export function invisibleCharacter(field: string, written: unknown, at: { line: 
     { line: at.line, column: at.column, field, value: JSON.stringify(written) },
   );
 }
+
+/** Below U+0300, where a plain record (read/types.ts) may still hold them: the characters NFKC rewrites (NBSP, ², µ, ſ, Ĳ…). */
+const COMPATIBLE_BELOW_0300 = /[\u00a0-\u02ff]/;
+
+/**
+ * LOOKALIKE_CHARACTER for a key or email (as sent) that NFKC rewrites: full-width `ＪＰ－００１`,
+ * ligatures, superscripts. It looks like its plain form but is other text, so the service would hold
+ * two records a person cannot tell apart.
+ */
+export function lookalikeCharacter(field: string, value: unknown, plain: boolean, at: { line: number; column: string | null }): Issue | undefined {
+  if (typeof value !== 'string' || (plain && !COMPATIBLE_BELOW_0300.test(value))) return undefined;
+  const folded = value.normalize('NFKC');
+  if (folded === value) return undefined;
+  const chars = [...value];
+  const first = chars.find((c) => c.normalize('NFKC') !== c)!;
+  const hex = `U+${first.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return issue(
+    'error',
+    'LOOKALIKE_CHARACTER',
+    `${field} '${value}' is written with full-width or compatibility characters ('${first}', ${hex}, at position ${chars.indexOf(first) + 1}); it looks like '${folded}' but is other text, and would make a second ${field} a person cannot tell apart: write it as '${folded}'`,
+    { line: at.line, column: at.column, field, value },
+  );
+}

@@ -75,13 +75,23 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     return { s, state, write, cron };
   }
 
-  it('refuses stores closed Monday to Friday by a Business days column, sends nothing, and lets the exact override through', async () => {
+  it('refuses stores declared closed Monday to Friday beside a Business days column, sends nothing, and lets the exact override through', async () => {
     const { s, state, write, cron } = await setup();
     expect((await cron('store-cards', write('stores.csv', storesCsv()), '--no-baseline')).code).toBe(0);
     const before = await s.stored(STORES);
 
     const slip = write('stores-mofr.csv', moFrCsv());
-    const refused = await cron('store-cards', slip);
+    // The reader stops it first: no column gives Monday to Friday, and 'Business days' is not used.
+    const unread = await cron('store-cards', slip);
+    expect(unread.code).toBe(3);
+    expect(unread.json().issues).toEqual([
+      expect.objectContaining({ code: 'UNKNOWN_COLUMN', column: 'Business days' }),
+      expect.objectContaining({ code: 'MISSING_DAYS', column: 'Business days', value: 'Mo,Tu,We,Th,Fr' }),
+    ]);
+    expect(await s.stored(STORES)).toEqual(before);
+    // Declared closed (a wrong declaration, or a seasonal closure): the guards are the second net.
+    const closed = ['--closed-days', 'Mo-Fr'];
+    const refused = await cron('store-cards', slip, ...closed);
     expect(refused.code).toBe(4);
     const report = refused.json();
     expect(report).toMatchObject({ outcome: 'refused', exitCode: 4, diff: { added: 0, removed: 0, changed: 30 }, error: { code: 'VALUES_EMPTIED' } });
@@ -106,15 +116,15 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     expect(await s.stored(STORES)).toEqual(before);
 
     // A dry run reaches the same verdict; the human summary shows the refusing guards.
-    const dry = await runCli(['store-cards', slip, '--dry-run', '--state', state], { env: s.env });
+    const dry = await runCli(['store-cards', slip, '--dry-run', '--state', state, ...closed], { env: s.env });
     expect(dry.code).toBe(4);
     expect(dry.stderr).toContain('Guards at or near their limit:');
     expect(dry.stderr).toMatch(/changes \(--max-changes 25%\): 30 store cards changed, at most 7 allowed — refused; opening hours 30/);
     expect(dry.stderr).toContain('run again with --max-emptied 30 --max-changes 30');
 
     // One less is still refused; the exact override sends it.
-    expect((await cron('store-cards', slip, '--max-emptied', '29', '--max-changes', '30')).code).toBe(4);
-    const through = await cron('store-cards', slip, '--max-emptied', '30', '--max-changes', '30');
+    expect((await cron('store-cards', slip, ...closed, '--max-emptied', '29', '--max-changes', '30')).code).toBe(4);
+    const through = await cron('store-cards', slip, ...closed, '--max-emptied', '30', '--max-changes', '30');
     expect(through.code).toBe(0);
     expect(through.json().guards.map((g: { verdict: string }) => g.verdict)).toEqual(['passed', 'passed', 'passed', 'passed']);
     const sent = (await s.stored(STORES)) as { opentToGuestsPeriod: Record<string, unknown> }[];
@@ -135,7 +145,8 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     expect((await cron('store-cards', write('stores.csv', storesCsv()), '--no-baseline')).code).toBe(0);
     const slip = write('stores-mofr.csv', moFrCsv());
     const plan = join(s.dir, 'seasonal.plan.json');
-    const dry = (...flags: string[]) => runCli(['store-cards', slip, '--dry-run', '--json', '--plan-out', plan, '--state', state, ...flags], { env: s.env });
+    const dry = (...flags: string[]) =>
+      runCli(['store-cards', slip, '--dry-run', '--json', '--plan-out', plan, '--state', state, '--closed-days', 'Mo-Fr', ...flags], { env: s.env });
     expect((await dry()).code).toBe(4);
     expect((await dry('--max-emptied', '30', '--max-changes', '30')).code).toBe(0);
     expect(JSON.parse(readFileSync(plan, 'utf8'))).toMatchObject({
@@ -167,19 +178,28 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     expect(bad.json()).toMatchObject({ guards: null, error: { code: 'BAD_MAX_CHANGES' } });
   });
 
-  it('refuses every storeConceptCode sent as null from a Store Format column', async () => {
+  it('refuses every storeConceptCode sent as null when a Store Format column is ignored', async () => {
     const { s, write, cron } = await setup();
     expect((await cron('store-cards', write('stores.csv', storesCsv()), '--no-baseline')).code).toBe(0);
     const before = await s.stored(STORES);
     const slip = write('stores-konzept.csv', konzeptCsv());
-    const refused = await cron('store-cards', slip);
+    // The reader stops it first: storeConceptCode has no column while 'Store Format' is not used.
+    const unread = await cron('store-cards', slip);
+    expect(unread.code).toBe(3);
+    expect(unread.json().issues).toEqual([
+      expect.objectContaining({ code: 'UNKNOWN_COLUMN', column: 'Store Format' }),
+      expect.objectContaining({ code: 'UNUSED_COLUMNS', column: 'Store Format', field: 'storeConceptCode' }),
+    ]);
+    // Left out on purpose (wrongly): the guards are the second net.
+    const ignored = ['--ignore-column', 'Store Format'];
+    const refused = await cron('store-cards', slip, ...ignored);
     expect(refused.code).toBe(4);
     expect(refused.json().error.code).toBe('VALUES_EMPTIED');
     expect(refused.json().error.message).toContain('storeConceptCode in 30 of the 30 store cards that had one (allowed: 1), e.g. S-001 2 → null');
     expect(refused.json().error.message).toContain('storeConceptCode of 30 of 30 store cards (S-001, S-002, S-003, …)');
     expect(refused.json().error.hint).toContain('--max-emptied 30 --max-changes 30');
     expect(await s.stored(STORES)).toEqual(before);
-    expect((await cron('store-cards', slip, '--max-emptied', '30', '--max-changes', '30')).code).toBe(0);
+    expect((await cron('store-cards', slip, ...ignored, '--max-emptied', '30', '--max-changes', '30')).code).toBe(0);
     expect(((await s.stored(STORES)) as { storeConceptCode: unknown }[]).every((r) => r.storeConceptCode === null)).toBe(true);
   });
 

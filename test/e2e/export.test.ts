@@ -55,6 +55,36 @@ describe('upload export', () => {
     });
   }
 
+  it('a workbook export keeps keys as Text: 000140 round-trips, and the key columns are Text for rows typed below', async () => {
+    sb = await sandbox();
+    const run = (args: string[]) => runCli([...args, '--state', sb!.stateDir], { env: sb!.env });
+    const staff = join(sb.dir, 'staff.csv');
+    writeFileSync(staff, 'employeeID,email,name,roleCode,parentKey\n000140,a@example.com,Ann,3,0042\n000141,b@example.com,Bob,,0042\n');
+    expect((await run(['team-members', staff, '--yes', '--no-baseline'])).code).toBe(0);
+    const book = join(sb.dir, 'staff.xlsx');
+    expect((await run(['export', 'team-members', book])).code).toBe(0);
+
+    // Untouched, it uploads back as no change at all.
+    const again = await run(['team-members', book, '--dry-run', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json()).toMatchObject({ diff: { added: 0, removed: 0, changed: 0, unchanged: 2 } });
+
+    // The key cells, and the key columns themselves (what a typed cell below takes), are Text (@, format 49).
+    const XLSX = await import('@e965/xlsx');
+    const parts = XLSX.CFB.read(readFileSync(book), { type: 'buffer' });
+    const part = (path: string) => Buffer.from(XLSX.CFB.find(parts, `/${path}`)!.content).toString('utf8');
+    const xfs = [.../<cellXfs[^>]*>(.*?)<\/cellXfs>/s.exec(part('xl/styles.xml'))![1]!.matchAll(/<xf\b[^>]*>/g)].map((m) => m[0]);
+    const numFmt = (style: string | undefined) => /numFmtId="(\d+)"/.exec(xfs[Number(style ?? 0)]!)![1];
+    const sheet = part('xl/worksheets/sheet1.xml');
+    const colStyle = (n: number) => new RegExp(`<col min="${n}" max="${n}"[^>]*style="(\\d+)"`).exec(sheet)?.[1];
+    const cellStyle = (ref: string) => new RegExp(`<c r="${ref}"[^>]*s="(\\d+)"`).exec(sheet)?.[1];
+    expect([colStyle(1), colStyle(5)].map(numFmt)).toEqual(['49', '49']); // employeeID, parentKey
+    expect(colStyle(3)).toBeUndefined(); // name: General, as before
+    expect(['A2', 'A3', 'E2', 'E3'].map((ref) => numFmt(cellStyle(ref)))).toEqual(['49', '49', '49', '49']);
+    const read = XLSX.read(readFileSync(book), { cellNF: true });
+    expect(read.Sheets[read.SheetNames[0]!]!['A2']).toMatchObject({ t: 's', v: '000140', z: '@' });
+  });
+
   it('says what is missing: no recorded upload, a workbook to the terminal, a snapshot no longer kept', async () => {
     sb = await sandbox();
     const run = (args: string[]) => runCli([...args, '--state', sb!.stateDir], { env: sb!.env });

@@ -18,12 +18,18 @@ const UPLOADS: Upload[] = [
   // Spanish one-letter days: L-V, L a V, L, M, X, J, V, S-D, L-S
   { kind: 'store-cards', file: 'store-cards-spanish-day-letters.csv', wire: 'store-cards-spanish-day-letters.wire.json' },
   { kind: 'store-cards', file: 'store-cards-lunch-break.csv', wire: 'store-cards-lunch-break.span.wire.json', args: ['--split-hours', 'span'] },
-  { kind: 'store-cards', file: 'store-cards-morning-afternoon.csv', wire: 'store-cards-morning-afternoon.span.wire.json', args: ['--split-hours', 'span'] },
+  // The file gives Monday, Tuesday and Saturday: the other days are declared closed (MISSING_DAYS otherwise).
   {
     kind: 'store-cards',
     file: 'store-cards-morning-afternoon.csv',
     wire: 'store-cards-morning-afternoon.span.wire.json',
-    args: ['--map', '{"splitHours": "span"}'],
+    args: ['--split-hours', 'span', '--closed-days', 'We-Fr,Su'],
+  },
+  {
+    kind: 'store-cards',
+    file: 'store-cards-morning-afternoon.csv',
+    wire: 'store-cards-morning-afternoon.span.wire.json',
+    args: ['--map', '{"splitHours": "span", "closedDays": ["We", "Th", "Fr", "Su"]}'],
   },
   {
     kind: 'team-members',

@@ -57,7 +57,7 @@ describe.concurrent('input edge cases', () => {
   });
 
   it('a range whose ends are the same time is an error suggesting 6-30 for around the clock', async () => {
-    const r = await dry('store-cards', t.write('same-time.csv', 'nodeKey,email,mon\nS1,a@example.com,9-9\n'));
+    const r = await dry('store-cards', t.write('same-time.csv', 'nodeKey,email,mon\nS1,a@example.com,9-9\n'), '--closed-days', 'Tu-Su');
     expect(r.code).toBe(3);
     expect(r.json().issues[0]).toMatchObject({ code: 'INVALID_HOURS', line: 2, column: 'mon', value: '9-9' });
     expect(r.json().issues[0].message).toMatch(/6-30/);
@@ -85,7 +85,12 @@ describe.concurrent('input edge cases', () => {
   });
 
   it('a row with fewer cells than the header is a warning naming the columns taken as empty', async () => {
-    const r = await dry('store-cards', t.write('short-row.csv', 'nodeKey,email,concept,mon,tue\nS1,s1@example.com,3,9-17,9-17\nS2,s2@example.com\n'));
+    const r = await dry(
+      'store-cards',
+      t.write('short-row.csv', 'nodeKey,email,concept,mon,tue\nS1,s1@example.com,3,9-17,9-17\nS2,s2@example.com\n'),
+      '--closed-days',
+      'We-Su',
+    );
     expect(r.code).toBe(0);
     expect(r.json().issues).toEqual([expect.objectContaining({ severity: 'warning', code: 'TOO_FEW_CELLS', line: 3 })]);
     expect(r.json().issues[0].message).toMatch(/concept, mon, tue are taken as empty/);

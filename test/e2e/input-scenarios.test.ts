@@ -13,7 +13,13 @@ const UPLOADS: Upload[] = [
   { kind: 'store-cards', file: 'store-cards-german-day-columns.csv', wire: 'store-cards-german-day-columns.wire.json' },
   { kind: 'store-cards', file: 'store-cards-french-day-columns.csv', wire: 'store-cards-french-day-columns.wire.json' },
   { kind: 'store-cards', file: 'store-cards-italian-day-columns.csv', wire: 'store-cards-italian-day-columns.wire.json' },
-  { kind: 'store-cards', file: 'store-cards-comma-times.csv', wire: 'store-cards-comma-times.clock.wire.json', args: ['--time-format', 'clock'] },
+  // Monday to Friday only: the weekend is declared closed (MISSING_DAYS otherwise).
+  {
+    kind: 'store-cards',
+    file: 'store-cards-comma-times.csv',
+    wire: 'store-cards-comma-times.clock.wire.json',
+    args: ['--time-format', 'clock', '--closed-days', 'Sa,Su'],
+  },
   {
     kind: 'team-members',
     file: 'team-members-store-and-store-id.csv',

@@ -14,7 +14,7 @@ afterEach(async () => {
   sb = undefined;
 });
 
-const STORES = ['nodeKey,email,storeConceptCode', 'S1,s1@example.com,12', 'S2,s2@example.com,13'].join('\n');
+const STORES = ['nodeKey,email,storeConceptCode,Mo-Su', 'S1,s1@example.com,12,09:00-18:00', 'S2,s2@example.com,13,09:00-18:00'].join('\n');
 
 /** A config beside the files with one target: the sandbox and a state directory of its own. */
 function configWith(dir: string, url: string, state: string): string {

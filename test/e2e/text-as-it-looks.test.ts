@@ -50,7 +50,7 @@ describe('text as it looks', () => {
   });
 
   it('an invisible character inside a key is named at its position', async () => {
-    const file = tempDir().write('stores.csv', `nodeKey,email\nSTORE\u200b-1,a@example.com\n`);
+    const file = tempDir().write('stores.csv', `nodeKey,email,Mo-Su\nSTORE\u200b-1,a@example.com,9-18\n`);
     const r = await runCli(['store-cards', file, '--dry-run', '--json']);
     expect(issuesOf(r)).toEqual([
       expect.objectContaining({ code: 'INVISIBLE_CHARACTER', column: 'nodeKey', message: expect.stringContaining('at position 6') }),
@@ -58,9 +58,52 @@ describe('text as it looks', () => {
   });
 
   it('a no-break space around a key is trimmed like a space', async () => {
-    const file = tempDir().write('stores.csv', `nodeKey,email\n\u00a0STORE-1\u00a0,a@example.com\nSTORE-1,b@example.com\n`);
+    const file = tempDir().write('stores.csv', `nodeKey,email,Mo-Su\n\u00a0STORE-1\u00a0,a@example.com,9-18\nSTORE-1,b@example.com,9-18\n`);
     const r = await runCli(['store-cards', file, '--dry-run', '--json']);
     expect(issuesOf(r)).toEqual([expect.objectContaining({ code: 'DUPLICATE_KEY', line: 3 })]);
+  });
+});
+
+describe('look-alike keys and emails (issue 28)', () => {
+  it('the full-width ＪＰ－００１ beside JP-001: LOOKALIKE_CHARACTER naming the plain form, and DUPLICATE_KEY; nothing sent', async () => {
+    const sb = await sandbox();
+    try {
+      const file = tempDir().write('stores.csv', `nodeKey,email,Mo-Su\nJP-001,a@example.com,9-18\nＪＰ－００１,b@example.com,9-18\n`);
+      const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+      expect(r.code).toBe(3);
+      expect(issuesOf(r)).toEqual([
+        expect.objectContaining({ code: 'LOOKALIKE_CHARACTER', line: 3, column: 'nodeKey', message: expect.stringContaining("write it as 'JP-001'") }),
+        expect.objectContaining({ code: 'DUPLICATE_KEY', line: 3, message: expect.stringContaining("already appears on line 2 as 'JP-001'") }),
+      ]);
+      expect(issuesOf(r)[0]!.message).toContain("('Ｊ', U+FF2A, at position 1)");
+      expect(await sb.stored('/integrations/storeCards')).toEqual([]);
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('keys that differ only in case are one key: DUPLICATE_KEY', async () => {
+    const file = tempDir().write('staff.csv', `employeeID,email,name\nAB-7,a@example.com,A\nab-7,b@example.com,B\n`);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(issuesOf(r)).toEqual([expect.objectContaining({ code: 'DUPLICATE_KEY', line: 3, message: expect.stringContaining("as 'AB-7'") })]);
+  });
+
+  it('a full-width email (and a parentKey) is LOOKALIKE_CHARACTER; its plain twin is DUPLICATE_EMAIL', async () => {
+    const file = tempDir().write('staff.csv', `employeeID,email,name,parentKey\nE1,anna@example.com,A,S1\nE2,ａｎｎａ@example.com,B,Ｓ1\n`);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(issuesOf(r).map((i) => [i.code, i.line, i.column])).toEqual([
+      ['LOOKALIKE_CHARACTER', 3, 'email'],
+      ['LOOKALIKE_CHARACTER', 3, 'parentKey'],
+      ['DUPLICATE_EMAIL', 3, 'email'],
+    ]);
+  });
+
+  it('a name may hold compatibility characters: only keys and emails identify', async () => {
+    const file = tempDir().write('staff.csv', `employeeID,email,name\nE1,a@example.com,Ｍａｒｉａ ﬁne\n`);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code, r.stderr).toBe(0);
   });
 });
 

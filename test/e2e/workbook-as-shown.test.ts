@@ -119,7 +119,8 @@ describe('a title row above the header, times and dates written with dots', () =
   });
 
   it('with --header-row, hh.mm, h.mm and [$-40B]h.mm cells upload as the times they are', async () => {
-    const { run, stored } = await upload('store-cards', file, ['--header-row', '3']);
+    // Monday and Tuesday only: the rest of the week is declared closed (MISSING_DAYS otherwise).
+    const { run, stored } = await upload('store-cards', file, ['--header-row', '3', '--closed-days', 'We-Su']);
     expect(run.code).toBe(0);
     expect(stored).toEqual(json('store-cards-dotted-times-workbook.wire.json'));
   });
@@ -214,5 +215,39 @@ describe('an .xlsb workbook (binary sheets, written here by SheetJS: LibreOffice
     expect(note?.message).toBe(
       "15 hidden rows of sheet 'Staff' were left out, as --hidden-rows exclude asks (rows 3, 5, 7, 9, 11, 13, 15, 17, 19, 21 and 5 more)",
     );
+  });
+});
+
+describe('formulas with no calculated value (a workbook written by a program, opened by nobody)', () => {
+  // fixtures/store-cards-formulas-uncalculated.xlsx is written by scripts/formula-fixtures.mjs.
+  it('are FORMULA_NOT_CALCULATED naming each cell and the fix, never empty cells or closed days; nothing is sent', async () => {
+    const { run, stored } = await upload('store-cards', 'store-cards-formulas-uncalculated.xlsx');
+    expect(run.code).toBe(3);
+    expect(stored).toEqual([]);
+    const issues = run.json().issues as { code: string; line: number; column: string; value: string; message: string }[];
+    // 14 time cells in each of two stores, and the concept code of the third.
+    expect(issues.filter((i) => i.code === 'FORMULA_NOT_CALCULATED')).toHaveLength(29);
+    expect(issues.map((i) => i.code).filter((c) => c !== 'FORMULA_NOT_CALCULATED')).toEqual([]);
+    expect(issues[0]).toMatchObject({ line: 2, column: 'Mon Open', value: '=TIME(9,0,0)' });
+    expect(issues[0]!.message).toBe(
+      'cell D2 holds the formula =TIME(9,0,0) but no calculated value (the workbook was written by a program and never calculated), so it would be read as empty; open the workbook in Excel or LibreOffice and save it (that calculates it), or paste the cells as values, then run again',
+    );
+    // The uncalculated =NA() is said as the formula it is, not as an error cell with no text.
+    expect(issues.find((i) => i.line === 4)).toMatchObject({ code: 'FORMULA_NOT_CALCULATED', column: 'storeConceptCode', value: '=NA()' });
+  });
+
+  it('once LibreOffice has calculated and saved it, the times read as shown, and =NA() is the ERROR_CELL it shows', async () => {
+    const { run, stored } = await upload('store-cards', 'store-cards-formulas-libreoffice.xlsx');
+    expect(run.code).toBe(3);
+    expect(stored).toEqual([]);
+    expect(run.json().issues).toEqual([
+      expect.objectContaining({ code: 'ERROR_CELL', line: 4, column: 'storeConceptCode', value: '#N/A' }),
+      expect.objectContaining({ code: 'NOT_A_NUMBER', line: 4, column: 'storeConceptCode' }),
+    ]);
+    // The calculated times are read as the cells show them.
+    const source = openRecords(fixture('store-cards-formulas-libreoffice.xlsx'), { source: 'lo.xlsx' });
+    const cells: unknown[][] = [];
+    for await (const batch of source.batches) for (const r of batch) cells.push([...r.cells]);
+    expect(cells[0]).toEqual(['S1', 's1@example.com', '12', ...Array.from({ length: 6 }, () => ['09:00', '18:30']).flat(), '09:00', '14:00']);
   });
 });

@@ -7,7 +7,12 @@ import { hoursColumn } from '../../src/map/layout.js';
 import { compilePlan } from '../../src/map/column-plan.js';
 import { mapRecord } from '../../src/map/record.js';
 
-const plan = (columns: string[], mapping = {}) => compilePlan('store-cards', ['nodeKey', 'email', ...columns], { mapping, line: 1, perRecordColumns: false });
+// Where each column goes, alone: these headers name only some days, which the file-level accounting
+// (MISSING_DAYS, UNUSED_COLUMNS; test/unit/accounting.test.ts) would refuse on top.
+const plan = (columns: string[], mapping = {}) => {
+  const p = compilePlan('store-cards', ['nodeKey', 'email', ...columns], { mapping, line: 1, perRecordColumns: false });
+  return { ...p, issues: p.issues.filter((i) => i.code !== 'MISSING_DAYS' && i.code !== 'UNUSED_COLUMNS') };
+};
 
 /** Which column feeds each day, Monday first: `Mo-Fr` for Monday to Friday. */
 const fed = (columns: string[]) => {

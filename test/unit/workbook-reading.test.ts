@@ -39,7 +39,7 @@ describe('scanZip counts what the zip holds, not what it declares', () => {
     const book = xlsx({ sheetData: '<row r="2" hidden="1"><c r="A2"/></row><row r="5" spans="1:3" hidden="true"/><row r="6"/>' });
     await scanZip(book, NO_LIMIT, undefined, (name) => parts.readerFor(name));
     expect(parts.sheetParts.get('Sheet1')).toBe('xl/worksheets/sheet1.xml');
-    expect(parts.hidden.get('xl/worksheets/sheet1.xml')).toEqual({ rows: [1, 4], columns: [] });
+    expect(parts.hidden.get('xl/worksheets/sheet1.xml')).toEqual({ rows: [1, 4], columns: [], uncalculated: [] });
   });
 });
 

@@ -1,0 +1,38 @@
+// Keys compared as a person sees them: foldKey (NFKC, lower case) and a hash that agrees with it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fnv1a, foldHash, foldKey } from '../../src/validate/key-index.js';
+import { lookalikeCharacter } from '../../src/validate/text.js';
+
+describe('foldKey and foldHash', () => {
+  it.each([
+    ['ＪＰ－００１', 'jp-001'],
+    ['JP-001', 'jp-001'],
+    ['ﬁle-7', 'file-7'],
+    ['Straße', 'straße'],
+  ])('%j folds to %j', (key, folded) => {
+    expect(foldKey(key)).toBe(folded);
+    expect(foldHash(key)).toBe(fnv1a(folded));
+  });
+
+  it('property: foldHash(k) is fnv1a(foldKey(k)) for any text', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (k) => foldHash(k) === fnv1a(foldKey(k))));
+    fc.assert(fc.property(fc.string(), (k) => foldHash(k) === fnv1a(foldKey(k))));
+  });
+});
+
+describe('lookalikeCharacter', () => {
+  const at = { line: 2, column: 'nodeKey' };
+  it('names the first character and the plain form', () => {
+    expect(lookalikeCharacter('nodeKey', 'JP－001', false, at)).toMatchObject({
+      code: 'LOOKALIKE_CHARACTER',
+      message: expect.stringContaining("('－', U+FF0D, at position 3); it looks like 'JP-001'"),
+    });
+  });
+
+  it('a plain record is checked only where NFKC can change it below U+0300 (NBSP, ², µ)', () => {
+    expect(lookalikeCharacter('nodeKey', 'S-1', true, at)).toBeUndefined();
+    expect(lookalikeCharacter('nodeKey', 'S²', true, at)).toMatchObject({ code: 'LOOKALIKE_CHARACTER' });
+    expect(lookalikeCharacter('email', 'björn@example.com', false, at)).toBeUndefined();
+  });
+});
