@@ -3,6 +3,7 @@
 // interface with two backends, a directory (./dir.ts) and PostgreSQL (./postgres.ts).
 import type { Kind } from '../contract/kinds.js';
 import type { GuardRefusal, ServiceSaid } from '../errors.js';
+import type { KeyDump } from './dump.js';
 
 export interface StateKey {
   readonly baseUrl: string;
@@ -157,6 +158,13 @@ export interface StateStore {
   attempts(key: StateKey, limit?: number): Promise<AuditEntry[]>;
   /** Every key with anything recorded (for copying a store). */
   keys(): Promise<StateKey[]>;
+  /**
+   * Everything recorded for a key (./dump.ts): generations, snapshots still kept, the pending intent with
+   * its bytes, the audit log; never a lease. Read under the key's lock, which the caller holds.
+   */
+  dump(key: StateKey): Promise<KeyDump>;
+  /** Puts a dump back, under the key's lock the caller holds, so that every read answers as in the source. */
+  load(dump: KeyDump): Promise<void>;
   close(): Promise<void>;
 }
 
