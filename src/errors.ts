@@ -170,8 +170,13 @@ export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Er
     message: string,
     /** What the user should do next; printed after the message. */
     readonly hint?: string,
+    /**
+     * `{ cause }`: the error this one explains (a PostgreSQL or system error, as undici keeps its own),
+     * so what the person needs to fix it is not lost in a sentence; UPLOAD_DEBUG=1 prints the chain.
+     */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
   override get name(): string {
     return this.constructor.name;
@@ -217,8 +222,9 @@ export abstract class ServiceAnswered<Code extends ErrorCode> extends UploadErro
     hint: string | undefined,
     readonly status: number,
     readonly serviceMessage?: string,
+    options?: ErrorOptions,
   ) {
-    super(code, message, hint);
+    super(code, message, hint, options);
   }
 
   override get response(): { status: number; message: string } {
@@ -248,8 +254,9 @@ export class ServiceUnreachable extends UploadError<CodesOf<'unreachable'>> {
     readonly outcome: 'unreachable' | 'unknown' | 'unrecorded',
     /** The last answer, when the service did answer (with a 5xx, 429 or 408, every time). */
     readonly lastAnswer?: { status: number; message: string },
+    options?: ErrorOptions,
   ) {
-    super(code, message, hint);
+    super(code, message, hint, options);
   }
 
   override get response(): { status: number; message: string } | undefined {

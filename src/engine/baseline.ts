@@ -118,7 +118,7 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Rec
       ...(req.stdin ? { stdin: req.stdin } : {}),
     }).catch((err: unknown) => {
       // The file named by a flag is named with the flag, so the user knows which of two files it is.
-      if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint);
+      if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint, { cause: err.cause });
       throw err;
     });
   let plan = await read(req.mapping);
@@ -179,7 +179,7 @@ async function readStoreCardKeys(path: string, stdin?: NodeJS.ReadableStream): P
     plan = await buildPlan({ kind: 'store-cards', path, read: { source }, mapping: {}, ...(stdin ? { stdin } : {}) });
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    throw new InputError(err.code, `--store-cards ${err.message}`, err.hint);
+    throw new InputError(err.code, `--store-cards ${err.message}`, err.hint, { cause: err.cause });
   }
   // Only the keys are wanted: weekdays or fields the file leaves out (MISSING_DAYS, UNUSED_COLUMNS,
   // each said once for the header) do not make a store's key less sure.

@@ -183,6 +183,7 @@ async function writeIntent(job: Job, meta: Omit<Generation, 'generation'>): Prom
       'STATE_UNUSABLE',
       `cannot record the upload about to be sent in ${store.label} (${describe(err)}); nothing was sent`,
       'fix the state store, then run again',
+      { cause: err },
     );
   }
 }

@@ -89,6 +89,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
       let retryAfterMs: number | undefined;
       let answered: { status: number; message: string } | undefined;
       let lastSaid: ServiceSaid | undefined;
+      let cause: unknown;
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
           const answer = withEarlierAttempts(
@@ -106,11 +107,12 @@ export async function send(req: SendRequest): Promise<SendResult> {
         tried.push(String(result.status));
       } else {
         reason = result.describe;
+        cause = result.cause;
         if (result.delivered) maybeApplied = true;
         tried.push(result.describe);
-        if (!result.retryable) throw giveUp(url, req.env, tried, reason, maybeApplied, hintFor(result.code));
+        if (!result.retryable) throw giveUp(url, req.env, tried, reason, maybeApplied, hintFor(result.code), undefined, cause);
       }
-      if (n >= policy.attempts) throw withSaid(giveUp(url, req.env, tried, reason, maybeApplied, undefined, answered), lastSaid);
+      if (n >= policy.attempts) throw withSaid(giveUp(url, req.env, tried, reason, maybeApplied, undefined, answered, cause), lastSaid);
       const wait = nextWait(n - 1, retryAfterMs, policy);
       if ('tooLong' in wait) {
         throw withSaid(
@@ -204,7 +206,10 @@ function giveUp(
   maybeApplied: boolean,
   hint?: string,
   answered?: { status: number; message: string },
+  /** The last attempt's own error (undici's, and the system's under it), when it failed without an answer. */
+  cause?: unknown,
 ): ServiceUnreachable {
+  const options = cause === undefined ? undefined : { cause };
   const history = tried.length > 1 ? ` (attempts: ${tried.map((t, i) => `${i + 1}. ${t}`).join('; ')})` : '';
   if (maybeApplied) {
     return new ServiceUnreachable(
@@ -213,6 +218,7 @@ function giveUp(
       'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
       'unknown',
       answered,
+      options,
     );
   }
   return new ServiceUnreachable(
@@ -224,6 +230,7 @@ function giveUp(
         : 'check the address and the network, then run again'),
     'unreachable',
     answered,
+    options,
   );
 }
 
@@ -235,7 +242,7 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
     if (!maybeApplied) throw err;
     const note = '; note that an earlier attempt sent the whole body without an answer, so the service may hold the new records';
     if (err instanceof ServiceRejected) {
-      const again = new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+      const again = new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage, { cause: err.cause });
       again.said = err.said;
       again.earlierMayHaveApplied = true;
       throw again;
@@ -248,6 +255,7 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
           'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
           'unknown',
           err.lastAnswer,
+          { cause: err.cause },
         ),
         err.said,
       );

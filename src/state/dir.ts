@@ -423,6 +423,7 @@ function unusable(err: unknown): never {
       'STATE_UNUSABLE',
       `${err.message} in the state folder`,
       'move it aside: the state folder holds only the files this tool writes (and never follows links in it)',
+      { cause: err },
     );
   throw err;
 }

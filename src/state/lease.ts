@@ -55,6 +55,7 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
       'STATE_UNUSABLE',
       `cannot take the lock ${path}: ${code}`,
       'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
+      { cause: err },
     );
   }
 }

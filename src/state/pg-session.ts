@@ -210,6 +210,7 @@ export function unreachable(label: string, url: string, err: unknown): UploadErr
     'STATE_UNREACHABLE',
     `cannot reach the state store ${label}: ${(e.code ?? e.message).replaceAll(url, label)}`,
     'check the URL in --state / UPLOAD_STATE, that the server runs, and the role and password',
+    { cause: err },
   );
 }
 
@@ -228,6 +229,7 @@ export function storeFailure(label: string, url: string, bounds: Bounds, err: un
       'STATE_UNREACHABLE',
       `lost the connection to the state store ${label} (${said}${e.code ? `, ${e.code}` : ''}): the server restarted, failed over, or ended the session`,
       'run again once the database is back; nothing was sent unless the report says so',
+      { cause: err },
     );
     LOST.add(lost);
     return lost;
@@ -241,14 +243,18 @@ export function storeFailure(label: string, url: string, bounds: Bounds, err: un
       e.code === '55P03'
         ? 'see pg_locks / pg_stat_activity for the session holding it, then run again'
         : "raise the role's statement_timeout (ALTER ROLE … SET statement_timeout = '30s'), then run again",
+      { cause: err },
     );
   if (e.code === '42501' || e.code === '42P01' || e.code === '3F000')
     return new UsageError(
       'STATE_UNUSABLE',
       `the role in ${label} may not do what the tool needs (${said})`,
       'create the tables and grant the rights with the SQL in docs/state.md (section "PostgreSQL"), as the database owner',
+      { cause: err },
     );
   if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))
-    return new UsageError('STATE_UNUSABLE', `the state store ${label} refused a statement (${said}, SQLSTATE ${e.code})`, 'fix the database, then run again');
+    return new UsageError('STATE_UNUSABLE', `the state store ${label} refused a statement (${said}, SQLSTATE ${e.code})`, 'fix the database, then run again', {
+      cause: err,
+    });
   return err;
 }

@@ -139,6 +139,7 @@ export class PostgresStore implements StateStore {
         'STATE_UNUSABLE',
         `the state tables in ${this.label} are of an earlier version and this role cannot add the columns this version records (${(err as Error).message}); nothing was sent`,
         `as the tables' owner, run: ${ADDED_COLUMNS};`,
+        { cause: err },
       );
     }
     this.missingColumns = false;
@@ -170,6 +171,7 @@ export class PostgresStore implements StateStore {
               'STATE_UNUSABLE',
               `the state tables are missing in ${this.label} and its role may not create them (${(err as Error).message})`,
               'create them once as the database owner with the SQL in docs/state.md (section "PostgreSQL"), and grant the role the rights listed there',
+              { cause: err },
             )
           : err;
       });
