@@ -5,22 +5,9 @@
 // running process, and a copy holds none. A new kind of record (an approval, say) is one more field
 // here, read in dumpKey() and written in loadKey().
 import { UsageError } from '../errors.js';
-import type { AuditEntry, Generation, Intent, StateKey, StateStore } from './types.js';
+import type { DumpedGeneration, Intent, KeyDump, StateKey, StateStore } from './types.js';
 
-export interface DumpedGeneration extends Generation {
-  /** Its exact bytes, or null once --keep pruned them (the provenance is kept for ever). */
-  readonly snapshot: Buffer | null;
-}
-
-export interface KeyDump {
-  readonly key: StateKey;
-  /** Oldest first. */
-  readonly generations: readonly DumpedGeneration[];
-  /** The upload sent but never confirmed, with its bytes; null when none waits to be settled. */
-  readonly pending: (Intent & { readonly body: Buffer }) | null;
-  /** Oldest first. */
-  readonly attempts: readonly AuditEntry[];
-}
+export type { KeyDump } from './types.js';
 
 /** Everything recorded for `key`, read through the store's own answers (the caller holds its lock). */
 export async function dumpKey(store: StateStore, key: StateKey): Promise<KeyDump> {

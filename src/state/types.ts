@@ -3,7 +3,6 @@
 // interface with two backends, a directory (./dir.ts) and PostgreSQL (./postgres.ts).
 import type { Kind } from '../contract/kinds.js';
 import type { GuardRefusal, ServiceSaid } from '../errors.js';
-import type { KeyDump } from './dump.js';
 
 export interface StateKey {
   readonly baseUrl: string;
@@ -96,6 +95,23 @@ export interface Intended {
    * (the earlier send may have landed).
    */
   readonly adopted: boolean;
+}
+
+/** A generation in a dump (./dump.ts): with its bytes, or null once --keep pruned them. */
+export interface DumpedGeneration extends Generation {
+  /** Its exact bytes, or null once --keep pruned them (the provenance is kept for ever). */
+  readonly snapshot: Buffer | null;
+}
+
+/** Everything a store holds for one base URL and kind: what `upload state` copies (./dump.ts). */
+export interface KeyDump {
+  readonly key: StateKey;
+  /** Oldest first. */
+  readonly generations: readonly DumpedGeneration[];
+  /** The upload sent but never confirmed, with its bytes; null when none waits to be settled. */
+  readonly pending: (Intent & { readonly body: Buffer }) | null;
+  /** Oldest first. */
+  readonly attempts: readonly AuditEntry[];
 }
 
 /** A generation as listed: with whether its snapshot is still kept (--keep prunes old ones). */
