@@ -20,7 +20,6 @@ import {
 import { baselineOf, describeBaseline, type BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
-import { Secrets } from '../send/secrets.js';
 import { pauseAt } from '../state/pause.js';
 import { lockLost } from '../state/refusals.js';
 import type { AuditEntry, Generation, Intended, Lease, Operation, StateKey, StateStore } from '../state/types.js';
@@ -289,11 +288,8 @@ async function audit(
     diff: { baseline: diff.baseline, added: diff.added, removed: diff.removed, changed: diff.changed, unchanged: diff.unchanged },
     ...result,
   };
-  // What the service said is kept in the log; a service that echoes the token back must not put it there.
-  const secrets = new Secrets();
-  secrets.keep(job.token.value);
   try {
-    await job.store.audit(job.key, result.said ? (JSON.parse(secrets.redact(JSON.stringify(entry))) as AuditEntry) : entry);
+    await job.store.audit(job.key, entry);
   } catch (err) {
     ctx.emit({ type: 'warning', message: `the audit log in ${job.store.label} could not be written: ${describe(err)}` });
   }
