@@ -2,7 +2,18 @@
 // report outcome. Only the entry point turns them into a process exit code.
 
 export type Outcome =
-  'uploaded' | 'dry-run' | 'invalid' | 'refused' | 'rejected' | 'unreachable' | 'unknown' | 'unverified' | 'usage-error' | 'interrupted' | 'internal-error';
+  | 'uploaded'
+  | 'dry-run'
+  | 'invalid'
+  | 'refused'
+  | 'rejected'
+  | 'unreachable'
+  | 'unknown'
+  | 'unrecorded'
+  | 'unverified'
+  | 'usage-error'
+  | 'interrupted'
+  | 'internal-error';
 
 export const EXIT = {
   ok: 0,
@@ -122,7 +133,7 @@ export const ERROR_CODES = {
     'PENDING_DAMAGED',
   ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
-  unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING'],
+  unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING', 'NOT_RECORDED'],
   unverified: ['ANSWER_MALFORMED', 'STATUS_MISMATCH', 'COUNT_MISMATCH'],
   interrupted: ['INTERRUPTED'],
   internal: ['INTERNAL_ERROR'],
@@ -159,8 +170,13 @@ export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Er
     message: string,
     /** What the user should do next; printed after the message. */
     readonly hint?: string,
+    /**
+     * `{ cause }`: the error this one explains (a PostgreSQL or system error, as undici keeps its own),
+     * so what the person needs to fix it is not lost in a sentence; UPLOAD_DEBUG=1 prints the chain.
+     */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
   override get name(): string {
     return this.constructor.name;
@@ -206,8 +222,9 @@ export abstract class ServiceAnswered<Code extends ErrorCode> extends UploadErro
     hint: string | undefined,
     readonly status: number,
     readonly serviceMessage?: string,
+    options?: ErrorOptions,
   ) {
-    super(code, message, hint);
+    super(code, message, hint, options);
   }
 
   override get response(): { status: number; message: string } {
@@ -219,11 +236,14 @@ export abstract class ServiceAnswered<Code extends ErrorCode> extends UploadErro
 export class ServiceRejected extends ServiceAnswered<CodesOf<'rejected'>> {
   readonly exitCode = EXIT.rejected;
   readonly outcome = 'rejected' as const;
+  /** An earlier attempt sent the whole body without an answer: the service may hold it all the same. */
+  earlierMayHaveApplied = false;
 }
 
 /**
  * The service could not be reached (`unreachable`: the body never left), or no answer came back for
- * a body that was sent (`unknown`: it may or may not have been applied).
+ * a body that was sent (`unknown`: it may or may not have been applied), or it confirmed the upload
+ * but the state store could not record it (`unrecorded`: the service holds it, the store does not say so).
  */
 export class ServiceUnreachable extends UploadError<CodesOf<'unreachable'>> {
   readonly exitCode = EXIT.unreachable;
@@ -231,11 +251,12 @@ export class ServiceUnreachable extends UploadError<CodesOf<'unreachable'>> {
     code: CodesOf<'unreachable'>,
     message: string,
     hint: string | undefined,
-    readonly outcome: 'unreachable' | 'unknown',
+    readonly outcome: 'unreachable' | 'unknown' | 'unrecorded',
     /** The last answer, when the service did answer (with a 5xx, 429 or 408, every time). */
     readonly lastAnswer?: { status: number; message: string },
+    options?: ErrorOptions,
   ) {
-    super(code, message, hint);
+    super(code, message, hint, options);
   }
 
   override get response(): { status: number; message: string } | undefined {
@@ -252,4 +273,13 @@ export class ServiceUnverified extends ServiceAnswered<CodesOf<'unverified'>> {
 export class Interrupted extends UploadError<CodesOf<'interrupted'>> {
   readonly exitCode = EXIT.interrupted;
   readonly outcome = 'interrupted' as const;
+  constructor(
+    code: CodesOf<'interrupted'>,
+    message: string,
+    hint?: string,
+    /** The whole body had been sent: the service may have applied it. */
+    readonly afterSend = false,
+  ) {
+    super(code, message, hint);
+  }
 }

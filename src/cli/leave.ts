@@ -7,6 +7,9 @@
 /** Exits with `exitCode` when stdout and stderr are written; a process with nothing left pending ends first by itself. */
 export async function leave(exitCode: number): Promise<void> {
   process.exitCode = exitCode;
+  // The run has ended and said how: a signal in these last moments does not turn its exit code into a
+  // signal's (143 after a report saying 0). A second one still ends the process at once.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {});
   await Promise.all([process.stdout, process.stderr].map(written));
   setTimeout(() => process.exit(), LINGER_MS).unref();
 }

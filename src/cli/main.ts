@@ -94,6 +94,8 @@ export async function finish(result: CommandResult, io: RunIo): Promise<number> 
       say.notice(`${say.style.red('upload:')} ${settled.error.message}`);
       if (settled.error.hint) say.notice(`  → ${settled.error.hint}`);
     }
+    // The error's causes (PostgreSQL's, the system's, undici's), which the message only summarises.
+    if (io.env.UPLOAD_DEBUG) for (const line of (await import('./debug.js')).debugChain(result.failure, redact)) io.stderr.write(`${line}\n`);
   } else if (facts?.done) {
     // Uploaded with removals held back: a success a nightly job's monitoring must still see (exit 9).
     if (facts.done === 'uploaded' && facts.held?.length) exitCode = EXIT.held;

@@ -63,7 +63,16 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   });
   const stores = new Map<string, Promise<StateStore>>();
   const ctx = context(args, flags, target, io, line, { ui, signal: interrupt.signal, protectedName, review: after?.html?.review, stores }, (l) => ui.notice(l));
-  const ending = after ? ended(after, baseUrl, ui, io) : undefined;
+  const notify = after ? ended(after, baseUrl, ui, io) : undefined;
+  // The signal handlers stay until the post-run point: a SIGTERM after the outcome is decided (the
+  // report written) must not end the process with a signal's exit code that contradicts the report's.
+  const ending: CommandResult['afterRun'] = async (end) => {
+    try {
+      await notify?.(end);
+    } finally {
+      interrupt.dispose();
+    }
+  };
   try {
     const outcome = await spec.run(ctx);
     return { facts: outcome.facts ?? (outcome.failure === undefined ? undefined : blank()), ...outcome, ui, json, detailedExitcode, afterRun: ending };
@@ -71,7 +80,6 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     return { facts: blank(), failure, ui, json, afterRun: ending };
   } finally {
     ui.done();
-    interrupt.dispose();
     await closeAll(stores);
   }
 }

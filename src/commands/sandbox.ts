@@ -56,6 +56,7 @@ export default defineCommand({
           'SANDBOX_CANNOT_LISTEN',
           `the sandbox cannot listen on ${flags.host}:${port}: ${e.code ?? e.message}`,
           'pick another --port (0 picks a free one)',
+          { cause: err },
         ),
       };
     }

@@ -56,13 +56,13 @@ async function read(path: string, label: string, trust: Trust): Promise<LoadedCo
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (label !== '--config' && code === 'ENOENT') return undefined;
-    throw new UsageError('BAD_CONFIG', `${path}: cannot read the config file (${code ?? 'error'})`, 'check the path given to --config');
+    throw new UsageError('BAD_CONFIG', `${path}: cannot read the config file (${code ?? 'error'})`, 'check the path given to --config', { cause: err });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new UsageError('BAD_CONFIG', `${path}: the config file is not valid JSON (${(err as Error).message})`, fix);
+    throw new UsageError('BAD_CONFIG', `${path}: the config file is not valid JSON (${(err as Error).message})`, fix, { cause: err });
   }
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {

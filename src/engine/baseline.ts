@@ -8,7 +8,7 @@ import type { Mapping } from '../map/mapping-file.js';
 import { displayName } from '../read/index.js';
 import { plural } from '../numbers.js';
 import { baselineOf, NO_BASELINE, type BaselineReport } from '../report/types.js';
-import type { Generation } from '../state/types.js';
+import type { Generation, Intent, StateKey } from '../state/types.js';
 import { buildPlan, type Baseline } from './plan.js';
 import type { State } from './state.js';
 
@@ -64,16 +64,24 @@ export async function latestUpload(state: State, head: Generation): Promise<Base
  * An upload sent but never confirmed (its write-ahead intent still pending) may be what the service
  * holds: no diff against the generation before it can be trusted, so nothing is planned against it
  * until a person settles it. Sending that same body again (`sending`, its sha256) is safe: whichever
- * set the service holds, it then holds this one.
+ * set the service holds, it then holds this one. An intent whose run still holds the lock is an upload
+ * in flight, not one to settle: LOCK_HELD says so (run again once it ends).
  */
 export async function assertSettled(state: State, sending: () => Promise<string>): Promise<void> {
   const pending = await state.store.pending(state.key);
   if (!pending || pending.sha256 === (await sending())) return;
-  const { kind, baseUrl } = state.key;
-  throw new GuardRefusal(
+  const inFlight = await state.store.inFlight(state.key, `${KINDS[state.key.kind].noun}s to ${state.key.baseUrl}`);
+  if (inFlight) throw inFlight;
+  throw uncertain(state.store.label, state.key, pending);
+}
+
+/** BASELINE_UNCERTAIN: what was sent, by whom, and how to settle it. */
+export function uncertain(label: string, key: StateKey, pending: Intent): GuardRefusal {
+  const { kind, baseUrl } = key;
+  return new GuardRefusal(
     'BASELINE_UNCERTAIN',
-    `an upload of ${plural(pending.records, KINDS[kind].noun)} to ${baseUrl} (${pending.source}, by ${pending.user}@${pending.host} at ${pending.intendedAt}) was sent but never confirmed: the service may hold it or still upload #${pending.generation - 1}, so the changes cannot be worked out; nothing was sent`,
-    `check on the service which set it holds, then settle it with \`upload state resolve ${kind} --sent\` (it holds that upload) or \`--previous\` (it does not); or pass --baseline FILE with what the service holds`,
+    `an upload of ${plural(pending.records, KINDS[kind].noun)} to ${baseUrl} (${pending.source}, by ${pending.user}@${pending.host} at ${pending.intendedAt}) was sent but never confirmed in ${label}: the service may hold it or still the upload before it, so the changes cannot be worked out; nothing was sent`,
+    `check on the service which set it holds, then settle it with \`upload state resolve ${kind} --sent\` (it holds that upload) or \`--previous\` (it does not); or send that same file again`,
   );
 }
 
@@ -110,7 +118,7 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Rec
       ...(req.stdin ? { stdin: req.stdin } : {}),
     }).catch((err: unknown) => {
       // The file named by a flag is named with the flag, so the user knows which of two files it is.
-      if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint);
+      if (err instanceof InputError) throw new InputError(err.code, `--baseline ${err.message}`, err.hint, { cause: err.cause });
       throw err;
     });
   let plan = await read(req.mapping);
@@ -171,7 +179,7 @@ async function readStoreCardKeys(path: string, stdin?: NodeJS.ReadableStream): P
     plan = await buildPlan({ kind: 'store-cards', path, read: { source }, mapping: {}, ...(stdin ? { stdin } : {}) });
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    throw new InputError(err.code, `--store-cards ${err.message}`, err.hint);
+    throw new InputError(err.code, `--store-cards ${err.message}`, err.hint, { cause: err.cause });
   }
   // Only the keys are wanted: weekdays or fields the file leaves out (MISSING_DAYS, UNUSED_COLUMNS,
   // each said once for the header) do not make a store's key less sure.

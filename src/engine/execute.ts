@@ -20,7 +20,10 @@ import {
 import { baselineOf, describeBaseline, type BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
-import type { AuditEntry, Generation, Lease, Operation, StateKey, StateStore } from '../state/types.js';
+import { pauseAt } from '../state/pause.js';
+import { lockLost } from '../state/refusals.js';
+import type { AuditEntry, Generation, Intended, Lease, Operation, StateKey, StateStore } from '../state/types.js';
+import { uncertain } from './baseline.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
 import type { Identity, SendOptions } from './options.js';
@@ -57,39 +60,42 @@ export interface Job {
   readonly locate?: Locate | undefined;
 }
 
+/**
+ * The write-ahead protocol (docs/state.md numbers its steps): every decision to send is taken under the
+ * lock on facts read after taking it, the intent is written only while they still hold, and only this
+ * run's own intent is ever removed by it.
+ */
 export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
   const { store, key, payload } = job;
   const info = KINDS[job.kind];
+  pauseAt('planned');
   const lease = await store.lock(key, { ...job.identity, pid: process.pid, what: `${info.noun}s to ${key.baseUrl}` });
   try {
     if (lease.recovered) ctx.emit({ type: 'lock-recovered', owner: lease.recovered });
     // What the store did to be written to (an old folder migrated, tables created): said where it is seen.
     for (const message of lease.notices ?? []) ctx.emit({ type: 'notice', message });
-    const now = await store.head(key);
-    if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
+    pauseAt('locked');
+    // Fresh facts: what was read while planning may be stale by now (another run recorded an upload, or
+    // died after sending one, while this one waited for the lock or took a dead holder's over).
+    await freshFacts(job);
     if (job.confirm !== 'yes') await confirm(job, ctx);
 
     ctx.signal?.throwIfAborted();
     // The question may have stood open for an hour, a laptop may have slept: just before the first byte,
     // prove the lock is still ours and nobody uploaded since the plan was made.
     await fence(job, lease);
+    pauseAt('fenced');
     const meta = await provenance(job);
     // Loaded only to send (a dry run never pays for the HTTP client), while the intent is written.
     const sending = import('../send/index.js');
-    // Write-ahead: what is about to be sent is recorded first, so a run whose outcome is never learnt
+    // Write-ahead: what is about to be sent is recorded first — only while the lock is ours, the head is
+    // the plan's and no other upload waits to be settled — so a run whose outcome is never learnt
     // leaves a trace that the next run cannot miss (BASELINE_UNCERTAIN).
-    await store.intend(key, job.expected, payload.chunks, meta).catch((err: unknown) => {
-      throw new UsageError(
-        'STATE_UNUSABLE',
-        `cannot record the upload about to be sent in ${store.label} (${describe(err)}); nothing was sent`,
-        'fix the state store, then run again',
-      );
-    });
+    const intended = await writeIntent(job, meta);
+    pauseAt('intended');
     const origin = job.baseUrl.origin;
     ctx.emit({ type: 'sending', kind: job.kind, count: payload.records, origin });
     let answer: ServiceAnswer;
-    /** Whether any attempt handed the whole body to the service. */
-    let delivered = false;
     const { send } = await sending;
     try {
       ({ answer } = await send({
@@ -102,15 +108,14 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
         env: ctx.env,
         tuning: ctx.tuning,
         signal: ctx.signal,
-        onEvent: (event) => {
-          if (event.type === 'waiting') delivered = true;
-          ctx.emit({ type: 'send', event, origin });
-        },
+        onEvent: (event) => ctx.emit({ type: 'send', event, origin }),
       }));
     } catch (err) {
-      // The intent stays only where the service may hold the body: it was delivered and not refused.
-      const notApplied = !delivered || err instanceof ServiceRejected || (err instanceof ServiceUnreachable && err.outcome === 'unreachable');
-      if (notApplied) await store.forget(key).catch(() => {});
+      // The send stage says whether any attempt may have been applied (the whole body sent without a
+      // final answer, or a gateway's 502/504): only then does the intent stay, to be settled. A
+      // refusal, an error answered every time, a connection never made or a body cut off mid-send
+      // changed nothing: this run's own intent goes (an adopted one was another run's, and stays).
+      if (!mayHaveLanded(err) && !intended.adopted) await store.forget(key, intended.id).catch(() => {});
       // Every attempt that reached the service is audited with its outcome; only success moves the state.
       if (isUploadError(err)) {
         explainServiceReasons(err, job.locate);
@@ -127,7 +132,10 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     }
     ctx.emit({ type: 'sent' });
     ctx.emit({ type: 'uploaded', message: answer.message });
-    if (!(await lease.stillHeld().catch(() => false))) {
+    pauseAt('answered');
+    // Asked once more if the first asking fails: a signal arriving now cuts a statement short, but the
+    // upload is done and must be recorded (a second statement after the signal is not cut short).
+    if (!(await lease.stillHeld().catch(() => lease.stillHeld().catch(() => false)))) {
       // Another run could have taken the lock and uploaded while this one was sending: which set the
       // service holds now is not known. The intent stays, so the next run asks for it to be settled.
       await audit(job, ctx, { outcome: 'unknown', status: answer.status, error: 'LOCK_LOST_WHILE_SENDING', generation: null });
@@ -139,12 +147,53 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
         answer,
       );
     }
-    const generation = await record(job, ctx, meta);
+    const generation = await record(job, ctx, meta, intended.id, answer);
+    pauseAt('recorded');
     await audit(job, ctx, { outcome: 'uploaded', status: answer.status, error: null, generation });
     return { answer, generation };
   } finally {
     await lease.release();
   }
+}
+
+/** Under the lock, before the question: the head is still the plan's, and no other upload waits to be settled. */
+async function freshFacts(job: Job): Promise<void> {
+  const now = await job.store.head(job.key);
+  if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
+  const pending = await job.store.pending(job.key);
+  // Sending the very bytes of the pending upload again is safe (whichever set the service holds, it then
+  // holds this one); anything else is planned against a set the service may no longer hold.
+  if (pending && pending.sha256 !== job.payload.sha256) throw uncertain(job.store.label, job.key, pending);
+}
+
+/** The intent, or the refusal that says why it could not be written (nothing was sent). */
+async function writeIntent(job: Job, meta: Omit<Generation, 'generation'>): Promise<Intended> {
+  const { store, key, payload } = job;
+  try {
+    return await store.intend(key, job.expected, payload.chunks, meta);
+  } catch (err) {
+    if (err instanceof GuardRefusal) {
+      if (err.code === 'STATE_MOVED') throw moved(job, await store.head(key));
+      const pending = err.code === 'BASELINE_UNCERTAIN' ? await store.pending(key).catch(() => undefined) : undefined;
+      throw pending ? uncertain(store.label, key, pending) : err;
+    }
+    if (isUploadError(err) && err.code !== 'INTERNAL_ERROR') throw err;
+    throw new UsageError(
+      'STATE_UNUSABLE',
+      `cannot record the upload about to be sent in ${store.label} (${describe(err)}); nothing was sent`,
+      'fix the state store, then run again',
+      { cause: err },
+    );
+  }
+}
+
+/** Whether a failed send may have been applied by the service (the send stage's own verdict). */
+function mayHaveLanded(err: unknown): boolean {
+  if (err instanceof ServiceUnreachable) return err.outcome === 'unknown';
+  if (err instanceof Interrupted) return err.afterSend;
+  if (err instanceof ServiceRejected) return err.earlierMayHaveApplied;
+  // A 2xx that does not confirm the upload, or a failure of this tool's own: the service may hold it.
+  return true;
 }
 
 async function confirm(job: Job, ctx: RunContext): Promise<void> {
@@ -159,12 +208,7 @@ async function confirm(job: Job, ctx: RunContext): Promise<void> {
 
 /** The lock still ours, the store still at the generation the plan was made against: or nothing is sent. */
 async function fence(job: Job, lease: Lease): Promise<void> {
-  if (!(await lease.stillHeld().catch(() => false)))
-    throw new GuardRefusal(
-      'LOCK_LOST',
-      `the lock on ${KINDS[job.kind].noun}s to ${job.key.baseUrl} in ${job.store.label} was lost before sending (a long pause, a suspended machine, or a dropped database session); nothing was sent`,
-      'run again: the changes are worked out anew under a fresh lock',
-    );
+  if (!(await lease.stillHeld().catch(() => false))) throw lockLost(job.key, job.store.label);
   const now = await job.store.head(job.key);
   if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
 }
@@ -200,19 +244,27 @@ async function provenance(job: Job): Promise<Omit<Generation, 'generation'>> {
   };
 }
 
-async function record(job: Job, ctx: RunContext, intended: Omit<Generation, 'generation'>): Promise<number | null> {
+/**
+ * The confirmed body becomes the next generation, confirming this run's intent. The service has
+ * already replaced its records: a store that cannot record it is its own outcome (`unrecorded`), and
+ * the intent stays, so the next run asks for it to be settled instead of comparing with the upload before.
+ */
+async function record(job: Job, ctx: RunContext, intended: Omit<Generation, 'generation'>, intent: string, answer: ServiceAnswer): Promise<number> {
   const { payload } = job;
   try {
     const meta = { ...intended, uploadedAt: new Date().toISOString() };
-    const generation = await job.store.commit(job.key, job.expected, payload.chunks, meta, job.keep);
+    const generation = await job.store.commit(job.key, job.expected, payload.chunks, meta, job.keep, intent);
     ctx.emit({ type: 'recorded', generation: generation.generation, store: job.store.label });
     return generation.generation;
   } catch (err) {
-    ctx.emit({
-      type: 'warning',
-      message: `uploaded, but the state store ${job.store.label} could not record it (${describe(err)}). It stays recorded as sent but not confirmed, so the next run will not compare against the older upload: settle it with \`upload state resolve ${job.kind} --sent\` once the store is fixed.`,
-    });
-    return null;
+    await audit(job, ctx, { outcome: 'unrecorded', status: answer.status, error: 'NOT_RECORDED', generation: null });
+    throw new ServiceUnreachable(
+      'NOT_RECORDED',
+      `the service confirmed the upload (${answer.message}), but the state store ${job.store.label} could not record it (${describe(err)}): it stays recorded as sent but not confirmed, so no run compares with the upload before it`,
+      `once the store is fixed, settle it with \`upload state resolve ${job.kind} --sent\` (the service holds this upload)`,
+      'unrecorded',
+      answer,
+    );
   }
 }
 
@@ -244,5 +296,7 @@ async function audit(
 }
 
 function describe(err: unknown): string {
+  // A signal that cut a statement short is named as that, not with the words meant for before the send.
+  if (err instanceof Interrupted) return 'interrupted by a signal';
   return err instanceof UploadError ? err.message : ((err as NodeJS.ErrnoException).code ?? (err as Error).message ?? String(err));
 }

@@ -44,12 +44,14 @@ export async function writeExport(path: string, chunks: Iterable<string | Uint8A
     await rm(temp, { force: true });
     // A record with no exact cell (EXPORT_INEXACT) stops the export as itself; nothing is left behind.
     if (err instanceof UploadError) throw err;
-    throw unwritable(path, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
+    throw unwritable(path, (err as NodeJS.ErrnoException).code ?? (err as Error).message, err);
   }
   await syncDir(dir);
   return mode;
 }
 
-function unwritable(path: string, why: string): UsageError {
-  return new UsageError('OUTPUT_UNWRITABLE', `--output ${path}: cannot write the export: ${why}`, 'give --output a file in a folder you can write to');
+function unwritable(path: string, why: string, cause?: unknown): UsageError {
+  return new UsageError('OUTPUT_UNWRITABLE', `--output ${path}: cannot write the export: ${why}`, 'give --output a file in a folder you can write to', {
+    cause,
+  });
 }

@@ -86,7 +86,7 @@ function openError(path: string, err: NodeJS.ErrnoException): InputError {
         : err.code === 'EISDIR'
           ? 'it is a directory, not a file'
           : err.message;
-  return new InputError('CANNOT_READ', `${path}: cannot read the file: ${why}`, 'check the path and run again');
+  return new InputError('CANNOT_READ', `${path}: cannot read the file: ${why}`, 'check the path and run again', { cause: err });
 }
 
 /** The records of a file, one at a time. */

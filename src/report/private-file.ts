@@ -32,6 +32,13 @@ export async function writePrivateFile(path: string, flag: string, chunks: Itera
     await writeFileAtomic(path, chunks, 0o600);
   } catch (err) {
     const why = err instanceof NotAFile ? `it is ${err.what}` : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
-    throw new UsageError(code, `${flag} ${path}: cannot write the file: ${why}`, 'give a path in a directory you can write to, of a regular file or a new one');
+    throw new UsageError(
+      code,
+      `${flag} ${path}: cannot write the file: ${why}`,
+      'give a path in a directory you can write to, of a regular file or a new one',
+      {
+        cause: err,
+      },
+    );
   }
 }

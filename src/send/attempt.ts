@@ -23,6 +23,8 @@ export type AttemptResult =
       readonly retryable: boolean;
       readonly code: string;
       readonly describe: string;
+      /** The error itself (undici's, with the system's as its cause): kept as the final error's cause. */
+      readonly cause: unknown;
     };
 
 export interface AttemptInput {
@@ -93,6 +95,7 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
         retryable: true,
         code: 'ANSWER_TIMEOUT',
         describe: `the body was sent but no answer within ${input.answerMs / 1000} s`,
+        cause: err,
       };
     }
     return failure(err, delivered, input);
@@ -123,7 +126,7 @@ function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick
   if (delivered) {
     const why =
       code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? `no answer within ${secs}` : `the connection broke before the answer (${code})`;
-    return { kind: 'failed', delivered, retryable: true, code, describe: `the body was sent but ${why}` };
+    return { kind: 'failed', delivered, retryable: true, code, describe: `the body was sent but ${why}`, cause: err };
   }
   const tlsVersion = TLS_VERSION_CODES.exec(code);
   if (tlsVersion) {
@@ -131,12 +134,12 @@ function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick
       tlsVersion[1] === 'WRONG_VERSION_NUMBER'
         ? `the service did not answer in TLS (${code}): the address may be plain http, or the port another service's`
         : `the service offers only a TLS version older than this tool accepts (TLS 1.2 or newer) (${code})`;
-    return { kind: 'failed', delivered, retryable: false, code, describe };
+    return { kind: 'failed', delivered, retryable: false, code, describe, cause: err };
   }
   if (TLS_CODES.test(code)) {
-    return { kind: 'failed', delivered, retryable: false, code, describe: `the TLS certificate was not accepted (${code})` };
+    return { kind: 'failed', delivered, retryable: false, code, describe: `the TLS certificate was not accepted (${code})`, cause: err };
   }
-  if (code === 'ENOTFOUND') return { kind: 'failed', delivered, retryable: false, code, describe: 'the host name does not exist (ENOTFOUND)' };
+  if (code === 'ENOTFOUND') return { kind: 'failed', delivered, retryable: false, code, describe: 'the host name does not exist (ENOTFOUND)', cause: err };
   const describe: Record<string, string> = {
     ECONNREFUSED: 'the connection was refused (ECONNREFUSED)',
     UND_ERR_CONNECT_TIMEOUT: `no connection within ${connectMs / 1000} s (connect timeout)`,
@@ -148,5 +151,6 @@ function failure(err: unknown, delivered: boolean, { answerMs, connectMs }: Pick
     retryable: true,
     code,
     describe: describe[code] ?? `the connection failed before the body was sent (${code}${e.message ? `: ${e.message}` : ''})`,
+    cause: err,
   };
 }

@@ -58,6 +58,7 @@ export function checkExtraCaCerts(env: NodeJS.ProcessEnv): void {
       'BAD_CA_FILE',
       `NODE_EXTRA_CA_CERTS names ${path}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
       'point NODE_EXTRA_CA_CERTS at a readable PEM file with your private CA certificate, or unset it',
+      { cause: err },
     );
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
@@ -99,6 +100,7 @@ export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv
         'TOKEN_FILE_UNREADABLE',
         `cannot read the token from ${from}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
         'check --token-file',
+        { cause: err },
       );
     }
     let text: string;

@@ -12,6 +12,7 @@ import { GATEWAY_STATUS, nextWait, parseRetryAfter, RETRYABLE_STATUS, retryPolic
 import type { Payload } from '../contract/json-array.js';
 import { endpoint, type Token } from './config.js';
 import { sleep } from './sleep.js';
+import { Secrets } from './secrets.js';
 
 export { checkAnswer, type ServiceAnswer } from './answer.js';
 
@@ -56,6 +57,10 @@ export async function send(req: SendRequest): Promise<SendResult> {
   const dispatcher = makeDispatcher(policy, req.env);
   const tried: string[] = [];
   let maybeApplied = false;
+  // A service that echoes the token back must not put it in what this run keeps: the answer's text is
+  // quoted in messages, in --json and in the state's audit record, so it is masked once, where it arrives.
+  const masked = new Secrets();
+  masked.keep(req.token.value);
   try {
     for (let n = 1; ; n++) {
       const at = { attempt: n, attempts: policy.attempts };
@@ -74,14 +79,17 @@ export async function send(req: SendRequest): Promise<SendResult> {
           sentThisAttempt = true;
           emit({ type: 'waiting', ...at, answerMs: policy.answerMs });
         },
-      }).catch((err: unknown) => {
-        throw err instanceof Interrupted && (maybeApplied || sentThisAttempt) ? interruptedAfterSend() : err;
-      });
+      })
+        .then((r) => (r.kind === 'answer' ? { ...r, text: masked.redact(r.text) } : r))
+        .catch((err: unknown) => {
+          throw err instanceof Interrupted && (maybeApplied || sentThisAttempt) ? interruptedAfterSend() : err;
+        });
 
       let reason: string;
       let retryAfterMs: number | undefined;
       let answered: { status: number; message: string } | undefined;
       let lastSaid: ServiceSaid | undefined;
+      let cause: unknown;
       if (result.kind === 'answer') {
         if (!RETRYABLE_STATUS.has(result.status)) {
           const answer = withEarlierAttempts(
@@ -99,11 +107,12 @@ export async function send(req: SendRequest): Promise<SendResult> {
         tried.push(String(result.status));
       } else {
         reason = result.describe;
+        cause = result.cause;
         if (result.delivered) maybeApplied = true;
         tried.push(result.describe);
-        if (!result.retryable) throw giveUp(url, req.env, tried, reason, maybeApplied, hintFor(result.code));
+        if (!result.retryable) throw giveUp(url, req.env, tried, reason, maybeApplied, hintFor(result.code), undefined, cause);
       }
-      if (n >= policy.attempts) throw withSaid(giveUp(url, req.env, tried, reason, maybeApplied, undefined, answered), lastSaid);
+      if (n >= policy.attempts) throw withSaid(giveUp(url, req.env, tried, reason, maybeApplied, undefined, answered, cause), lastSaid);
       const wait = nextWait(n - 1, retryAfterMs, policy);
       if ('tooLong' in wait) {
         throw withSaid(
@@ -197,7 +206,10 @@ function giveUp(
   maybeApplied: boolean,
   hint?: string,
   answered?: { status: number; message: string },
+  /** The last attempt's own error (undici's, and the system's under it), when it failed without an answer. */
+  cause?: unknown,
 ): ServiceUnreachable {
+  const options = cause === undefined ? undefined : { cause };
   const history = tried.length > 1 ? ` (attempts: ${tried.map((t, i) => `${i + 1}. ${t}`).join('; ')})` : '';
   if (maybeApplied) {
     return new ServiceUnreachable(
@@ -206,6 +218,7 @@ function giveUp(
       'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
       'unknown',
       answered,
+      options,
     );
   }
   return new ServiceUnreachable(
@@ -217,6 +230,7 @@ function giveUp(
         : 'check the address and the network, then run again'),
     'unreachable',
     answered,
+    options,
   );
 }
 
@@ -228,8 +242,9 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
     if (!maybeApplied) throw err;
     const note = '; note that an earlier attempt sent the whole body without an answer, so the service may hold the new records';
     if (err instanceof ServiceRejected) {
-      const again = new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage);
+      const again = new ServiceRejected(err.code, `${err.message}${note}`, err.hint, err.status, err.serviceMessage, { cause: err.cause });
       again.said = err.said;
+      again.earlierMayHaveApplied = true;
       throw again;
     }
     if (err instanceof ServiceUnreachable) {
@@ -240,6 +255,7 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
           'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
           'unknown',
           err.lastAnswer,
+          { cause: err.cause },
         ),
         err.said,
       );
@@ -253,5 +269,6 @@ function interruptedAfterSend(): Interrupted {
     'INTERRUPTED',
     'interrupted after the body was sent: the outcome is unknown, the service may or may not have replaced the records',
     'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds',
+    true,
   );
 }

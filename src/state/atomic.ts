@@ -220,3 +220,55 @@ export async function syncDir(dir: string): Promise<void> {
     await handle.close();
   }
 }
+
+/** What link() answers on a file system without hard links (vfat, exFAT, SMB without Unix extensions). */
+export const NO_HARD_LINKS: ReadonlySet<string> = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EINVAL']);
+
+/**
+ * Creates `path` with `text` only if nothing is there (false, nothing changed, when something is): the
+ * content is written and synced beside it and given the name by link(), which fails if the name is
+ * taken, so the file is never seen half-written. Without hard links: an exclusive create, then the
+ * content (a reader may see it short for a moment).
+ */
+export async function createFileExclusive(path: string, text: string, mode = 0o600): Promise<boolean> {
+  const temp = tempBeside(path);
+  const file = await open(temp, 'wx', mode);
+  try {
+    await writeAll(file, Buffer.from(text));
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  try {
+    await link(temp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    if (!NO_HARD_LINKS.has(code)) throw err;
+    return await createInPlace(path, text, mode);
+  } finally {
+    await rm(temp, { force: true });
+  }
+  await syncDir(dirname(path));
+  return true;
+}
+
+async function createInPlace(path: string, text: string, mode: number): Promise<boolean> {
+  let file;
+  try {
+    file = await open(path, 'wx', mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await writeAll(file, Buffer.from(text));
+    await file.sync();
+  } catch (err) {
+    await file.close().catch(() => {});
+    await rm(path, { force: true });
+    throw err;
+  }
+  await file.close();
+  return true;
+}

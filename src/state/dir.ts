@@ -3,21 +3,24 @@
 //   generations/<n>.json   the provenance of each confirmed upload (kept for ever)
 //   snapshots/<n>.json     the exact bytes of the newest --keep uploads (0600)
 //   head.json              {"generation": n}: written last, the commit point
-//   intent.json, intent.body.json   an upload about to be sent, until a commit confirms it
+//   intent.json            an upload about to be sent (created exclusively), until its run's commit
+//   intent.<id>.body.json  its exact bytes (intent.body.json for an intent of an earlier version)
 //   audit.jsonl            one line per attempt that reached the service
 //   lock                   the lease (./lease.ts)
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
-import { appendRegularFile, linkFileAtomic, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
+import { appendRegularFile, createFileExclusive, linkFileAtomic, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
 import { posixModes, sharedWithGroup } from './file-modes.js';
 import { siteName } from './paths.js';
-import { LEASE_DEFAULTS, takeLease, type LeaseTimes } from './lease.js';
+import { LEASE_DEFAULTS, liveHolder, takeLease, type LeaseTimes } from './lease.js';
+import { pauseAt } from './pause.js';
+import { anotherPending, lockLost, stateMoved } from './refusals.js';
 import { readLegacy, type Legacy } from './legacy.js';
-import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+import type { AuditEntry, Generation, Holder, Intended, Intent, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
 
 export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
@@ -177,7 +180,14 @@ export class DirectoryStore implements StateStore {
     return body;
   }
 
-  async commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation> {
+  async commit(
+    key: StateKey,
+    expected: number,
+    body: readonly Uint8Array[],
+    meta: Omit<Generation, 'generation'>,
+    keep: number,
+    intent?: string,
+  ): Promise<Generation> {
     const lease = this.leases.get(JSON.stringify(key));
     if (!lease || !(await lease.stillHeld()))
       throw new GuardRefusal(
@@ -194,8 +204,9 @@ export class DirectoryStore implements StateStore {
       );
     const generation = { ...meta, generation: expected + 1 };
     await this.write(key, generation, body, null);
-    // The head has moved past any intent for this generation: it is confirmed (pending() says so too).
-    await this.forget(key);
+    // This run's intent is confirmed now (pending() says so too, should the removal not happen); another
+    // run's stays, whatever its generation: only that run, or a person settling it, removes it.
+    if (intent !== undefined) await this.forget(key, intent);
     await this.prune(key, generation.generation, keep);
     return generation;
   }
@@ -206,8 +217,8 @@ export class DirectoryStore implements StateStore {
     const snapshot = join(dir, 'snapshots', `${generation.generation}.json`);
     // The body just sent is already on disk, whole and synced, as the intent's: it becomes the snapshot
     // by a second name instead of being written (and synced) a second time.
-    if (!(await this.intentHolds(dir, generation)) || !(await linkFileAtomic(join(dir, 'intent.body.json'), snapshot)))
-      await writeFileAtomic(snapshot, body, this.fileMode);
+    const intent = await this.intentHolding(dir, generation);
+    if (!intent || !(await linkFileAtomic(join(dir, bodyFile(intent)), snapshot))) await writeFileAtomic(snapshot, body, this.fileMode);
     await writeFileAtomic(join(dir, 'generations', `${generation.generation}.json`), [`${JSON.stringify(generation)}\n`], this.fileMode);
     // The earlier version's audit lines arrive whole, once: two runs migrating at once write the same file.
     if (audit && !(await exists(join(dir, 'audit.jsonl'))))
@@ -219,10 +230,10 @@ export class DirectoryStore implements StateStore {
     await writeFileAtomic(join(dir, 'head.json'), [`${JSON.stringify({ generation: generation.generation })}\n`], this.fileMode);
   }
 
-  /** Whether the recorded intent is this generation, with the same bytes (length and sha256). */
-  private async intentHolds(dir: string, generation: Generation): Promise<boolean> {
+  /** The recorded intent when it is this generation, with the same bytes (length and sha256). */
+  private async intentHolding(dir: string, generation: Generation): Promise<Intent | undefined> {
     const intent = await readJson<Intent>(join(dir, 'intent.json'));
-    return intent?.generation === generation.generation && intent.sha256 === generation.sha256 && intent.bytes === generation.bytes;
+    return intent?.generation === generation.generation && intent.sha256 === generation.sha256 && intent.bytes === generation.bytes ? intent : undefined;
   }
 
   private async prune(key: StateKey, latest: number, keep: number): Promise<void> {
@@ -233,26 +244,75 @@ export class DirectoryStore implements StateStore {
     }
   }
 
-  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void> {
+  /**
+   * The intent is created exclusively (never over another run's), and only then are the lock and the
+   * head proved: a run that lost its lock, or whose plan went stale, before that moment takes its intent
+   * back and sends nothing; one that loses the lock after it leaves an intent every later run sees.
+   */
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<Intended> {
     const dir = await this.ensure(key);
-    const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString() };
-    // The bytes first: an intent is only ever seen with its body whole.
-    await writeFileAtomic(join(dir, 'intent.body.json'), body, this.fileMode);
-    await writeFileAtomic(join(dir, 'intent.json'), [`${JSON.stringify(intent)}\n`], this.fileMode);
+    const id = randomBytes(8).toString('hex');
+    const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString(), id };
+    // The bytes first, under a name of this run's own: an intent is only ever seen with its body whole.
+    const bytes = join(dir, bodyFile(intent));
+    await writeFileAtomic(bytes, body, this.fileMode);
+    pauseAt('writing-intent');
+    let created = false;
+    try {
+      for (let attempt = 0; attempt < 2 && !created; attempt++) {
+        created = await createFileExclusive(join(dir, 'intent.json'), `${JSON.stringify(intent)}\n`, this.fileMode);
+        if (created) break;
+        const other = await readJson<Intent>(join(dir, 'intent.json'));
+        // The same bytes for the same generation, sent before and never confirmed: this run sends them again.
+        if (other && other.generation === intent.generation && other.sha256 === intent.sha256 && other.bytes === intent.bytes) {
+          await rm(bytes, { force: true });
+          return { id: other.id ?? '', adopted: true };
+        }
+        // An intent left behind by a commit cut short (its generation recorded, with its bytes) is done with.
+        if (other && !(await this.unconfirmed(key, other))) await this.forget(key, other.id ?? '');
+        else throw anotherPending(key, this.label, other);
+      }
+      if (!created) throw anotherPending(key, this.label, undefined);
+    } catch (err) {
+      await rm(bytes, { force: true });
+      throw err;
+    }
+    // Proved after the create: from here on a run that takes the lock over sees this intent.
+    const lease = this.leases.get(JSON.stringify(key));
+    const refusal =
+      !lease || !(await lease.stillHeld())
+        ? lockLost(key, this.label)
+        : ((await this.head(key))?.generation ?? 0) !== expected
+          ? stateMoved(key, this.label, expected, (await this.head(key))?.generation ?? 0)
+          : undefined;
+    if (refusal) {
+      await this.forget(key, id);
+      throw refusal;
+    }
+    return { id, adopted: false };
   }
 
   async pending(key: StateKey): Promise<Intent | undefined> {
     const intent = await readJson<Intent>(join(this.dir(key), 'intent.json'));
-    if (!intent) return undefined;
-    // Confirmed, but the intent outlived the commit (a crash between the two): not pending.
-    const head = await readJson<{ generation: number }>(join(this.dir(key), 'head.json'));
-    return intent.generation > (head?.generation ?? 0) ? intent : undefined;
+    return intent && (await this.unconfirmed(key, intent)) ? intent : undefined;
+  }
+
+  /**
+   * Whether an intent is still unconfirmed: one past the head, or for a generation recorded with other
+   * bytes (a run that lost its lock sent it after another was recorded). One whose generation was
+   * recorded with its very bytes outlived its commit (a crash between the two): confirmed.
+   */
+  private async unconfirmed(key: StateKey, intent: Intent): Promise<boolean> {
+    const head = (await readJson<{ generation: number }>(join(this.dir(key), 'head.json')))?.generation ?? 0;
+    if (intent.generation > head) return true;
+    const recorded = await readJson<Generation>(join(this.dir(key), 'generations', `${intent.generation}.json`));
+    return recorded?.sha256 !== intent.sha256 || recorded.bytes !== intent.bytes;
   }
 
   async readPending(key: StateKey): Promise<Buffer> {
     const intent = await this.pending(key);
     if (!intent) throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
-    const body = await readState(join(this.dir(key), 'intent.body.json'));
+    const body = await readState(join(this.dir(key), bodyFile(intent)));
     if (body.length !== intent.bytes || createHash('sha256').update(body).digest('hex') !== intent.sha256)
       throw new GuardRefusal(
         'SNAPSHOT_CORRUPT',
@@ -262,10 +322,20 @@ export class DirectoryStore implements StateStore {
     return body;
   }
 
-  async forget(key: StateKey): Promise<void> {
+  async forget(key: StateKey, id?: string): Promise<void> {
     const dir = this.dir(key);
+    const intent = await readJson<Intent>(join(dir, 'intent.json')).catch(() => undefined);
+    if (id !== undefined && (intent?.id ?? '') !== id) {
+      // Not (or no longer) the intent named: only its body file, if this run wrote one, goes.
+      if (id) await rm(join(dir, `intent.${id}.body.json`), { force: true });
+      return;
+    }
     await rm(join(dir, 'intent.json'), { force: true });
-    await rm(join(dir, 'intent.body.json'), { force: true });
+    if (intent) await rm(join(dir, bodyFile(intent)), { force: true });
+  }
+
+  async inFlight(key: StateKey, what: string): Promise<GuardRefusal | undefined> {
+    return liveHolder(join(this.dir(key), 'lock'), what);
   }
 
   /** One line in one write in append mode, so concurrent writers never interleave a line. */
@@ -310,6 +380,11 @@ export class DirectoryStore implements StateStore {
   }
 }
 
+/** Where an intent's bytes are: beside it, named by its run (an earlier version's: intent.body.json). */
+function bodyFile(intent: Intent): string {
+  return intent.id ? `intent.${intent.id}.body.json` : 'intent.body.json';
+}
+
 async function exists(path: string): Promise<boolean> {
   return lstat(path).then(
     () => true,
@@ -329,6 +404,7 @@ function unusable(err: unknown): never {
       'STATE_UNUSABLE',
       `${err.message} in the state folder`,
       'move it aside: the state folder holds only the files this tool writes (and never follows links in it)',
+      { cause: err },
     );
   throw err;
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, rm, stat } from 'node:fs/promises';
-import { readRegularFile } from './atomic.js';
+import { NO_HARD_LINKS, readRegularFile } from './atomic.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
@@ -42,8 +42,6 @@ export const LEASE_DEFAULTS: LeaseTimes = { leaseMs: 60_000, heartbeatMs: 15_000
 /** A lock file younger than this with unreadable content is being written right now, not stale. */
 const WRITING_GRACE_MS = 10_000;
 
-/** What link() answers on a file system without hard links (vfat, exFAT, SMB without Unix extensions). */
-const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EINVAL']);
 /** Folders found to have no hard links, so each run tries link() there once at most. */
 const withoutLinks = new Set<string>();
 
@@ -57,6 +55,7 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
       'STATE_UNUSABLE',
       `cannot take the lock ${path}: ${code}`,
       'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
+      { cause: err },
     );
   }
 }
@@ -83,6 +82,17 @@ async function acquire(path: string, holder: Holder, times: LeaseTimes): Promise
   }
   const held = await readHolder(path);
   throw lockHeld(path, holder.what, held === 'gone' ? 'unreadable' : held);
+}
+
+/**
+ * The refusal lock() would give now, read only: a lease held by a live process on this host, or one
+ * from another host that has not expired by its own clock. Nothing is taken over or waited on.
+ */
+export async function liveHolder(path: string, what: string): Promise<GuardRefusal | undefined> {
+  const held = await readHolder(path).catch(() => 'gone' as const);
+  if (held === 'gone' || held === 'unreadable') return undefined;
+  const live = held.machine === hostname() ? isAlive(held.pid) && Date.parse(held.expiresAt) >= Date.now() : Date.parse(held.expiresAt) >= Date.now();
+  return live ? lockHeld(path, what, held) : undefined;
 }
 
 async function tryCreate(path: string, me: LeaseFile, times: LeaseTimes): Promise<boolean> {

@@ -55,6 +55,12 @@ export async function renew(session: Session, key: StateKey, token: string, time
   return rowCount === 1;
 }
 
+/** The refusal takeLease() would give now, read only (nothing taken): a lease not abandoned. */
+export async function liveHolder(session: Session, key: StateKey, what: string, label: string, times: LeaseTimes): Promise<GuardRefusal | undefined> {
+  const now = await current(session, key);
+  return now && !abandoned(now) ? held(now, what, label, times) : undefined;
+}
+
 export async function takeLease(session: Session, key: StateKey, holder: Holder, times: LeaseTimes, label: string): Promise<{ lease: Lease; token: string }> {
   const before = await current(session, key);
   if (before && !abandoned(before)) throw held(before, holder.what, label, times);

@@ -65,15 +65,18 @@ export class Session {
     }
   }
 
-  /** Statements in one transaction, each statement and lock wait bounded on the server too. */
-  async transaction<T>(work: (q: Query) => Promise<T>): Promise<T> {
+  /**
+   * Statements in one transaction, each statement and lock wait bounded on the server too. `shielded`:
+   * a signal does not cut it short (recording an upload the service already confirmed), only the bounds do.
+   */
+  async transaction<T>(work: (q: Query) => Promise<T>, shielded = false): Promise<T> {
     // Only the BEGIN is sent again on a new connection: nothing was done on the lost one.
     const client = await this.again(async () => {
       const c = await this.connection();
       await this.bounded(c.query('BEGIN'));
       return c;
     });
-    const q: Query = (sql, params) => this.bounded(client.query(sql, params));
+    const q: Query = (sql, params) => this.bounded(client.query(sql, params), undefined, client, true, !shielded);
     try {
       // The lower of the role's bound and ours: a DBA's stricter setting is kept. A lock wait gives up a
       // little before the statement would, so that it is reported as what it is.
@@ -87,7 +90,7 @@ export class Session {
       await q('COMMIT');
       return result;
     } catch (err) {
-      if (!this.dead) await this.bounded(client.query('ROLLBACK')).catch(() => {});
+      if (!this.dead) await this.bounded(client.query('ROLLBACK'), undefined, client).catch(() => {});
       throw err;
     }
   }
@@ -134,8 +137,9 @@ export class Session {
    * Waits for `work` no longer than the bound, nor past a signal (Ctrl-C, SIGTERM): the connection is
    * then dropped, since a statement is still running on it, and the failure named.
    */
-  private bounded<T>(work: Promise<T>, ms?: number, client = this.client, name = true): Promise<T> {
-    const limit = ms ?? (this.signal?.aborted ? AFTER_SIGNAL_MS : this.bounds.statementMs + Math.min(CLIENT_SLACK_MS, this.bounds.statementMs));
+  private bounded<T>(work: Promise<T>, ms?: number, client = this.client, name = true, interruptible = true): Promise<T> {
+    const full = this.bounds.statementMs + Math.min(CLIENT_SLACK_MS, this.bounds.statementMs);
+    const limit = ms ?? (this.signal?.aborted && interruptible ? AFTER_SIGNAL_MS : full);
     return new Promise<T>((resolve, reject) => {
       const drop = (err: Error) => {
         cleanup();
@@ -156,7 +160,7 @@ export class Session {
       );
       const onAbort = () => drop(this.signal?.reason as Error);
       // Once interrupted, the steps that tidy up still run, within AFTER_SIGNAL_MS each.
-      const watchSignal = this.signal && !this.signal.aborted;
+      const watchSignal = interruptible && this.signal && !this.signal.aborted;
       if (watchSignal) this.signal.addEventListener('abort', onAbort, { once: true });
       const cleanup = () => {
         clearTimeout(timer);
@@ -206,6 +210,7 @@ export function unreachable(label: string, url: string, err: unknown): UploadErr
     'STATE_UNREACHABLE',
     `cannot reach the state store ${label}: ${(e.code ?? e.message).replaceAll(url, label)}`,
     'check the URL in --state / UPLOAD_STATE, that the server runs, and the role and password',
+    { cause: err },
   );
 }
 
@@ -224,6 +229,7 @@ export function storeFailure(label: string, url: string, bounds: Bounds, err: un
       'STATE_UNREACHABLE',
       `lost the connection to the state store ${label} (${said}${e.code ? `, ${e.code}` : ''}): the server restarted, failed over, or ended the session`,
       'run again once the database is back; nothing was sent unless the report says so',
+      { cause: err },
     );
     LOST.add(lost);
     return lost;
@@ -237,14 +243,18 @@ export function storeFailure(label: string, url: string, bounds: Bounds, err: un
       e.code === '55P03'
         ? 'see pg_locks / pg_stat_activity for the session holding it, then run again'
         : "raise the role's statement_timeout (ALTER ROLE … SET statement_timeout = '30s'), then run again",
+      { cause: err },
     );
   if (e.code === '42501' || e.code === '42P01' || e.code === '3F000')
     return new UsageError(
       'STATE_UNUSABLE',
       `the role in ${label} may not do what the tool needs (${said})`,
       'create the tables and grant the rights with the SQL in docs/state.md (section "PostgreSQL"), as the database owner',
+      { cause: err },
     );
   if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))
-    return new UsageError('STATE_UNUSABLE', `the state store ${label} refused a statement (${said}, SQLSTATE ${e.code})`, 'fix the database, then run again');
+    return new UsageError('STATE_UNUSABLE', `the state store ${label} refused a statement (${said}, SQLSTATE ${e.code})`, 'fix the database, then run again', {
+      cause: err,
+    });
   return err;
 }

@@ -3,11 +3,13 @@
 // pooler in transaction mode; every write is a compare-and-swap on the generation inside a
 // transaction. Tables are created on first use (docs/state.md has the SQL). Every statement and wait
 // is bounded and every failure named (./pg-session.ts).
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { GuardRefusal, UsageError } from '../errors.js';
-import { DEFAULT_LEASE, renew, takeLease, type LeaseTimes } from './pg-lease.js';
+import { DEFAULT_LEASE, liveHolder, renew, takeLease, type LeaseTimes } from './pg-lease.js';
+import { pauseAt } from './pause.js';
+import { anotherPending, lockLost, stateMoved } from './refusals.js';
 import { boundsFrom, Session, type Bounds } from './pg-session.js';
-import type { AuditEntry, Generation, Holder, Intent, Lease, ListedGeneration, Operation, StateKey, StateStore } from './types.js';
+import type { AuditEntry, Generation, Holder, Intended, Intent, Lease, ListedGeneration, Operation, StateKey, StateStore } from './types.js';
 
 /** Columns added after the first release, for tables an earlier version created. */
 export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb`;
@@ -136,6 +138,7 @@ export class PostgresStore implements StateStore {
         'STATE_UNUSABLE',
         `the state tables in ${this.label} are of an earlier version and this role cannot add the columns this version records (${(err as Error).message}); nothing was sent`,
         `as the tables' owner, run: ${ADDED_COLUMNS};`,
+        { cause: err },
       );
     }
     this.missingColumns = false;
@@ -167,6 +170,7 @@ export class PostgresStore implements StateStore {
               'STATE_UNUSABLE',
               `the state tables are missing in ${this.label} and its role may not create them (${(err as Error).message})`,
               'create them once as the database owner with the SQL in docs/state.md (section "PostgreSQL"), and grant the role the rights listed there',
+              { cause: err },
             )
           : err;
       });
@@ -241,7 +245,14 @@ export class PostgresStore implements StateStore {
     return body;
   }
 
-  async commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation> {
+  async commit(
+    key: StateKey,
+    expected: number,
+    body: readonly Uint8Array[],
+    meta: Omit<Generation, 'generation'>,
+    keep: number,
+    intent?: string,
+  ): Promise<Generation> {
     const held = this.locks.get(JSON.stringify(key));
     const lost = () =>
       new GuardRefusal(
@@ -299,30 +310,63 @@ export class PostgresStore implements StateStore {
           meta.heldRemovals?.length ? JSON.stringify(meta.heldRemovals) : null,
         ],
       );
-      await c.query('DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2 AND generation <= $3', [key.baseUrl, key.kind, generation.generation]);
+      // Only this run's intent is confirmed by this commit; another run's stays pending.
+      if (intent !== undefined)
+        await c.query(`DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2 AND coalesce(meta->>'id', '') = $3`, [key.baseUrl, key.kind, intent]);
       await c.query('UPDATE upload_generations SET snapshot = NULL WHERE base_url = $1 AND kind = $2 AND generation <= $3 AND snapshot IS NOT NULL', [
         key.baseUrl,
         key.kind,
         generation.generation - keep,
       ]);
-    });
+    }, true);
     return generation;
   }
 
-  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void> {
-    const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString() };
-    await this.q(
-      `INSERT INTO upload_intents (base_url, kind, generation, meta, snapshot) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (base_url, kind) DO UPDATE SET generation = EXCLUDED.generation, meta = EXCLUDED.meta, snapshot = EXCLUDED.snapshot`,
-      [key.baseUrl, key.kind, intent.generation, JSON.stringify(intent), Buffer.concat(body)],
-    );
+  /**
+   * One transaction: the lease renewed (its row stays locked until the commit, so nobody takes it over
+   * half-way), the head compared with the plan's, and the intent inserted only where none is: a
+   * compare-and-set on all three, or nothing is written.
+   */
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<Intended> {
+    const held = this.locks.get(JSON.stringify(key));
+    if (!held) throw lockLost(key, this.label);
+    const id = randomBytes(8).toString('hex');
+    const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString(), id };
+    return this.session.transaction(async (q) => {
+      if (!(await renew(this.session, key, held.token, this.times, q))) throw lockLost(key, this.label);
+      pauseAt('writing-intent');
+      const { rows } = await q<{ generation: number }>('SELECT generation FROM upload_heads WHERE base_url = $1 AND kind = $2 FOR UPDATE', [
+        key.baseUrl,
+        key.kind,
+      ]);
+      const now = rows[0]?.generation ?? 0;
+      if (now !== expected) throw stateMoved(key, this.label, expected, now);
+      // A confirmed intent an earlier version left behind is done with; any other stays.
+      await q(
+        `DELETE FROM upload_intents i USING upload_generations g
+          WHERE i.base_url = $1 AND i.kind = $2 AND g.base_url = i.base_url AND g.kind = i.kind AND g.generation = i.generation AND g.sha256 = i.meta->>'sha256'`,
+        [key.baseUrl, key.kind],
+      );
+      const inserted = await q(
+        'INSERT INTO upload_intents (base_url, kind, generation, meta, snapshot) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (base_url, kind) DO NOTHING',
+        [key.baseUrl, key.kind, intent.generation, JSON.stringify(intent), Buffer.concat(body)],
+      );
+      if (inserted.rowCount === 1) return { id, adopted: false };
+      const other = (await q<{ meta: Intent }>('SELECT meta FROM upload_intents WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind])).rows[0]?.meta;
+      // The same bytes for the same generation, sent before and never confirmed: this run sends them again.
+      if (other && other.generation === intent.generation && other.sha256 === intent.sha256 && other.bytes === intent.bytes)
+        return { id: other.id ?? '', adopted: true };
+      throw anotherPending(key, this.label, other);
+    });
   }
 
   async pending(key: StateKey): Promise<Intent | undefined> {
     if (!this.ready) return undefined;
+    // One past the head, or for a generation recorded with other bytes (sent by a run that lost its lock).
     const { rows } = await this.q<{ meta: Intent }>(
       `SELECT i.meta FROM upload_intents i LEFT JOIN upload_heads h USING (base_url, kind)
-        WHERE i.base_url = $1 AND i.kind = $2 AND i.generation > coalesce(h.generation, 0)`,
+         LEFT JOIN upload_generations g ON g.base_url = i.base_url AND g.kind = i.kind AND g.generation = i.generation
+        WHERE i.base_url = $1 AND i.kind = $2 AND (i.generation > coalesce(h.generation, 0) OR g.sha256 IS DISTINCT FROM i.meta->>'sha256')`,
       [key.baseUrl, key.kind],
     );
     return rows[0]?.meta;
@@ -343,8 +387,14 @@ export class PostgresStore implements StateStore {
     return body;
   }
 
-  async forget(key: StateKey): Promise<void> {
-    await this.q('DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind]);
+  async forget(key: StateKey, id?: string): Promise<void> {
+    if (!this.ready) return;
+    if (id === undefined) await this.q('DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2', [key.baseUrl, key.kind]);
+    else await this.q(`DELETE FROM upload_intents WHERE base_url = $1 AND kind = $2 AND coalesce(meta->>'id', '') = $3`, [key.baseUrl, key.kind, id]);
+  }
+
+  async inFlight(key: StateKey, what: string): Promise<GuardRefusal | undefined> {
+    return this.ready ? liveHolder(this.session, key, what, this.label, this.times) : undefined;
   }
 
   async audit(key: StateKey, entry: AuditEntry): Promise<void> {

@@ -47,25 +47,29 @@ export async function settlePending(store: StateStore, key: StateKey, how: 'sent
     const body = await store.readPending(key).catch((err: unknown) => {
       throw isUploadError(err) && err.code !== 'SNAPSHOT_CORRUPT' ? err : damagedPending(store, key, err);
     });
+    // The next generation, whatever the intent was to become: one sent by a run that lost its lock may
+    // be for a generation another run recorded since, and the service holds it on top of that one.
     const expected = await store.head(key).then(
       (head) => head?.generation ?? 0,
       (history: unknown) => {
         throw historyDamaged(store, key, history);
       },
     );
-    if (pending.generation !== expected + 1)
+    // Never more than one past the latest: a head behind the intent is a history with uploads missing.
+    if (pending.generation > expected + 1)
       throw new GuardRefusal(
         'STATE_MOVED',
         `the unconfirmed upload was to become #${pending.generation}, but the latest is #${expected}`,
         `settle it with: upload state resolve ${key.kind} --previous`,
       );
-    const { generation: _, intendedAt: __, ...meta } = pending;
+    const { generation: _, intendedAt: __, id, ...meta } = pending;
     const generation = await store.commit(
       key,
       expected,
       [body],
       { ...meta, uploadedAt: new Date().toISOString(), source: `${meta.source} (settled as sent)` },
       keep,
+      id ?? '',
     );
     return { how, pending, generation };
   } finally {

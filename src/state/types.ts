@@ -2,7 +2,7 @@
 // snapshots of the last N confirmed uploads, their provenance, the audit log and the lock — behind one
 // interface with two backends, a directory (./dir.ts) and PostgreSQL (./postgres.ts).
 import type { Kind } from '../contract/kinds.js';
-import type { ServiceSaid } from '../errors.js';
+import type { GuardRefusal, ServiceSaid } from '../errors.js';
 
 export interface StateKey {
   readonly baseUrl: string;
@@ -82,6 +82,19 @@ export interface Lease {
 export interface Intent extends Generation {
   /** When the body was about to be sent. */
   readonly intendedAt: string;
+  /** The run that wrote it: only that run removes it (absent in intents an earlier version wrote). */
+  readonly id?: string | undefined;
+}
+
+/** The intent a run may confirm (commit) or, when the service certainly did not apply it, take back. */
+export interface Intended {
+  readonly id: string;
+  /**
+   * An intent of an earlier run, for the same generation with the same bytes, was pending already: this
+   * run sends those very bytes, so its commit confirms it, but a failure of this run never removes it
+   * (the earlier send may have landed).
+   */
+  readonly adopted: boolean;
 }
 
 /** A generation as listed: with whether its snapshot is still kept (--keep prunes old ones). */
@@ -106,19 +119,39 @@ export interface StateStore {
    * Records a confirmed upload as generation expected + 1, under the lock, only if the latest is still
    * `expected` (0: none); otherwise STATE_MOVED and nothing changes. Keeps the newest `keep` snapshots.
    */
-  commit(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>, keep: number): Promise<Generation>;
+  /** `intent`: the intent this commit confirms, removed with it; any other intent stays (pending). */
+  commit(
+    key: StateKey,
+    expected: number,
+    body: readonly Uint8Array[],
+    meta: Omit<Generation, 'generation'>,
+    keep: number,
+    intent?: string,
+  ): Promise<Generation>;
   /**
-   * Records, under the lock, that `body` is about to be sent as generation expected + 1, with its bytes,
-   * so that what was sent is known whatever becomes of the run. A commit of that generation confirms
-   * it; until then pending() returns it.
+   * Records that `body` is about to be sent as generation expected + 1, with its bytes, so that what was
+   * sent is known whatever becomes of the run — only while the lock is still this run's (LOCK_LOST),
+   * the latest is still `expected` (STATE_MOVED) and no other intent is pending (BASELINE_UNCERTAIN);
+   * otherwise nothing is written. A pending intent of the same bytes for the same generation is adopted.
    */
-  intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<void>;
-  /** The intent no commit confirmed, if any (one past the latest generation). */
+  intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<Intended>;
+  /**
+   * The intent no commit confirmed, if any: one past the latest generation, or one for a generation that
+   * exists with other bytes (sent by a run that lost its lock: the service may hold it instead).
+   */
   pending(key: StateKey): Promise<Intent | undefined>;
   /** The bytes of the pending intent (checked against its sha256). */
   readPending(key: StateKey): Promise<Buffer>;
-  /** Forgets the pending intent: the service certainly did not apply it (or the user settled it so). */
-  forget(key: StateKey): Promise<void>;
+  /**
+   * Forgets the pending intent: with `id`, only that run's own (the service certainly did not apply
+   * it); without, whichever is pending (a person settled it).
+   */
+  forget(key: StateKey, id?: string): Promise<void>;
+  /**
+   * Whether another run holds the lock now (read only, nothing taken): the refusal lock() would give,
+   * or undefined. An intent found while its run still holds the lock is an upload in flight.
+   */
+  inFlight(key: StateKey, what: string): Promise<GuardRefusal | undefined>;
   audit(key: StateKey, entry: AuditEntry): Promise<void>;
   /** The audit log, newest first. */
   attempts(key: StateKey, limit?: number): Promise<AuditEntry[]>;

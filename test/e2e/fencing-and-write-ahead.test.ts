@@ -12,9 +12,11 @@ import { uploadWithQuestion } from '../helpers/question.js';
 import { asAdmin, freshDatabase } from '../helpers/postgres.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { scriptedServer, serversForFile } from '../helpers/scripted-server.js';
-import { lockOf } from '../helpers/state.js';
+import { keyDir, lockOf } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { FAST_RETRIES } from '../helpers/canary.js';
 
 const TEAM = '/integrations/teamMembers';
@@ -33,11 +35,20 @@ const backends = {
   directory: {
     make: async () => join(tempDir().dir, 'state'),
     loseLock: (state: string, url: string) => Promise.resolve(rmSync(lockOf(state, url), { force: true })),
+    // A folder where the next generation's record belongs: the commit cannot write it.
+    breakRecord: (state: string, url: string) => Promise.resolve(void mkdirSync(join(keyDir(state, url), 'generations', '2.json'))),
   },
   postgres: {
     make: () => freshDatabase(),
     // Its lease lapses (a suspend, a network cut longer than the lease): another run may take it over.
     loseLock: async (state: string) => void (await asAdmin(state, `UPDATE upload_leases SET expires_at = now() - interval '1 second'`)),
+    // The database refuses every new generation (as a full disk or a revoked right would).
+    breakRecord: async (state: string) =>
+      void (await asAdmin(
+        state,
+        `CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no space left'; END $$;
+         CREATE TRIGGER refuse BEFORE INSERT ON upload_generations FOR EACH ROW EXECUTE FUNCTION refuse();`,
+      )),
   },
 };
 
@@ -154,5 +165,65 @@ describe.each(Object.entries(backends))('with the %s store', (_name, backend) =>
     const settled = await runCli(['state', 'resolve', 'team-members', '--previous', '--state', state, '--base-url', server.url], {});
     expect(settled.code).toBe(2);
     expect(settled.stderr).toMatch(/no upload of team-members .* is waiting to be settled/);
+  });
+
+  it('a service that answered 503 every time, or a body cut off mid-send, is a failure with nothing to settle', async () => {
+    const state = await backend.make();
+    const dir = tempDir().dir;
+    const busy = await serve({ ok: true }, { status: 503, body: { message: 'busy', status: 503 } });
+    const run = (url: string, file: string, extra: string[] = []) =>
+      runCli(['team-members', file, '--yes', '--json', '--retries', '1', '--state', state, '--base-url', url, ...extra], {
+        env: { UPLOAD_TOKEN: 'token-for-the-write-ahead-test' },
+        tuning: FAST_RETRIES,
+      });
+    expect((await run(busy.url, writeMembers(dir, 'a.csv', range(1, 30)), ['--no-baseline'])).code).toBe(0);
+    const refused = await run(busy.url, writeMembers(dir, 'b.csv', range(1, 31)));
+    expect(refused.json()).toMatchObject({ outcome: 'unreachable', exitCode: 6, error: { code: 'UNREACHABLE' } });
+    expect(busy.requests).toHaveLength(3);
+    const history = await runCli(['history', 'team-members', '--state', state, '--base-url', busy.url], {});
+    expect(history.stdout).not.toMatch(/not confirmed/);
+    expect(history.stdout).toMatch(/✗ .*b\.csv {2}31 records: unreachable \(UNREACHABLE, HTTP 503\)/);
+
+    // A service that drops the connection while the body is still arriving: it never had the whole set.
+    const cut = createServer((req) => req.once('data', () => req.socket.destroy()));
+    await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
+    const cutUrl = `http://127.0.0.1:${(cut.address() as AddressInfo).port}`;
+    try {
+      const big = await run(cutUrl, writeMembers(dir, 'd.csv', range(1, 100_000)), ['--no-baseline']);
+      expect(big.json()).toMatchObject({ outcome: 'unreachable', exitCode: 6 });
+      expect((await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', cutUrl], {})).json().pending).toBeNull();
+    } finally {
+      cut.closeAllConnections();
+      await new Promise((resolve) => cut.close(resolve));
+    }
+  });
+
+  it('the service confirmed, the store could not record: its own outcome (unrecorded, exit 6), left to settle', async () => {
+    const state = await backend.make();
+    let url = '';
+    const server = track(
+      await scriptedServer(async (_req, i) => {
+        if (i === 1) await backend.breakRecord(state, url);
+        return { ok: true };
+      }),
+    );
+    url = server.url;
+    const dir = tempDir().dir;
+    const run = (file: string, extra: string[] = []) =>
+      runCli(['team-members', file, '--yes', '--json', '--state', state, '--base-url', server.url, ...extra], {
+        env: { UPLOAD_TOKEN: 'token-for-the-write-ahead-test' },
+        tuning: FAST_RETRIES,
+      });
+    expect((await run(writeMembers(dir, 'a.csv', range(1, 30)), ['--no-baseline'])).code).toBe(0);
+    const unrecorded = await run(writeMembers(dir, 'b.csv', range(1, 50)));
+    expect(unrecorded.code).toBe(6);
+    expect(unrecorded.json()).toMatchObject({ outcome: 'unrecorded', exitCode: 6, error: { code: 'NOT_RECORDED' }, response: { status: 200 } });
+    expect(unrecorded.json().error.message).toMatch(/the service confirmed the upload .* could not record it/);
+    expect(unrecorded.json().error.message).not.toMatch(/nothing was changed/);
+    // The next run does not compare with #1 as if the service still held it.
+    const next = await run(writeMembers(dir, 'c.csv', range(1, 10)));
+    expect(next.json()).toMatchObject({ outcome: 'refused', error: { code: 'BASELINE_UNCERTAIN' } });
+    const history = (await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', server.url], {})).json();
+    expect(history.pending).toMatchObject({ generation: 2, records: 50 });
   });
 });

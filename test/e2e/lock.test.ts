@@ -83,18 +83,23 @@ describe('the lock', () => {
 
   it('left behind by a killed run is recovered by the next run, which says so', async () => {
     const { server, t, env, args, lock, stateDir } = await heldService();
-    const killed = start(args(writeMembers(t.dir, 'a.csv', range(1, 5))), env);
+    const file = writeMembers(t.dir, 'a.csv', range(1, 5));
+    const killed = start(args(file), env);
     await server.nextRequest();
     killed.child.kill('SIGKILL');
     await killed.exited;
     expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(killed.child.pid);
 
-    const next = await runCli(args(writeMembers(t.dir, 'b.csv', range(1, 6))), { env });
+    // The killed run's body reached the service: another file waits until it is settled, the same one
+    // is sent again (whichever set the service holds, it then holds this one).
+    const other = await runCli(args(writeMembers(t.dir, 'b.csv', range(1, 6))), { env });
+    expect(other.json()).toMatchObject({ exitCode: 4, error: { code: 'BASELINE_UNCERTAIN' } });
+    const next = await runCli(args(file), { env });
     expect(next.code).toBe(0);
-    expect(next.stderr).toMatch(new RegExp(`Recovered a stale lock left by process ${killed.child.pid} .* no longer running`));
+    expect(`${other.stderr}${next.stderr}`).toMatch(new RegExp(`Recovered a stale lock left by process ${killed.child.pid} .* no longer running`));
     expect(existsSync(lock)).toBe(false);
-    // The killed run never confirmed anything: the snapshot and the audit log hold only the second run.
-    expect(auditLines(stateDir, server.url).map((l) => l.count)).toEqual([6]);
+    // The killed run never confirmed anything: the audit log holds only the run that did.
+    expect(auditLines(stateDir, server.url).map((l) => l.count)).toEqual([5]);
   });
 
   it('recovers a lock file naming a process that is dead on this host', async () => {

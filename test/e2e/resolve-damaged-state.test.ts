@@ -1,7 +1,7 @@
 // `upload state resolve` never ends in an internal error: whatever state file is damaged or missing
 // (the lease, the intent, its bytes, the history), it ends in a documented code with the command that
 // repairs it. Both stores; the unconfirmed upload is made for real (the answer to it never comes).
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAST_RETRIES } from '../helpers/canary.js';
@@ -31,7 +31,13 @@ const intentRow = `UPDATE upload_intents SET`;
 const backends: Record<string, Backend> = {
   directory: {
     make: () => Promise.resolve(join(tempDir().dir, 'state')),
-    damageBody: (state, url) => Promise.resolve(rmSync(join(keyDir(state, url), 'intent.body.json'))),
+    // The intent's bytes are named by the run that wrote them (intent.ID.body.json).
+    damageBody: (state, url) =>
+      Promise.resolve(
+        readdirSync(keyDir(state, url))
+          .filter((f) => /^intent\..*body\.json$/.test(f))
+          .forEach((f) => rmSync(join(keyDir(state, url), f))),
+      ),
     damageIntent: (state, url) => Promise.resolve(writeFileSync(join(keyDir(state, url), 'intent.json'), '{"generation": 2, "sha2')),
     damageHistory: (state, url) => Promise.resolve(writeFileSync(join(keyDir(state, url), 'head.json'), 'not json')),
     plantDamagedLease: (state, url, live) => {

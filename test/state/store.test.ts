@@ -102,15 +102,18 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     expect(await s.keys()).toEqual([KEY]);
   });
 
-  it('records the body sent ahead as intended, and a different body as itself', async () => {
+  it('records the body sent ahead as intended; another body recorded leaves that intent pending', async () => {
     const s = await store(await make());
     const sent = body('E1', 'E2');
     const other = body('E3');
     const lease = await s.lock(KEY, holder('laptop-7'));
     try {
-      await s.intend(KEY, 0, sent.chunks, meta(sent));
-      await s.commit(KEY, 0, sent.chunks, meta(sent), 10);
-      // An intent for another body (left by an earlier run) is never what a commit records.
+      const mine = await s.intend(KEY, 0, sent.chunks, meta(sent));
+      expect(mine.adopted).toBe(false);
+      await s.commit(KEY, 0, sent.chunks, meta(sent), 10, mine.id);
+      expect(await s.pending(KEY)).toBeUndefined();
+      // An intent no commit confirms (its run lost its lock after sending) outlives a commit of other bytes:
+      // an intent for a generation that exists with other bytes is still pending, never dropped.
       await s.intend(KEY, 1, sent.chunks, meta(sent));
       await s.commit(KEY, 1, other.chunks, meta(other), 10);
     } finally {
@@ -118,7 +121,33 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     }
     expect(await s.readSnapshot(KEY, 1)).toEqual(Buffer.concat(sent.chunks));
     expect(await s.readSnapshot(KEY, 2)).toEqual(Buffer.concat(other.chunks));
-    expect(await s.pending(KEY)).toBeUndefined();
+    expect(await s.pending(KEY)).toMatchObject({ generation: 2, sha256: sent.sha256 });
+    expect(await s.readPending(KEY)).toEqual(Buffer.concat(sent.chunks));
+  });
+
+  it("writes an intent only under the lock, on the plan's head, over no other run's; the same bytes are adopted", async () => {
+    const s = await store(await make());
+    const first = body('E1');
+    const mine = body('E1', 'E2');
+    const theirs = body('E1', 'E3');
+    await upload(s, 0, first);
+    // No lock: nothing written.
+    await expect(s.intend(KEY, 1, mine.chunks, meta(mine))).rejects.toMatchObject({ code: 'LOCK_LOST' });
+    const lease = await s.lock(KEY, holder('laptop-7'));
+    try {
+      await expect(s.intend(KEY, 0, mine.chunks, meta(mine))).rejects.toMatchObject({ code: 'STATE_MOVED' });
+      expect(await s.pending(KEY)).toBeUndefined();
+      const written = await s.intend(KEY, 1, theirs.chunks, meta(theirs, 'theirs.csv'));
+      // Another run's intent: a different body is refused, the same body adopted (and never removed by this run).
+      await expect(s.intend(KEY, 1, mine.chunks, meta(mine))).rejects.toMatchObject({ code: 'BASELINE_UNCERTAIN' });
+      expect(await s.intend(KEY, 1, theirs.chunks, meta(theirs))).toEqual({ id: written.id, adopted: true });
+      await s.forget(KEY, 'not-the-writer');
+      expect(await s.pending(KEY)).toMatchObject({ source: 'theirs.csv', id: written.id });
+      await s.forget(KEY, written.id);
+      expect(await s.pending(KEY)).toBeUndefined();
+    } finally {
+      await lease.release();
+    }
   });
 
   it('refuses a write against a generation that moved, and changes nothing', async () => {
@@ -294,18 +323,17 @@ describe('the directory store', () => {
     const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
     const sent = body('E1', 'E2');
     const lease = await s.lock(KEY, holder('laptop-7'));
-    await s.intend(KEY, 0, sent.chunks, meta(sent));
-    const written = statSync(join(dir, 'intent.body.json')).ino;
-    await s.commit(KEY, 0, sent.chunks, meta(sent), 10);
-    // Another body than the one intended (an intent left from an earlier run) is written as itself.
+    const intent = await s.intend(KEY, 0, sent.chunks, meta(sent));
+    const written = statSync(join(dir, `intent.${intent.id}.body.json`)).ino;
+    await s.commit(KEY, 0, sent.chunks, meta(sent), 10, intent.id);
+    // Another body than the one intended is written as itself.
     const other = body('E3');
-    await s.intend(KEY, 1, sent.chunks, meta(sent));
     await s.commit(KEY, 1, other.chunks, meta(other), 10);
     await lease.release();
     expect(statSync(join(dir, 'snapshots', '1.json')).ino).toBe(written);
     expect(readFileSync(join(dir, 'snapshots', '1.json'))).toEqual(Buffer.concat(sent.chunks));
     expect(Buffer.concat([await s.readSnapshot(KEY, 2)])).toEqual(Buffer.concat(other.chunks));
-    expect(existsSync(join(dir, 'intent.json')) || existsSync(join(dir, 'intent.body.json'))).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith('intent'))).toEqual([]);
     expect(readdirSync(join(dir, 'snapshots')).sort()).toEqual(['1.json', '2.json']);
   });
 

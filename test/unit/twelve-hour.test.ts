@@ -61,6 +61,29 @@ describe('in a week cell', () => {
     expect(hoursFromJson(text)).toEqual({ period });
   });
 
+  it.each([
+    'Mo-Fr 9-5',
+    'Montag bis Freitag von 9 bis 5 Uhr',
+    'du lundi au vendredi de 9h à 5h',
+    'de lunes a viernes de 9 a 5',
+    'dal lunedì al venerdì dalle 9 alle 5',
+    'ma t/m vr 9-5',
+    'Segunda a Sexta das 9h às 5h',
+  ])('written in words: %j stops too', (text) => {
+    expect(hoursFromJson(text).problems).toEqual([expect.objectContaining({ code: 'AMBIGUOUS_TIME' })]);
+  });
+
+  it.each([
+    'Fr-Sa 22-04:00',
+    'Freitag und Samstag von 22 bis 4 Uhr',
+    'vendredi et samedi de 22h à 4h',
+    'viernes y sábado de 22 a 4',
+    'venerdì e sabato dalle 22 alle 4',
+    'vr en za 22:00-04:00',
+  ])('a night written in words: %j reads', (text) => {
+    expect(hoursFromJson(text)).toEqual({ period: { '5': { since: 22, to: 28 }, '6': { since: 22, to: 28 } } });
+  });
+
   it('--time-format 12h reads the week as the sign means it', () => {
     expect(hoursFromJson('Mon-Fri 9-5, Sat 10-2', { timeFormat: '12h' }).period).toEqual({
       ...Object.fromEntries([1, 2, 3, 4, 5].map((d) => [String(d), { since: 9, to: 17 }])),

@@ -1,0 +1,30 @@
+// The refusals of the write-ahead step, the same in both stores: the intent is written only while the
+// lock is this run's, the latest upload is the one the plan was made against, and no other upload is
+// waiting to be settled. Each means nothing was written and nothing will be sent.
+import { GuardRefusal } from '../errors.js';
+import type { Intent, StateKey } from './types.js';
+
+export function lockLost(key: StateKey, label: string): GuardRefusal {
+  return new GuardRefusal(
+    'LOCK_LOST',
+    `the lock on ${key.kind} to ${key.baseUrl} in ${label} was lost before sending (a long pause, a suspended machine, or a dropped database session); nothing was sent`,
+    'run again: the changes are worked out anew under a fresh lock',
+  );
+}
+
+export function stateMoved(key: StateKey, label: string, expected: number, now: number): GuardRefusal {
+  return new GuardRefusal(
+    'STATE_MOVED',
+    `the state of ${key.kind} to ${key.baseUrl} in ${label} moved from upload #${expected} to #${now} while this upload was being prepared; nothing was sent`,
+    'run again, so the changes are worked out against the latest upload',
+  );
+}
+
+export function anotherPending(key: StateKey, label: string, intent: Intent | undefined): GuardRefusal {
+  const who = intent ? ` (${intent.source}, by ${intent.user}@${intent.host} at ${intent.intendedAt})` : '';
+  return new GuardRefusal(
+    'BASELINE_UNCERTAIN',
+    `another upload of ${key.kind} to ${key.baseUrl}${who} was sent but never confirmed in ${label}: the service may hold it; nothing was sent`,
+    `check on the service which set it holds, then settle it with \`upload state resolve ${key.kind} --sent\` or \`--previous\``,
+  );
+}

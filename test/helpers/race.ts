@@ -1,0 +1,102 @@
+// Two real CLIs racing on one sandbox and one state store, each paused at a named step of the
+// write-ahead protocol (UPLOAD_TEST_PAUSE_AT: the run stops itself there), then resumed, killed or
+// terminated; and the invariant every race must end in (consistent()).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, onTestFinished } from 'vitest';
+import { runCli } from './cli.js';
+import { range, writeMembers } from './members.js';
+import { freshDatabase, throughBouncer } from './postgres.js';
+import { sandbox, type TestSandbox } from './sandbox.js';
+import { startCli, until, type Running } from './spawn.js';
+import { tempDir } from './tmp.js';
+
+export const TEAM = '/integrations/teamMembers';
+/** A short lease for a run that is meant to lose its lock while suspended; every other run's outlasts any pause. */
+const LAPSING = 1;
+const LASTING = 60;
+export const lapse = () => new Promise((resolve) => setTimeout(resolve, LAPSING * 1000 + 800));
+
+export const backends = {
+  directory: async () => join(tempDir().dir, 'state'),
+  PostgreSQL: () => freshDatabase(),
+  'PostgreSQL through PgBouncer': async () => throughBouncer(await freshDatabase()),
+};
+
+export interface Race {
+  sb: TestSandbox;
+  state: string;
+  dir: string;
+  /** A run of its own process, paused at `step` when given; its lease lapses when suspended if `lapsing`. */
+  start(file: string, step?: string, extra?: string[], lapsing?: boolean): Running;
+  /** A run to its end, in a process of its own. */
+  run(file: string, extra?: string[]): Promise<{ code: number | null; report: Record<string, any> }>;
+}
+
+/** A sandbox and a store of the test's own; every process it started is killed when the test ends. */
+export async function race(make: () => Promise<string>): Promise<Race> {
+  const sb = await sandbox();
+  const state = await make();
+  const dir = tempDir().dir;
+  const running: Running[] = [];
+  onTestFinished(async () => {
+    for (const r of running) {
+      r.child.kill('SIGKILL');
+      await r.done;
+    }
+    await sb.stop();
+  });
+  const env = (step: string | undefined, lapsing: boolean) => ({
+    ...sb.env,
+    UPLOAD_LEASE_SECONDS: String(lapsing ? LAPSING : LASTING),
+    UPLOAD_STATE_TIMEOUT_SECONDS: '3',
+    ...(step ? { UPLOAD_TEST_PAUSE_AT: step } : {}),
+  });
+  const args = (file: string, extra: string[]) => ['team-members', file, '--yes', '--json', '--state', state, ...extra];
+  const start = (file: string, step?: string, extra: string[] = [], lapsing = false) => {
+    const r = startCli(args(file, extra), env(step, lapsing));
+    running.push(r);
+    return r;
+  };
+  return {
+    sb,
+    state,
+    dir,
+    start,
+    run: async (file, extra = []) => {
+      const { code, stdout } = await start(file, undefined, extra).done;
+      return { code, report: JSON.parse(stdout) as Record<string, any> };
+    },
+  };
+}
+
+export const pausedAt = (r: Running, step: string) => until(() => r.stderr().includes(`paused at ${step}`));
+export const resume = (r: Running) => r.child.kill('SIGCONT');
+export async function kill(r: Running): Promise<void> {
+  r.child.kill('SIGKILL');
+  await r.done;
+}
+export async function ended(r: Running): Promise<{ code: number | null; report: Record<string, any> }> {
+  const { code, stdout } = await r.done;
+  return { code, report: JSON.parse(stdout) as Record<string, any> };
+}
+
+/**
+ * The invariant: with nothing waiting to be settled, the latest recorded upload is exactly what the
+ * service holds (a dry run of the service's own records changes nothing); with an upload waiting, the
+ * next run refuses (BASELINE_UNCERTAIN) whatever it would send.
+ */
+export async function consistent(r: Race): Promise<'recorded' | 'refusing'> {
+  const history = await runCli(['history', 'team-members', '--json', '--state', r.state], { env: r.sb.env });
+  expect(history.code).toBe(0);
+  if (history.json().pending) {
+    const next = await runCli(['team-members', writeMembers(r.dir, 'next.csv', range(1, 3)), '--dry-run', '--json', '--state', r.state], { env: r.sb.env });
+    expect(next.json()).toMatchObject({ exitCode: 4, error: { code: 'BASELINE_UNCERTAIN' } });
+    return 'refusing';
+  }
+  const held = join(r.dir, 'held.json');
+  writeFileSync(held, JSON.stringify(await r.sb.stored(TEAM)));
+  const same = await runCli(['team-members', held, '--dry-run', '--json', '--state', r.state], { env: r.sb.env });
+  expect(same.json()).toMatchObject({ exitCode: 0, diff: { added: 0, removed: 0, changed: 0 } });
+  return 'recorded';
+}
