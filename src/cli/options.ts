@@ -4,7 +4,7 @@ import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { loadMapping } from '../map/mapping-file.js';
 import { DEFAULTS, type SendOptions, type UploadOptions } from '../engine/options.js';
-import { count, parseGuards, parseState } from './parse.js';
+import { count, parseLimits, parseState } from './parse.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
@@ -87,9 +87,11 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     ignoreColumns: flags.ignoreColumn,
     timeFormat: flags.timeFormat,
     splitHours: flags.splitHours,
+    statusColumn: flags.statusColumn,
+    active: flags.active,
     closedDays: flags.closedDays,
   });
-  const guards = parseGuards(flags);
+  const limits = parseLimits(flags);
   const state = parseState(flags, io);
   if (storeCards === '-' && (file === '-' || flags.tokenFile === '-')) {
     throw new UsageError('STDIN_TWICE', '--store-cards - cannot share standard input with the records or the token', 'give --store-cards a file');
@@ -113,7 +115,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     noBaseline: flags.noBaseline === true,
     ...setFlags(flags),
     storeCards,
-    ...guards,
+    limits,
     errorsCsv,
     payloadOut,
     diffOut,

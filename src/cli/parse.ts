@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
-import { DEFAULTS, type GuardOptions, type StateOptions } from '../engine/options.js';
+import { DEFAULTS, type Limits, type StateOptions } from '../engine/options.js';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { currentUser } from '../state/whoami.js';
 import type { Flags } from './flags.js';
@@ -26,7 +26,8 @@ export function parseState(flags: Flags, io: ProcessIo): StateOptions {
   };
 }
 
-export function parseGuards(flags: Flags): GuardOptions {
+/** --max-removals, --max-changes, --max-emptied and --allow-empty: the one Limits value a run is judged by. */
+export function parseLimits(flags: Flags): Limits {
   return {
     maxRemovals: parseLimit('--max-removals', flags.maxRemovals ?? DEFAULTS.maxRemovals),
     maxChanges: parseLimit('--max-changes', flags.maxChanges ?? DEFAULTS.maxChanges),

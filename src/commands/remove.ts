@@ -26,15 +26,15 @@ export default defineCommand({
   run: async ({ args: [kind, keys], flags, io, run }) => {
     const dryRun = flags.dryRun === true;
     const keysFile = flags.keysFile;
-    const [{ parseSending }, { parseGuards, parseState }, { runRemove }] = await Promise.all([
+    const [{ parseSending }, { parseLimits, parseState }, { runRemove }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
       import('../engine/remove.js'),
     ]);
     const sending = await parseSending(flags, io, { dryRun, url: 'always', stdin: keysFile === '-' ? 'keys' : undefined });
     const { list, source } = await removeList((keys as readonly string[] | undefined) ?? [], keysFile, io);
-    const guards = parseGuards(flags);
-    return runRemove({ kind: kindArg(kind), keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, ...guards, ...parseState(flags, io) }, run);
+    const limits = parseLimits(flags);
+    return runRemove({ kind: kindArg(kind), keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, limits, ...parseState(flags, io) }, run);
   },
 });
 

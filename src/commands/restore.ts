@@ -17,13 +17,16 @@ export default defineCommand({
   interruptible: true,
   run: async ({ args: [kind], flags, io, run }) => {
     const dryRun = flags.dryRun === true;
-    const [{ parseSending }, { count, parseGuards, parseState }, { runRestore }] = await Promise.all([
+    const [{ parseSending }, { count, parseLimits, parseState }, { runRestore }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
       import('../engine/restore.js'),
     ]);
     const sending = await parseSending(flags, io, { dryRun, url: 'always' });
     const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
-    return runRestore({ kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, ...parseGuards(flags), ...parseState(flags, io) }, run);
+    return runRestore(
+      { kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, limits: parseLimits(flags), ...parseState(flags, io) },
+      run,
+    );
   },
 });

@@ -65,9 +65,11 @@ export function effectiveConfig(
   pick('tokenEnv', '--token-env', undefined, DEFAULTS.tokenEnv);
   pick('tokenFile', '--token-file', undefined, null);
   pick('map', '--map', undefined, null);
+  // Every guard, with its default when nothing sets it: the limits a run is judged by are never implicit.
   pick('maxRemovals', '--max-removals', undefined, DEFAULTS.maxRemovals);
-  for (const extra of ['maxChanges', 'maxEmptied'])
-    if (given(extra) || extra in fromTarget) pick(extra, `--${extra.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, undefined, null);
+  pick('maxChanges', '--max-changes', undefined, DEFAULTS.maxChanges);
+  pick('maxEmptied', '--max-emptied', undefined, DEFAULTS.maxEmptied);
+  pick('allowEmpty', '--allow-empty', undefined, false);
   const notifyFlag = Array.isArray(flags.notify) && flags.notify.length > 0;
   settings.notify = notifyFlag
     ? { value: (flags.notify as string[]).map(redactUrl), from: '--notify' }

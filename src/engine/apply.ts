@@ -105,8 +105,7 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
         diff,
         changes: () => (latest ? analyseChanges(doc.kind, latest, keys, bodies, diff) : undefined),
         payload: () => Promise.resolve(payload),
-        notes: doc.notes,
-        savedPlan: options.plan,
+        what: { operation: 'apply', savedPlan: options.plan, notes: doc.notes ?? [] },
       });
     },
   };
@@ -116,10 +115,12 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
 function guardsOf(doc: PlanDocument): GuardSettings {
   const limits = doc.limits ?? { maxRemovals: DEFAULTS.maxRemovals, maxChanges: DEFAULTS.maxChanges, maxEmptied: DEFAULTS.maxEmptied, allowEmpty: false };
   return {
-    maxRemovals: parseLimit('--max-removals', limits.maxRemovals),
-    maxChanges: parseLimit('--max-changes', limits.maxChanges),
-    maxEmptied: parseLimit('--max-emptied', limits.maxEmptied),
-    allowEmpty: limits.allowEmpty,
+    limits: {
+      maxRemovals: parseLimit('--max-removals', limits.maxRemovals),
+      maxChanges: parseLimit('--max-changes', limits.maxChanges),
+      maxEmptied: parseLimit('--max-emptied', limits.maxEmptied),
+      allowEmpty: limits.allowEmpty,
+    },
     // A plan is only written once its baseline question was settled.
     acknowledgeNoBaseline: true,
   };

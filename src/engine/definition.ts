@@ -6,12 +6,11 @@ import type { Kind } from '../contract/kinds.js';
 import type { ChangeTally } from '../diff/fields.js';
 import type { Diff } from '../diff/index.js';
 import type { UploadError } from '../errors.js';
-import type { Limit } from '../guard/limit.js';
 import type { RecordSet } from '../sets/index.js';
-import type { Generation, Operation } from '../state/types.js';
+import type { Generation } from '../state/types.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
-import type { GuardOptions, Identity, SendOptions, StateOptions } from './options.js';
+import type { Identity, Limits, SendOptions, StateOptions } from './options.js';
 import type { Plan } from './plan.js';
 import type { RunFacts } from './result.js';
 import type { State } from './state.js';
@@ -35,6 +34,16 @@ export interface Opened<Found = undefined> {
   readonly head: Generation | undefined;
 }
 
+/** What a planned upload is, with what only that kind of upload has. */
+export type PlannedAs =
+  | { readonly operation: 'upload' }
+  | { readonly operation: 'merge' }
+  | { readonly operation: 'remove' }
+  /** An earlier generation sent again: the new one says which. */
+  | { readonly operation: 'restore'; readonly restoredFrom: number }
+  /** A saved plan: its path, and what its guards said when it was made (shown when there is nothing to judge it against again). */
+  | { readonly operation: 'apply'; readonly savedPlan: string; readonly notes: readonly string[] };
+
 /** The set a run would send, and what it changes. */
 export interface Planned {
   readonly source: string;
@@ -51,25 +60,17 @@ export interface Planned {
   readonly file?: Plan;
   /** Why the set must not be judged or sent (invalid records); the files asked for are still written. */
   readonly invalid?: UploadError;
-  /** What a saved plan's guards said when it was made (apply), shown when there is nothing to judge it against again. */
-  readonly notes?: readonly string[];
-  /** What the new generation says it came from. */
-  readonly restoredFrom?: number;
-  readonly savedPlan?: string;
+  /** What the upload is: the history records it, and the frame never infers it from the other fields. */
+  readonly what: PlannedAs;
   /** The set that would be sent, when it is not the file's records alone (a merge, a removal, held removals). */
   readonly set?: RecordSet;
-  /** What the upload is, for the history (default: a full upload, a restore or an apply, from the above). */
-  readonly operation?: Operation;
   /** Recorded keys the set keeps although the file leaves them out (--hold-removals; set by the judge step). */
   readonly held?: readonly string[];
 }
 
 /** The guards' settings (a saved plan's are those it was made with). */
 export interface GuardSettings {
-  readonly maxRemovals: Limit;
-  readonly maxChanges: Limit;
-  readonly maxEmptied: Limit;
-  readonly allowEmpty: boolean;
+  readonly limits: Limits;
   /** --no-baseline */
   readonly acknowledgeNoBaseline: boolean;
   /** --hold-removals: when the removal guard would refuse, send the omitted records as recorded instead. */
@@ -77,8 +78,8 @@ export interface GuardSettings {
 }
 
 /** The guards of a command on the recorded set (restore, remove): it always has a baseline. */
-export function recordedSetGuards(options: Omit<GuardOptions, 'maxRemovals'>, maxRemovals: Limit): GuardSettings {
-  return { maxRemovals, maxChanges: options.maxChanges, maxEmptied: options.maxEmptied, allowEmpty: options.allowEmpty, acknowledgeNoBaseline: false };
+export function recordedSetGuards(limits: Limits): GuardSettings {
+  return { limits, acknowledgeNoBaseline: false };
 }
 
 export interface Definition<Found = undefined> {

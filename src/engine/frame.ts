@@ -85,9 +85,9 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
         against: against.against,
         payload: await planned.payload(),
         diff: planned.diff,
-        restoredFrom: planned.restoredFrom ?? null,
-        plan: planned.savedPlan ?? null,
-        operation: planned.operation ?? (planned.restoredFrom !== undefined ? 'restore' : planned.savedPlan !== undefined ? 'apply' : 'upload'),
+        restoredFrom: planned.what.operation === 'restore' ? planned.what.restoredFrom : null,
+        plan: planned.what.operation === 'apply' ? planned.what.savedPlan : null,
+        operation: planned.what.operation,
         heldRemovals: planned.held,
         locate: locatorOf(planned.file, planned.set),
       },
@@ -119,7 +119,7 @@ function judgeStep(
   if (file) ctx.emit({ type: 'preview', mapping: file.mapping, first: file.bodies.first(PREVIEW), total: file.bodies.length });
   ctx.emit({ type: 'diff', kind, diff: planned.diff, against: against.against, noBaselineWhy: against.why || undefined });
   if (!guards) {
-    const verdict: Verdict = { refusal: undefined, guards: [], notes: planned.notes ?? [], needs: [] };
+    const verdict: Verdict = { refusal: undefined, guards: [], notes: planned.what.operation === 'apply' ? planned.what.notes : [], needs: [] };
     ctx.emit({ type: 'guards', kind, guards: verdict.guards });
     ctx.emit({ type: 'guard-notes', notes: verdict.notes });
     return { verdict, planned };
@@ -130,12 +130,9 @@ function judgeStep(
     count: planned.count,
     diff: planned.diff,
     changes: planned.changes(),
-    limit: guards.maxRemovals,
-    maxChanges: guards.maxChanges,
-    maxEmptied: guards.maxEmptied,
-    allowEmpty: guards.allowEmpty,
+    limits: guards.limits,
     acknowledgeNoBaseline: guards.acknowledgeNoBaseline,
-    from: planned.file ? 'file' : planned.savedPlan ? 'plan' : 'recorded',
+    from: planned.file ? 'file' : planned.what.operation === 'apply' ? 'plan' : 'recorded',
     noBaselineWhy: against.why,
     has: {
       token: def.send.token !== undefined,

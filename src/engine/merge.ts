@@ -35,7 +35,7 @@ export function mergeDefinition(options: UploadOptions): Definition {
     plan: async (opened, against, ctx): Promise<Planned> => {
       const planned = await upload.plan(opened, against, ctx);
       const recorded = against.baseline!.records;
-      if (planned.invalid || !planned.file) return { ...planned, operation: 'merge' };
+      if (planned.invalid || !planned.file) return { ...planned, what: { operation: 'merge' } };
       const set = mergeSets(recorded, setOf(planned.file.keys, planned.file.bodies));
       const diff = diffRecords(recorded, 'snapshot', set.keys, bodiesOf(set));
       return {
@@ -46,7 +46,7 @@ export function mergeDefinition(options: UploadOptions): Definition {
         changes: () => analyseChanges(options.kind, recorded, set.keys, bodiesOf(set), diff),
         payload: encoded(set.bodies),
         set,
-        operation: 'merge',
+        what: { operation: 'merge' },
       };
     },
   };

@@ -1,7 +1,7 @@
 // The options of the commands, fully parsed: what the CLI hands the engine. Every default is defined
 // here once; the CLI shows them in --help and fills them in.
 import type { Kind } from '../contract/kinds.js';
-import type { Limit } from '../guard/limit.js';
+import type { Limits } from '../guard/limit.js';
 import type { Mapping } from '../map/mapping-file.js';
 import type { HiddenRows, InputFormat } from '../read/types.js';
 import type { Token } from '../send/config.js';
@@ -50,10 +50,7 @@ export interface UploadOptions {
   /** --hold-removals: when the removal guard would refuse, keep the omitted records instead (exit 9). */
   readonly holdRemovals: boolean;
   readonly storeCards: string | undefined;
-  readonly maxRemovals: Limit;
-  readonly maxChanges: Limit;
-  readonly maxEmptied: Limit;
-  readonly allowEmpty: boolean;
+  readonly limits: Limits;
   readonly retries: number;
   readonly timeoutSeconds: number;
   readonly errorsCsv: string | undefined;
@@ -101,9 +98,4 @@ export interface StateOptions {
   readonly identity: Identity;
 }
 
-export interface GuardOptions {
-  readonly maxRemovals: Limit;
-  readonly maxChanges: Limit;
-  readonly maxEmptied: Limit;
-  readonly allowEmpty: boolean;
-}
+export type { Limits } from '../guard/limit.js';

@@ -72,10 +72,10 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
       ...(guards
         ? {
             limits: {
-              maxRemovals: describeLimit(guards.maxRemovals),
-              maxChanges: describeLimit(guards.maxChanges),
-              maxEmptied: describeLimit(guards.maxEmptied),
-              allowEmpty: guards.allowEmpty,
+              maxRemovals: describeLimit(guards.limits.maxRemovals),
+              maxChanges: describeLimit(guards.limits.maxChanges),
+              maxEmptied: describeLimit(guards.limits.maxEmptied),
+              allowEmpty: guards.limits.allowEmpty,
             },
           }
         : {}),

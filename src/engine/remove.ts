@@ -12,11 +12,13 @@ import { nothingRecorded } from './nothing-recorded.js';
 import { commandBasics, recordedSetGuards, type Definition } from './definition.js';
 import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
-import type { GuardOptions, SendOptions, StateOptions } from './options.js';
+import type { Limits, SendOptions, StateOptions } from './options.js';
 import type { RunContext } from './context.js';
 import type { RunResult } from './result.js';
 
-export interface RemoveOptions extends SendOptions, StateOptions, Pick<GuardOptions, 'allowEmpty' | 'maxChanges' | 'maxEmptied'> {
+export interface RemoveOptions extends SendOptions, StateOptions {
+  /** The guards' limits; the removal limit is the number of keys named. */
+  readonly limits: Omit<Limits, 'maxRemovals'>;
   readonly kind: Kind;
   /** The keys to remove, each once. */
   readonly keys: readonly string[];
@@ -35,7 +37,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
   const noun = `${KINDS[kind].noun}s`;
   return {
     ...commandBasics(options, { kind, source: options.source, dryRun: options.dryRun }),
-    guards: recordedSetGuards(options, { kind: 'count', count: keys.length }),
+    guards: recordedSetGuards({ ...options.limits, maxRemovals: { kind: 'count', count: keys.length } }),
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head)
@@ -68,7 +70,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
         changes: () => analyseChanges(kind, recorded, set.keys, bodiesOf(set), diff),
         payload: encoded(set.bodies),
         set,
-        operation: 'remove' as const,
+        what: { operation: 'remove' } as const,
       });
     },
   };

@@ -13,11 +13,12 @@ import { latestUpload } from './baseline.js';
 import { nothingRecorded } from './nothing-recorded.js';
 import type { RunContext } from './context.js';
 import { runFrame, type Definition } from './frame.js';
-import type { GuardOptions, SendOptions, StateOptions } from './options.js';
+import type { Limits, SendOptions, StateOptions } from './options.js';
 import type { RunResult } from './result.js';
 import type { State } from './state.js';
 
-export interface RestoreOptions extends SendOptions, StateOptions, GuardOptions {
+export interface RestoreOptions extends SendOptions, StateOptions {
+  readonly limits: Limits;
   readonly kind: Kind;
   /** The generation to restore; undefined: the one before the latest. */
   readonly generation: number | undefined;
@@ -33,7 +34,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
   const { kind } = options;
   return {
     ...commandBasics(options, { kind, source: null, dryRun: options.dryRun }),
-    guards: recordedSetGuards(options, options.maxRemovals),
+    guards: recordedSetGuards(options.limits),
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head) throw nothingRecorded(kind, { baseUrl: state?.key.baseUrl, store: state?.store.label }, 'to restore');
@@ -61,7 +62,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
         diff,
         changes: () => analyseChanges(kind, latest, keys, bodies, diff),
         payload: () => Promise.resolve(payload),
-        restoredFrom: target.generation,
+        what: { operation: 'restore', restoredFrom: target.generation } as const,
       };
     },
   };

@@ -21,10 +21,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
   return {
     ...commandBasics(options, { kind, source, dryRun: options.dryRun }),
     guards: {
-      maxRemovals: options.maxRemovals,
-      maxChanges: options.maxChanges,
-      maxEmptied: options.maxEmptied,
-      allowEmpty: options.allowEmpty,
+      limits: options.limits,
       acknowledgeNoBaseline: options.noBaseline,
       holdRemovals: options.holdRemovals,
     },
@@ -81,6 +78,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
         diff: plan.diff,
         changes: () => analyseChanges(kind, against.baseline?.records, plan.keys, plan.bodies, plan.diff),
         file: plan,
+        what: { operation: 'upload' },
         // The bodies are the bytes already: only the sha256 is computed, once, when sent or written.
         payload: () => (encoded ??= Promise.resolve(plan.bodies.payload())),
         ...(plan.errors > 0 ? { invalid: invalid(counts, source, options.errorsCsv, plan.issues) } : {}),

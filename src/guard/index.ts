@@ -11,9 +11,9 @@ import type { Diff } from '../diff/index.js';
 import { GuardRefusal } from '../errors.js';
 import { judgeChanges, judgeEmptied, type Finding } from './changes.js';
 import type { GuardCheck } from './checks.js';
-import { allowedRemovals, describeLimit, limitInWords, type Limit } from './limit.js';
+import { allowedRemovals, describeLimit, limitInWords, type Limits } from './limit.js';
 
-export { parseLimit, parseMaxRemovals, type Limit, type RemovalLimit } from './limit.js';
+export { parseLimit, parseMaxRemovals, type Limit, type Limits, type RemovalLimit } from './limit.js';
 export type { GuardCheck } from './checks.js';
 
 export interface GuardInput {
@@ -24,11 +24,7 @@ export interface GuardInput {
   readonly diff: Diff;
   /** What the changed records change, field by field (src/diff/changed.ts); undefined without a baseline. */
   readonly changes: ChangeTally | undefined;
-  /** --max-removals */
-  readonly limit: Limit;
-  readonly maxChanges: Limit;
-  readonly maxEmptied: Limit;
-  readonly allowEmpty: boolean;
+  readonly limits: Limits;
   /** --no-baseline: the user accepts that the guards cannot protect an upload with no baseline. */
   readonly acknowledgeNoBaseline: boolean;
   /**
@@ -64,12 +60,12 @@ export function judge(input: GuardInput): Verdict {
   const empty: GuardCheck = {
     name: 'EMPTY_UPLOAD',
     flag: '--allow-empty',
-    setting: input.allowEmpty,
+    setting: input.limits.allowEmpty,
     count: input.count,
     limit: null,
-    verdict: input.count === 0 && !input.allowEmpty ? 'refused' : 'passed',
+    verdict: input.count === 0 && !input.limits.allowEmpty ? 'refused' : 'passed',
   };
-  if (input.count === 0 && input.allowEmpty) notes.push(`--allow-empty: this upload deletes every ${noun} on the service`);
+  if (input.count === 0 && input.limits.allowEmpty) notes.push(`--allow-empty: this upload deletes every ${noun} on the service`);
   const { diff } = input;
   const verdict = (guards: GuardCheck[], refusal?: GuardRefusal): Verdict => ({ refusal, guards, notes, needs });
   const emptyRefusal = () =>
@@ -103,8 +99,8 @@ export function judge(input: GuardInput): Verdict {
   // Every guard is judged, so the report has each verdict and the hint every flag this upload needs.
   const findings = [
     removals(input, diff.removed, diff.baselineCount),
-    judgeEmptied(input.kind, input.changes, input.maxEmptied),
-    judgeChanges(input.kind, diff.baselineCount, input.changes, input.maxChanges),
+    judgeEmptied(input.kind, input.changes, input.limits.maxEmptied),
+    judgeChanges(input.kind, diff.baselineCount, input.changes, input.limits.maxChanges),
   ];
   const guards = [empty, ...findings.map((f) => f.check)];
   const refusing = findings.filter((f) => f.refusal);
@@ -142,11 +138,11 @@ function overrideHint(names: readonly GuardCheck['name'][], overrides: string, f
 
 function removals(input: GuardInput, removed: number, baselineCount: number): Finding {
   const { noun } = KINDS[input.kind];
-  const allowed = allowedRemovals(input.limit, baselineCount);
+  const allowed = allowedRemovals(input.limits.maxRemovals, baselineCount);
   const check: GuardCheck = {
     name: 'TOO_MANY_REMOVALS',
     flag: '--max-removals',
-    setting: describeLimit(input.limit),
+    setting: describeLimit(input.limits.maxRemovals),
     count: removed,
     limit: allowed,
     verdict: removed > allowed ? 'refused' : 'passed',
@@ -158,7 +154,7 @@ function removals(input: GuardInput, removed: number, baselineCount: number): Fi
   return {
     check,
     refusal: {
-      message: `this upload would remove ${thousands(removed)} of ${thousands(baselineCount)} ${noun}s${share}, more than --max-removals allows (${limitInWords(input.limit, baselineCount, allowed)}); it would remove ${keys}`,
+      message: `this upload would remove ${thousands(removed)} of ${thousands(baselineCount)} ${noun}s${share}, more than --max-removals allows (${limitInWords(input.limits.maxRemovals, baselineCount, allowed)}); it would remove ${keys}`,
       override: `--max-removals ${removed}`,
     },
   };
@@ -168,8 +164,8 @@ function removals(input: GuardInput, removed: number, baselineCount: number): Fi
 function notApplied(input: GuardInput, why: string): GuardCheck[] {
   const base = { count: null, limit: null, verdict: 'not-applied', why } as const;
   return [
-    { name: 'TOO_MANY_REMOVALS', flag: '--max-removals', setting: describeLimit(input.limit), ...base },
-    { name: 'VALUES_EMPTIED', flag: '--max-emptied', setting: describeLimit(input.maxEmptied), ...base },
-    { name: 'TOO_MANY_CHANGES', flag: '--max-changes', setting: describeLimit(input.maxChanges), ...base },
+    { name: 'TOO_MANY_REMOVALS', flag: '--max-removals', setting: describeLimit(input.limits.maxRemovals), ...base },
+    { name: 'VALUES_EMPTIED', flag: '--max-emptied', setting: describeLimit(input.limits.maxEmptied), ...base },
+    { name: 'TOO_MANY_CHANGES', flag: '--max-changes', setting: describeLimit(input.limits.maxChanges), ...base },
   ];
 }

@@ -61,3 +61,15 @@ export function describeLimit(limit: Limit): string {
 export function limitInWords(limit: Limit, base: number, allowed: number): string {
   return limit.kind === 'percent' ? `${describeLimit(limit)} of ${thousands(base)}, that is ${allowed}` : `${allowed}`;
 }
+
+/** The four guard limits a run is judged by, passed whole from the flags (or a target, or a saved plan) to the judge. */
+export interface Limits {
+  /** --max-removals */
+  readonly maxRemovals: Limit;
+  /** --max-changes */
+  readonly maxChanges: Limit;
+  /** --max-emptied */
+  readonly maxEmptied: Limit;
+  /** --allow-empty */
+  readonly allowEmpty: boolean;
+}

@@ -91,3 +91,19 @@ describe('every command that touches a store takes --config, --target and --json
     expect(r.json()).toMatchObject({ error: { code: 'BAD_FLAG' } });
   });
 });
+
+describe('upload config', () => {
+  it("shows every guard's limit with where it comes from, the defaults included", async () => {
+    const r = await runCli(['config', '--json'], { env: {} });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().settings).toMatchObject({
+      maxRemovals: { value: '10%', from: 'default' },
+      maxChanges: { value: '25%', from: 'default' },
+      maxEmptied: { value: '5%', from: 'default' },
+      allowEmpty: { value: false, from: 'default' },
+    });
+    const human = await runCli(['config'], { env: {} });
+    expect(human.stdout).toMatch(/maxChanges +25% +← default/);
+    expect(human.stdout).toMatch(/maxEmptied +5% +← default/);
+  });
+});

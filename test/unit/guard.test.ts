@@ -53,7 +53,9 @@ const diffKeeping = (baseline: number, kept: number) => {
   return diffRecords(base(baseline), 'snapshot', keys, Bodies.of(keys.map((k) => `{"employeeID":"${k}"}`)));
 };
 const has = { token: true, tokenEnv: 'UPLOAD_TOKEN', baseUrl: true, confirmation: true };
-const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
+/** The judge's input with the default limits; `limits` overrides only the limits it names. */
+type Over = Partial<Omit<Parameters<typeof judge>[0], 'limits'>> & { limits?: Partial<Parameters<typeof judge>[0]['limits']> };
+const verdict = ({ limits, ...over }: Over) =>
   judge({
     kind: 'team-members',
     source: 'staff.csv',
@@ -61,16 +63,19 @@ const verdict = (over: Partial<Parameters<typeof judge>[0]>) =>
     diff: noBaseline(),
     // These diffs change no record: the change guards find nothing to count.
     changes: over.diff && over.diff.baseline !== 'none' ? tallyChanges('team-members', []) : undefined,
-    limit: parseMaxRemovals(DEFAULTS.maxRemovals),
-    maxChanges: parseLimit('--max-changes', DEFAULTS.maxChanges),
-    maxEmptied: parseLimit('--max-emptied', DEFAULTS.maxEmptied),
-    allowEmpty: false,
     acknowledgeNoBaseline: true,
     has,
     ...over,
+    limits: {
+      maxRemovals: parseMaxRemovals(DEFAULTS.maxRemovals),
+      maxChanges: parseLimit('--max-changes', DEFAULTS.maxChanges),
+      maxEmptied: parseLimit('--max-emptied', DEFAULTS.maxEmptied),
+      allowEmpty: false,
+      ...limits,
+    },
   });
 /** The notes of an upload the guards let through; the refusal of one they stop, thrown. */
-const guard = (over: Partial<Parameters<typeof judge>[0]>) => {
+const guard = (over: Over) => {
   const v = verdict(over);
   if (v.refusal) throw v.refusal;
   return v.notes;
@@ -88,7 +93,7 @@ describe('judge', () => {
 
   it('refuses an empty upload unless --allow-empty', () => {
     expect(() => guard({ count: 0 })).toThrow(expect.objectContaining({ code: 'EMPTY_UPLOAD', hint: expect.stringContaining('--allow-empty') }));
-    expect(guard({ count: 0, allowEmpty: true }).join('\n')).toContain('deletes every team member');
+    expect(guard({ count: 0, limits: { allowEmpty: true } }).join('\n')).toContain('deletes every team member');
   });
 
   it('refuses an upload with no baseline unless --no-baseline acknowledges it', () => {
@@ -127,17 +132,17 @@ describe('judge', () => {
   });
 
   it('takes an exact count or a percentage as the override', () => {
-    expect(() => guard({ count: 10, diff: diffKeeping(50, 10), limit: parseMaxRemovals('39') })).toThrow(/--max-removals allows \(39\)/);
-    expect(guard({ count: 10, diff: diffKeeping(50, 10), limit: parseMaxRemovals('40') })).toEqual([]);
-    expect(guard({ count: 10, diff: diffKeeping(50, 10), limit: parseMaxRemovals('80%') })).toEqual([]);
-    expect(() => guard({ count: 10, diff: diffKeeping(50, 10), limit: parseMaxRemovals('79%') })).toThrow(GuardRefusal);
+    expect(() => guard({ count: 10, diff: diffKeeping(50, 10), limits: { maxRemovals: parseMaxRemovals('39') } })).toThrow(/--max-removals allows \(39\)/);
+    expect(guard({ count: 10, diff: diffKeeping(50, 10), limits: { maxRemovals: parseMaxRemovals('40') } })).toEqual([]);
+    expect(guard({ count: 10, diff: diffKeeping(50, 10), limits: { maxRemovals: parseMaxRemovals('80%') } })).toEqual([]);
+    expect(() => guard({ count: 10, diff: diffKeeping(50, 10), limits: { maxRemovals: parseMaxRemovals('79%') } })).toThrow(GuardRefusal);
   });
 
   it('applies the removal guard to an allowed empty upload too', () => {
-    expect(() => guard({ count: 0, allowEmpty: true, diff: diffKeeping(5, 0) })).toThrow(
+    expect(() => guard({ count: 0, limits: { allowEmpty: true }, diff: diffKeeping(5, 0) })).toThrow(
       expect.objectContaining({ hint: expect.stringContaining('--max-removals 5') }),
     );
-    expect(guard({ count: 0, allowEmpty: true, diff: diffKeeping(5, 0), limit: parseMaxRemovals('5') })).toHaveLength(1);
+    expect(guard({ count: 0, diff: diffKeeping(5, 0), limits: { allowEmpty: true, maxRemovals: parseMaxRemovals('5') } })).toHaveLength(1);
   });
 });
 
