@@ -5,6 +5,8 @@
 // used plan, an expired approval, a stale plan — is refused with exit 4 and nothing sent.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_SQL } from '../../src/state/postgres.js';
@@ -21,6 +23,7 @@ let sb: TestSandbox;
 let db: string;
 let dir: string;
 let config: string;
+const notified: Record<string, any>[] = [];
 
 /** The grants of docs/state.md ("Four eyes"), for this test's roles and database. */
 function documentedGrants(database: string): string {
@@ -73,8 +76,22 @@ beforeAll(async () => {
   const approve = await as('approver', ['approve', 'v1.plan.json', '--target', 'production', '--yes', '--json']);
   expect(approve.code, approve.stderr).toBe(0);
   expect(approve.json().outcome).toBe('approved');
-  const apply = await as('cron', ['apply', 'v1.plan.json', '--target', 'production', '--yes', '--json']);
+  const hook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      notified.push(JSON.parse(body) as Record<string, any>);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+  const apply = await as('cron', ['apply', 'v1.plan.json', '--target', 'production', '--yes', '--json', '--notify', hookUrl, '--notify-on', 'always']);
+  hook.close();
   expect(apply.code, apply.stderr).toBe(0);
+  // The notification names them too.
+  expect(notified[0]?.fourEyes).toEqual({ planner: ROLES.planner, approvers: [ROLES.approver], appliedBy: ROLES.cron });
+  expect(notified[0]?.text).toContain(`planned by ${ROLES.planner}, approved by ${ROLES.approver}, applied by ${ROLES.cron}`);
   expect(apply.json().approval).toMatchObject({ planner: ROLES.planner, approvers: [{ name: ROLES.approver }], appliedBy: ROLES.cron });
   expect(await members()).toHaveLength(20);
 }, 120_000);
