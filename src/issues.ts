@@ -55,6 +55,9 @@ export const ISSUE_CODES = [
   'DUPLICATE_KEY',
   'DUPLICATE_EMAIL',
   'UNKNOWN_PARENT',
+  // rows an HR export marks as leavers
+  'LEAVER_ROW',
+  'STATUS_EXCLUDED',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 

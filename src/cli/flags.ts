@@ -31,6 +31,11 @@ export const FLAGS = {
     flags: '--time-format <format>',
     help: 'how the file writes 8.30: clock (08:30) or decimal (8.3 hours); and 9-5: 12h (09:00-17:00) or 24h (to 05:00 next day); both: clock,12h',
   },
+  statusColumn: {
+    flags: '--status-column <column>',
+    help: "an HR export's status column: keep only the rows whose status --active names, leave the others out (listed)",
+  },
+  active: { flags: '--active <statuses>', help: 'with --status-column: the statuses to keep, separated by commas (e.g. Active,"On Leave")' },
   splitHours: {
     flags: '--split-hours <how>',
     help: 'store cards: a day with two periods (9-12, 14-18) is an error, or with span is sent as 9-18',

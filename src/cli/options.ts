@@ -87,6 +87,8 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     ignoreColumns: flags.ignoreColumn,
     timeFormat: flags.timeFormat,
     splitHours: flags.splitHours,
+    statusColumn: flags.statusColumn,
+    active: flags.active,
     closedDays: flags.closedDays,
   });
   const limits = parseLimits(flags);

@@ -35,6 +35,8 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       'map',
       'ignoreColumn',
       'timeFormat',
+      'statusColumn',
+      'active',
       ...(kind === 'store-cards' ? (['splitHours', 'closedDays'] as const) : []),
       'format',
       'sheet',

@@ -42,7 +42,7 @@ async function copy({ flags, io, store, say }: CommandContext): Promise<{ data: 
   const copied = await copyState(source, target);
   for (const notice of copied.notices) say(notice);
   say(
-    `Copied ${copied.keys} base URL and kind pair(s), ${copied.generations} upload(s) and ${copied.attempts} audit line(s) from ${source.label} to ${target.label}.`,
+    `Copied ${copied.keys} base URL and kind pair(s), ${copied.generations} upload(s)${copied.pending ? `, ${copied.pending} upload(s) sent but not confirmed (still to be settled in the copy)` : ''} and ${copied.attempts} audit line(s) from ${source.label} to ${target.label}.`,
   );
   say(`Use it with --state (or UPLOAD_STATE) on every machine that uploads: ${target.label}`);
   return { data: { from: source.label, to: target.label, keys: copied.keys, generations: copied.generations, attempts: copied.attempts } };

@@ -3,6 +3,7 @@
 // the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
 import type { Bodies } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
+import { excludedWarning, keepByStatus, type ExcludedRow } from './status-rows.js';
 import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from '../diff/index.js';
 import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
@@ -78,6 +79,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   let last: ColumnPlan | undefined;
   let first: ColumnPlan | undefined;
   let rows = 0;
+  const excluded: ExcludedRow[] = [];
 
   const source = openRecords(input.path, input.read, input.stdin);
   const perRecordColumns = !hasHeaderRow(source.info.format);
@@ -108,6 +110,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       if (plan.fatal) break records;
       rows++;
       if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
+      if (plan.status && !keepByStatus(plan, raw, validator, excluded)) continue;
       const mapped = mapRecord(plan, raw);
       let ok = validator.check(raw, plan, mapped);
       if (ok === NEEDS_SCHEMA) {
@@ -118,6 +121,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     }
   }
   input.onProgress?.(rows);
+  if (excluded.length) validator.add(excludedWarning(excluded, first?.status));
   validator.finish();
   const { keys, bodies } = validator;
 

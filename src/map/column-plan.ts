@@ -8,6 +8,7 @@ import { placeDays, type DayColumn } from './day-columns.js';
 import { HOURS_COLUMN_EXAMPLES, hoursColumn, nearWeekday, type DayColumns } from './layout.js';
 import { nameAdvice } from './name-columns.js';
 import type { Mapping } from './mapping-file.js';
+import { findStatusColumn, type StatusColumn } from './status-column.js';
 import { accountDays, unusedColumns } from './accounting.js';
 
 export interface ColumnPlan {
@@ -34,6 +35,8 @@ export interface ColumnPlan {
   readonly timeFormat: TimeFormats | undefined;
   /** --split-hours: what a day with two periods becomes; unset, it is error SPLIT_HOURS. */
   readonly splitHours: 'span' | undefined;
+  /** An HR export's status column (./status-column.ts): which rows are leavers, or which to keep. */
+  readonly status: StatusColumn | undefined;
 }
 
 export interface FedField {
@@ -94,6 +97,20 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
       taken.add(index);
       dayColumns.push({ index, column: columns[index]!, role, slot: 1, items: [{ group: [day], raw: key }] });
     });
+  }
+
+  // A status column is read to find leavers, never sent: it is neither a field nor an unused column.
+  const status = findStatusColumn(columns, options.mapping.status, taken);
+  if (status && !ignored.has(normalise(status.column))) taken.add(status.index);
+  else if (options.mapping.status && !options.perRecordColumns) {
+    issues.push(
+      issue(
+        'error',
+        'MAPPED_COLUMN_MISSING',
+        `the status column '${options.mapping.status.column}' (--status-column) is not in the file; columns found: ${columns.filter(Boolean).join(', ')}`,
+        { line: options.line },
+      ),
+    );
   }
 
   columns.forEach((column, index) => {
@@ -305,6 +322,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     unnamed,
     timeFormat: options.mapping.timeFormat,
     splitHours: options.mapping.splitHours,
+    status: status && !ignored.has(normalise(status.column)) ? status : undefined,
   };
 }
 

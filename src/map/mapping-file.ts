@@ -1,8 +1,10 @@
 // `--map mapping.json` or inline `--map '{"employeeID": "Personalnummer"}'`: wire field to the column
 // (or columns, joined with a space) that feeds it, plus the columns to leave out on purpose.
 //   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock", "splitHours": "span"}
-// `ignore`, `timeFormat`, `splitHours` and `closedDays` are not wire fields of either kind, so they cannot
-// be read as one. The hours may name one column (the week, or its JSON) or a column per weekday:
+// `ignore`, `timeFormat`, `splitHours`, `closedDays` and `status` are not wire fields of either kind, so
+// they cannot be read as one. `status` says which rows of an HR export to keep:
+//   {"status": {"column": "Employment Status", "active": ["Active", "On Leave"]}}
+// The hours may name one column (the week, or its JSON) or a column per weekday. The hours may name one column (the week, or its JSON) or a column per weekday:
 //   {"opentToGuestsPeriod": {"Mo": "Segunda-feira", "Sa": {"since": "Sáb abre", "to": "Sáb fecha"}}, "closedDays": "Su"}
 import type { Kind } from '../contract/kinds.js';
 import { FIELDS } from '../contract/fields.js';
@@ -12,6 +14,7 @@ import { FORBIDDEN_KEYS } from '../read/types.js';
 import { TIME_FORMAT_HELP, parseTimeFormats, type TimeFormats } from './time-format.js';
 import { parseDayList } from './closed-days.js';
 import { dayIndex } from './layout.js';
+import type { StatusSetting } from './status-column.js';
 
 export interface Mapping {
   /** Wire field → the columns that feed it, as written in the mapping (one, or several to join). */
@@ -24,6 +27,8 @@ export interface Mapping {
   readonly splitHours?: 'span' | undefined;
   /** Store cards: the weekdays the file leaves out because the stores are closed then (--closed-days). */
   readonly closedDays?: readonly number[] | undefined;
+  /** Which rows of an HR export to keep by their status column (--status-column, --active); the others are left out. */
+  readonly status?: StatusSetting | undefined;
   /** Store cards: the column (or opening and closing pair) of a weekday, as the mapping names it. */
   readonly days?: readonly MappedDay[];
 }
@@ -41,6 +46,8 @@ export interface MappingFlags {
   readonly timeFormat?: string | undefined;
   readonly splitHours?: string | undefined;
   readonly closedDays?: string | undefined;
+  readonly statusColumn?: string | undefined;
+  readonly active?: string | undefined;
 }
 
 function bad(where: string, message: string, hint: string): UsageError {
@@ -77,6 +84,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
   let timeFormat: TimeFormats | undefined;
   let splitHours: 'span' | undefined;
   let closedDays: number[] | undefined;
+  let status: StatusSetting | undefined;
   const days: MappedDay[] = [];
   if (source !== undefined) {
     const { where, value } = parseSource(source);
@@ -92,6 +100,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
       if (key === 'ignore') ignore.push(...columnList(where, key, column));
       else if (key === 'timeFormat') timeFormat = checkTimeFormat(where, column);
       else if (key === 'splitHours') splitHours = checkSplitHours(where, column);
+      else if (key === 'status') status = checkStatus(where, column);
       else if (key === 'closedDays' && kind === 'store-cards') closedDays = checkClosedDays(where, column);
       else if (key === 'opentToGuestsPeriod' && kind === 'store-cards' && column !== null && typeof column === 'object' && !Array.isArray(column))
         days.push(...dayColumns(where, column as Record<string, unknown>));
@@ -99,7 +108,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
         throw bad(
           where,
           `'${key}' is not a ${kind} field`,
-          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span${kind === 'store-cards' ? '; "closedDays" lists the days the stores are closed, such as "Sa,Su"' : ''}`,
+          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span; "status" names the status column and the statuses to keep${kind === 'store-cards' ? '; "closedDays" lists the days the stores are closed, such as "Sa,Su"' : ''}`,
         );
       } else fieldsOut[key] = columnList(where, key, column);
     }
@@ -125,6 +134,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     }
     closedDays = flag;
   }
+  status = statusFromFlags(flags, status);
   // A column both fed to a field and ignored is two answers to one question.
   for (const [field, columns] of Object.entries(fieldsOut)) {
     const both = columns.find((c) => ignore.includes(c));
@@ -134,7 +144,55 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     const both = Object.values(columns).find((c) => ignore.includes(c));
     if (both) throw bad('--map', `column '${both}' is both mapped to ${key} and ignored`, 'keep one of them');
   }
-  return { fields: fieldsOut, ignore, timeFormat, splitHours, ...(closedDays ? { closedDays } : {}), ...(days.length ? { days } : {}) };
+  return {
+    fields: fieldsOut,
+    ignore,
+    timeFormat,
+    splitHours,
+    ...(closedDays ? { closedDays } : {}),
+    ...(days.length ? { days } : {}),
+    ...(status ? { status } : {}),
+  };
+}
+
+const STATUS_HINT =
+  'e.g. --status-column Status --active Active,"On Leave" (or "status": {"column": "Status", "active": ["Active", "On Leave"]} in the mapping)';
+
+/** `"status": {"column": "Status", "active": ["Active", "On Leave"]}` in a mapping. */
+function checkStatus(where: string, value: unknown): StatusSetting {
+  const v = value as { column?: unknown; active?: unknown } | null;
+  const active = typeof v?.active === 'string' ? [v.active] : v?.active;
+  if (
+    !v ||
+    typeof v !== 'object' ||
+    typeof v.column !== 'string' ||
+    v.column.trim() === '' ||
+    !Array.isArray(active) ||
+    active.length === 0 ||
+    active.some((a) => typeof a !== 'string' || a.trim() === '')
+  ) {
+    throw bad(where, '"status" must name the status column and the statuses to keep', STATUS_HINT);
+  }
+  return { column: v.column.trim(), active: (active as string[]).map((a) => a.trim()) };
+}
+
+/** --status-column and --active go together, and agree with the mapping's "status". */
+function statusFromFlags(flags: MappingFlags, fromMapping: StatusSetting | undefined): StatusSetting | undefined {
+  if (flags.statusColumn === undefined && flags.active === undefined) return fromMapping;
+  if (flags.statusColumn === undefined || flags.active === undefined) {
+    throw new UsageError(
+      'BAD_FLAG',
+      `${flags.statusColumn === undefined ? '--active' : '--status-column'} needs ${flags.statusColumn === undefined ? '--status-column' : '--active'}: the column and the statuses to keep go together`,
+      STATUS_HINT,
+    );
+  }
+  const active = flags.active
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (!active.length) throw new UsageError('BAD_FLAG', '--active names no status', STATUS_HINT);
+  if (fromMapping) throw bad('--status-column', 'the mapping already has "status"', 'keep one of them');
+  return { column: flags.statusColumn.trim(), active };
 }
 
 function checkClosedDays(where: string, value: unknown): number[] {

@@ -17,6 +17,7 @@ import { appendRegularFile, createFileExclusive, linkFileAtomic, NotAFile, readR
 import { posixModes, sharedWithGroup } from './file-modes.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, liveHolder, takeLease, type LeaseTimes } from './lease.js';
+import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
 import { anotherPending, lockLost, stateMoved } from './refusals.js';
 import { readLegacy, type Legacy } from './legacy.js';
@@ -361,6 +362,24 @@ export class DirectoryStore implements StateStore {
       }
     }
     return out;
+  }
+
+  async dump(key: StateKey): Promise<KeyDump> {
+    return dumpKey(this, key);
+  }
+
+  async load(dump: KeyDump): Promise<void> {
+    await loadKey(this, dump, async (key, intent, body) => {
+      // As intend() writes it, with the intent's own id and time: its bytes first, then the record.
+      const dir = await this.ensure(key);
+      await writeFileAtomic(join(dir, bodyFile(intent)), [body], this.fileMode);
+      if (!(await createFileExclusive(join(dir, 'intent.json'), `${JSON.stringify(intent)}\n`, this.fileMode)))
+        throw new UsageError(
+          'STATE_UNUSABLE',
+          `${this.label} already holds an unconfirmed upload of ${key.kind} to ${key.baseUrl}`,
+          'copy into an empty store',
+        );
+    });
   }
 
   async keys(): Promise<StateKey[]> {

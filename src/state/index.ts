@@ -23,45 +23,42 @@ function leaseTimes(options: StoreOptions): { leaseMs?: number; heartbeatMs?: nu
 }
 
 /**
- * Everything one store holds, into another: every key's generations (provenance, and the snapshots
- * still kept) and its audit log. A key the target already holds is refused, never overwritten.
+ * Everything one store holds, into another, through dump() and load(): every key's generations
+ * (provenance, and the snapshots still kept), the upload sent but not confirmed, and the audit log —
+ * so that the copy answers every read as the source does. Each key is copied under the locks of both
+ * stores (LOCK_HELD while an upload of it runs); no lease is copied. A key the target already holds
+ * is refused, never overwritten.
  */
-export async function copyState(from: StateStore, to: StateStore): Promise<{ keys: number; generations: number; attempts: number; notices: string[] }> {
-  const { UsageError } = await import('../errors.js');
+export async function copyState(
+  from: StateStore,
+  to: StateStore,
+): Promise<{ keys: number; generations: number; attempts: number; pending: number; notices: string[] }> {
+  const { assertEmpty } = await import('./dump.js');
   const keys = await from.keys();
-  for (const key of keys) {
-    if (await to.head(key))
-      throw new UsageError(
-        'STATE_UNUSABLE',
-        `${to.label} already holds uploads of ${key.kind} to ${key.baseUrl}`,
-        'copy into an empty store; nothing was copied',
-      );
-  }
+  for (const key of keys) await assertEmpty(to, key);
   let generations = 0;
   let attempts = 0;
+  let pending = 0;
   const notices: string[] = [];
   for (const key of keys) {
-    const lease = await to.lock(key, { user: 'copy', host: 'copy', pid: process.pid, what: `${key.kind} to ${key.baseUrl}` });
-    notices.push(...(lease.notices ?? []));
+    const who = { user: 'copy', host: 'copy', pid: process.pid, what: `${key.kind} to ${key.baseUrl}` };
+    const source = await from.lock(key, who);
     try {
-      const listed = (await from.generations(key)).reverse();
-      let expected = 0;
-      for (const g of listed) {
-        // A pruned snapshot still has its provenance; it is copied with an empty body marked as not kept.
-        const body = g.kept ? await from.readSnapshot(key, g.generation) : undefined;
-        const { kept: _kept, generation, ...meta } = g;
-        if (generation !== expected + 1) throw new Error(`generations of ${key.kind} to ${key.baseUrl} are not consecutive at #${generation}`);
-        await to.commit(key, expected, body ? [body] : [], meta, body ? 1_000_000 : 0);
-        expected = generation;
-        generations++;
+      notices.push(...(source.notices ?? []));
+      const dump = await from.dump(key);
+      const target = await to.lock(key, who);
+      try {
+        notices.push(...(target.notices ?? []));
+        await to.load(dump);
+      } finally {
+        await target.release();
       }
-      for (const entry of (await from.attempts(key)).reverse()) {
-        await to.audit(key, entry);
-        attempts++;
-      }
+      generations += dump.generations.length;
+      attempts += dump.attempts.length;
+      if (dump.pending) pending++;
     } finally {
-      await lease.release();
+      await source.release();
     }
   }
-  return { keys: keys.length, generations, attempts, notices };
+  return { keys: keys.length, generations, attempts, pending, notices };
 }

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GuardRefusal, UsageError } from '../errors.js';
 import { DEFAULT_LEASE, liveHolder, renew, takeLease, type LeaseTimes } from './pg-lease.js';
+import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
 import { anotherPending, lockLost, stateMoved } from './refusals.js';
 import { boundsFrom, Session, type Bounds } from './pg-session.js';
@@ -412,10 +413,28 @@ export class PostgresStore implements StateStore {
     return rows.map((r) => r.entry);
   }
 
+  async dump(key: StateKey): Promise<KeyDump> {
+    return dumpKey(this, key);
+  }
+
+  async load(dump: KeyDump): Promise<void> {
+    await loadKey(this, dump, async (key, intent, body) => {
+      // As intend() writes it, with the intent's own id and time.
+      await this.q('INSERT INTO upload_intents (base_url, kind, generation, meta, snapshot) VALUES ($1, $2, $3, $4, $5)', [
+        key.baseUrl,
+        key.kind,
+        intent.generation,
+        JSON.stringify(intent),
+        body,
+      ]);
+    });
+  }
+
   async keys(): Promise<StateKey[]> {
     if (!this.ready) return [];
     const { rows } = await this.q<StateKey>(
-      `SELECT DISTINCT base_url AS "baseUrl", kind FROM upload_generations UNION SELECT DISTINCT base_url, kind FROM upload_audit`,
+      `SELECT DISTINCT base_url AS "baseUrl", kind FROM upload_generations UNION SELECT DISTINCT base_url, kind FROM upload_audit
+       UNION SELECT DISTINCT base_url, kind FROM upload_intents`,
     );
     return rows;
   }

@@ -97,6 +97,23 @@ export interface Intended {
   readonly adopted: boolean;
 }
 
+/** A generation in a dump (./dump.ts): with its bytes, or null once --keep pruned them. */
+export interface DumpedGeneration extends Generation {
+  /** Its exact bytes, or null once --keep pruned them (the provenance is kept for ever). */
+  readonly snapshot: Buffer | null;
+}
+
+/** Everything a store holds for one base URL and kind: what `upload state` copies (./dump.ts). */
+export interface KeyDump {
+  readonly key: StateKey;
+  /** Oldest first. */
+  readonly generations: readonly DumpedGeneration[];
+  /** The upload sent but never confirmed, with its bytes; null when none waits to be settled. */
+  readonly pending: (Intent & { readonly body: Buffer }) | null;
+  /** Oldest first. */
+  readonly attempts: readonly AuditEntry[];
+}
+
 /** A generation as listed: with whether its snapshot is still kept (--keep prunes old ones). */
 export interface ListedGeneration extends Generation {
   readonly kept: boolean;
@@ -157,6 +174,13 @@ export interface StateStore {
   attempts(key: StateKey, limit?: number): Promise<AuditEntry[]>;
   /** Every key with anything recorded (for copying a store). */
   keys(): Promise<StateKey[]>;
+  /**
+   * Everything recorded for a key (./dump.ts): generations, snapshots still kept, the pending intent with
+   * its bytes, the audit log; never a lease. Read under the key's lock, which the caller holds.
+   */
+  dump(key: StateKey): Promise<KeyDump>;
+  /** Puts a dump back, under the key's lock the caller holds, so that every read answers as in the source. */
+  load(dump: KeyDump): Promise<void>;
   close(): Promise<void>;
 }
 
