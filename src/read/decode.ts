@@ -1,6 +1,8 @@
 // Bytes to text. A BOM decides (UTF-8, UTF-16 LE/BE); otherwise --encoding, otherwise strict UTF-8.
 import { TextDecoder } from 'node:util';
 import { InputError, UsageError } from '../errors.js';
+import { issue, type Issue } from '../issues.js';
+import { CODE_PAGES, describeReading, rankCodePages } from './code-pages.js';
 
 function sniffBom(head: Uint8Array): string | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
@@ -77,7 +79,7 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  * Bytes to text, a chunk at a time. (Decoding Latin-1-only runs of lines apart, as one-byte strings,
  * no longer paid once the bodies became bytes — 1% of a 1M dry run — and was removed: docs/performance.md.)
  */
-export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string): AsyncGenerator<string> {
+export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string, notes?: Issue[]): AsyncGenerator<string> {
   checkEncoding(encoding); // reject an unknown label before reading
   let decoder: TextDecoder | undefined;
   let pending: Uint8Array = new Uint8Array(0);
@@ -90,10 +92,10 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
   // The start of a character the last chunk ended in the middle of: the decoder holds it, and the
   // search for a bad byte must too, or the rest of that character would look like one.
   let carry: Uint8Array = new Uint8Array(0);
-  const badByte = (input: Uint8Array): InputError => {
+  const badByte = (input: Uint8Array): NotUtf8 => {
     const offset = Math.max(0, firstInvalidUtf8(Buffer.concat([carry, input])) - carry.length);
     const crBreak = endsInCr && input[0] !== 10 ? 1 : 0;
-    return notUtf8(source, 1 + newlinesBefore + crBreak + countNewlines(input, offset), bytesBefore + offset);
+    return new NotUtf8(1 + newlinesBefore + crBreak + countNewlines(input, offset), bytesBefore + offset, input.subarray(offset));
   };
   const badUtf16 = (input: Uint8Array, stream: boolean): InputError => {
     const text = lenient!.decode(input, { stream });
@@ -121,8 +123,37 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
     return text;
   };
 
-  for await (const chunk of bytes) {
+  let sampled = false;
+  // The start of the file, kept for the code-page ranking a file that is not UTF-8 gets.
+  const head: Uint8Array[] = [];
+  let headBytes = 0;
+  const iterator = bytes[Symbol.asyncIterator]();
+  /** The NOT_UTF8 error, ranked on the same bytes however the file is cut into reads: the file's start and what follows the bad byte. */
+  const refuse = async (found: NotUtf8): Promise<never> => {
+    const after: Uint8Array[] = [found.rest];
+    for (let more = found.rest.length; more < SAMPLE_AFTER;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      after.push(next.value);
+      more += next.value.length;
+    }
+    const start = Buffer.concat(head).subarray(0, Math.min(SAMPLE_HEAD, found.offset));
+    throw notUtf8(source, found.line, found.offset, Buffer.concat([start, Buffer.concat(after).subarray(0, SAMPLE_AFTER)]));
+  };
+  for (;;) {
+    const step = await iterator.next();
+    if (step.done) break;
+    const chunk = step.value;
+    if (headBytes < SAMPLE_HEAD) {
+      head.push(Uint8Array.from(chunk.subarray(0, SAMPLE_HEAD - headBytes)));
+      headBytes += Math.min(chunk.length, SAMPLE_HEAD - headBytes);
+    }
     let input: Uint8Array = chunk;
+    if (!sampled && encoding !== undefined && notes) {
+      sampled = true;
+      const suspect = suspectEncoding(chunk, encoding);
+      if (suspect) notes.push(suspect);
+    }
     if (!decoder) {
       // Collect at least 3 bytes so a BOM split across tiny stdin chunks is still seen.
       input = pending.length ? Buffer.concat([pending, chunk]) : chunk;
@@ -135,7 +166,7 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
       decoder = makeDecoder(label);
       if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
     }
-    const text = decode(input, true);
+    const text = await decodeOrRefuse(() => decode(input, true), refuse);
     newlinesBefore += countNewlines(input) + (endsInCr && input[0] !== 10 ? 1 : 0);
     endsInCr = input[input.length - 1] === 13;
     bytesBefore += input.length;
@@ -146,16 +177,72 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
     decoder = makeDecoder(label);
     if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
   }
-  const text = decode(pending, false);
+  const text = await decodeOrRefuse(() => decode(pending, false), refuse);
   if (text) yield text;
 }
 
-function notUtf8(source: string, line: number | undefined, offset: number | undefined): InputError {
+/** How much of the file the code-page ranking reads: its start, and what follows the first bad byte. */
+const SAMPLE_HEAD = 64 * 1024;
+const SAMPLE_AFTER = 16 * 1024;
+
+/** A byte that is not UTF-8, before the ranking is read: where it is, and the rest of its read. */
+class NotUtf8 extends Error {
+  constructor(
+    readonly line: number,
+    readonly offset: number,
+    readonly rest: Uint8Array,
+  ) {
+    super('not UTF-8');
+  }
+}
+
+async function decodeOrRefuse(decode: () => string, refuse: (found: NotUtf8) => Promise<never>): Promise<string> {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof NotUtf8) return refuse(err);
+    throw err;
+  }
+}
+
+function notUtf8(source: string, line: number | undefined, offset: number | undefined, sample: Uint8Array): InputError {
   const where = line === undefined ? source : `${source}:${line}`;
   const at = offset === undefined ? '' : ` (byte ${offset})`;
+  // The likeliest code pages, each with the first values as it reads them: the user sees which one
+  // shows the names right. Never chosen here.
+  const [best, ...others] = rankCodePages(sample).slice(0, 3);
   return new InputError(
     'NOT_UTF8',
-    `${where}: the file is not UTF-8${at}`,
-    'it was probably saved by Excel in a Windows encoding: run again with --encoding windows-1252 (or the encoding it was saved in)',
+    `${where}: the file is not UTF-8${at}; it was saved in a single-byte code page, most likely ${describeReading(best!)}, else ${others.map(describeReading).join(' or ')}`,
+    `run again with --encoding ${best!.encoding} if those are the names as they should read (or with the code page it was saved in)`,
+  );
+}
+
+/**
+ * SUSPECT_ENCODING: --encoding names a single-byte code page, but the first chunk reads better in
+ * another one (`£ukasz ¯ó³æ` in windows-1252 is `Łukasz Żółć` in windows-1250), or holds UTF-8 read as
+ * single bytes (`Ã©` is `é`). A warning: the user named the encoding, and the names are shown.
+ */
+function suspectEncoding(bytes: Uint8Array, label: string): Issue | undefined {
+  const chosen = new TextDecoder(label).encoding;
+  const candidates: readonly string[] = CODE_PAGES;
+  if (!candidates.includes(chosen)) return undefined;
+  const readings = rankCodePages(bytes);
+  const mine = readings.find((r) => r.encoding === chosen)!;
+  if (/\u00c3[\u0080-\u00bf]/.test(new TextDecoder(chosen).decode(bytes))) {
+    return issue(
+      'warning',
+      'SUSPECT_ENCODING',
+      `the text read with --encoding ${label} holds UTF-8 read as single bytes (${mine.preview.map((v) => `'${v}'`).join(', ')}): the file is probably UTF-8; run again without --encoding`,
+      { line: null, value: label },
+    );
+  }
+  const best = readings[0]!;
+  if (best.score <= mine.score) return undefined;
+  return issue(
+    'warning',
+    'SUSPECT_ENCODING',
+    `the text read with --encoding ${label} looks mis-decoded: ${describeReading(mine)}; ${describeReading(best)} reads it as words of one language: check which shows the names right, and run again with --encoding ${best.encoding} if it is that one`,
+    { line: null, value: label },
   );
 }

@@ -152,10 +152,10 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
 
 function textRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncIterable<readonly RawRecord[]> {
   if (info.format === 'json' || info.format === 'ndjson') {
-    const text = decodeText(bytes, options.encoding, options.source);
+    const text = decodeText(bytes, options.encoding, options.source, (info.notes ??= []));
     return oneByOne(info.format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source));
   }
-  return readCsvBatches(decodeText(bytes, options.encoding, options.source), options.source, options.delimiter, info);
+  return readCsvBatches(decodeText(bytes, options.encoding, options.source, (info.notes ??= [])), options.source, options.delimiter, info);
 }
 
 /**

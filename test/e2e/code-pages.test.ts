@@ -1,0 +1,71 @@
+// A file that is not UTF-8 (issue 28): the likely code pages ranked, each shown with the names as it
+// reads them, never one picked alone; and after --encoding, text that looks mis-decoded is named.
+import { TextDecoder } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { sandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/** `text` in a single-byte code page, through the decoder's own table (so the test trusts no encoder of ours). */
+function encode(text: string, codePage: string): Buffer {
+  const decoder = new TextDecoder(codePage);
+  const table = new Map<string, number>();
+  for (let b = 255; b >= 0; b--) table.set(decoder.decode(Uint8Array.of(b)), b);
+  return Buffer.from([...text].map((ch) => table.get(ch)!));
+}
+
+const POLISH = 'employeeID,email,name,roleCode,parentKey\nE1,lukasz@example.com,Łukasz Żółć,3,KRK-1\nE2,zofia@example.com,Zofia Wójcik,3,KRK-1\n';
+const TURKISH = 'employeeID,email,name,roleCode,parentKey\nE1,sule@example.com,Şule Yılmaz,3,IST-1\n';
+
+describe('a Polish export in windows-1250', () => {
+  const file = () => tempDir().write('staff.csv', encode(POLISH, 'windows-1250'));
+
+  it('without --encoding: NOT_UTF8 ranks windows-1250 first, showing the names as it reads them, and sends nothing', async () => {
+    const r = await runCli(['team-members', file(), '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    const { message, hint } = r.json().error;
+    expect(message).toMatch(
+      /the file is not UTF-8 \(byte \d+\); it was saved in a single-byte code page, most likely windows-1250 \('Łukasz Żółć', 'Zofia Wójcik'\), else /,
+    );
+    expect(message).toContain("iso-8859-2 ('Łukasz Żółć', 'Zofia Wójcik')");
+    expect(hint).toBe('run again with --encoding windows-1250 if those are the names as they should read (or with the code page it was saved in)');
+    expect(hint).not.toContain('windows-1252');
+  });
+
+  it('with the old advice --encoding windows-1252: SUSPECT_ENCODING shows £ukasz ¯ó³æ and names windows-1250', async () => {
+    const r = await runCli(['team-members', file(), '--dry-run', '--json', '--encoding', 'windows-1252']);
+    const suspect = (r.json().issues as { code: string; message: string }[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
+    expect(suspect.message).toContain("windows-1252 ('£ukasz ¯ó³æ', 'Zofia Wójcik')");
+    expect(suspect.message).toContain("windows-1250 ('Łukasz Żółć', 'Zofia Wójcik') reads it as words of one language");
+  });
+
+  it('with --encoding windows-1250: uploads the names as written, with no warning', async () => {
+    const sb = await sandbox();
+    try {
+      const r = await runCli(['team-members', file(), '--yes', '--no-baseline', '--json', '--encoding', 'windows-1250', '--state-dir', sb.stateDir], {
+        env: sb.env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json().issues).toEqual([]);
+      expect(((await sb.stored('/integrations/teamMembers')) as { name: string }[]).map((m) => m.name)).toEqual(['Łukasz Żółć', 'Zofia Wójcik']);
+    } finally {
+      await sb.stop();
+    }
+  });
+});
+
+describe('other code pages', () => {
+  it('a Turkish export (windows-1254): Şule Yılmaz is named, never Þule Yýlmaz', async () => {
+    const r = await runCli(['team-members', tempDir().write('staff.csv', encode(TURKISH, 'windows-1254')), '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(r.json().error.message).toContain("most likely windows-1254 ('Şule Yılmaz')");
+  });
+
+  it('UTF-8 read with --encoding windows-1252 (José as JosÃ©): SUSPECT_ENCODING says to drop --encoding', async () => {
+    const file = tempDir().write('staff.csv', 'employeeID,email,name\nE1,jose@example.com,José García\n');
+    const r = await runCli(['team-members', file, '--dry-run', '--json', '--encoding', 'windows-1252']);
+    const suspect = (r.json().issues as { code: string; message: string }[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
+    expect(suspect.message).toContain("holds UTF-8 read as single bytes ('JosÃ© GarcÃ\u00ada')");
+    expect(suspect.message).toContain('run again without --encoding');
+  });
+});
