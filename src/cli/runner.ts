@@ -141,6 +141,7 @@ function context(
       emit: terminal ? (event) => renderEvent(terminal.ui, event) : () => {},
       // A protected target is confirmed by typing its name, not by a habitual y.
       confirm: terminal ? (request) => terminal.ui.confirm(confirmQuestion(request), terminal.protectedName) : () => Promise.resolve(false),
+      confirmAnswer: terminal?.protectedName !== undefined ? `type the target's name, ${terminal.protectedName},` : undefined,
       openStore: store,
     },
   };

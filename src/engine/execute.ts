@@ -205,7 +205,7 @@ async function confirm(job: Job, ctx: RunContext): Promise<void> {
     if ((err as Error).name === 'AbortError') throw new Interrupted('INTERRUPTED', 'interrupted at the confirmation; nothing was sent');
     throw err;
   });
-  if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
+  if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', `run again and ${ctx.confirmAnswer ?? 'answer y'} to upload`);
 }
 
 /** The lock still ours, the store still at the generation the plan was made against: or nothing is sent. */
