@@ -1,7 +1,7 @@
 // Two real CLIs racing on one sandbox and one state store, each paused at a named step of the
 // write-ahead protocol (UPLOAD_TEST_PAUSE_AT: the run stops itself there), then resumed, killed or
 // terminated; and the invariant every race must end in (consistent()).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
 import { runCli } from './cli.js';
@@ -70,7 +70,24 @@ export async function race(make: () => Promise<string>): Promise<Race> {
   };
 }
 
-export const pausedAt = (r: Running, step: string) => until(() => r.stderr().includes(`paused at ${step}`));
+/**
+ * Until the run has said it pauses at `step` AND the system shows it stopped: the line is written just
+ * before the run stops itself, so a signal sent on the line alone could arrive before the stop (a
+ * SIGCONT lost, then a process stopped for good).
+ */
+export const pausedAt = (r: Running, step: string) => until(() => r.stderr().includes(`paused at ${step}`) && stopped(r.child.pid));
+
+/** Whether the process is stopped (state T in /proc/PID/stat; the field after the parenthesised name). */
+function stopped(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+  } catch {
+    // No /proc (not Linux): the line is all there is to go on.
+    return process.platform !== 'linux';
+  }
+}
 export const resume = (r: Running) => r.child.kill('SIGCONT');
 export async function kill(r: Running): Promise<void> {
   r.child.kill('SIGKILL');
