@@ -4,6 +4,7 @@
 export type Outcome =
   | 'uploaded'
   | 'dry-run'
+  | 'approved'
   | 'invalid'
   | 'refused'
   | 'rejected'
@@ -131,6 +132,13 @@ export const ERROR_CODES = {
     'PLAN_STALE',
     'BASELINE_UNCERTAIN',
     'PENDING_DAMAGED',
+    // four eyes
+    'PLAN_REQUIRED',
+    'NOT_APPROVED',
+    'SELF_APPROVAL',
+    'PLAN_CHANGED',
+    'PLAN_USED',
+    'PLAN_UNRECORDED',
   ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
   unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING', 'NOT_RECORDED'],

@@ -58,6 +58,14 @@ export interface CommandSpec {
   readonly interruptible?: boolean;
   /** A command that streams its own terminal output (a server) handles its own signals and has no spinner. */
   readonly ownsTerminal?: boolean;
+  /**
+   * Four eyes (./four-eyes.ts): whether this run writes, and how — `direct` (an upload, restore or
+   * remove that sends: refused where a target needs approvals) or `planned` (apply, approve: work on a
+   * saved plan). A run that writes to a guarded target its address made it must name it, or type it.
+   */
+  readonly writes?: (flags: TargetedFlags) => 'direct' | 'planned' | undefined;
+  /** The run's address when an argument names it (a saved plan's), for protection that follows the address. */
+  readonly address?: (args: Args) => string | undefined;
   /** What the report says before anything else is known (commands whose --json is a run's report). */
   readonly facts?: (args: Args, flags: TargetedFlags) => RunFacts;
   readonly run: (ctx: CommandContext) => Promise<CommandOutcome>;

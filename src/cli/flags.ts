@@ -86,6 +86,10 @@ export const FLAGS = {
     help: 'refuse to empty more than this many values of any one field, or this share of the records that hold one',
     default: DEFAULTS.maxEmptied,
   },
+  approvals: {
+    flags: '--approvals <n>',
+    help: 'four eyes without a config: this many other people must approve a plan before it is applied (a target\'s "approvals" sets it)',
+  },
   allowEmpty: { flags: '--allow-empty', help: 'allow uploading no records at all (deletes every record)' },
   retries: { flags: '--retries <n>', help: 'retries after a passing failure', default: String(DEFAULTS.retries) },
   timeout: { flags: '--timeout <seconds>', help: 'time to wait for the answer to one attempt', default: String(DEFAULTS.timeoutSeconds) },
@@ -152,6 +156,8 @@ export const GROUPS = {
   output: ['json', 'detailedExitcode', 'noColor', 'quiet'],
   /** After the run: the review page and the notification. */
   after: ['reportHtml', 'notify', 'notifyOn', 'notifyFormat'],
+  /** Four eyes for a service without a config file (a target's "approvals" says it otherwise). */
+  fourEyes: ['approvals'],
   /** After a run without a review page: the notification. */
   notify: ['notify', 'notifyOn', 'notifyFormat'],
 } as const satisfies Record<string, readonly FlagName[]>;

@@ -70,17 +70,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
   if (errorsCsv !== undefined) await (await import('../report/errors-csv.js')).checkWritable(errorsCsv);
   if (payloadOut !== undefined) await checkWritable(payloadOut, '--payload-out');
   if (diffOut !== undefined) await checkWritable(diffOut, '--diff-out');
-  if (planOut !== undefined) {
-    if (!dryRun)
-      throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
-    if (!baseUrl)
-      throw new UsageError(
-        'NO_BASE_URL',
-        '--plan-out needs the service address: a plan is made against what that service last confirmed',
-        'pass --base-url https://… or set UPLOAD_BASE_URL',
-      );
-    await checkWritable(planOut, '--plan-out');
-  }
+  await planOutOf(flags, dryRun, baseUrl);
   checkEncoding(encoding);
   const delimiter = flags.delimiter === undefined ? undefined : parseDelimiterFlag(flags.delimiter);
   const mapping = loadMapping(flags.map, kind, {
@@ -123,6 +113,22 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     ...state,
     target: flags.targetName ?? null,
   };
+}
+
+/** --plan-out: only on a dry run, with an address, to a file that can be written. */
+export async function planOutOf(flags: Flags, dryRun: boolean, baseUrl: URL | undefined): Promise<string | undefined> {
+  const { planOut } = flags;
+  if (planOut === undefined) return undefined;
+  if (!dryRun)
+    throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
+  if (!baseUrl)
+    throw new UsageError(
+      'NO_BASE_URL',
+      '--plan-out needs the service address: a plan is made against what that service last confirmed',
+      'pass --base-url https://… or set UPLOAD_BASE_URL',
+    );
+  await checkWritable(planOut, '--plan-out');
+  return planOut;
 }
 
 /** private-file's check that a path can be written, loaded only when a flag names a file. */

@@ -3,6 +3,7 @@
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
+import type { FourEyes } from '../engine/approval.js';
 import { DEFAULTS, type Limits, type StateOptions } from '../engine/options.js';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { currentUser } from '../state/whoami.js';
@@ -17,12 +18,13 @@ export function count(flag: string, value: unknown, min: number): number {
   return n;
 }
 
-/** Where the state lives, how much of it to keep, and how this run is named in it. */
-export function parseState(flags: Flags, io: ProcessIo): StateOptions {
+/** Where the state lives, how much of it to keep, how this run is named in it, and what the target asks (four eyes). */
+export function parseState(flags: Flags & { readonly fourEyes?: FourEyes | undefined }, io: ProcessIo): StateOptions {
   return {
     state: stateSpec(flags.state, flags.stateDir, io.env),
     keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
     identity: identity(io.env),
+    fourEyes: flags.fourEyes,
   };
 }
 

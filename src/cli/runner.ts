@@ -29,12 +29,16 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   let flags: TargetedFlags = given;
   let target: ChosenTarget | undefined;
   let after: AfterRun | undefined;
+  let notice: string | undefined;
   try {
     kind = spec.kind?.(args);
     if (has('target')) {
-      const chosen = await withTarget(given, io, line, kind, { showOnly: spec.readOnly === true });
+      const chosen = await withTarget(given, io, line, kind, { showOnly: spec.readOnly === true, address: spec.address?.(args) });
       target = chosen.target;
-      flags = { ...chosen.flags, targetName: target?.name };
+      notice = chosen.notice;
+      flags = { ...chosen.flags, targetName: target?.name, fourEyes: chosen.fourEyes };
+      const writes = spec.writes?.(flags);
+      if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);
     }
     if (has('notify')) after = await prepareAfterRun(name, flags, io, target, line.argv);
   } catch (failure) {
@@ -48,7 +52,8 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     }
   }
 
-  const protectedName = after?.target?.target.protected === true ? after.target.name : undefined;
+  // A protected target, or one the run's address made it, is confirmed by typing its name.
+  const protectedName = target && (target.target.protected === true || target.how === 'address') ? target.name : undefined;
   const baseUrl = flags.baseUrl ?? io.env.UPLOAD_BASE_URL ?? null;
   // A command that sends ends in order on Ctrl-C; one that only reads or writes a file just stops.
   const interrupt = spec.interruptible ? onInterrupt() : { signal: undefined, dispose: () => {} };
@@ -61,6 +66,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     signal: interrupt.signal,
     redact: io.secrets.redact,
   });
+  if (notice) ui.notice(notice);
   const stores = new Map<string, Promise<StateStore>>();
   const ctx = context(args, flags, target, io, line, { ui, signal: interrupt.signal, protectedName, review: after?.html?.review, stores }, (l) => ui.notice(l));
   const notify = after ? ended(after, baseUrl, ui, io) : undefined;
@@ -135,6 +141,7 @@ function context(
       emit: terminal ? (event) => renderEvent(terminal.ui, event) : () => {},
       // A protected target is confirmed by typing its name, not by a habitual y.
       confirm: terminal ? (request) => terminal.ui.confirm(confirmQuestion(request), terminal.protectedName) : () => Promise.resolve(false),
+      confirmAnswer: terminal?.protectedName !== undefined ? `type the target's name, ${terminal.protectedName},` : undefined,
       openStore: store,
     },
   };

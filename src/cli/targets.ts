@@ -1,12 +1,15 @@
 // --config and --target on the commands that send: the chosen target's settings laid under the flags
 // the command line gave (commander says which those are), before the flags are parsed as usual.
+import { dirname, resolve } from 'node:path';
 import type { Kind } from '../contract/kinds.js';
 import type { ChosenTarget } from '../config/target.js';
+import { DEFAULT_APPROVAL_HOURS, stricter, type FourEyes } from '../engine/approval.js';
+import { UsageError } from '../errors.js';
 import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
 
 /** The flags with a target's settings laid under them, and the target's name (a saved plan records it). */
-export type TargetedFlags = Flags & { readonly targetName?: string | undefined };
+export type TargetedFlags = Flags & { readonly targetName?: string | undefined; readonly fourEyes?: FourEyes | undefined };
 
 /** What the command line itself said, beyond the parsed flags. */
 export interface CommandLine {
@@ -15,23 +18,83 @@ export interface CommandLine {
   readonly given: (flag: string) => boolean;
 }
 
+export interface Targeted {
+  readonly flags: Flags;
+  readonly target: ChosenTarget | undefined;
+  /** What the target asks of an upload (four eyes): its "approvals", or --approvals, whichever asks more. */
+  readonly fourEyes: FourEyes | undefined;
+  /** Said when the run's address made it a target it did not name (docs/targets.md). */
+  readonly notice?: string | undefined;
+}
+
 export async function withTarget(
   flags: Flags,
   io: ProcessIo,
   line: CommandLine,
   kind: Kind | undefined,
-  how: { showOnly?: boolean } = {},
-): Promise<{ flags: Flags; target: ChosenTarget | undefined }> {
-  const [{ loadConfig }, { chooseTarget, targetFlags, checkAddress, explicitAddress }] = await Promise.all([
+  how: { showOnly?: boolean; address?: string | undefined } = {},
+): Promise<Targeted> {
+  const [{ loadConfig }, { chooseTarget, targetFlags, checkAddress, explicitAddress }, { addressKey, guardedAt }] = await Promise.all([
     import('../config/load.js'),
     import('../config/target.js'),
+    import('../config/address.js'),
   ]);
   const loaded = await loadConfig(flags.config, io.env);
-  const target = chooseTarget(loaded, flags.target, io.env, how);
-  checkAddress(target, explicitAddress(flags.baseUrl, line.given, io.env));
-  if (!target) return { flags, target };
+  let target = chooseTarget(loaded, flags.target, io.env, how);
   // The target's values are flag values, of the flags' own types (texts).
-  return { flags: { ...flags, ...(targetFlags(target, kind, line.given) as Flags) }, target };
+  let laid: Flags = target ? { ...flags, ...(targetFlags(target, kind, line.given) as Flags) } : flags;
+  let notice: string | undefined;
+  // Protection follows the address: wherever it came from, a guarded target's address is that target.
+  const address = how.address ?? laid.baseUrl ?? io.env.UPLOAD_BASE_URL;
+  // A saved plan for another address than the target named with --target is that mismatch (PLAN_TARGET, PLAN_BASE_URL).
+  const namedElsewhere = how.address !== undefined && target?.how === '--target' && addressKey(target.target.baseUrl) !== addressKey(how.address);
+  const at = loaded && address && !namedElsewhere ? guardedAt(loaded.config, address) : [];
+  if (loaded && at.length > 0 && !at.some((m) => m.name === target?.name)) {
+    if (at.length > 1)
+      throw new UsageError(
+        'PROTECTED_TARGET',
+        `${address} is the address of the targets ${at.map((m) => `'${m.name}'`).join(' and ')} in ${loaded.path}; a run there must say which`,
+        `name one on the command line: --target ${at[0]!.name}`,
+      );
+    const { name } = at[0]!;
+    notice = `${address} is the address of the target '${name}' in ${loaded.path}${target ? ` (not of '${target.name}')` : ''}: this run is '${name}', with its state store, approvals and settings.`;
+    target = { name, target: at[0]!.target, how: 'address', configPath: loaded.path };
+    laid = { ...flags, ...(targetFlags(target, kind, line.given) as Flags), baseUrl: target.target.baseUrl };
+  }
+  // Two addresses are a question, asked once the address has made the run the target it is.
+  checkAddress(target, explicitAddress(flags.baseUrl, line.given, io.env));
+  if (target) checkTargetState(target, flags, line);
+  return { flags: laid, target, fourEyes: stricter(ruleOf(target), flagRule(flags)), notice };
+}
+
+/** A guarded target's plans, approvals and history are in its own store: another one named is refused. */
+function checkTargetState(target: ChosenTarget, given: Flags, line: CommandLine): void {
+  const own = target.target.state;
+  const named = line.given('state') ? given.state : line.given('stateDir') ? given.stateDir : undefined;
+  if (own === undefined || named === undefined || !(target.target.protected === true || (target.target.approvals ?? 0) > 0)) return;
+  const theirs = /^[a-z][a-z0-9+.-]*:\/\//i.test(own) ? own : resolve(dirname(target.configPath), own);
+  const mine = /^[a-z][a-z0-9+.-]*:\/\//i.test(named) ? named : resolve(named);
+  if (theirs === mine) return;
+  throw new UsageError(
+    'PROTECTED_TARGET',
+    `the target '${target.name}' keeps its history, plans and approvals in its own state store, and this run names another (--state ${named}); nothing was read or sent`,
+    `drop --state: a run at ${target.target.baseUrl} uses the target's store`,
+  );
+}
+
+/** What a target asks: its "approvals" (and "approvalHours"), or nothing. */
+function ruleOf(target: ChosenTarget | undefined): FourEyes | undefined {
+  const n = target?.target.approvals;
+  return n ? { approvals: n, hours: target.target.approvalHours ?? DEFAULT_APPROVAL_HOURS } : undefined;
+}
+
+/** --approvals N, for a service without a config file; it can only ask for more than the target does. */
+function flagRule(flags: Flags): FourEyes | undefined {
+  if (flags.approvals === undefined) return undefined;
+  const n = Number(flags.approvals);
+  if (!Number.isInteger(n) || n < 1 || n > 10)
+    throw new UsageError('BAD_FLAG', `--approvals '${flags.approvals}' must be a whole number from 1 to 10`, 'e.g. --approvals 1');
+  return { approvals: n, hours: DEFAULT_APPROVAL_HOURS };
 }
 
 /**
@@ -39,7 +102,7 @@ export async function withTarget(
  * is refused (PLAN_TARGET); a plan for a protected target needs `--target NAME` on the command line.
  */
 export async function planTargetCheck(flags: TargetedFlags, io: ProcessIo): Promise<(planTarget: string | null) => void> {
-  const [{ loadConfig }, { UsageError }] = await Promise.all([import('../config/load.js'), import('../errors.js')]);
+  const { loadConfig } = await import('../config/load.js');
   const chosen = typeof flags.targetName === 'string' ? flags.targetName : undefined;
   const explicit = typeof flags.target === 'string';
   const targets = (await loadConfig(typeof flags.config === 'string' ? flags.config : undefined, io.env))?.config.targets ?? {};

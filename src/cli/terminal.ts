@@ -68,7 +68,7 @@ export async function terminalUi(options: TerminalOptions): Promise<Ui> {
   // discarder never starts reading them (stdin is not made to flow), so Ctrl-C was a byte nobody read
   // and never interrupted the run. In the terminal's own mode Ctrl-C is SIGINT, as the interrupt
   // handling expects (a key typed meanwhile just shows, which is harmless).
-  const spinner = ora?.({ stream: sized(options.stderr), color: 'cyan', isEnabled: true, discardStdin: false });
+  const spinner = ora?.({ stream: sized(options.stderr), color: color ? 'cyan' : false, isEnabled: true, discardStdin: false });
   let lastPlain = 0;
   const write = (line: string) => {
     const spinning = spinner?.isSpinning;

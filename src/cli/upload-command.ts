@@ -58,10 +58,12 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       ...GROUPS.output.slice(1),
       ...GROUPS.state,
       ...GROUPS.target,
+      ...GROUPS.fourEyes,
       ...GROUPS.after,
     ],
     kind: () => kind,
     interruptible: true,
+    writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
     facts: ([path], flags) => ({ kind, source: displayName(path as string), dryRun: flags.dryRun === true }),
     run: async ({ args: [path], flags, io, run }) => {
       const { parseUploadOptions } = await import('./options.js');

@@ -1,16 +1,24 @@
 // `upload apply <plan>`: exactly the body a dry run saved, sent if the service has not moved since (../engine/apply.ts).
 import { defineCommand } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
+import { planAddress } from '../cli/plan-address.js';
 
 export default defineCommand({
   usage: 'apply <plan>',
   summary: 'send exactly a plan saved by --dry-run --plan-out, if the service has not moved since',
   description:
-    'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent).',
-  examples: ['$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json', '$ upload apply reviewed.plan.json --yes'],
-  order: 6,
-  flags: [...GROUPS.sending, ...GROUPS.output, ...GROUPS.state, ...GROUPS.target, ...GROUPS.after],
+    'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent). Where the target needs approvals, only a plan approved by enough other people, for exactly its content and within their validity, is sent, and only once (NOT_APPROVED, PLAN_CHANGED, PLAN_USED).',
+  examples: [
+    '$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json',
+    '$ upload apply reviewed.plan.json --yes',
+    '$ upload apply staff.plan.json --target production --yes     once others approved it (upload approve)',
+  ],
+  order: 6.5,
+  flags: [...GROUPS.sending, ...GROUPS.output, ...GROUPS.state, ...GROUPS.target, ...GROUPS.fourEyes, ...GROUPS.after],
   interruptible: true,
+  writes: () => 'planned',
+  // The plan names its service: a guarded target's address makes this run that target.
+  address: ([plan]) => planAddress(plan as string),
   facts: ([plan]) => ({ kind: null, source: plan as string, dryRun: false }),
   run: async ({ args: [plan], flags, io, run }) => {
     const [{ parseSending }, { parseState }, { planTargetCheck }, { runApply }] = await Promise.all([
@@ -22,6 +30,7 @@ export default defineCommand({
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
     const checkTarget = await planTargetCheck(flags, io);
-    return runApply({ plan: plan as string, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget }, run);
+    const target = flags.targetName ?? null;
+    return runApply({ plan: plan as string, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget, target }, run);
   },
 });

@@ -14,19 +14,22 @@ export default defineCommand({
   flags: [
     'keysFile',
     'dryRun',
+    'planOut',
     ...GROUPS.sending,
     ...GROUPS.guards.filter((f) => f !== 'maxRemovals'),
     ...GROUPS.output,
     ...GROUPS.state,
     ...GROUPS.target,
+    ...GROUPS.fourEyes,
     ...GROUPS.after,
   ],
   kind: ([kind]) => kindArg(kind),
   interruptible: true,
+  writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind, keys], flags, io, run }) => {
     const dryRun = flags.dryRun === true;
     const keysFile = flags.keysFile;
-    const [{ parseSending }, { parseLimits, parseState }, { runRemove }] = await Promise.all([
+    const [{ parseSending, planOutOf }, { parseLimits, parseState }, { runRemove }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
       import('../engine/remove.js'),
@@ -34,7 +37,9 @@ export default defineCommand({
     const sending = await parseSending(flags, io, { dryRun, url: 'always', stdin: keysFile === '-' ? 'keys' : undefined });
     const { list, source } = await removeList((keys as readonly string[] | undefined) ?? [], keysFile, io);
     const limits = parseLimits(flags);
-    return runRemove({ kind: kindArg(kind), keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, limits, ...parseState(flags, io) }, run);
+    const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
+    const options = { kind: kindArg(kind), keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, limits, ...parseState(flags, io) };
+    return runRemove({ ...options, planOut, target: flags.targetName ?? null }, run);
   },
 });
 

@@ -10,23 +10,35 @@ export default defineCommand({
   examples: [
     '$ upload restore team-members --dry-run                 what going back one upload would change',
     '$ upload restore team-members --generation 41 --yes',
+    '$ upload restore team-members --generation 41 --dry-run --plan-out back.plan.json   where four eyes are needed',
   ],
   order: 5,
-  flags: ['generation', 'dryRun', ...GROUPS.sending, ...GROUPS.guards, ...GROUPS.output, ...GROUPS.state, ...GROUPS.target, ...GROUPS.after],
+  flags: [
+    'generation',
+    'dryRun',
+    'planOut',
+    ...GROUPS.sending,
+    ...GROUPS.guards,
+    ...GROUPS.output,
+    ...GROUPS.state,
+    ...GROUPS.target,
+    ...GROUPS.fourEyes,
+    ...GROUPS.after,
+  ],
   kind: ([kind]) => kindArg(kind),
   interruptible: true,
+  writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind], flags, io, run }) => {
     const dryRun = flags.dryRun === true;
-    const [{ parseSending }, { count, parseLimits, parseState }, { runRestore }] = await Promise.all([
+    const [{ parseSending, planOutOf }, { count, parseLimits, parseState }, { runRestore }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
       import('../engine/restore.js'),
     ]);
     const sending = await parseSending(flags, io, { dryRun, url: 'always' });
     const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
-    return runRestore(
-      { kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, limits: parseLimits(flags), ...parseState(flags, io) },
-      run,
-    );
+    const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
+    const options = { kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, limits: parseLimits(flags), ...parseState(flags, io) };
+    return runRestore({ ...options, planOut, target: flags.targetName ?? null }, run);
   },
 });

@@ -9,7 +9,7 @@ export default defineCommand({
   summary: 'copy the state to another store (--to), or settle an upload sent but never confirmed (resolve)',
   description: `Without an action: copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.
 
-resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the answer lost, the lock lost while sending, or a store that could not record it) is recorded as "sent, not confirmed", and every run compared with the recorded uploads refuses (BASELINE_UNCERTAIN) until it is settled. Check on the service which set it holds, then say --sent (it holds that upload: its recorded bytes become the latest) or --previous (it does not).`,
+resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the answer lost, the lock lost while sending, or a store that could not record it) is recorded as "sent, not confirmed", and every run compared with the recorded uploads refuses (BASELINE_UNCERTAIN) until it is settled. The service offers no way to read what it holds: check in the scheduling application whether a record that upload added or changed is there, then say --sent (it holds that upload: its recorded bytes become the latest) or --previous (it does not).`,
   examples: [
     '$ upload state --to postgres://uploader@db.example.com/scheduling',
     '$ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload',
@@ -62,7 +62,7 @@ async function resolve({ args: [, kind_], flags, io, store, say }: CommandContex
     throw new UsageError(
       'BAD_USAGE',
       'upload state resolve needs exactly one of --sent or --previous',
-      'check on the service which set it holds, then say which',
+      'look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds), then say which',
     );
   const how = flags.sent === true ? 'sent' : 'previous';
   const baseUrl = resolveBaseUrl(flags.baseUrl, io.env);

@@ -87,5 +87,13 @@ async function read(path: string, label: string, trust: Trust): Promise<LoadedCo
       fix,
     );
   }
+  // Four eyes keeps plans and approvals in the target's store: a per-user default store would hide them from the approver.
+  const unshared = Object.entries(config.targets).find(([, t]) => t.approvals !== undefined && t.state === undefined);
+  if (unshared)
+    throw new UsageError(
+      'BAD_CONFIG',
+      `${path}: targets.${unshared[0]}: "approvals" needs a "state" that planners, approvers and whoever applies share (its plans and approvals are kept there)`,
+      `add "state": "postgres://…" (recommended) or a shared directory to the target; ${fix}`,
+    );
   return { path, config };
 }

@@ -27,6 +27,14 @@ export const targetSchema = z.strictObject({
   notifyFormat: z.enum(['json', 'slack', 'teams']).optional(),
   /** Never chosen implicitly: only by --target NAME on the command line, and confirmed by typing its name. */
   protected: z.boolean().optional(),
+  /** Four eyes: uploads go plan → approve (by this many other people) → apply; direct sends are refused. */
+  approvals: z.number().int().min(1).max(10).optional(),
+  /** How long an approval counts, in hours (default 24). */
+  approvalHours: z
+    .number()
+    .positive()
+    .max(24 * 365)
+    .optional(),
 });
 
 export const configSchema = z.strictObject({

@@ -13,8 +13,11 @@ import type { Target } from './schema.js';
 export interface ChosenTarget {
   readonly name: string;
   readonly target: Target;
-  /** How it was chosen: --target on the command line, UPLOAD_TARGET, or the config's defaultTarget. */
-  readonly how: '--target' | 'UPLOAD_TARGET' | 'defaultTarget';
+  /**
+   * How it was chosen: --target on the command line, UPLOAD_TARGET, the config's defaultTarget, or the
+   * run's address being this target's (./address.ts).
+   */
+  readonly how: '--target' | 'UPLOAD_TARGET' | 'defaultTarget' | 'address';
   readonly configPath: string;
 }
 
@@ -104,6 +107,7 @@ const dropTarget: Record<ChosenTarget['how'], (config: string) => string> = {
   '--target': () => 'drop --target',
   UPLOAD_TARGET: () => 'unset UPLOAD_TARGET',
   defaultTarget: (config) => `remove defaultTarget from ${config} (if you did not put it there, move the file away)`,
+  address: (config) => `know that the first is the address of a target in ${config}, which this run is`,
 };
 
 function sameAddress(a: string, b: string): boolean {

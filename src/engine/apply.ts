@@ -16,9 +16,24 @@ import { nothingRecorded } from './nothing-recorded.js';
 import type { RunContext } from './context.js';
 import { commandBasics, type GuardSettings } from './definition.js';
 import { runFrame, type Definition } from './frame.js';
-import { DEFAULTS, type SendOptions, type StateOptions } from './options.js';
+import { type SendOptions, type StateOptions } from './options.js';
 import type { RunResult } from './result.js';
-import { readPlan, type PlanDocument } from './saved-plan.js';
+import { limitsOf, readPlan, type PlanDocument } from './saved-plan.js';
+import {
+  approvalDigest,
+  assertApproved,
+  assertUnused,
+  checkApprover,
+  recordedPlan,
+  storyOf,
+  stricter,
+  tally,
+  type FourEyes,
+  type ToApprove,
+} from './approval.js';
+import { normaliseBaseUrl } from '../state/paths.js';
+import type { Planned } from './definition.js';
+import type { State } from './state.js';
 
 export interface ApplyOptions extends SendOptions, StateOptions {
   /** The saved plan's path. */
@@ -27,20 +42,34 @@ export interface ApplyOptions extends SendOptions, StateOptions {
   readonly baseUrl: URL | undefined;
   /** Refuses a plan made for another named target than this run's (the CLI knows the config). */
   readonly checkTarget?: (planTarget: string | null) => void;
+  /** What the target (config or --approvals) asks; a plan that says it needs more keeps its own. */
+  readonly fourEyes?: FourEyes | undefined;
+  /** The named target, for the messages. */
+  readonly target?: string | null;
 }
 
 export function runApply(options: ApplyOptions, ctx: RunContext): Promise<RunResult> {
   return runFrame(applyDefinition(options), ctx);
 }
 
-/** A saved plan and its body, as `locate` read them. */
+/** A saved plan and its body, as `locate` read them, with the approvals it needs (four eyes). */
 interface Saved {
   readonly doc: PlanDocument;
   readonly body: Buffer;
+  readonly fourEyes: FourEyes | undefined;
+  /** The approval digest (./approval.ts), when approvals are needed. */
+  readonly digest: string | undefined;
 }
 
-export function applyDefinition(options: ApplyOptions): Definition<Saved> {
+/**
+ * `apply` sends the plan; `approve` (./approve.ts) shows it the same way and records an approval
+ * instead. Both refuse a plan that was used, is stale, or was changed.
+ */
+export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'approve' = 'apply'): Definition<Saved> & { toApprove(): ToApprove | undefined } {
+  let approved: Planned['approval'];
+  let toApprove: ToApprove | undefined;
   return {
+    toApprove: () => toApprove,
     ...commandBasics(options, { kind: null, source: options.plan, dryRun: false }),
     // The plan's own limits, known once it is read (Target.guards).
     guards: undefined,
@@ -58,11 +87,17 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
           'apply a plan to the service it was made for, or make a new plan for this one',
         );
       }
-      return { kind, baseUrl, facts: { records: body.records }, found: saved, guards: guardsOf(saved.doc) };
+      const fourEyes = stricter(options.fourEyes, saved.doc.approval);
+      const digest = fourEyes
+        ? approvalDigest({ bodySha256: body.sha256, kind, address: normaliseBaseUrl(baseUrl), generation: saved.doc.generation, limits: limitsOf(saved.doc) })
+        : undefined;
+      return { kind, baseUrl, facts: { records: body.records }, found: { ...saved, fourEyes, digest }, guards: guardsOf(saved.doc) };
     },
-    baseline: ({ state, head, target }) => {
+    baseline: async ({ state, head, target }) => {
       const now = head?.generation ?? 0;
       const { generation } = target.found!.doc;
+      // Applied once: said as such, before the plan is found stale for having been applied.
+      if (target.found!.digest) await assertUnused(state!.store, state!.key, target.found!.digest);
       // Made against a recorded upload, applied where nothing is recorded: the wrong store, not a stale plan.
       if (now === 0 && generation > 0)
         throw nothingRecorded(
@@ -77,8 +112,11 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
           'make a new plan with --dry-run --plan-out FILE against what the service holds now, review it, and apply that one',
         );
       }
+      const saved = target.found!;
+      if (purpose === 'approve') toApprove = await approverCheck(state!, saved, options);
+      else if (saved.digest) approved = await checkApprovals(state!, saved, options);
       // Compared again with the latest upload; with none recorded, the plan's own diff stands.
-      if (!state || !head) return Promise.resolve({ baseline: undefined, why: '', against: baselineOf(head) });
+      if (!state || !head) return { baseline: undefined, why: '', against: baselineOf(head) };
       return latestUpload(state, head);
     },
     plan: ({ head, target }, against, ctx) => {
@@ -106,14 +144,52 @@ export function applyDefinition(options: ApplyOptions): Definition<Saved> {
         changes: () => (latest ? analyseChanges(doc.kind, latest, keys, bodies, diff) : undefined),
         payload: () => Promise.resolve(payload),
         what: { operation: 'apply', savedPlan: options.plan, notes: doc.notes ?? [] },
+        ...(approved ? { approval: approved } : {}),
       });
+    },
+  };
+}
+
+function approverCheck(state: State, saved: Saved, options: ApplyOptions): Promise<ToApprove> {
+  const target = options.target ?? saved.doc.target ?? null;
+  if (!saved.fourEyes || !saved.digest)
+    throw new GuardRefusal(
+      'PLAN_UNRECORDED',
+      `${target ? `the target '${target}'` : state.key.baseUrl} needs no approvals, and this plan was not made for approval; nothing was recorded`,
+      'apply it as it is (upload apply PLAN), or set "approvals" on the target and make a new plan',
+    );
+  return checkApprover(state.store, state.key, saved.digest, saved.doc.planId, saved.fourEyes, target);
+}
+
+/**
+ * Four eyes, before anything else is shown: the plan recorded as made, approved by enough others, in
+ * time. The same checks run again under the lock, just before the first byte (Planned.approval).
+ */
+async function checkApprovals(state: State, saved: Saved, options: ApplyOptions): Promise<NonNullable<Planned['approval']>> {
+  const { store, key } = state;
+  const rule = saved.fourEyes!;
+  const target = options.target ?? saved.doc.target ?? null;
+  const plan = await recordedPlan(store, key, saved.digest!, saved.doc.planId, target);
+  const judge = async () => {
+    const found = await tally(store, key, plan, rule);
+    assertApproved(plan, rule, found, target, options.plan);
+    return found;
+  };
+  const found = await judge();
+  const appliedBy = await store.whoami();
+  return {
+    story: storyOf(plan, found, appliedBy),
+    rule,
+    recheck: async () => {
+      await assertUnused(store, key, plan.digest);
+      await judge();
     },
   };
 }
 
 /** The limits a plan was judged with; a plan written before plans recorded them gets the defaults. */
 function guardsOf(doc: PlanDocument): GuardSettings {
-  const limits = doc.limits ?? { maxRemovals: DEFAULTS.maxRemovals, maxChanges: DEFAULTS.maxChanges, maxEmptied: DEFAULTS.maxEmptied, allowEmpty: false };
+  const limits = limitsOf(doc);
   return {
     limits: {
       maxRemovals: parseLimit('--max-removals', limits.maxRemovals),

@@ -81,7 +81,7 @@ export function uncertain(label: string, key: StateKey, pending: Intent): GuardR
   return new GuardRefusal(
     'BASELINE_UNCERTAIN',
     `an upload of ${plural(pending.records, KINDS[kind].noun)} to ${baseUrl} (${pending.source}, by ${pending.user}@${pending.host} at ${pending.intendedAt}) was sent but never confirmed in ${label}: the service may hold it or still the upload before it, so the changes cannot be worked out; nothing was sent`,
-    `check on the service which set it holds, then settle it with \`upload state resolve ${kind} --sent\` (it holds that upload) or \`--previous\` (it does not); or send that same file again`,
+    `the service offers no way to read what it holds: look in the scheduling application whether a record this upload added or changed is there (the review page of a dry run lists them), then settle it with \`upload state resolve ${kind} --sent\` (it holds that upload) or \`--previous\` (it does not); or send that same file again`,
   );
 }
 

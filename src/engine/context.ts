@@ -13,6 +13,8 @@ export interface RunContext {
   readonly emit: (event: RunEvent) => void;
   /** Asks the person at the terminal; resolves false on anything but yes. */
   readonly confirm: (request: ConfirmRequest) => Promise<boolean>;
+  /** What the question takes as a yes, for the hint after a no: "answer y", or "type production" for a protected target. */
+  readonly confirmAnswer?: string | undefined;
   /** Tighter send timings (tests); undefined in real use. */
   readonly tuning?: Tuning | undefined;
   /** Opens a state store (by its spec) for the whole command and closes it after; without it the run opens and closes its own. */

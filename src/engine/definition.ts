@@ -7,7 +7,8 @@ import type { ChangeTally } from '../diff/fields.js';
 import type { Diff } from '../diff/index.js';
 import type { UploadError } from '../errors.js';
 import type { RecordSet } from '../sets/index.js';
-import type { Generation } from '../state/types.js';
+import type { ApprovalStory, Generation } from '../state/types.js';
+import type { FourEyes } from './approval.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Identity, Limits, SendOptions, StateOptions } from './options.js';
@@ -66,6 +67,8 @@ export interface Planned {
   readonly set?: RecordSet;
   /** Recorded keys the set keeps although the file leaves them out (--hold-removals; set by the judge step). */
   readonly held?: readonly string[];
+  /** Four eyes (apply): who planned and approved it, and the checks to make again under the lock. */
+  readonly approval?: { readonly story: ApprovalStory; readonly rule: FourEyes; recheck(): Promise<void> };
 }
 
 /** The guards' settings (a saved plan's are those it was made with). */
@@ -95,6 +98,13 @@ export interface Definition<Found = undefined> {
   readonly outputs?: OutputRequests;
   /** The refusal when the store moved under the lock (a saved plan says PLAN_STALE). */
   readonly staleCode?: 'STATE_MOVED' | 'PLAN_STALE';
+  /** The target needs approvals (four eyes): a saved plan is recorded in the store as it is made. */
+  readonly fourEyes?: FourEyes | undefined;
+  /**
+   * What a command does instead of sending, once the plan is judged and let through (approve records an
+   * approval): it asks, acts, and returns what the report adds. Undefined for the commands that send.
+   */
+  act?(opened: Opened<Found>, planned: Planned, against: BaselineResult, ctx: RunContext): Promise<Partial<RunFacts>>;
   locate(ctx: RunContext): Promise<Target<Found>>;
   baseline(opened: Opened<Found>, ctx: RunContext): Promise<BaselineResult>;
   plan(opened: Opened<Found>, against: BaselineResult, ctx: RunContext): Promise<Planned>;
@@ -118,6 +128,6 @@ export interface OutputRequests {
 export function commandBasics(
   options: SendOptions & StateOptions,
   facts: RunFacts,
-): Pick<Definition, 'facts' | 'dryRun' | 'state' | 'send' | 'keep' | 'identity'> {
-  return { facts, dryRun: facts.dryRun, state: options.state, send: options, keep: options.keep, identity: options.identity };
+): Pick<Definition, 'facts' | 'dryRun' | 'state' | 'send' | 'keep' | 'identity' | 'fourEyes'> {
+  return { facts, dryRun: facts.dryRun, state: options.state, send: options, keep: options.keep, identity: options.identity, fourEyes: options.fourEyes };
 }

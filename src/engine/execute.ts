@@ -22,7 +22,7 @@ import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
 import { pauseAt } from '../state/pause.js';
 import { lockLost } from '../state/refusals.js';
-import type { AuditEntry, Generation, Intended, Lease, Operation, StateKey, StateStore } from '../state/types.js';
+import type { ApprovalStory, AuditEntry, Generation, Intended, Lease, Operation, StateKey, StateStore } from '../state/types.js';
 import { uncertain } from './baseline.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
@@ -58,6 +58,8 @@ export interface Job {
   readonly heldRemovals?: readonly string[] | undefined;
   /** Where a record the service names by its index came from (line, key). */
   readonly locate?: Locate | undefined;
+  /** Four eyes: the history's account, and the approvals checked again just before the first byte. */
+  readonly approval?: { readonly story: ApprovalStory; recheck(): Promise<void> } | undefined;
 }
 
 /**
@@ -203,7 +205,7 @@ async function confirm(job: Job, ctx: RunContext): Promise<void> {
     if ((err as Error).name === 'AbortError') throw new Interrupted('INTERRUPTED', 'interrupted at the confirmation; nothing was sent');
     throw err;
   });
-  if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', 'run again and answer y to upload');
+  if (!yes) throw new GuardRefusal('DECLINED', 'not confirmed; nothing was sent', `run again and ${ctx.confirmAnswer ?? 'answer y'} to upload`);
 }
 
 /** The lock still ours, the store still at the generation the plan was made against: or nothing is sent. */
@@ -211,6 +213,8 @@ async function fence(job: Job, lease: Lease): Promise<void> {
   if (!(await lease.stillHeld().catch(() => false))) throw lockLost(job.key, job.store.label);
   const now = await job.store.head(job.key);
   if ((now?.generation ?? 0) !== job.expected) throw moved(job, now);
+  // An approval may have expired while the question stood open; the plan may have been applied meanwhile.
+  await job.approval?.recheck();
 }
 
 function moved(job: Job, now: Generation | undefined): GuardRefusal {
@@ -241,6 +245,7 @@ async function provenance(job: Job): Promise<Omit<Generation, 'generation'>> {
     plan: job.plan ?? null,
     ...(job.operation ? { operation: job.operation } : {}),
     ...(job.heldRemovals?.length ? { heldRemovals: job.heldRemovals } : {}),
+    ...(job.approval ? { approval: job.approval.story } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import { locatorOf } from './service-reasons.js';
 import { uniqueSetError } from './set-unique.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
+import type { ApprovalReport } from '../report/types.js';
 import { closeState, openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';
@@ -51,6 +52,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
+    if (planned.approval) facts = { ...facts, approval: approvalReport(planned.approval, null) };
     // A set made of the file and the recorded upload is checked whole: a new record may clash with a kept one.
     const clash =
       planned.set && !planned.invalid ? uniqueSetError(target.kind, planned.set, planned.file, planned.source, head?.generation ?? null) : undefined;
@@ -65,6 +67,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
       ctx.emit({ type: 'dry-run', kind: target.kind, count: planned.count, needs: verdict?.needs ?? [] });
       return { facts: { ...facts, done: 'dry-run' } };
     }
+    if (def.act) return { facts: { ...facts, ...(await def.act(opened, planned, against, ctx)), done: 'approved' } };
 
     const { baseUrl } = target;
     const { token } = def.send;
@@ -90,15 +93,22 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
         operation: planned.what.operation,
         heldRemovals: planned.held,
         locate: locatorOf(planned.file, planned.set),
+        approval: planned.approval,
       },
       ctx,
     );
+    if (planned.approval) facts = { ...facts, approval: approvalReport(planned.approval, planned.approval.story.appliedBy) };
     return { facts: { ...facts, executed, done: 'uploaded' } };
   } catch (failure) {
     return { facts, failure };
   } finally {
     await closeState(state);
   }
+}
+
+function approvalReport({ story, rule }: NonNullable<Planned['approval']>, appliedBy: string | null): ApprovalReport {
+  const { planner, plannedAt, approvers, digest } = story;
+  return { digest, needed: rule.approvals, hours: rule.hours, planner, plannedAt, approvers, appliedBy };
 }
 
 /**

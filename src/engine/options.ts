@@ -5,6 +5,7 @@ import type { Limits } from '../guard/limit.js';
 import type { Mapping } from '../map/mapping-file.js';
 import type { HiddenRows, InputFormat } from '../read/types.js';
 import type { Token } from '../send/config.js';
+import type { FourEyes } from './approval.js';
 
 export const DEFAULTS = {
   retries: 4,
@@ -96,6 +97,8 @@ export interface StateOptions {
   readonly keep: number;
   /** How the uploader is named in the history (UPLOAD_USER / UPLOAD_HOST, else the OS's names). */
   readonly identity: Identity;
+  /** The target needs approvals (four eyes): direct sends are refused, saved plans are recorded. */
+  readonly fourEyes?: FourEyes | undefined;
 }
 
 export type { Limits } from '../guard/limit.js';

@@ -1,7 +1,12 @@
 // The files a run writes on request, in one step after judging: --errors-csv (the rejected rows),
 // --payload-out (the exact body), --diff-out (every change as CSV) and --plan-out (a dry run's plan,
 // to be applied later). Each writer loads only when its flag is given: most runs write none.
+import { randomUUID } from 'node:crypto';
+import type { Payload } from '../contract/json-array.js';
 import { bodiesOf } from '../sets/index.js';
+import type { FourEyes } from './approval.js';
+import type { PlanLimits } from './saved-plan.js';
+import type { State } from './state.js';
 import type { Verdict } from '../guard/index.js';
 import { describeLimit } from '../guard/limit.js';
 import type { BaselineResult } from './baseline.js';
@@ -55,32 +60,64 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
   if (!state) return;
   const { added, removed, changed, unchanged } = planned.diff;
   const { writePlan } = await import('./saved-plan.js');
+  const generation = head?.generation ?? 0;
+  // The limits it was judged with: `apply` judges the plan again with them, not with its own defaults.
+  const limits = guards
+    ? {
+        maxRemovals: describeLimit(guards.limits.maxRemovals),
+        maxChanges: describeLimit(guards.limits.maxChanges),
+        maxEmptied: describeLimit(guards.limits.maxEmptied),
+        allowEmpty: guards.limits.allowEmpty,
+      }
+    : undefined;
+  const payload = await planned.payload();
+  const planId = randomUUID();
+  const target = def.outputs?.target ?? null;
+  // Four eyes: the plan is recorded in the store as made by whoever the store says runs this.
+  const approval = def.fourEyes
+    ? await recordPlan(def.fourEyes, { state, generation, limits, payload, planId, source: planned.source, target }, ctx)
+    : undefined;
   await writePlan(
     path,
     {
       kind: opened.target.kind,
       baseUrl: state.key.baseUrl,
-      target: def.outputs?.target ?? null,
+      target,
       source: planned.source,
       createdAt: new Date().toISOString(),
       ...def.identity,
-      generation: head?.generation ?? 0,
+      generation,
       baseline: against.against.source,
       diff: { added, removed, changed, unchanged },
       notes: [...verdict.notes],
-      // The limits it was judged with: `apply` judges the plan again with them, not with its own defaults.
-      ...(guards
-        ? {
-            limits: {
-              maxRemovals: describeLimit(guards.limits.maxRemovals),
-              maxChanges: describeLimit(guards.limits.maxChanges),
-              maxEmptied: describeLimit(guards.limits.maxEmptied),
-              allowEmpty: guards.limits.allowEmpty,
-            },
-          }
-        : {}),
+      ...(limits ? { limits } : {}),
+      planId,
+      ...(approval ? { approval } : {}),
     },
-    await planned.payload(),
+    payload,
   );
   ctx.emit({ type: 'plan-saved', path });
+}
+
+async function recordPlan(
+  rule: FourEyes,
+  plan: { state: State; generation: number; limits: PlanLimits | undefined; payload: Payload; planId: string; source: string; target: string | null },
+  ctx: RunContext,
+): Promise<{ approvals: number; hours: number; planner: string }> {
+  const [{ approvalDigest }, { limitsOf }] = await Promise.all([import('./approval.js'), import('./saved-plan.js')]);
+  const { state, generation } = plan;
+  const digest = approvalDigest({
+    bodySha256: plan.payload.sha256,
+    kind: state.key.kind,
+    address: state.key.baseUrl,
+    generation,
+    limits: limitsOf({ limits: plan.limits }),
+  });
+  const record = await state.store.recordPlan(state.key, { digest, planId: plan.planId, generation, source: plan.source });
+  const n = rule.approvals;
+  ctx.emit({
+    type: 'notice',
+    message: `Recorded in ${state.store.label} as planned by ${record.planner}: ${plan.target ? `the target '${plan.target}'` : 'this address'} needs ${n} approval${n === 1 ? '' : 's'} by someone else (upload approve), valid ${rule.hours} h, before upload apply.`,
+  });
+  return { approvals: n, hours: rule.hours, planner: record.planner };
 }

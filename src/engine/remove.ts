@@ -26,6 +26,10 @@ export interface RemoveOptions extends SendOptions, StateOptions {
   readonly source: string;
   readonly dryRun: boolean;
   readonly baseUrl: URL;
+  /** --plan-out with --dry-run: save the plan, for `upload approve` and `upload apply`. */
+  readonly planOut?: string | undefined;
+  /** The config's named target, recorded in a saved plan. */
+  readonly target?: string | null;
 }
 
 export function runRemove(options: RemoveOptions, ctx: RunContext): Promise<RunResult> {
@@ -38,6 +42,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
   return {
     ...commandBasics(options, { kind, source: options.source, dryRun: options.dryRun }),
     guards: recordedSetGuards({ ...options.limits, maxRemovals: { kind: 'count', count: keys.length } }),
+    outputs: { planOut: options.planOut, target: options.target },
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head)

@@ -24,6 +24,10 @@ export interface RestoreOptions extends SendOptions, StateOptions {
   readonly generation: number | undefined;
   readonly dryRun: boolean;
   readonly baseUrl: URL;
+  /** --plan-out with --dry-run: save the plan, for `upload approve` and `upload apply`. */
+  readonly planOut?: string | undefined;
+  /** The config's named target, recorded in a saved plan. */
+  readonly target?: string | null;
 }
 
 export function runRestore(options: RestoreOptions, ctx: RunContext): Promise<RunResult> {
@@ -35,6 +39,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
   return {
     ...commandBasics(options, { kind, source: null, dryRun: options.dryRun }),
     guards: recordedSetGuards(options.limits),
+    outputs: { planOut: options.planOut, target: options.target },
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
       if (!state || !head) throw nothingRecorded(kind, { baseUrl: state?.key.baseUrl, store: state?.store.label }, 'to restore');

@@ -5,7 +5,7 @@ import type { Diff } from '../diff/index.js';
 import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
-import type { BaselineReport } from '../report/types.js';
+import type { ApprovalReport, BaselineReport } from '../report/types.js';
 import type { ServiceAnswer } from '../send/index.js';
 
 /** What a file said when it was read: its records, issues and mapping. */
@@ -40,8 +40,10 @@ export interface RunFacts {
   /** Removals --hold-removals held back: the keys kept on the service although the file leaves them out. */
   readonly held?: readonly string[];
   readonly executed?: Executed;
+  /** Four eyes: who planned and approved the plan, and (once sent) who applied it. */
+  readonly approval?: ApprovalReport;
   /** How a run that succeeded ended. */
-  readonly done?: 'dry-run' | 'uploaded';
+  readonly done?: 'dry-run' | 'uploaded' | 'approved';
 }
 
 export interface RunResult {

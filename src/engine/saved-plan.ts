@@ -2,13 +2,15 @@
 // for byte or not at all. The plan is JSON a person can read; the body sits beside it in a file named
 // by its sha256. A plan never holds the token. Its own digest makes an edited or cut plan detectable.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { sharedWithGroup } from '../state/file-modes.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Payload } from '../contract/json-array.js';
-import { InputError } from '../errors.js';
+import { GuardRefusal, InputError } from '../errors.js';
 import { writePrivateFile } from '../report/private-file.js';
 import { toolVersion } from '../version.js';
+import { DEFAULTS } from './options.js';
 
 export const PLAN_FORMAT = 'scheduling-upload-plan/1';
 
@@ -38,11 +40,21 @@ const planDocument = z.strictObject({
   notes: z.array(z.string()),
   /** The guard limits the plan was judged with; `apply` judges it again with the same ones. Absent in older plans: the defaults. */
   limits: z.strictObject({ maxRemovals: z.string(), maxChanges: z.string(), maxEmptied: z.string(), allowEmpty: z.boolean() }).optional(),
+  /** Random, written once: a plan changed after it was made keeps it under another digest (PLAN_CHANGED). Absent in older plans. */
+  planId: z.string().optional(),
+  /** Four eyes: the target needs this many approvals, each valid this long; the planner as the state store named them. */
+  approval: z.strictObject({ approvals: z.number().int().min(1), hours: z.number().positive(), planner: z.string() }).optional(),
   body: z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().min(2), records: z.number().int().min(0) }),
   digest: z.string(),
 });
 
 export type PlanDocument = z.infer<typeof planDocument>;
+export type PlanLimits = NonNullable<PlanDocument['limits']>;
+
+/** The limits a plan was judged with; a plan written before plans recorded them: the defaults. */
+export function limitsOf(doc: Pick<PlanDocument, 'limits'>): PlanLimits {
+  return doc.limits ?? { maxRemovals: DEFAULTS.maxRemovals, maxChanges: DEFAULTS.maxChanges, maxEmptied: DEFAULTS.maxEmptied, allowEmpty: false };
+}
 type Unsigned = Omit<PlanDocument, 'digest' | 'body' | 'format' | 'toolVersion'>;
 
 /** JSON with every object's keys sorted, so the digest does not depend on how the file was indented. */
@@ -63,7 +75,9 @@ function digestOf(doc: Omit<PlanDocument, 'digest'>): string {
 /** Writes the body (named by its hash, beside the plan) and then the plan; both 0600. */
 export async function writePlan(path: string, facts: Unsigned, payload: Payload): Promise<PlanDocument> {
   const bodyFile = `${basename(path)}.${payload.sha256.slice(0, 16)}.body.json`;
-  await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks);
+  // In a folder shared through its group (the team's plans folder), the approvers of the group must read it.
+  const mode = sharedWithGroup((await stat(dirname(resolve(path)))).mode) ? 0o660 : 0o600;
+  await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks, undefined, mode);
   const unsigned = {
     format: PLAN_FORMAT,
     ...facts,
@@ -71,14 +85,15 @@ export async function writePlan(path: string, facts: Unsigned, payload: Payload)
     body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records },
   } as const;
   const doc: PlanDocument = { ...unsigned, digest: digestOf(unsigned) };
-  await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`]);
+  await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`], undefined, mode);
   return doc;
 }
 
 /** Reads a plan and its body, checking both are exactly what was written; PLAN_INVALID otherwise. */
 export async function readPlan(path: string): Promise<{ doc: PlanDocument; body: Buffer }> {
-  const invalid = (why: string): never => {
-    throw new InputError('PLAN_INVALID', `${path}: ${why}`, 'make a new plan with --dry-run --plan-out FILE, review it, and apply that one');
+  const remake = 'make a new plan with --dry-run --plan-out FILE, review it, and apply that one';
+  let invalid = (why: string): never => {
+    throw new InputError('PLAN_INVALID', `${path}: ${why}`, remake);
   };
   let text: string;
   try {
@@ -96,6 +111,11 @@ export async function readPlan(path: string): Promise<{ doc: PlanDocument; body:
   if (!result.success)
     return invalid(`the plan is not a plan this tool wrote (${result.error.issues[0]?.path.join('.') || 'format'}: ${result.error.issues[0]?.message})`);
   const doc = result.data;
+  // A plan that needs approvals and was changed is a way round them: refused as such (exit 4), not as damage.
+  if (doc.approval)
+    invalid = (why: string): never => {
+      throw new GuardRefusal('PLAN_CHANGED', `${path}: ${why}; approvals are bound to a plan's exact content, and nothing was sent`, remake);
+    };
   const { digest, ...rest } = doc;
   if (digestOf(rest) !== digest) return invalid('the plan has been changed since it was written (its digest does not match)');
   if (basename(doc.body.file) !== doc.body.file) return invalid('the plan names a body file outside its own folder');

@@ -138,7 +138,8 @@ export const ALIASES: Readonly<Record<Kind, Readonly<Record<string, readonly str
     parentKey: ['parent key', 'store', 'node key', 'node', 'location', ...STORE_KEY],
   },
   'store-cards': {
-    nodeKey: ['node key', 'store', 'key', ...STORE_KEY],
+    // 'store code': Google Business Profile's bulk export names each location's own key so.
+    nodeKey: ['node key', 'store', 'key', 'store code', ...STORE_KEY],
     email: [...EMAIL, 'contact email', 'store email', 'e-mail filiale', 'e-mail du magasin', 'winkel e-mail', 'correo de la tienda', 'email negozio'],
     storeConceptCode: [
       'concept',

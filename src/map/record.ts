@@ -71,7 +71,9 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
     candidate[field.field] = scalar(field, field.parts ? joined(field.parts, raw) : field.index < 0 ? undefined : raw.cells[field.index]);
   }
   let issues: Issue[] | undefined;
-  if (raw.unterminated) (issues ??= []).push(cutShort(plan, raw));
+  // Google Sheets ends every CSV without a line break, its lines ending in CRLF: there only a last
+  // record short of cells is evidence that the export stopped mid-row.
+  if (raw.unterminated && (raw.unterminated !== 'crlf' || raw.cells.length < plan.columns.length)) (issues ??= []).push(cutShort(plan, raw));
   if (plan.kind !== 'store-cards') return { candidate, issues };
 
   const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', days: readonly number[], index: number, message: string): void => {

@@ -60,6 +60,8 @@ export interface Notification {
   };
   readonly guards: readonly GuardVerdict[];
   readonly heldRemovals: ListedKeys | null;
+  /** Four eyes: who planned, approved and applied the plan (as the state store named them); null elsewhere. */
+  readonly fourEyes: { readonly planner: string; readonly approvers: readonly string[]; readonly appliedBy: string | null } | null;
   readonly generation: number | null;
   readonly next: NextStep;
   readonly durationMs: number;
@@ -109,6 +111,8 @@ export function notification(report: NotifiedReport, facts: RunFacts, now = new 
     dryRun: report.dryRun,
   });
   const headline = headlineOf(verdict, report, facts, errorCode, held?.count ?? 0);
+  const a = report.approval;
+  const fourEyes = a ? { planner: a.planner, approvers: a.approvers.map((p) => p.name), appliedBy: a.appliedBy } : null;
   const n = (x: number | null) => (x === null ? '?' : thousands(x));
   const diff = counts.added === null ? 'no baseline' : `+${n(counts.added)} −${n(counts.removed)} ~${n(counts.changed)}`;
   const text = [
@@ -116,6 +120,11 @@ export function notification(report: NotifiedReport, facts: RunFacts, now = new 
     `${n(counts.records)} records, ${diff}`,
     ...(counts.issues ? [`${n(counts.issues)} issues`] : []),
     ...(report.generation !== null ? [`upload #${report.generation}`] : []),
+    ...(fourEyes
+      ? [
+          `planned by ${fourEyes.planner}, approved by ${fourEyes.approvers.join(', ') || 'nobody yet'}${fourEyes.appliedBy ? `, applied by ${fourEyes.appliedBy}` : ''}`,
+        ]
+      : []),
     `next: ${next.command}`,
     `on ${facts.host}, ${(facts.durationMs / 1000).toFixed(1)} s`,
   ].join(' · ');
@@ -136,6 +145,7 @@ export function notification(report: NotifiedReport, facts: RunFacts, now = new 
     counts,
     guards: (report.guards ?? []).map((g) => ({ guard: g.name, verdict: g.verdict, numbers: numbersOf(g) })),
     heldRemovals: held,
+    fourEyes,
     generation: report.generation,
     next,
     durationMs: Math.round(facts.durationMs),

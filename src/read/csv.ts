@@ -172,6 +172,7 @@ export async function* readCsvBatches(
   // text is held back until its start tells whether it is JSON, however it was cut into chunks.
   let held: string | undefined = '';
   let lastChar = '';
+  let sawCrlf = false;
   const feed = (part: string): RawRecord[] => {
     const batch: RawRecord[] = [];
     if (part) lastChar = part[part.length - 1]!;
@@ -195,6 +196,7 @@ export async function* readCsvBatches(
         part = held;
         held = undefined;
       }
+      sawCrlf ||= part.includes('\r\n');
       const batch = feed(part);
       if (batch.length) yield batch;
     }
@@ -202,7 +204,8 @@ export async function* readCsvBatches(
     records(parser.end(), batch);
     // A last record with no line break after it may be a file cut short mid-row (`DE-` for `DE-042`).
     const last = batch[batch.length - 1];
-    if (last && lastChar !== '\n' && lastChar !== '\r') batch[batch.length - 1] = { ...last, unterminated: true };
+    // Its lines' ending says which writer it was: Google Sheets ends lines in CRLF and the file in none.
+    if (last && lastChar !== '\n' && lastChar !== '\r') batch[batch.length - 1] = { ...last, unterminated: sawCrlf ? 'crlf' : 'lf' };
     if (batch.length) yield batch;
   } catch (err) {
     if (err instanceof CsvSyntaxError) throw csvError(source, err);

@@ -19,7 +19,7 @@ export interface RawRecord {
    */
   readonly plain?: boolean;
   /** CSV: the file's last record, with no line break after it (was the file cut short?). */
-  readonly unterminated?: boolean;
+  readonly unterminated?: 'lf' | 'crlf';
   /** What the reader found wrong with the record itself (a workbook's hidden row, an error cell). */
   readonly issues?: readonly Issue[];
 }

@@ -60,4 +60,6 @@ export interface ConfirmRequest {
   readonly where: string;
   readonly diff: Diff;
   readonly against: BaselineReport;
+  /** What the answer does: send the upload (the default), or record an approval of a plan. */
+  readonly action?: 'upload' | 'approve';
 }

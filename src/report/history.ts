@@ -3,7 +3,7 @@
 import { plural, thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import type { FailedAttempt, HistoryReport } from '../engine/history.js';
-import { describeOperation } from '../state/operation.js';
+import { describeApproval, describeOperation } from '../state/operation.js';
 import { saidLines } from './service-said.js';
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -34,6 +34,7 @@ export function formatHistory(h: HistoryReport): string[] {
     const changes = g.added === null ? 'changes unknown (snapshot not kept)' : `+${n(g.added)} −${n(g.removed)} ~${n(g.changed)}`;
     const held = g.heldRemovals.length ? `  held back ${plural(g.heldRemovals.length, 'removal')}: ${examples(g.heldRemovals)}` : '';
     lines.push(`  #${g.generation}  ${when(g.uploadedAt)}  ${g.user}@${g.host}  ${describeOperation(g)}  ${plural(g.records, 'record')}  ${changes}${held}`);
+    if (g.approval) lines.push(`      four eyes: ${describeApproval(g.approval)}`);
     for (const a of g.failed) lines.push(...failedLines(a));
   }
   for (const a of h.failedBefore) lines.push(...failedLines(a));

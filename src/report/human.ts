@@ -128,10 +128,19 @@ export function formatDiff(diff: Diff, style: Style = PLAIN, against?: { baselin
 }
 
 /** "Replace all team members at https://… with these 1,234 team members: +12 −3 ~5 =1,214 against upload #41 …. Upload?" */
-export function confirmQuestion(request: { kind: Kind; count: number; where: string; diff: Diff; against?: BaselineReport }): string {
+export function confirmQuestion(request: {
+  kind: Kind;
+  count: number;
+  where: string;
+  diff: Diff;
+  against?: BaselineReport;
+  action?: 'upload' | 'approve';
+}): string {
   const { noun } = KINDS[request.kind];
   const { count } = request;
   const against = request.against && request.against.source !== 'none' ? ` against ${describeBaseline(request.against, request.kind)}` : '';
+  if (request.action === 'approve')
+    return `Approve this plan to replace all ${noun}s at ${request.where} with ${count === 1 ? 'this' : 'these'} ${plural(count, noun)}: ${formatDiffCounts(request.diff)}${against}? Your name is recorded with it.`;
   return `Replace all ${noun}s at ${request.where} with ${count === 1 ? 'this' : 'these'} ${plural(count, noun)}: ${formatDiffCounts(request.diff)}${against}. Upload?`;
 }
 

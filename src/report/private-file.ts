@@ -4,7 +4,7 @@
 // file or none, a link is never followed and a FIFO never waited on. A path that cannot be written is
 // the flag's fault, named as such.
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, chmod } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { checkTarget, NotAFile, writeFileAtomic } from '../state/atomic.js';
@@ -27,9 +27,17 @@ export async function checkWritable(path: string, flag: string, code: Code = 'OU
   if (problem) throw new UsageError(code, `${flag} ${path}: cannot write the file: ${problem}`, 'give a path in a directory you can write to');
 }
 
-export async function writePrivateFile(path: string, flag: string, chunks: Iterable<string | Uint8Array>, code: Code = 'OUTPUT_UNWRITABLE'): Promise<void> {
+export async function writePrivateFile(
+  path: string,
+  flag: string,
+  chunks: Iterable<string | Uint8Array>,
+  code: Code = 'OUTPUT_UNWRITABLE',
+  mode = 0o600,
+): Promise<void> {
   try {
-    await writeFileAtomic(path, chunks, 0o600);
+    await writeFileAtomic(path, chunks, mode);
+    // The umask would take the group's access away from a file meant for it.
+    if (mode !== 0o600) await chmod(path, mode);
   } catch (err) {
     const why = err instanceof NotAFile ? `it is ${err.what}` : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
     throw new UsageError(

@@ -63,6 +63,8 @@ export interface UploadReport {
   generation: number | null;
   /** Keys --hold-removals kept on the service although the file leaves them out (exit 9); empty: none. */
   heldRemovals?: readonly string[];
+  /** Four eyes (approve, apply): planner, approvers and applier of the plan; null elsewhere. */
+  approval?: ApprovalReport | null;
   response: { status: number; message: string } | null;
   /**
    * Why the run stopped, when it did not succeed: a stable code, the message and what to do; `service`
@@ -79,4 +81,18 @@ export function describeBaseline(b: BaselineReport, kind: Kind): string {
   if (b.source === 'file') return `the baseline file${records}`;
   const when = b.uploadedAt ? ` of ${b.uploadedAt.slice(0, 16).replace('T', ' ')} UTC` : '';
   return `upload #${b.generation}${when} by ${b.user}@${b.host}${records}`;
+}
+
+/** The report's `approval` (docs/report.md): what four eyes said of a plan. */
+export interface ApprovalReport {
+  readonly digest: string;
+  /** Approvals the target needs, and how many hours each counts. */
+  readonly needed: number;
+  readonly hours: number;
+  readonly planner: string;
+  readonly plannedAt: string;
+  /** The approvals that count (people other than the planner, not expired), oldest first. */
+  readonly approvers: readonly { readonly name: string; readonly at: string }[];
+  /** Who applied it; null until it was sent. */
+  readonly appliedBy: string | null;
 }

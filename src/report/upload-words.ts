@@ -4,7 +4,7 @@
 import { plural } from '../numbers.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { Generation } from '../state/types.js';
-import { operationOf } from '../state/operation.js';
+import { describeApproval, operationOf } from '../state/operation.js';
 
 type Phrase = (g: Generation, kind: Kind) => string | null;
 
@@ -34,7 +34,10 @@ const heldBack: Phrase = (g, kind) => {
   return `Kept ${noun(kind, held.length)} the file left out, instead of deleting them: ${shown}`;
 };
 
-const PHRASES: readonly Phrase[] = [whatItDid, heldBack];
+/** Four eyes: who planned it, who approved it, who sent it, as the state store named them. */
+const fourEyes: Phrase = (g) => (g.approval ? `${describeApproval(g.approval).replace(/^p/, 'P')}` : null);
+
+const PHRASES: readonly Phrase[] = [whatItDid, heldBack, fourEyes];
 
 /** The sentences that say what an upload was, in order. */
 export function uploadWords(g: Generation, kind: Kind): string[] {

@@ -91,7 +91,7 @@ export function checkAnswer(
     throw new ServiceUnverified(
       'ANSWER_MALFORMED',
       `the service answered ${status} but its body cannot be read: ${unreadable}, so the upload cannot be confirmed`,
-      'check on the service whether the records arrived; the snapshot was not updated',
+      'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
       undefined,
     );
@@ -100,7 +100,7 @@ export function checkAnswer(
     throw new ServiceUnverified(
       'ANSWER_MALFORMED',
       `the service answered ${status} with more than 1 MiB, which is not a {"message", "status"} answer, so the upload cannot be confirmed`,
-      'check on the service whether the records arrived; the snapshot was not updated',
+      'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
       said,
     );
@@ -120,7 +120,7 @@ export function checkAnswer(
     throw new ServiceUnverified(
       'ANSWER_MALFORMED',
       `the service answered ${status} but not with {"message", "status"}, so the upload cannot be confirmed`,
-      'check on the service whether the records arrived; the snapshot was not updated',
+      'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
       said,
     );
@@ -132,7 +132,7 @@ export function checkAnswer(
     throw new ServiceUnverified(
       'STATUS_MISMATCH',
       `the service answered HTTP ${status} but its body says status ${bodyStatus} ("${clip(message, 300)}"), so the upload cannot be confirmed`,
-      'check on the service whether the records arrived; the snapshot was not updated',
+      'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
       message,
     );
@@ -144,7 +144,7 @@ export function checkAnswer(
     throw new ServiceUnverified(
       'COUNT_MISMATCH',
       `the service answered ${what}, but ${sent} ${req.info.noun}(s) were sent`,
-      'check on the service what it stored; the snapshot was not updated',
+      'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
       message,
     );

@@ -215,7 +215,7 @@ function giveUp(
     return new ServiceUnreachable(
       'OUTCOME_UNKNOWN',
       `${url.origin}: ${last} after ${tried.length} attempt(s)${history}; at least one attempt sent the whole body without a final answer, so the service may or may not have replaced the records`,
-      'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
+      'run the same upload again (a full replacement is safe to repeat, and settles it); the snapshot was not updated',
       'unknown',
       answered,
       options,
@@ -252,7 +252,7 @@ function withEarlierAttempts<T>(check: () => T, maybeApplied: boolean): T {
         new ServiceUnreachable(
           'OUTCOME_UNKNOWN',
           `${err.message}${note}`,
-          'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds; the snapshot was not updated',
+          'run the same upload again (a full replacement is safe to repeat, and settles it); the snapshot was not updated',
           'unknown',
           err.lastAnswer,
           { cause: err.cause },
@@ -268,7 +268,7 @@ function interruptedAfterSend(): Interrupted {
   return new Interrupted(
     'INTERRUPTED',
     'interrupted after the body was sent: the outcome is unknown, the service may or may not have replaced the records',
-    'run the same upload again (a full replacement is safe to repeat), or check on the service what it holds',
+    'run the same upload again (a full replacement is safe to repeat, and settles it)',
     true,
   );
 }

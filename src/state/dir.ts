@@ -6,6 +6,7 @@
 //   intent.json            an upload about to be sent (created exclusively), until its run's commit
 //   intent.<id>.body.json  its exact bytes (intent.body.json for an intent of an earlier version)
 //   audit.jsonl            one line per attempt that reached the service
+//   plans/, approvals/     four eyes: write-once records of plans made and approvals given (./dir-approvals.ts)
 //   lock                   the lease (./lease.ts)
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
@@ -13,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
+import * as fourEyes from './dir-approvals.js';
 import { appendRegularFile, createFileExclusive, linkFileAtomic, NotAFile, readRegularFile, writeFileAtomic } from './atomic.js';
 import { posixModes, sharedWithGroup } from './file-modes.js';
 import { siteName } from './paths.js';
@@ -21,7 +23,7 @@ import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
 import { anotherPending, lockLost, stateMoved } from './refusals.js';
 import { readLegacy, type Legacy } from './legacy.js';
-import type { AuditEntry, Generation, Holder, Intended, Intent, Lease, ListedGeneration, StateKey, StateStore } from './types.js';
+import type { Approval, AuditEntry, Generation, Holder, Intended, Intent, Lease, ListedGeneration, PlanRecord, StateKey, StateStore } from './types.js';
 
 export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
@@ -63,7 +65,8 @@ export class DirectoryStore implements StateStore {
     if (!posixModes(this.platform)) return;
     if (sharedWithGroup(info.mode)) {
       this.fileMode = 0o660;
-      this.dirMode = 0o770;
+      // The setgid bit of a shared folder (2770) is kept, so that everything in it stays the group's.
+      this.dirMode = 0o770 | (info.mode & 0o2000);
     }
     if ((info.mode & 0o007) === 0) return;
     if (typeof process.getuid === 'function' && info.uid === process.getuid()) {
@@ -86,7 +89,7 @@ export class DirectoryStore implements StateStore {
     for (const sub of ['generations', 'snapshots']) {
       // The umask would take the group's write access away from a shared folder: the mode is set outright.
       const made = await mkdir(join(dir, sub), { recursive: true, mode: this.dirMode });
-      if (made !== undefined && this.dirMode !== 0o700) for (const d of [dir, join(dir, sub)]) await chmod(d, this.dirMode);
+      if (made !== undefined && this.dirMode !== 0o700) for (const d of [join(this.root, 'stores'), dir, join(dir, sub)]) await chmod(d, this.dirMode);
     }
     const keyFile = join(dir, 'key.json');
     if (!(await exists(keyFile))) await writeFileAtomic(keyFile, [`${JSON.stringify(key)}\n`], this.fileMode);
@@ -362,6 +365,30 @@ export class DirectoryStore implements StateStore {
       }
     }
     return out;
+  }
+
+  private modes(): fourEyes.RecordModes {
+    return { fileMode: this.fileMode, dirMode: this.dirMode };
+  }
+
+  whoami(): Promise<string> {
+    return Promise.resolve(fourEyes.currentPerson());
+  }
+
+  async recordPlan(key: StateKey, plan: Omit<PlanRecord, 'planner' | 'plannedAt'>): Promise<PlanRecord> {
+    return fourEyes.recordPlan(await this.ensure(key), plan, this.modes());
+  }
+
+  plans(key: StateKey): Promise<PlanRecord[]> {
+    return fourEyes.listPlans(this.dir(key));
+  }
+
+  async approve(key: StateKey, digest: string, host: string): Promise<Approval> {
+    return fourEyes.approve(await this.ensure(key), digest, host, this.modes());
+  }
+
+  approvals(key: StateKey, digest: string): Promise<Approval[]> {
+    return fourEyes.listApprovals(this.dir(key), digest);
   }
 
   async dump(key: StateKey): Promise<KeyDump> {

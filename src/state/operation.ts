@@ -1,6 +1,6 @@
 // What an upload was, for the history: recorded with each upload since `--merge`, `remove` and
 // `--hold-removals` exist; derived from the other provenance for uploads recorded before.
-import type { Generation, Operation } from './types.js';
+import type { ApprovalStory, Generation, Operation } from './types.js';
 
 export function operationOf(g: Generation): Operation {
   return g.operation ?? (g.restoredFrom !== null ? 'restore' : g.plan !== null ? 'apply' : 'upload');
@@ -20,4 +20,11 @@ export function describeOperation(g: Generation): string {
     case 'upload':
       return `full upload of ${g.source}`;
   }
+}
+
+/** "planned by alice at …, approved by bob at …, applied by cron": four eyes in one line. */
+export function describeApproval(a: ApprovalStory): string {
+  const at = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const approvers = a.approvers.map((p) => `${p.name} at ${at(p.at)}`).join(', ');
+  return `planned by ${a.planner} at ${at(a.plannedAt)}, approved by ${approvers || 'nobody'}, applied by ${a.appliedBy}`;
 }

@@ -10,10 +10,51 @@ import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
 import { anotherPending, lockLost, stateMoved } from './refusals.js';
 import { boundsFrom, Session, type Bounds } from './pg-session.js';
-import type { AuditEntry, Generation, Holder, Intended, Intent, Lease, ListedGeneration, Operation, StateKey, StateStore } from './types.js';
+import type {
+  Approval,
+  ApprovalStory,
+  AuditEntry,
+  Generation,
+  Holder,
+  Intended,
+  Intent,
+  Lease,
+  ListedGeneration,
+  Operation,
+  PlanRecord,
+  StateKey,
+  StateStore,
+} from './types.js';
 
 /** Columns added after the first release, for tables an earlier version created. */
-export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb`;
+export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb, ADD COLUMN IF NOT EXISTS approval jsonb`;
+
+/**
+ * Four eyes: plans made and approvals given, each row written once. Who made a row is the database's
+ * session_user, filled in by the column's default: the roles that plan and approve are granted INSERT on
+ * every column but that one and the time (docs/state.md), so nobody can write another person's name.
+ */
+export const FOUR_EYES_SQL = `
+CREATE TABLE IF NOT EXISTS upload_plans (
+  base_url   text        NOT NULL,
+  kind       text        NOT NULL,
+  plan_id    text        NOT NULL,   -- the plan file's id
+  digest     text        NOT NULL,   -- body bytes, kind, address, base generation, guard limits
+  generation integer     NOT NULL,   -- the generation the plan was made against
+  source     text        NOT NULL,
+  planned_by text        NOT NULL DEFAULT session_user,
+  planned_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (base_url, kind, plan_id)
+);
+CREATE TABLE IF NOT EXISTS upload_approvals (
+  id          bigserial   PRIMARY KEY,
+  base_url    text        NOT NULL,
+  kind        text        NOT NULL,
+  digest      text        NOT NULL,
+  host        text        NOT NULL,
+  approved_by text        NOT NULL DEFAULT session_user,
+  approved_at timestamptz NOT NULL DEFAULT now()
+);`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS upload_generations (
@@ -32,6 +73,7 @@ CREATE TABLE IF NOT EXISTS upload_generations (
   plan          text,
   operation     text,             -- upload, merge, remove, restore, apply (NULL: recorded before it was kept)
   held_removals jsonb,            -- keys --hold-removals kept on the service
+  approval      jsonb,            -- a plan applied under four eyes: planner, approvers, applier
   snapshot      bytea,            -- NULL once pruned by --keep
   PRIMARY KEY (base_url, kind, generation)
 );
@@ -64,7 +106,7 @@ CREATE TABLE IF NOT EXISTS upload_leases (
   renewed_at timestamptz NOT NULL,   -- the heartbeat
   expires_at timestamptz NOT NULL,   -- on the database's clock
   PRIMARY KEY (base_url, kind)
-);`;
+);${FOUR_EYES_SQL}`;
 
 const TABLES = ['upload_generations', 'upload_heads', 'upload_audit', 'upload_intents', 'upload_leases'];
 
@@ -123,27 +165,30 @@ export class PostgresStore implements StateStore {
   private missingColumns = false;
 
   private async lacksColumns(): Promise<boolean> {
-    const { rows } = await this.q<{ n: string }>(
-      `SELECT count(*) AS n FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals')`,
+    const { rows } = await this.q<{ n: string; t: string }>(
+      `SELECT (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals', 'approval')) AS n,
+              (SELECT count(*) FROM pg_tables WHERE tablename IN ('upload_plans', 'upload_approvals')) AS t`,
     );
-    return Number(rows[0]?.n) < 2;
+    return Number(rows[0]?.n) < 3 || Number(rows[0]?.t) < 2;
   }
 
   /** Tables of an earlier version gain ADDED_COLUMNS on the write path, before anything is sent. */
   private async addColumns(): Promise<string[]> {
     if (!this.missingColumns) return [];
     try {
-      await this.q(ADDED_COLUMNS);
+      await this.q(`${ADDED_COLUMNS};${FOUR_EYES_SQL}`);
     } catch (err) {
       throw new UsageError(
         'STATE_UNUSABLE',
-        `the state tables in ${this.label} are of an earlier version and this role cannot add the columns this version records (${(err as Error).message}); nothing was sent`,
-        `as the tables' owner, run: ${ADDED_COLUMNS};`,
+        `the state tables in ${this.label} are of an earlier version and this role cannot add the columns and tables this version records (${(err as Error).message}); nothing was sent`,
+        `as the tables' owner, run: ${ADDED_COLUMNS}; and the four-eyes tables in docs/state.md`,
         { cause: err },
       );
     }
     this.missingColumns = false;
-    return [`Added the columns operation and held_removals to upload_generations in ${this.label} (what each upload was, for upload history).`];
+    return [
+      `Added the columns operation, held_removals and approval to upload_generations, and the tables upload_plans and upload_approvals, in ${this.label} (what each upload was, and four eyes).`,
+    ];
   }
 
   private get q() {
@@ -285,13 +330,13 @@ export class PostgresStore implements StateStore {
         [key.baseUrl, key.kind, generation.generation, meta.sha256, meta.bytes],
       );
       await c.query(
-        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals)
+        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals, approval)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-                 coalesce($14::bytea, (SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2)), $15, $16)
+                 coalesce($14::bytea, (SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2)), $15, $16, $17)
          ON CONFLICT (base_url, kind, generation) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, uploaded_by = EXCLUDED.uploaded_by, host = EXCLUDED.host,
            tool_version = EXCLUDED.tool_version, source = EXCLUDED.source, records = EXCLUDED.records, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256,
            restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot,
-           operation = EXCLUDED.operation, held_removals = EXCLUDED.held_removals`,
+           operation = EXCLUDED.operation, held_removals = EXCLUDED.held_removals, approval = EXCLUDED.approval`,
         [
           key.baseUrl,
           key.kind,
@@ -309,6 +354,7 @@ export class PostgresStore implements StateStore {
           intended.rowCount === 1 ? null : Buffer.concat(body),
           meta.operation ?? null,
           meta.heldRemovals?.length ? JSON.stringify(meta.heldRemovals) : null,
+          meta.approval ? JSON.stringify(meta.approval) : null,
         ],
       );
       // Only this run's intent is confirmed by this commit; another run's stays pending.
@@ -413,6 +459,71 @@ export class PostgresStore implements StateStore {
     return rows.map((r) => r.entry);
   }
 
+  async whoami(): Promise<string> {
+    const { rows } = await this.q<{ who: string }>('SELECT session_user AS who');
+    return rows[0]!.who;
+  }
+
+  /** The four-eyes tables, made (or added to an earlier version's) by the first write that needs them. */
+  private async fourEyesReady(): Promise<void> {
+    await this.ensureTables();
+    this.notices.push(...(await this.addColumns()));
+  }
+
+  async recordPlan(key: StateKey, plan: Omit<PlanRecord, 'planner' | 'plannedAt'>): Promise<PlanRecord> {
+    await this.fourEyesReady();
+    // Written once: a plan id recorded before keeps its first record.
+    await this.q(`INSERT INTO upload_plans (base_url, kind, digest, plan_id, generation, source) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, [
+      key.baseUrl,
+      key.kind,
+      plan.digest,
+      plan.planId,
+      plan.generation,
+      plan.source,
+    ]);
+    const found = (await this.plans(key)).find((p) => p.planId === plan.planId);
+    if (!found) throw new Error('the plan just recorded cannot be read back');
+    return found;
+  }
+
+  async plans(key: StateKey): Promise<PlanRecord[]> {
+    if (!this.ready || this.missingColumns) return [];
+    const { rows } = await this.q<Row>('SELECT * FROM upload_plans WHERE base_url = $1 AND kind = $2 ORDER BY planned_at, plan_id', [key.baseUrl, key.kind]);
+    return rows.map((r) => ({
+      digest: String(r.digest),
+      planId: String(r.plan_id),
+      planner: String(r.planned_by),
+      plannedAt: new Date(r.planned_at as string).toISOString(),
+      generation: Number(r.generation),
+      source: String(r.source),
+    }));
+  }
+
+  async approve(key: StateKey, digest: string, host: string): Promise<Approval> {
+    await this.fourEyesReady();
+    await this.session.once('INSERT INTO upload_approvals (base_url, kind, digest, host) VALUES ($1, $2, $3, $4)', [key.baseUrl, key.kind, digest, host]);
+    const me = await this.whoami();
+    const mine = (await this.approvals(key, digest)).filter((a) => a.approver === me);
+    return mine[mine.length - 1]!;
+  }
+
+  async approvals(key: StateKey, digest: string): Promise<Approval[]> {
+    if (!this.ready || this.missingColumns) return [];
+    // The age on the database's clock: the same clock that stamped the approval.
+    const { rows } = await this.q<Row>(
+      `SELECT approved_by, approved_at, host, extract(epoch FROM now() - approved_at)::float8 AS age
+         FROM upload_approvals WHERE base_url = $1 AND kind = $2 AND digest = $3 ORDER BY id`,
+      [key.baseUrl, key.kind, digest],
+    );
+    return rows.map((r) => ({
+      digest,
+      approver: String(r.approved_by),
+      approvedAt: new Date(r.approved_at as string).toISOString(),
+      host: String(r.host),
+      ageSeconds: Number(r.age),
+    }));
+  }
+
   async dump(key: StateKey): Promise<KeyDump> {
     return dumpKey(this, key);
   }
@@ -460,5 +571,6 @@ function toGeneration(r: Row): Generation {
     plan: typeof r.plan === 'string' ? r.plan : null,
     ...(typeof r.operation === 'string' ? { operation: r.operation as Operation } : {}),
     ...(Array.isArray(r.held_removals) && r.held_removals.length ? { heldRemovals: r.held_removals as string[] } : {}),
+    ...(r.approval && typeof r.approval === 'object' ? { approval: r.approval as ApprovalStory } : {}),
   };
 }

@@ -25,6 +25,6 @@ export function anotherPending(key: StateKey, label: string, intent: Intent | un
   return new GuardRefusal(
     'BASELINE_UNCERTAIN',
     `another upload of ${key.kind} to ${key.baseUrl}${who} was sent but never confirmed in ${label}: the service may hold it; nothing was sent`,
-    `check on the service which set it holds, then settle it with \`upload state resolve ${key.kind} --sent\` or \`--previous\``,
+    `look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds), then settle it with \`upload state resolve ${key.kind} --sent\` or \`--previous\``,
   );
 }

@@ -25,6 +25,45 @@ export interface Generation {
   readonly operation?: Operation | undefined;
   /** Keys --hold-removals kept on the service although the file left them out (absent: none). */
   readonly heldRemovals?: readonly string[] | undefined;
+  /** For a plan applied under four eyes: who planned, approved and applied it (absent: no approval needed). */
+  readonly approval?: ApprovalStory | undefined;
+}
+
+/**
+ * Four eyes (docs/review-then-apply.md): a plan for a target that needs approvals is recorded when it is
+ * made, approved by other people, and applied once. Every name here is one the store vouches for
+ * (StateStore.whoami), never one a person can type: PostgreSQL's session_user, or the operating-system
+ * account that owns the record on a directory store.
+ */
+export interface PlanRecord {
+  /** The approval digest (engine/approval.ts): body bytes, kind, address, base generation, guard limits. */
+  readonly digest: string;
+  /** The plan file's own id, which the record is kept under: a changed plan keeps it and has another digest (PLAN_CHANGED). */
+  readonly planId: string;
+  readonly planner: string;
+  readonly plannedAt: string;
+  /** The generation the plan was made against. */
+  readonly generation: number;
+  readonly source: string;
+}
+
+export interface Approval {
+  readonly digest: string;
+  readonly approver: string;
+  readonly approvedAt: string;
+  /** How long ago it was given, on the store's clock (the database's, or this machine's for a directory). */
+  readonly ageSeconds: number;
+  /** The machine it was given from (UPLOAD_HOST or the host name): for the history, never for counting. */
+  readonly host: string;
+}
+
+/** What the history keeps of an applied plan. */
+export interface ApprovalStory {
+  readonly digest: string;
+  readonly planner: string;
+  readonly plannedAt: string;
+  readonly approvers: readonly { readonly name: string; readonly at: string }[];
+  readonly appliedBy: string;
 }
 
 /**
@@ -172,6 +211,16 @@ export interface StateStore {
   audit(key: StateKey, entry: AuditEntry): Promise<void>;
   /** The audit log, newest first. */
   attempts(key: StateKey, limit?: number): Promise<AuditEntry[]>;
+  /** Who this store says the person running is: PostgreSQL's session_user, or the OS account. */
+  whoami(): Promise<string>;
+  /** Records that a plan was made (write-once, by its planId: one recorded before keeps its first record, which is returned). */
+  recordPlan(key: StateKey, plan: Omit<PlanRecord, 'planner' | 'plannedAt'>): Promise<PlanRecord>;
+  /** The plans recorded for a key, oldest first. */
+  plans(key: StateKey): Promise<PlanRecord[]>;
+  /** Records an approval of a digest by whoami() (write-once: appended, never changed). */
+  approve(key: StateKey, digest: string, host: string): Promise<Approval>;
+  /** The approvals of a digest, oldest first; a directory store leaves out records whose owner is not who they name. */
+  approvals(key: StateKey, digest: string): Promise<Approval[]>;
   /** Every key with anything recorded (for copying a store). */
   keys(): Promise<StateKey[]>;
   /**

@@ -16,17 +16,26 @@ afterEach(async () => {
   sb = undefined;
 });
 
-/** A config in the per-user place ($XDG_CONFIG_HOME), with a staging and a protected production target. */
-function writeConfig(s: TestSandbox, extra: Record<string, unknown> = {}, defaultTarget?: string): { env: Record<string, string>; path: string } {
+/**
+ * A config in the per-user place ($XDG_CONFIG_HOME), with a staging and a protected production target
+ * at two addresses (a run at production's address is production, whatever it names: docs/targets.md).
+ * Production is the sandbox unless the test sends to staging there instead.
+ */
+function writeConfig(
+  s: TestSandbox,
+  extra: Record<string, unknown> = {},
+  defaultTarget?: string,
+  at: { staging: string; production: string } = { staging: 'http://127.0.0.1:9', production: s.url },
+): { env: Record<string, string>; path: string } {
   const home = join(s.dir, 'xdg');
   mkdirSync(join(home, 'scheduling-upload'), { recursive: true });
   const path = join(home, 'scheduling-upload', 'config.json');
   const config = {
     ...(defaultTarget ? { defaultTarget } : {}),
     targets: {
-      staging: { baseUrl: s.url, state: join(s.dir, 'state-staging'), tokenEnv: 'STAGING_TOKEN', guards: { maxRemovals: '50%' }, ...extra },
+      staging: { baseUrl: at.staging, state: join(s.dir, 'state-staging'), tokenEnv: 'STAGING_TOKEN', guards: { maxRemovals: '50%' }, ...extra },
       production: {
-        baseUrl: s.url,
+        baseUrl: at.production,
         state: join(s.dir, 'state-prod'),
         tokenEnv: 'PROD_TOKEN',
         protected: true,
@@ -42,7 +51,7 @@ function writeConfig(s: TestSandbox, extra: Record<string, unknown> = {}, defaul
 describe('a named target', () => {
   it('supplies the service, the state, the token variable and the limits; flags override it', async () => {
     sb = await sandbox();
-    const { env } = writeConfig(sb);
+    const { env } = writeConfig(sb, {}, undefined, { staging: sb.url, production: 'http://127.0.0.1:9' });
     const first = writeMembers(sb.dir, 'a.csv', range(1, 10));
     const r = await runCli(['team-members', first, '--yes', '--json', '--no-baseline', '--target', 'staging'], { env });
     expect(r.code).toBe(0);
@@ -57,7 +66,7 @@ describe('a named target', () => {
 
   it('UPLOAD_TARGET chooses it too; UPLOAD_BASE_URL naming another service is a question, not a precedence', async () => {
     sb = await sandbox();
-    const { env } = writeConfig(sb);
+    const { env } = writeConfig(sb, {}, undefined, { staging: sb.url, production: 'http://127.0.0.1:9' });
     const file = writeMembers(sb.dir, 'a.csv', range(1, 3));
     const elsewhere = await runCli(['team-members', file, '--yes', '--json', '--no-baseline'], {
       env: { ...env, UPLOAD_TARGET: 'staging', UPLOAD_BASE_URL: 'https://elsewhere.example.com' },

@@ -44,6 +44,14 @@ function cycles(graph: Map<string, string[]>): string[] {
   return found;
 }
 
+/** Static imports only (what loads with a file, not on use): the start-up of a command depends on these. */
+function staticImports(file: string): string[] {
+  const text = readFileSync(join(SRC, file), 'utf8');
+  return [...text.matchAll(/^import\s(?!type\b)[^'"]*?from\s+'(\.[^']+)'/gm)].map((m) =>
+    relative(SRC, resolve(dirname(join(SRC, file)), m[1]!.replace(/\.js$/, '.ts'))),
+  );
+}
+
 const STAGES = ['read', 'map', 'validate', 'diff', 'guard', 'send', 'state', 'contract'];
 /** What sits above the stages: the engine, the CLI and the presentation. */
 const ABOVE = /^(engine|cli|report)\//;
@@ -76,6 +84,23 @@ describe('the layout of src/', () => {
   it('has no loose files at src/ but the shared vocabulary: `ls src` shows the stages, the engine and the CLI', () => {
     const loose = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isFile());
     expect(loose.sort()).toEqual(SHARED);
+  });
+
+  it('keeps each command one file on the runner: commands/ is imported by the command table alone, and loads light', () => {
+    const commands = [...graph.keys()].filter((f) => f.startsWith('commands/'));
+    expect(commands.length).toBeGreaterThan(0);
+    const importers = [...graph].filter(([file, deps]) => !file.startsWith('commands/') && deps.some((d) => d.startsWith('commands/'))).map(([f]) => f);
+    expect(importers).toEqual([]);
+    // What a command runs is imported inside run(): loading one command for --help loads no reader,
+    // engine, store, service or report (the tables of flags and defaults are light and allowed).
+    const LIGHT = new Set(['engine/options.ts', 'read/types.ts']);
+    const closure = (file: string, seen = new Set<string>()): Set<string> => {
+      for (const d of staticImports(file)) if (!seen.has(d)) closure(d, seen.add(d));
+      return seen;
+    };
+    const HEAVY = /^(engine|read|state|send|map|validate|diff|guard|report|config|notify|export|sets|sandbox|contract)\//;
+    const heavy = commands.flatMap((file) => [...closure(file)].filter((d) => HEAVY.test(d) && !LIGHT.has(d)).map((d) => `${file} → ${d}`));
+    expect(heavy).toEqual([]);
   });
 
   it('keeps tests that start processes out of test/unit: those run in-process only', () => {

@@ -71,9 +71,11 @@ describe('the reader at chunk boundaries and with damaged bytes', () => {
   });
 
   it('a last record with no line break after it is marked, a complete one is not', async () => {
-    expect((await read('a,b\n1,2\n3,DE-')).map((r) => r.unterminated ?? false)).toEqual([false, true]);
+    expect((await read('a,b\n1,2\n3,DE-')).map((r) => r.unterminated ?? false)).toEqual([false, 'lf']);
     expect((await read('a,b\n1,2\n3,4\n')).map((r) => r.unterminated ?? false)).toEqual([false, false]);
     expect((await read('a,b\n1,2\r')).map((r) => r.unterminated ?? false)).toEqual([false]);
+    // Google Sheets: CRLF line ends and none after the last line.
+    expect((await read('a,b\r\n1,2\r\n3,4')).map((r) => r.unterminated ?? false)).toEqual([false, 'crlf']);
   });
 
   it('a workbook given as CSV or JSON says it is a workbook', async () => {

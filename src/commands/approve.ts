@@ -1,0 +1,54 @@
+// `upload approve <plan>`: the second pair of eyes (../engine/approve.ts). The plan is shown exactly as
+// `apply` would show it, then an approval bound to its digest is recorded in the target's state store,
+// under the name the store knows this person by. Asks on a terminal; elsewhere takes --yes.
+import { defineCommand } from '../cli/command.js';
+import { GROUPS } from '../cli/flags.js';
+import { planAddress } from '../cli/plan-address.js';
+
+export default defineCommand({
+  usage: 'approve <plan>',
+  summary: 'approve a plan someone else made, for a target that needs approvals (four eyes)',
+  description:
+    "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval in the target's state store, bound to the plan's digest: the body's bytes, the kind, the address, the upload it was planned against and its guard limits. You are named as the store knows you (PostgreSQL's session_user, or your operating-system account), never by UPLOAD_USER; the planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.",
+  examples: [
+    '$ upload team-members staff.csv --dry-run --plan-out staff.plan.json --target production   the planner',
+    '$ upload approve staff.plan.json --target production                                       someone else',
+    '$ upload apply staff.plan.json --target production --yes                                    anyone allowed to send; once',
+  ],
+  order: 6,
+  flags: ['yes', 'json', 'baseUrl', ...GROUPS.store, 'noColor', 'quiet', ...GROUPS.target, ...GROUPS.fourEyes, ...GROUPS.after],
+  interruptible: true,
+  writes: () => 'planned',
+  address: ([plan]) => planAddress(plan as string),
+  facts: ([plan]) => ({ kind: null, source: plan as string, dryRun: false }),
+  run: async ({ args: [plan], flags, io, run }) => {
+    const [{ UsageError }, { parseState }, { planTargetCheck }, { resolveBaseUrl }, { DEFAULTS }, { runApprove }] = await Promise.all([
+      import('../errors.js'),
+      import('../cli/parse.js'),
+      import('../cli/targets.js'),
+      import('../send/config.js'),
+      import('../engine/options.js'),
+      import('../engine/approve.js'),
+    ]);
+    const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
+    if (flags.yes !== true && !interactive)
+      throw new UsageError(
+        'NO_CONFIRMATION',
+        'approving records your name under this plan, and there is no terminal to ask you',
+        'review the plan (upload approve PLAN on a terminal shows it), then run again with --yes',
+      );
+    // An address given as well must be the plan's (PLAN_BASE_URL); nothing is sent, so no token is read.
+    const baseUrl = flags.baseUrl === undefined && !io.env.UPLOAD_BASE_URL ? undefined : resolveBaseUrl(flags.baseUrl, io.env);
+    const state = parseState(flags, io);
+    const send = {
+      retries: 0,
+      timeoutSeconds: 1,
+      baseUrl,
+      token: undefined,
+      tokenEnv: DEFAULTS.tokenEnv,
+      confirm: flags.yes === true ? 'yes' : 'prompt',
+    } as const;
+    const checkTarget = await planTargetCheck(flags, io);
+    return runApprove({ plan: plan as string, ...send, ...state, host: state.identity.host, checkTarget, target: flags.targetName ?? null }, run);
+  },
+});

@@ -1,0 +1,153 @@
+// Four eyes (docs/review-then-apply.md): a target with `"approvals": N` takes a plan, N approvals by
+// people other than its planner, bound to the plan's digest, and one apply. The digest covers exactly
+// what the approvers judged: the body's bytes, the kind, the address, the generation the plan was made
+// against and the guard limits it was judged with. Names come from the state store (whoami), never from
+// UPLOAD_USER or the plan file.
+import { createHash } from 'node:crypto';
+import type { Kind } from '../contract/kinds.js';
+import { GuardRefusal } from '../errors.js';
+import type { Approval, ApprovalStory, PlanRecord, StateKey, StateStore } from '../state/types.js';
+
+/** How long an approval counts, unless the target says otherwise. */
+export const DEFAULT_APPROVAL_HOURS = 24;
+
+/** What a target asks of an upload: N approvals, each valid for `hours`. */
+export interface FourEyes {
+  readonly approvals: number;
+  readonly hours: number;
+}
+
+export interface DigestInput {
+  /** sha256 of the body's bytes, as read. */
+  readonly bodySha256: string;
+  readonly kind: Kind;
+  /** The normalised service address (state key). */
+  readonly address: string;
+  readonly generation: number;
+  readonly limits: { readonly maxRemovals: string; readonly maxChanges: string; readonly maxEmptied: string; readonly allowEmpty: boolean };
+}
+
+/** The approval digest: what an approval is bound to. */
+export function approvalDigest(input: DigestInput): string {
+  const { limits } = input;
+  const fields = [
+    'scheduling-upload-approval/1',
+    input.bodySha256,
+    input.kind,
+    input.address,
+    String(input.generation),
+    limits.maxRemovals,
+    limits.maxChanges,
+    limits.maxEmptied,
+    String(limits.allowEmpty),
+  ];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+}
+
+/** The stricter of two requirements: more approvals, shorter validity. */
+export function stricter(a: FourEyes | undefined, b: FourEyes | undefined): FourEyes | undefined {
+  if (!a || !b) return a ?? b;
+  return { approvals: Math.max(a.approvals, b.approvals), hours: Math.min(a.hours, b.hours) };
+}
+
+const remake = (target: string | null) =>
+  `make a new plan with --dry-run --plan-out FILE${target ? ` --target ${target}` : ''}, have it approved with \`upload approve FILE\`, and apply that one`;
+
+/** The record of this plan file (by its id), whose content must still be what was recorded. */
+export async function recordedPlan(store: StateStore, key: StateKey, digest: string, planId: string | undefined, target: string | null): Promise<PlanRecord> {
+  const found = planId ? (await store.plans(key)).find((p) => p.planId === planId) : undefined;
+  if (found?.digest === digest) return found;
+  if (found)
+    throw new GuardRefusal(
+      'PLAN_CHANGED',
+      `the plan was changed after it was made by ${found.planner} at ${found.plannedAt}: its content is no longer what was recorded (digest ${digest.slice(0, 12)}…, recorded ${found.digest.slice(0, 12)}…), so no approval of it counts; nothing was sent`,
+      remake(target),
+    );
+  throw new GuardRefusal(
+    'PLAN_UNRECORDED',
+    `this plan was not recorded in ${store.label} when it was made (it was made for a target that needed no approvals, or with another state store), so nobody can have approved it; nothing was sent`,
+    remake(target),
+  );
+}
+
+/** A plan is applied once: the generation that applied it names its digest. */
+export async function assertUnused(store: StateStore, key: StateKey, digest: string): Promise<void> {
+  const used = (await store.generations(key)).find((g) => g.approval?.digest === digest);
+  if (used)
+    throw new GuardRefusal(
+      'PLAN_USED',
+      `this plan was applied already, as upload #${used.generation} by ${used.approval!.appliedBy} at ${used.uploadedAt}; a plan is applied once, and nothing was sent`,
+      'to send the same records again, make a new plan with --dry-run --plan-out FILE and have it approved',
+    );
+}
+
+/** The approvals that count (by others than the planner, not expired), and those that do not. */
+export interface Tally {
+  readonly counted: readonly Approval[];
+  readonly expired: readonly Approval[];
+}
+
+export async function tally(store: StateStore, key: StateKey, plan: PlanRecord, rule: FourEyes): Promise<Tally> {
+  const all = (await store.approvals(key, plan.digest)).filter((a) => a.approver !== plan.planner);
+  const counted = new Map<string, Approval>();
+  const expired: Approval[] = [];
+  for (const a of all) {
+    if (a.ageSeconds > rule.hours * 3600) expired.push(a);
+    // One person counts once, however often they approved: the latest approval stands for them.
+    else counted.set(a.approver, a);
+  }
+  return { counted: [...counted.values()], expired: expired.filter((a) => !counted.has(a.approver)) };
+}
+
+/** NOT_APPROVED unless N people other than the planner approved exactly this digest within the validity. */
+export function assertApproved(plan: PlanRecord, rule: FourEyes, found: Tally, target: string | null, path: string): void {
+  if (found.counted.length >= rule.approvals) return;
+  const have = found.counted.length ? `approved by ${found.counted.map((a) => a.approver).join(', ')}` : 'approved by nobody yet';
+  const lapsed = found.expired.length
+    ? `; the approval${found.expired.length === 1 ? '' : 's'} of ${found.expired.map((a) => `${a.approver} (${a.approvedAt})`).join(', ')} expired after ${rule.hours} h`
+    : '';
+  throw new GuardRefusal(
+    'NOT_APPROVED',
+    `${target ? `the target '${target}'` : 'this address'} needs ${rule.approvals} approval${rule.approvals === 1 ? '' : 's'} by someone other than the planner (${plan.planner}); this plan is ${have}${lapsed}; nothing was sent`,
+    `ask ${rule.approvals - found.counted.length === 1 ? 'someone else' : `${rule.approvals - found.counted.length} other people`} to run: upload approve ${path}${target ? ` --target ${target}` : ''}`,
+  );
+}
+
+/** The history's account of an applied plan. */
+export function storyOf(plan: PlanRecord, found: Tally, appliedBy: string): ApprovalStory {
+  return {
+    digest: plan.digest,
+    planner: plan.planner,
+    plannedAt: plan.plannedAt,
+    approvers: found.counted.map((a) => ({ name: a.approver, at: a.approvedAt })),
+    appliedBy,
+  };
+}
+
+/** What an approver approves: the recorded plan, and the approvals it has so far. */
+export interface ToApprove {
+  readonly plan: PlanRecord;
+  readonly rule: FourEyes;
+  readonly me: string;
+  readonly found: Tally;
+}
+
+/** Before the plan is shown for approval: recorded, not the approver's own, not approved by them already. */
+export async function checkApprover(
+  store: StateStore,
+  key: StateKey,
+  digest: string,
+  planId: string | undefined,
+  rule: FourEyes,
+  target: string | null,
+): Promise<ToApprove> {
+  const plan = await recordedPlan(store, key, digest, planId, target);
+  const me = await store.whoami();
+  if (me === plan.planner)
+    throw new GuardRefusal(
+      'SELF_APPROVAL',
+      `${me} made this plan (at ${plan.plannedAt}), and a plan cannot be approved by the person who made it; nothing was recorded`,
+      'ask someone else to approve it: upload approve PLAN',
+    );
+  return { plan, rule, me, found: await tally(store, key, plan, rule) };
+}

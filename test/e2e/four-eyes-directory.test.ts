@@ -1,0 +1,186 @@
+// Four eyes on a directory store, with two operating-system accounts where the machine allows it (root
+// on Linux, as CI runs: an approver account is made with useradd and the CLI runs as it through
+// runuser). The name of whoever planned or approved is the record file's owner, never UPLOAD_USER.
+// Elsewhere the one account the tests run as can only plan, and its own approval is refused.
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, linkSync, copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type CliResult } from '../helpers/cli.js';
+import { membersCsv, range } from '../helpers/members.js';
+import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
+import { keyDir } from '../helpers/state.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const APPROVER = 'su4e-approver';
+const TEAM = 'su4e-team';
+
+let sb: TestSandbox;
+let dir: string;
+let node: string;
+/** Whether a second account can run the CLI here (root on Linux, the program readable by it). */
+let twoAccounts = false;
+
+/** Makes the approver's account and the team group, once per machine (idempotent: other runs may share them). */
+function makeAccounts(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  try {
+    for (const [cmd, args] of [
+      ['groupadd', ['-f', TEAM]],
+      ['useradd', ['-M', '-s', '/usr/sbin/nologin', '-G', TEAM, APPROVER]],
+    ] as const) {
+      try {
+        execFileSync(cmd, args, { stdio: 'ignore' });
+      } catch (err) {
+        // 9: the account exists already.
+        if ((err as { status?: number }).status !== 9) throw err;
+      }
+    }
+    execFileSync('usermod', ['-a', '-G', TEAM, APPROVER], { stdio: 'ignore' });
+    // The approver runs this Node from a folder it can reach (root's home is private).
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    chmodSync(bin, 0o755);
+    node = join(bin, 'node');
+    try {
+      linkSync(process.execPath, node);
+    } catch {
+      copyFileSync(process.execPath, node);
+    }
+    chmodSync(node, 0o755);
+    execFileSync('runuser', ['-u', APPROVER, '--', node, '-e', `require('node:fs').accessSync(${JSON.stringify(BIN)})`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The CLI as `user` (undefined: the account the tests run as), optionally on a skewed clock. */
+function as(user: string | undefined, args: readonly string[], extra: { env?: Record<string, string>; skew?: string } = {}): Promise<CliResult> {
+  const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', UPLOAD_TOKEN: TOKEN, ...extra.env };
+  let command = [user ? node : process.execPath, BIN, ...args];
+  if (extra.skew) command = ['faketime', '-f', extra.skew, ...command];
+  if (user) command = ['runuser', '-u', user, '--', 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const stdout = Buffer.concat(out).toString();
+      resolve({ code, signal, stdout, stderr: Buffer.concat(err).toString(), json: () => JSON.parse(stdout) as never });
+    });
+  });
+}
+
+const members = () => sb.stored('/integrations/teamMembers');
+const plan = (name: string, file: string) => as(undefined, ['team-members', file, '--dry-run', '--no-baseline', '--plan-out', name, '--target', 'production']);
+
+beforeAll(async () => {
+  sb = await sandbox();
+  const t = tempDir();
+  dir = t.dir;
+  chmodSync(dir, 0o755);
+  twoAccounts = makeAccounts();
+  // The team's folder: the state store and the plans, shared through the group (2770).
+  const shared = join(dir, 'team');
+  mkdirSync(shared);
+  mkdirSync(join(shared, 'state'));
+  for (const folder of [shared, join(shared, 'state')]) {
+    if (twoAccounts) chownSync(folder, 0, Number(execFileSync('getent', ['group', TEAM]).toString().split(':')[2]));
+    chmodSync(folder, 0o2770);
+  }
+  t.write(
+    'upload.config.json',
+    JSON.stringify({ targets: { production: { baseUrl: sb.url, state: join(shared, 'state'), approvals: 1, approvalHours: 24 } } }),
+  );
+  chmodSync(join(dir, 'upload.config.json'), 0o644);
+  for (const [name, n] of [
+    ['a.csv', 10],
+    ['b.csv', 12],
+    ['c.csv', 11],
+  ] as const)
+    writeFileSync(join(shared, name), membersCsv(range(1, n)));
+  dir = shared;
+  writeFileSync(join(dir, 'upload.config.json'), readFileSync(join(t.dir, 'upload.config.json')));
+  chmodSync(join(dir, 'upload.config.json'), 0o644);
+}, 60_000);
+
+afterAll(async () => {
+  await sb?.stop();
+});
+
+describe('four eyes on a directory store', () => {
+  it('refuses a direct upload at the address, and the planner approving their own plan whatever UPLOAD_USER says', async () => {
+    const direct = await as(undefined, ['team-members', 'a.csv', '--yes', '--no-baseline', '--base-url', sb.url, '--json']);
+    expect(direct.code).toBe(4);
+    expect(direct.json<{ error: { code: string } }>().error.code).toBe('PLAN_REQUIRED');
+    const made = await plan('self.plan.json', 'a.csv');
+    expect(made.code, made.stderr).toBe(0);
+    const self = await as(undefined, ['approve', 'self.plan.json', '--target', 'production', '--yes', '--json'], { env: { UPLOAD_USER: APPROVER } });
+    expect(self.code).toBe(4);
+    expect(self.json<{ error: { code: string } }>().error.code).toBe('SELF_APPROVAL');
+    const apply = await as(undefined, ['apply', 'self.plan.json', '--target', 'production', '--yes', '--json']);
+    expect(apply.code).toBe(4);
+    expect(apply.json<{ error: { code: string } }>().error.code).toBe('NOT_APPROVED');
+    expect(await members()).toEqual([]);
+  });
+
+  it('takes another account’s approval, owned by that account, and applies the plan once', async () => {
+    if (!twoAccounts) {
+      // One account on this machine: nobody else can approve, so nothing can be applied.
+      const r = await as(undefined, ['apply', 'self.plan.json', '--target', 'production', '--yes']);
+      expect(r.code).toBe(4);
+      return;
+    }
+    const approve = await as(APPROVER, ['approve', 'self.plan.json', '--target', 'production', '--yes', '--json']);
+    expect(approve.code, approve.stderr).toBe(0);
+    expect(approve.json<{ approval: { approvers: { name: string }[]; planner: string } }>().approval).toMatchObject({
+      planner: 'root',
+      approvers: [{ name: APPROVER }],
+    });
+    const records = join(keyDir(join(dir, 'state'), sb.url), 'approvals');
+    const [file] = readdirSync(records);
+    expect(statSync(join(records, file!)).uid).toBe(Number(execFileSync('id', ['-u', APPROVER]).toString()));
+    expect(statSync(join(records, file!)).mode & 0o777).toBe(0o440);
+    const apply = await as(undefined, ['apply', 'self.plan.json', '--target', 'production', '--yes', '--json']);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(await members()).toHaveLength(10);
+    const again = await as(undefined, ['apply', 'self.plan.json', '--target', 'production', '--yes', '--json']);
+    expect(again.code).toBe(4);
+    expect(again.json<{ error: { code: string } }>().error.code).toBe('PLAN_USED');
+    const history = await as(undefined, ['history', 'team-members', '--target', 'production']);
+    expect(history.stdout).toContain(`planned by root`);
+    expect(history.stdout).toContain(`approved by ${APPROVER}`);
+    expect(history.stdout).toContain('applied by root');
+  });
+
+  it('refuses an approval given more than the target’s hours ago, and a plan changed after its approval', async () => {
+    expect((await plan('late.plan.json', 'b.csv')).code).toBe(0);
+    // Another set: approvals are bound to content, and the same content planned twice shares them.
+    expect((await plan('changed.plan.json', 'c.csv')).code).toBe(0);
+    const approver = twoAccounts ? APPROVER : undefined;
+    // Given "25 hours ago", on the approving machine's clock (libfaketime): expired for a 24 h target.
+    const late = await as(approver, ['approve', 'late.plan.json', '--target', 'production', '--yes'], { skew: '-25h' });
+    const changed = await as(approver, ['approve', 'changed.plan.json', '--target', 'production', '--yes']);
+    if (twoAccounts) {
+      expect(late.code, late.stderr).toBe(0);
+      expect(changed.code, changed.stderr).toBe(0);
+    } else {
+      expect([late.code, changed.code]).toEqual([4, 4]);
+    }
+    const expired = await as(undefined, ['apply', 'late.plan.json', '--target', 'production', '--yes', '--json']);
+    expect(expired.code).toBe(4);
+    expect(expired.json<{ error: { code: string; message: string } }>().error.code).toBe('NOT_APPROVED');
+    if (twoAccounts) expect(expired.json<{ error: { message: string } }>().error.message).toContain('expired after 24 h');
+    const doc = JSON.parse(readFileSync(join(dir, 'changed.plan.json'), 'utf8')) as { body: { file: string } };
+    const body = join(dir, doc.body.file);
+    writeFileSync(body, readFileSync(body, 'utf8').replace('Member 5', 'Member X'));
+    const tampered = await as(undefined, ['apply', 'changed.plan.json', '--target', 'production', '--yes', '--json']);
+    expect(tampered.code).toBe(4);
+    expect(tampered.json<{ error: { code: string } }>().error.code).toBe('PLAN_CHANGED');
+    expect(await members()).toHaveLength(twoAccounts ? 10 : 0);
+  });
+});
