@@ -10,6 +10,7 @@ import { describeMapping, type FieldSource } from '../map/describe.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
 import { mapRecord } from '../map/record.js';
+import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { markHiddenColumns, readNotes } from '../read/notes.js';
 import { NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
@@ -126,7 +127,10 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   const { keys, bodies } = validator;
 
   const header = source.info.header;
-  for (const note of readNotes(source.info, input.read.sheet)) validator.add(note);
+  const diff = input.baseline ? diffRecords(input.baseline.records, input.baseline.source, keys, bodies, validator.hasKey) : noBaseline();
+  let notes = readNotes(source.info, input.read.sheet);
+  if (input.baseline) notes = guardRecordedNames(notes, input.baseline.records, keys, bodies, diff, (i) => validator.lineOfBody(i));
+  for (const note of notes) validator.add(note);
   if (rows === 0 && validator.errors === 0 && plans.size === 0) {
     if (header) {
       // A header and no records: its columns are still checked, so a wrong header is not hidden.
@@ -147,7 +151,6 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       );
     }
   }
-  const diff = input.baseline ? diffRecords(input.baseline.records, input.baseline.source, keys, bodies, validator.hasKey) : noBaseline();
   return {
     kind,
     source: input.read.source,

@@ -69,3 +69,98 @@ describe('other code pages', () => {
     expect(suspect.message).toContain('run again without --encoding');
   });
 });
+
+// A doubtful reading that would rewrite the names the service holds is an error, not a warning: the
+// recorded upload is the baseline, and nothing is sent.
+describe('names already recorded', () => {
+  const uploadUtf8 = async (sb: Awaited<ReturnType<typeof sandbox>>, text: string) => {
+    const r = await runCli(['team-members', tempDir().write('first.csv', text), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], {
+      env: sb.env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+  };
+  const stored = async (sb: Awaited<ReturnType<typeof sandbox>>) => ((await sb.stored('/integrations/teamMembers')) as { name: string }[]).map((m) => m.name);
+
+  it('the windows-1250 export read with --encoding windows-1252: exit 3, SUSPECT_ENCODING names the records and --encoding windows-1250', async () => {
+    const sb = await sandbox();
+    try {
+      await uploadUtf8(sb, POLISH);
+      const file = tempDir().write('staff.csv', encode(POLISH, 'windows-1250'));
+      const r = await runCli(['team-members', file, '--yes', '--json', '--encoding', 'windows-1252', '--max-changes', '100%', '--state-dir', sb.stateDir], {
+        env: sb.env,
+      });
+      expect(r.code, r.stderr).toBe(3);
+      const suspect = (r.json().issues as { code: string; severity: string; message: string }[]).filter((i) => i.code === 'SUSPECT_ENCODING');
+      expect(suspect).toHaveLength(1);
+      expect(suspect[0]!.severity).toBe('error');
+      expect(suspect[0]!.message).toContain('run again with --encoding windows-1250 if it is that one');
+      expect(suspect[0]!.message).toContain("Nothing was sent: this reading would change 1 recorded value: E1 (line 2) name 'Łukasz Żółć' to '£ukasz ¯ó³æ'");
+      expect(await stored(sb)).toEqual(['Łukasz Żółć', 'Zofia Wójcik']);
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('a file with ? where the recorded name has ü (J?rgen for Jürgen): exit 3, SUSPECT_ENCODING, nothing sent', async () => {
+    const sb = await sandbox();
+    try {
+      const names = (jurgen: string) => `employeeID,email,name\nE1,jurgen@example.com,${jurgen} Weiß\nE2,anna@example.com,Anna Berg\n`;
+      await uploadUtf8(sb, names('Jürgen'));
+      const r = await runCli(
+        ['team-members', tempDir().write('staff.csv', names('J?rgen')), '--yes', '--json', '--max-changes', '100%', '--state-dir', sb.stateDir],
+        {
+          env: sb.env,
+        },
+      );
+      expect(r.code, r.stderr).toBe(3);
+      const suspect = (r.json().issues as { code: string; severity: string; line: number; message: string }[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
+      expect(suspect.severity).toBe('error');
+      expect(suspect.line).toBe(2);
+      expect(suspect.message).toContain("E1 (line 2) name 'Jürgen Weiß' to 'J?rgen Weiß'");
+      expect(suspect.message).toContain('export the file again as UTF-8');
+      expect(await stored(sb)).toEqual(['Jürgen Weiß', 'Anna Berg']);
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('a real rename beside them is no suspect: Jurgen to Jürgen is sent', async () => {
+    const sb = await sandbox();
+    try {
+      await uploadUtf8(sb, 'employeeID,email,name\nE1,jurgen@example.com,Jurgen\n');
+      const r = await runCli(
+        [
+          'team-members',
+          tempDir().write('staff.csv', 'employeeID,email,name\nE1,jurgen@example.com,Jürgen\n'),
+          '--yes',
+          '--json',
+          '--max-changes',
+          '100%',
+          '--state-dir',
+          sb.stateDir,
+        ],
+        { env: sb.env },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(await stored(sb)).toEqual(['Jürgen']);
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('a first upload (no recorded names) with --encoding windows-1252 stays a warning and is sent', async () => {
+    const sb = await sandbox();
+    try {
+      const file = tempDir().write('staff.csv', encode(POLISH, 'windows-1250'));
+      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--encoding', 'windows-1252', '--state-dir', sb.stateDir], {
+        env: sb.env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const suspect = (r.json().issues as { code: string; severity: string }[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
+      expect(suspect.severity).toBe('warning');
+      expect(await stored(sb)).toEqual(['£ukasz ¯ó³æ', 'Zofia Wójcik']);
+    } finally {
+      await sb.stop();
+    }
+  });
+});
