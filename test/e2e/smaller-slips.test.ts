@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { scriptedServer } from '../helpers/scripted-server.js';
 import { closeTerminals, inTerminal } from '../helpers/tmux.js';
 
 let sb: TestSandbox | undefined;
@@ -54,5 +55,34 @@ describe('smaller slips', () => {
     const screen = await t.until(/exit 4/);
     expect(screen).toContain("run again and type the target's name, production, to upload");
     expect(screen).not.toContain('answer y');
+  });
+
+  // The spinner is the one thing drawn in colour while a run waits; with NO_COLOR it must be plain.
+  // FORCE_COLOR=1 makes the spinner's colour library draw colour whatever it detects, so only the
+  // tool's own NO_COLOR rule keeps it plain; the run without NO_COLOR shows the check sees colour at
+  // all (tmux -e keeps the SGR sequences).
+  it.each([
+    ['with NO_COLOR=1, the spinner is drawn without colour', { NO_COLOR: '1', FORCE_COLOR: '1' }, false],
+    ['without it, the same spinner is cyan', { FORCE_COLOR: '1' }, true],
+  ] as const)('%s', async (_title, extra, coloured) => {
+    const server = await scriptedServer([{ hang: true }]);
+    sb = await sandbox();
+    const file = join(sb.dir, 'a.csv');
+    writeFileSync(file, 'employeeID,email,name\nE1,a@example.com,A\n');
+    const t = inTerminal(['team-members', file, '--yes', '--no-baseline', '--state-dir', sb.stateDir, '--retries', '0'], {
+      ...sb.env,
+      UPLOAD_BASE_URL: server.url,
+      TERM: 'xterm-256color',
+      ...extra,
+    });
+    await t.until(/waiting for the answer/);
+    const styled = t.screenWithStyles();
+    const spinnerLine = styled.split('\n').find((l) => l.includes('waiting for the answer')) ?? '';
+    // SGR 36 (cyan) or any 256/true-colour foreground.
+    const colour = /\u001b\[(?:[0-9;]*;)?(?:3[0-7]|38;[25];[0-9;]+)m/;
+    expect(colour.test(spinnerLine), JSON.stringify(spinnerLine)).toBe(coloured);
+    if (!coloured) expect(styled).not.toMatch(colour);
+    t.press('C-c');
+    await t.until(/exit 130/);
   });
 });

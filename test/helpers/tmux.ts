@@ -15,6 +15,8 @@ const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
 export interface Terminal {
   /** The screen as rendered now, wrapped lines joined. */
   screen(): string;
+  /** The same, with the escape sequences of its colours and attributes (tmux's -e). */
+  screenWithStyles(): string;
   /** Types `keys` and Enter. */
   type(keys: string): void;
   /** Presses one key, in tmux's names (C-c). */
@@ -36,6 +38,7 @@ export function inTerminal(args: readonly string[], env: Record<string, string>,
   const screen = () => tmux('capture-pane', '-p', '-J');
   return {
     screen,
+    screenWithStyles: () => tmux('capture-pane', '-p', '-J', '-e'),
     type(keys) {
       tmux('send-keys', '-l', keys);
       tmux('send-keys', 'Enter');
