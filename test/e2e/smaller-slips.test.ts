@@ -79,6 +79,7 @@ describe('smaller slips', () => {
     const styled = t.screenWithStyles();
     const spinnerLine = styled.split('\n').find((l) => l.includes('waiting for the answer')) ?? '';
     // SGR 36 (cyan) or any 256/true-colour foreground.
+    // eslint-disable-next-line no-control-regex
     const colour = /\u001b\[(?:[0-9;]*;)?(?:3[0-7]|38;[25];[0-9;]+)m/;
     expect(colour.test(spinnerLine), JSON.stringify(spinnerLine)).toBe(coloured);
     if (!coloured) expect(styled).not.toMatch(colour);
