@@ -253,7 +253,11 @@ export async function createFileExclusive(path: string, text: string, mode = 0o6
   return true;
 }
 
-async function createInPlace(path: string, text: string, mode: number): Promise<boolean> {
+/**
+ * Without hard links: an exclusive create of `path`, then `text`, synced; false when it exists. A write
+ * that fails removes the file again (the lock file and the intent both use it).
+ */
+export async function createInPlace(path: string, text: string, mode: number): Promise<boolean> {
   let file;
   try {
     file = await open(path, 'wx', mode);

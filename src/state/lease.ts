@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, rm, stat } from 'node:fs/promises';
-import { NO_HARD_LINKS, readRegularFile } from './atomic.js';
+import { createInPlace, NO_HARD_LINKS, readRegularFile } from './atomic.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
@@ -96,7 +96,7 @@ export async function liveHolder(path: string, what: string): Promise<GuardRefus
 }
 
 async function tryCreate(path: string, me: LeaseFile, times: LeaseTimes): Promise<boolean> {
-  if (times.hardLinks === false || withoutLinks.has(dirname(path))) return createInPlace(path, me, times);
+  if (times.hardLinks === false || withoutLinks.has(dirname(path))) return createInPlace(path, text(me), times.fileMode ?? 0o600);
   const temp = await writeTemp(path, me, times);
   try {
     await link(temp, path);
@@ -109,33 +109,11 @@ async function tryCreate(path: string, me: LeaseFile, times: LeaseTimes): Promis
   } finally {
     await rm(temp, { force: true });
   }
-  return createInPlace(path, me, times);
+  return createInPlace(path, text(me), times.fileMode ?? 0o600);
 }
 
-/**
- * Without hard links: an exclusive create, then the content. Until it is written a reader finds the
- * file empty or cut short, which it takes for a lock being taken right now (WRITING_GRACE_MS), never
- * for a stale one; a write that fails removes the file again.
- */
-async function createInPlace(path: string, me: LeaseFile, times: LeaseTimes): Promise<boolean> {
-  let file;
-  try {
-    file = await open(path, 'wx', times.fileMode ?? 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    await file.writeFile(text(me));
-    await file.sync();
-  } catch (err) {
-    await file.close().catch(() => {});
-    await rm(path, { force: true });
-    throw err;
-  }
-  await file.close();
-  return true;
-}
+// Without hard links (createInPlace): until the lock file is written a reader finds it empty or cut
+// short, which it takes for a lock being taken right now (WRITING_GRACE_MS), never for a stale one.
 
 /** The lock file's content, written whole beside it, in the store's file mode. */
 async function writeTemp(path: string, content: LeaseFile, times: LeaseTimes): Promise<string> {
