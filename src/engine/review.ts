@@ -1,29 +1,10 @@
 // With --report-html: what the review page shows beyond the report — the planned records, the records
 // they were compared with, the body's sha256 — gathered from the frame's steps once they are judged.
 // A saved plan's baseline is not loaded for the run (the plan carries its diff), so it is read here.
-import { KINDS, type Kind } from '../contract/kinds.js';
+import { KINDS } from '../contract/kinds.js';
 import { generationRecords } from './baseline.js';
 import type { Judged } from './outputs.js';
-
-/** What a run planned to send and what it compared with: the data the page renders beyond the report. */
-export interface ReviewRecords {
-  readonly kind: Kind;
-  /** Key → canonical wire JSON of the baseline; undefined when there was none. */
-  readonly baseline: ReadonlyMap<string, string> | undefined;
-  /** Key and canonical wire JSON of each planned record, in file order. */
-  readonly keys: readonly string[];
-  readonly bodies: readonly string[];
-}
-
-/**
- * Filled in by a run when a review page was asked for (--report-html): the records it planned, the
- * baseline, and the body's sha256 (a plan's, for apply). Left empty where the run did not get that far.
- */
-export interface Reviewed {
-  records?: ReviewRecords;
-  sha256?: string | null;
-  plan?: string | null;
-}
+import type { Reviewed } from './reviewed.js';
 
 export async function collectReview(review: Reviewed, { def, opened, against, planned }: Judged): Promise<void> {
   const { kind } = opened.target;
