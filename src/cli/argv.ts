@@ -57,9 +57,10 @@ export async function parseLine(name: string, spec: CommandSpec, argv: readonly 
       throw new UsageError('BAD_USAGE', `${d.long} needs a value: ${d.spec.flags.replace(/^-[a-zA-Z], /, '')}`, `give it one, or leave the flag out (${help})`);
     }
     if (!d.value && value !== undefined) throw new UsageError('BAD_USAGE', `${d.long} takes no value, and was given '${value}'`, `write ${d.long} alone`);
+    // A value outside the choices is a bad flag value like any other (BAD_FLAG, docs/report.md).
     if (value !== undefined && d.spec.choices && !d.spec.choices.includes(value)) {
       throw new UsageError(
-        'BAD_USAGE',
+        'BAD_FLAG',
         `${d.long} '${value}' is not one of: ${d.spec.choices.join(', ')}`,
         `use one of them, e.g. ${d.long} ${d.spec.choices[0]}`,
       );

@@ -1,14 +1,14 @@
 // Where the tool keeps what it remembers between runs, and how each file is named. Pure apart from
 // reading the environment it is given: the file system is touched elsewhere.
 import { resolve } from 'node:path';
-import { stateHome } from './app-dirs.js';
+import { stateHome } from '../files/app-dirs.js';
 
 /** A PostgreSQL URL rather than a directory. */
 export function isStoreUrl(spec: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(spec);
 }
 
-/** --state DIR, else the system's state folder (./app-dirs.ts). */
+/** --state DIR, else the system's state folder (files/app-dirs.ts). */
 export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   if (flag !== undefined && flag !== '') return resolve(flag);
   return stateHome(env, platform);

@@ -8,10 +8,11 @@ import type { RunIo } from '../../src/cli/io.js';
 import { Secrets } from '../../src/send/secrets.js';
 import { parseUploadOptions } from '../../src/cli/options.js';
 import { confirmQuestion } from '../../src/report/human.js';
-import type { ConfirmRequest } from '../../src/report/events.js';
-import type { UploadReport } from '../../src/report/types.js';
+import type { ConfirmRequest } from '../../src/engine/events.js';
+import type { UploadReport } from '../../src/engine/report.js';
 import { runUpload } from '../../src/engine/upload.js';
 import { assembleReport } from '../../src/report/assemble.js';
+import { outputFiles } from '../../src/report/output-files.js';
 import { auditLines, latestSnapshot, lockOf } from '../helpers/state.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
@@ -38,7 +39,7 @@ async function upload(file: string, who: Person): Promise<UploadReport> {
   const env = sb!.env;
   const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {}, secrets: new Secrets() } as unknown as RunIo;
   const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', stateDir: sb!.stateDir, noBaseline: true }, io);
-  const { facts, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, confirm: (request) => who.confirm(request) });
+  const { facts, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, files: outputFiles, confirm: (request) => who.confirm(request) });
   return assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
 }
 

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { RunIo } from '../../src/cli/io.js';
 import { parseUploadOptions } from '../../src/cli/options.js';
 import { runUpload } from '../../src/engine/upload.js';
+import { outputFiles } from '../../src/report/output-files.js';
 import type { RunResult } from '../../src/engine/result.js';
 import { Secrets } from '../../src/send/secrets.js';
 
@@ -21,6 +22,7 @@ export async function uploadWithQuestion(env: Record<string, string>, state: str
     env,
     stdin: io.stdin,
     emit: () => {},
+    files: outputFiles,
     confirm: async () => {
       await meanwhile();
       return true;

@@ -8,13 +8,13 @@ import { UsageError } from '../../src/errors.js';
 
 const line = async (name: string, words: string[]) => parseLine(name, await loadCommand(name), words);
 
-async function refused(name: string, words: string[]): Promise<UsageError> {
+async function refused(name: string, words: string[], code = 'BAD_USAGE'): Promise<UsageError> {
   const failure = await line(name, words).then(
     () => undefined,
     (err: unknown) => err,
   );
   expect(failure).toBeInstanceOf(UsageError);
-  expect((failure as UsageError).code).toBe('BAD_USAGE');
+  expect((failure as UsageError).code).toBe(code);
   return failure as UsageError;
 }
 
@@ -89,8 +89,8 @@ describe('a mistake on the command line is a usage error that names it', () => {
     expect((await refused('team-members', ['staff.csv', '--json=yes'])).message).toBe("--json takes no value, and was given 'yes'");
   });
 
-  it('a value that is not one of the choices, naming them', async () => {
-    const bad = await refused('team-members', ['staff.csv', '--format', 'xls']);
+  it('a value that is not one of the choices, naming them (BAD_FLAG, as any bad value of a flag)', async () => {
+    const bad = await refused('team-members', ['staff.csv', '--format', 'xls'], 'BAD_FLAG');
     expect(bad.message).toBe("--format 'xls' is not one of: csv, json, ndjson, xlsx");
   });
 
