@@ -1,6 +1,5 @@
 // --config and --target on the commands that send: the chosen target's settings laid under the flags
 // the command line gave (commander says which those are), before the flags are parsed as usual.
-import { dirname, resolve } from 'node:path';
 import type { Kind } from '../contract/kinds.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Settings } from '../config/settings.js';
@@ -47,7 +46,7 @@ export async function withTarget(
   kind: Kind | undefined,
   how: { showOnly?: boolean; address?: string | undefined; noTarget?: boolean } = {},
 ): Promise<Targeted> {
-  const { resolveSettings, settingsAsFlags } = await import('../config/settings.js');
+  const { resolveSettings, settingsAsFlags, targetValue } = await import('../config/settings.js');
   const resolve_ = (target: ChosenTarget | undefined) => resolveSettings({ flags, given: line.given, target, kind, env: io.env });
   const laidUnder = (settings: Settings): Flags => ({ ...flags, ...(settingsAsFlags(settings) as Flags) });
   if (how.noTarget) {
@@ -84,22 +83,18 @@ export async function withTarget(
   // target's and the one the command line or the environment gives (the settings without a target).
   const explicit = resolve_(undefined).baseUrl;
   checkAddress(target, explicit.from === 'default' ? undefined : { value: explicit.value as string, from: explicit.from });
-  if (target) checkTargetState(target, flags, line);
+  if (target) checkTargetState(target, settings, targetValue('state', target, kind));
   return { flags: laidUnder(settings), settings, config: loaded, target, fourEyes: stricter(ruleOf(target), flagRule(flags)), notice };
 }
 
 /** A guarded target's plans, approvals and history are in its own store: another one named is refused. */
-function checkTargetState(target: ChosenTarget, given: Flags, line: CommandLine): void {
-  const own = target.target.state;
-  const named = line.given('state') ? given.state : line.given('stateDir') ? given.stateDir : undefined;
-  if (own === undefined || named === undefined || !(target.target.protected === true || (target.target.approvals ?? 0) > 0)) return;
-  const theirs = /^[a-z][a-z0-9+.-]*:\/\//i.test(own) ? own : resolve(dirname(target.configPath), own);
-  const mine = /^[a-z][a-z0-9+.-]*:\/\//i.test(named) ? named : resolve(named);
-  if (theirs === mine) return;
+function checkTargetState(target: ChosenTarget, { state }: Settings, theirs: unknown): void {
+  const named = state.from === '--state' || state.from === '--state-dir';
+  if (theirs === undefined || !named || theirs === state.value || !(target.target.protected === true || (target.target.approvals ?? 0) > 0)) return;
   throw new UsageError(
     'PROTECTED_TARGET',
-    `the target '${target.name}' keeps its history, plans and approvals in its own state store, and this run names another (--state ${named}); nothing was read or sent`,
-    `drop --state: a run at ${target.target.baseUrl} uses the target's store`,
+    `the target '${target.name}' keeps its history, plans and approvals in its own state store, and this run names another (${state.from} ${String(state.value)}); nothing was read or sent`,
+    `drop ${state.from}: a run at ${target.target.baseUrl} uses the target's store`,
   );
 }
 

@@ -149,12 +149,20 @@ export interface SettingsInput {
 export function resolveSettings({ flags, given: onLine, target, kind, env }: SettingsInput): Settings {
   // A target the run's address chose is that address: its own spelling of it is what the run uses.
   const given = (key: string) => onLine(key) && !(key === 'baseUrl' && target?.how === 'address');
-  const relative = (path: string) => resolve(dirname(target!.configPath), path);
+  const relative = besideConfig(target);
   const settings = Object.fromEntries(SETTINGS.map((row) => [row.key, resolveOne(row, flags, given, target, kind, relative, env)])) as Record<
     SettingKey,
     Setting
   >;
   return { ...settings, token: tokenSource(settings, env) };
+}
+
+/** A path of a target, relative to its config file's folder. */
+const besideConfig = (target: ChosenTarget | undefined) => (path: string) => resolve(dirname(target!.configPath), path);
+
+/** What a target says for a setting (for a kind), as a run would use it; undefined when it says nothing. */
+export function targetValue(key: SettingKey, target: ChosenTarget, kind: Kind | undefined): SettingValue | undefined {
+  return SETTINGS.find((row) => row.key === key)?.target?.(target.target, kind, besideConfig(target));
 }
 
 function resolveOne(
