@@ -4,8 +4,8 @@
 import { hostname } from 'node:os';
 import type { ChosenTarget } from '../config/target.js';
 import type { NotifySettings, RunFacts } from '../notify/index.js';
-import type { Reviewed } from '../report/html/changes.js';
-import type { UploadReport } from '../report/types.js';
+import type { Reviewed } from '../engine/reviewed.js';
+import type { UploadReport } from '../engine/report.js';
 import type { TargetedFlags } from './targets.js';
 import type { RunIo } from './io.js';
 
@@ -30,7 +30,7 @@ export async function prepareAfterRun(
   argv: readonly string[],
 ): Promise<AfterRun> {
   const path = text(flags.reportHtml);
-  if (path !== undefined) await (await import('../report/private-file.js')).checkWritable(path, '--report-html');
+  if (path !== undefined) await (await import('../files/private-file.js')).checkWritable(path, '--report-html');
   const { parseNotify } = await import('../notify/index.js');
   const notify = parseNotify(flags.settings, (secret) => io.secrets.keep(secret));
   return {
@@ -45,7 +45,7 @@ export async function prepareAfterRun(
 
 export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: string | null, io: RunIo, warn: (line: string) => void): Promise<void> {
   if (after.html) {
-    const [{ reviewPage }, { writePrivateFile }] = await Promise.all([import('../report/html/review.js'), import('../report/private-file.js')]);
+    const [{ reviewPage }, { writePrivateFile }] = await Promise.all([import('../report/html/review.js'), import('../files/private-file.js')]);
     const { review } = after.html;
     const html = reviewPage({
       report,

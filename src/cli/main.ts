@@ -2,7 +2,7 @@
 // command's result — or its failure — into output and an exit code.
 import { EXIT, isUploadError, UploadError, type Outcome } from '../errors.js';
 import type { RunFacts } from '../engine/result.js';
-import type { UploadReport } from '../report/types.js';
+import type { UploadReport } from '../engine/report.js';
 import { Secrets } from '../send/secrets.js';
 import { isCommanderError } from './command.js';
 import { isCommand, loadCommand, loadCommands } from './table.js';

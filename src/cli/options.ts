@@ -132,7 +132,7 @@ export async function planOutOf(flags: Flags, dryRun: boolean, baseUrl: URL | un
 
 /** private-file's check that a path can be written, loaded only when a flag names a file. */
 async function checkWritable(path: string, flag: string): Promise<void> {
-  const { checkWritable: check } = await import('../report/private-file.js');
+  const { checkWritable: check } = await import('../files/private-file.js');
   await check(path, flag);
 }
 

@@ -24,7 +24,7 @@ export default defineCommand({
     const { count, parseState } = await import('../cli/parse.js');
     const limit = count('--limit', flags.limit ?? FLAGS.limit.default, 1);
     const { html } = flags;
-    const { checkWritable, writePrivateFile } = await import('../report/private-file.js');
+    const { checkWritable, writePrivateFile } = await import('../files/private-file.js');
     if (html !== undefined) await checkWritable(html, '--html');
     const { history } = await import('../engine/history.js');
     const report = await history(parseState(flags, io).state, baseUrl, kindArg(kind), limit, run);

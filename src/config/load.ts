@@ -1,5 +1,5 @@
 // Finding and reading the config file: --config FILE, else upload.config.json in the working
-// directory, else the per-user one in the system's config folder (state/app-dirs.ts: on Linux
+// directory, else the per-user one in the system's config folder (files/app-dirs.ts: on Linux
 // $XDG_CONFIG_HOME/scheduling-upload/config.json, ~/.config by default). An error names the file, the
 // key and the fix. Whichever it is, it must be a regular file (read without waiting, up to 1 MiB) and
 // yours (trust.ts): a file someone else can write never chooses where the token goes.
@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { openSmallFile } from '../read/small-file.js';
-import { configDir } from '../state/app-dirs.js';
+import { configDir } from '../files/app-dirs.js';
 import type { Config } from './schema.js';
 import { checkTrusted, processTrust, type Trust } from './trust.js';
 

@@ -9,7 +9,7 @@ import { diffRecords, noBaseline } from '../diff/index.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { GuardRefusal, InputError, UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
-import { baselineOf } from '../report/types.js';
+import { baselineOf } from './report.js';
 import { resolveBaseUrl } from '../send/config.js';
 import { latestUpload } from './baseline.js';
 import { nothingRecorded } from './nothing-recorded.js';

@@ -1,7 +1,7 @@
 // What a run is given by whoever starts it (the CLI, a test): the environment, standard input, the
 // Ctrl-C signal, where its events go and how to ask the person at the terminal.
-import type { ConfirmRequest, RunEvent } from '../report/events.js';
-import type { Reviewed } from '../report/html/changes.js';
+import type { ConfirmRequest, RunEvent } from './events.js';
+import type { Reviewed } from './reviewed.js';
 import type { Tuning } from '../send/backoff.js';
 import type { StateStore } from '../state/types.js';
 

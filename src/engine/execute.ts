@@ -17,7 +17,7 @@ import {
   type Outcome,
   type ServiceSaid,
 } from '../errors.js';
-import { baselineOf, describeBaseline, type BaselineReport } from '../report/types.js';
+import { baselineOf, describeBaseline, type BaselineReport } from './report.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
 import { pauseAt } from '../state/pause.js';

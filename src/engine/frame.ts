@@ -20,7 +20,7 @@ import { locatorOf } from './service-reasons.js';
 import { uniqueSetError } from './set-unique.js';
 import { writeOutputs } from './outputs.js';
 import type { RunResult } from './result.js';
-import type { ApprovalReport } from '../report/types.js';
+import type { ApprovalReport } from './report.js';
 import { closeState, openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';

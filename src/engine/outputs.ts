@@ -37,7 +37,7 @@ export async function writeOutputs(requests: OutputRequests, judged: Judged, ctx
   if (!judged.verdict) return;
   // Written whatever the guards say: they are what a review needs most.
   if (requests.payloadOut !== undefined) {
-    const { writePrivateFile } = await import('../report/private-file.js');
+    const { writePrivateFile } = await import('../files/private-file.js');
     await writePrivateFile(requests.payloadOut, '--payload-out', (await planned.payload()).chunks);
   }
   if (requests.diffOut !== undefined && (planned.set ?? file)) await writeDiff(requests.diffOut, judged, ctx);
@@ -47,7 +47,7 @@ export async function writeOutputs(requests: OutputRequests, judged: Judged, ctx
 async function writeDiff(path: string, { opened, against, planned }: Judged, ctx: RunContext): Promise<void> {
   const baseline = against.baseline;
   if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${path}: there is no baseline to compare with, so the file lists no changes` });
-  const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('../report/private-file.js'), import('../report/diff-csv.js')]);
+  const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('../files/private-file.js'), import('../report/diff-csv.js')]);
   // What would be sent: the file's records, or the set a merge, a removal or held removals make of them.
   const delimiter = planned.file?.delimiter ?? ',';
   const [keys, bodies] = planned.set ? [planned.set.keys, bodiesOf(planned.set)] : [planned.file!.keys, planned.file!.bodies];

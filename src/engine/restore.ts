@@ -7,7 +7,7 @@ import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
-import { baselineOf } from '../report/types.js';
+import { baselineOf } from './report.js';
 import type { Generation } from '../state/types.js';
 import { latestUpload } from './baseline.js';
 import { nothingRecorded } from './nothing-recorded.js';

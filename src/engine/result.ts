@@ -5,7 +5,7 @@ import type { Diff } from '../diff/index.js';
 import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
-import type { ApprovalReport, BaselineReport } from '../report/types.js';
+import type { ApprovalReport, BaselineReport } from './report.js';
 import type { ServiceAnswer } from '../send/index.js';
 
 /** What a file said when it was read: its records, issues and mapping. */

@@ -2,9 +2,9 @@
 // they were compared with, the body's sha256 — gathered from the frame's steps once they are judged.
 // A saved plan's baseline is not loaded for the run (the plan carries its diff), so it is read here.
 import { KINDS } from '../contract/kinds.js';
-import type { Reviewed } from '../report/html/changes.js';
 import { generationRecords } from './baseline.js';
 import type { Judged } from './outputs.js';
+import type { Reviewed } from './reviewed.js';
 
 export async function collectReview(review: Reviewed, { def, opened, against, planned }: Judged): Promise<void> {
   const { kind } = opened.target;

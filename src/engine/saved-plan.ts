@@ -3,12 +3,12 @@
 // by its sha256. A plan never holds the token. Its own digest makes an edited or cut plan detectable.
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { sharedWithGroup } from '../state/file-modes.js';
+import { sharedWithGroup } from '../files/modes.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Payload } from '../contract/json-array.js';
 import { GuardRefusal, InputError } from '../errors.js';
-import { writePrivateFile } from '../report/private-file.js';
+import { writePrivateFile } from '../files/private-file.js';
 import { toolVersion } from '../version.js';
 import { DEFAULTS } from './options.js';
 

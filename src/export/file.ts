@@ -6,8 +6,8 @@
 import { lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UploadError, UsageError } from '../errors.js';
-import { syncDir, tempBeside } from '../state/atomic.js';
-import { sharedWithGroup } from '../state/file-modes.js';
+import { syncDir, tempBeside } from '../files/atomic.js';
+import { sharedWithGroup } from '../files/modes.js';
 
 /** The mode an export gets in `dir`: the group's too when the folder is shared with one (sharedWithGroup). */
 export async function exportMode(dir: string): Promise<number> {

@@ -2,7 +2,7 @@
 // steps returned and how the run ended.
 import type { RunFacts } from '../engine/result.js';
 import type { Outcome } from '../errors.js';
-import { NO_BASELINE, type UploadReport } from './types.js';
+import { NO_BASELINE, type UploadReport } from '../engine/report.js';
 
 export interface Ending {
   readonly outcome: Outcome;

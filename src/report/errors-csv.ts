@@ -5,7 +5,7 @@
 import { asText, type Issue } from '../issues.js';
 import type { RejectedRecord } from '../validate/index.js';
 import { csvLine } from './csv-cell.js';
-import { checkWritable as check, writePrivateFile } from './private-file.js';
+import { checkWritable as check, writePrivateFile } from '../files/private-file.js';
 
 /** One row's errors in one cell: "line 14: E-mail: email 'bob@' is not… | Name: …". */
 export function errorsCell(line: number, issues: readonly Issue[]): string {

@@ -2,10 +2,10 @@
 import { plural, thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import { showSendEvent } from './send-progress.js';
-import type { RunEvent } from './events.js';
+import type { RunEvent } from '../engine/events.js';
 import { formatGuards } from './guards.js';
 import { formatDiff, formatIssues, formatMapping, formatRecord } from './human.js';
-import { describeBaseline } from './types.js';
+import { describeBaseline } from '../engine/report.js';
 import type { Ui } from './ui.js';
 
 export function renderEvent(ui: Ui, event: RunEvent): void {

@@ -8,7 +8,7 @@ import { ACCEPTS } from '../contract/fast.js';
 import { ACCEPTED_SCHEMAS } from '../contract/schemas.js';
 import { UploadError } from '../errors.js';
 import { decodeText } from '../read/decode.js';
-import type { AtomicFile } from '../state/atomic.js';
+import type { AtomicFile } from '../files/atomic.js';
 import { jsonArrayElements } from '../read/json.js';
 import { doubled, KeyList, runOf } from '../validate/key-index.js';
 

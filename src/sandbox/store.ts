@@ -6,7 +6,7 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
-import { atomicFile, type AtomicFile } from '../state/atomic.js';
+import { atomicFile, type AtomicFile } from '../files/atomic.js';
 import { isAlive } from '../state/whoami.js';
 import { parseRecords, type ParsedSet } from './body.js';
 

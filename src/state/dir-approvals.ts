@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createFileExclusive, readRegularFile } from './atomic.js';
+import { createFileExclusive, readRegularFile } from '../files/atomic.js';
 import { currentUser } from './whoami.js';
 import type { Approval, PlanRecord } from './types.js';
 

@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, rm, stat } from 'node:fs/promises';
-import { createInPlace, NO_HARD_LINKS, readRegularFile } from './atomic.js';
+import { createInPlace, NO_HARD_LINKS, readRegularFile } from '../files/atomic.js';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
 import { GuardRefusal, UsageError } from '../errors.js';
-import { renameRetrying } from './rename.js';
+import { renameRetrying } from '../files/rename.js';
 import { isAlive } from './whoami.js';
 import type { Holder, Lease } from './types.js';
 

@@ -1,7 +1,7 @@
 // Where the tool keeps what it remembers between runs, and how each file is named. Pure apart from
 // reading the environment it is given: the file system is touched elsewhere.
 import { resolve } from 'node:path';
-import { stateHome } from './app-dirs.js';
+import { stateHome } from '../files/app-dirs.js';
 
 /** A PostgreSQL URL rather than a directory. */
 export function isStoreUrl(spec: string): boolean {

@@ -4,14 +4,14 @@ import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { linkFileAtomic, NotAFile, writeFileAtomic } from '../../src/state/atomic.js';
+import { linkFileAtomic, NotAFile, writeFileAtomic } from '../../src/files/atomic.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const RECORDS = 4000;
 // The child writes a ~1.3 MB JSON array in small chunks, yielding between them, so a kill lands mid-write.
 const CHILD = `
-import { writeFileAtomic } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/state/atomic.js')).href)};
+import { writeFileAtomic } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/files/atomic.js')).href)};
 const target = process.argv[1];
 async function* chunks() {
   yield '[';

@@ -9,7 +9,7 @@ import { ACCEPTED_SCHEMAS } from '../../src/contract/schemas.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRecords, type ParsedBody } from '../../src/sandbox/body.js';
-import { atomicFile } from '../../src/state/atomic.js';
+import { atomicFile } from '../../src/files/atomic.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const MAX_LISTED = 100;

@@ -1,6 +1,6 @@
 // The state and config folders by each system's rules, computed for every system from here.
 import { describe, expect, it } from 'vitest';
-import { configDir, stateHome } from '../../src/state/app-dirs.js';
+import { configDir, stateHome } from '../../src/files/app-dirs.js';
 import { resolveStateDir } from '../../src/state/paths.js';
 
 const linuxHome = '/home/ann';

@@ -55,8 +55,13 @@ function staticImports(file: string): string[] {
 const STAGES = ['read', 'map', 'validate', 'diff', 'guard', 'send', 'state', 'contract'];
 /** What sits above the stages: the engine, the CLI and the presentation. */
 const ABOVE = /^(engine|cli|report)\//;
-/** How the report and the events are put into words for a person: the engine never needs it. */
-const PRESENTATION = ['report/human.ts', 'report/render.ts', 'report/ui.ts', 'report/history.ts', 'report/guards.ts', 'report/hours.ts'];
+/**
+ * The engine's dynamic imports of report/'s CSV writers (--errors-csv, --diff-out), until the CLI hands
+ * them to the run: the one way the engine still reaches report/.
+ */
+const ENGINE_TO_REPORT = ['engine/outputs.ts → report/errors-csv.ts', 'engine/outputs.ts → report/diff-csv.ts'];
+/** What state/ shows the rest of src/: the store, its types and its vocabulary; never a backend or its files. */
+const STATE_SURFACE = ['index', 'types', 'paths', 'operation', 'whoami', 'pause', 'refusals', 'settle'].map((name) => `state/${name}.ts`);
 /** The vocabulary every layer shares; everything else at src/ is a folder. */
 const SHARED = ['errors.ts', 'issues.ts', 'numbers.ts', 'version.ts'];
 
@@ -74,9 +79,42 @@ describe('the layout of src/', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('keeps the engine out of the CLI and the words: it returns data and events, report/ renders them', () => {
+  it('keeps the engine out of the CLI and report/: it owns the report and the events, report/ renders them', () => {
     const wrong = [...graph].flatMap(([file, deps]) =>
-      file.startsWith('engine/') ? deps.filter((d) => d.startsWith('cli/') || PRESENTATION.includes(d)).map((d) => `${file} → ${d}`) : [],
+      file.startsWith('engine/') ? deps.filter((d) => /^(cli|commands|report)\//.test(d)).map((d) => `${file} → ${d}`) : [],
+    );
+    expect(wrong).toEqual(ENGINE_TO_REPORT);
+  });
+
+  it("keeps the notification out of report/: it reads the engine's report, not its words", () => {
+    const wrong = [...graph].flatMap(([file, deps]) =>
+      file.startsWith('notify/') ? deps.filter((d) => d.startsWith('report/')).map((d) => `${file} → ${d}`) : [],
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps files/ at the bottom: node built-ins and the shared vocabulary only', () => {
+    const files = [...graph.keys()].filter((f) => f.startsWith('files/'));
+    expect(files.length).toBeGreaterThan(0);
+    const wrong = files.flatMap((file) =>
+      graph
+        .get(file)!
+        .filter((d) => !d.startsWith('files/') && !SHARED.includes(d))
+        .map((d) => `${file} → ${d}`),
+    );
+    expect(wrong).toEqual([]);
+    // Packages too: a file utility needs nothing from npm.
+    const packages = files.flatMap((file) =>
+      [...readFileSync(join(SRC, file), 'utf8').matchAll(/(?:from\s+|import\(\s*)'([^'.][^']*)'/g)]
+        .filter((m) => !m[1]!.startsWith('node:'))
+        .map((m) => `${file} → ${m[1]}`),
+    );
+    expect(packages).toEqual([]);
+  });
+
+  it("keeps the store's insides in state/: outside it, only its surface is imported (file utilities live in files/)", () => {
+    const wrong = [...graph].flatMap(([file, deps]) =>
+      file.startsWith('state/') ? [] : deps.filter((d) => d.startsWith('state/') && !STATE_SURFACE.includes(d)).map((d) => `${file} → ${d}`),
     );
     expect(wrong).toEqual([]);
   });
@@ -98,7 +136,7 @@ describe('the layout of src/', () => {
       for (const d of staticImports(file)) if (!seen.has(d)) closure(d, seen.add(d));
       return seen;
     };
-    const HEAVY = /^(engine|read|state|send|map|validate|diff|guard|report|config|notify|export|sets|sandbox|contract)\//;
+    const HEAVY = /^(engine|read|state|send|map|validate|diff|guard|report|config|notify|export|sets|sandbox|contract|files)\//;
     const heavy = commands.flatMap((file) => [...closure(file)].filter((d) => HEAVY.test(d) && !LIGHT.has(d)).map((d) => `${file} → ${d}`));
     expect(heavy).toEqual([]);
   });

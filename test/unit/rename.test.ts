@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renameRetrying } from '../../src/state/rename.js';
+import { renameRetrying } from '../../src/files/rename.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const failing = (code: string) => Object.assign(new Error(`${code}: operation not permitted, rename`), { code });

@@ -6,7 +6,7 @@ import { esc, scriptJson } from '../../src/report/html/escape.js';
 import { reviewPage, STATIC_ROWS } from '../../src/report/html/review.js';
 import { gridLine, weekGrid } from '../../src/report/html/week.js';
 import type { GuardCheck } from '../../src/guard/index.js';
-import { NO_BASELINE, type UploadReport } from '../../src/report/types.js';
+import { NO_BASELINE, type UploadReport } from '../../src/engine/report.js';
 
 const report = (over: Partial<UploadReport> = {}): UploadReport => ({
   kind: 'store-cards',

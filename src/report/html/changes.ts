@@ -2,29 +2,10 @@
 // records the run planned and the baseline it compared with (not from the report's five examples).
 import type { Kind } from '../../contract/kinds.js';
 import { fieldChanges } from '../../diff/index.js';
+import type { ReviewRecords } from '../../engine/reviewed.js';
 import { formatDay, formatPeriod } from '../hours.js';
 import type { Week } from './week.js';
 import { fieldWords } from '../field-words.js';
-
-/** What a run planned to send and what it compared with: the data the page renders beyond the report. */
-export interface ReviewRecords {
-  readonly kind: Kind;
-  /** Key → canonical wire JSON of the baseline; undefined when there was none. */
-  readonly baseline: ReadonlyMap<string, string> | undefined;
-  /** Key and canonical wire JSON of each planned record, in file order. */
-  readonly keys: readonly string[];
-  readonly bodies: readonly string[];
-}
-
-/**
- * Filled in by a run when a review page was asked for (--report-html): the records it planned, the
- * baseline, and the body's sha256 (a plan's, for apply). Left empty where the run did not get that far.
- */
-export interface Reviewed {
-  records?: ReviewRecords;
-  sha256?: string | null;
-  plan?: string | null;
-}
 
 export interface FieldLine {
   readonly field: string;

@@ -3,13 +3,13 @@
 // out. Summaries come first; the long lists follow in chunks the browser lays out only when scrolled
 // to, and the tables are complete without the script (which adds sorting and a text filter).
 import { KINDS } from '../../contract/kinds.js';
-import { changeRows, recordLine, type ChangeRow, type ReviewRecords } from './changes.js';
+import type { ReviewRecords } from '../../engine/reviewed.js';
+import { changeRows, recordLine, type ChangeRow } from './changes.js';
 import { esc, scriptJson } from './escape.js';
 import { page } from './page.js';
 import { countCards, guardSection, issuesSection, mappingSection, outcomeBanner, provenanceSection, type Provenance, type ReviewReport } from './sections.js';
 import { weekGrid, type Week } from './week.js';
 
-export type { ReviewRecords } from './changes.js';
 export type { ReviewReport, Provenance } from './sections.js';
 
 /** Rows per table body: the unit the browser skips laying out until it is scrolled into view. */

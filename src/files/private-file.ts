@@ -1,13 +1,13 @@
 // Files the tool writes for the user that hold personal data (names, emails): the request body, the
 // diff and the rejected rows. Mode 0600 from the first byte, like the snapshots; written to a temp file
-// beside the target and renamed into place (state/atomic.ts), so a failed or short write leaves the old
+// beside the target and renamed into place (./atomic.ts), so a failed or short write leaves the old
 // file or none, a link is never followed and a FIFO never waited on. A path that cannot be written is
 // the flag's fault, named as such.
 import { constants } from 'node:fs';
 import { access, chmod } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { checkTarget, NotAFile, writeFileAtomic } from '../state/atomic.js';
+import { checkTarget, NotAFile, writeFileAtomic } from './atomic.js';
 
 type Code = 'OUTPUT_UNWRITABLE' | 'ERRORS_CSV_UNWRITABLE';
 

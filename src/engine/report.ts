@@ -1,4 +1,5 @@
-// The result of a run: exactly what `--json` prints, and what the human renderer reads.
+// The result of a run: exactly what `--json` prints, and what the human renderer (report/) reads. The
+// engine builds it, so it lives here; report/ only puts it into words, pages and files.
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { plural } from '../numbers.js';
 import type { Diff } from '../diff/index.js';

@@ -1,12 +1,12 @@
 // What the engine tells the outside world while it runs: data, not text. The CLI renders these for a
-// person (./render.ts); under --json they are rendered quietly and the report says the rest.
+// person (report/render.ts); under --json they are rendered quietly and the report says the rest.
 import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
 import type { SendEvent } from '../send/index.js';
-import type { BaselineReport } from './types.js';
+import type { BaselineReport } from './report.js';
 
 export type RunEvent =
   | { readonly type: 'lock-recovered'; readonly owner: { readonly user: string; readonly host: string; readonly pid: number; readonly since: string } }
