@@ -85,7 +85,7 @@ export const defineCommand = (spec: CommandSpec): CommandSpec => spec;
 /** The first argument as a kind, or a usage error that says which kinds there are. */
 export function kindArg(value: unknown): Kind {
   if (value === 'store-cards' || value === 'team-members') return value;
-  throw new UsageError('BAD_KIND', `'${String(value)}' is not a kind`, 'use store-cards or team-members');
+  throw new UsageError('BAD_USAGE', `'${String(value)}' is not a kind`, 'use store-cards or team-members');
 }
 
 /** commander's own errors (an unknown option, a missing argument), told apart without loading commander. */

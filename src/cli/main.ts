@@ -62,11 +62,13 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
     };
   }
   if (isCommanderError(failure)) {
-    // commander has printed its own message already.
+    // commander has printed its own message already. A value outside an option's choices is a bad
+    // flag value like any other (BAD_FLAG); the rest (an unknown option, a missing argument) is BAD_USAGE.
+    const code = failure.code === 'commander.invalidArgument' ? 'BAD_FLAG' : 'BAD_USAGE';
     return {
       outcome: 'usage-error',
       exitCode: EXIT.usage,
-      error: { code: 'BAD_USAGE', message: failure.message.replace(/^error: /, ''), hint: null, service: null },
+      error: { code, message: failure.message.replace(/^error: /, ''), hint: null, service: null },
       internal: false,
     };
   }

@@ -8,6 +8,7 @@ import type { Kind } from '../contract/kinds.js';
 import type { RunFacts } from '../engine/result.js';
 import { Interrupted } from '../errors.js';
 import { confirmQuestion } from '../report/human.js';
+import { outputFiles } from '../report/output-files.js';
 import { renderEvent } from '../report/render.js';
 import type { StateStore } from '../state/types.js';
 import { afterRun, prepareAfterRun, type AfterRun } from './after-run.js';
@@ -150,6 +151,7 @@ function context(
       confirm: terminal ? (request) => terminal.ui.confirm(confirmQuestion(request), terminal.protectedName) : () => Promise.resolve(false),
       confirmAnswer: terminal?.protectedName !== undefined ? `type the target's name, ${terminal.protectedName},` : undefined,
       openStore: store,
+      files: outputFiles,
     },
   };
 }

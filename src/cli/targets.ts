@@ -64,7 +64,7 @@ export async function withTarget(
   let notice: string | undefined;
   // Protection follows the address: wherever it came from, a guarded target's address is that target.
   const address = how.address ?? (settings.baseUrl.value as string | null) ?? undefined;
-  // A saved plan for another address than the target named with --target is that mismatch (PLAN_TARGET, PLAN_BASE_URL).
+  // A saved plan for another address than the target named with --target is that mismatch (PLAN_BASE_URL).
   const namedElsewhere = how.address !== undefined && target?.how === '--target' && addressKey(target.target.baseUrl) !== addressKey(how.address);
   const at = loaded && address && !namedElsewhere ? guardedAt(loaded.config, address) : [];
   if (loaded && at.length > 0 && !at.some((m) => m.name === target?.name)) {
@@ -115,7 +115,7 @@ function flagRule(flags: Flags): FourEyes | undefined {
 
 /**
  * `apply`: a plan made for a named target is applied to that target only. A run pointed at another one
- * is refused (PLAN_TARGET); a plan for a protected target needs `--target NAME` on the command line.
+ * is refused (PLAN_BASE_URL); a plan for a protected target needs `--target NAME` on the command line.
  */
 export async function planTargetCheck(flags: TargetedFlags, io: ProcessIo): Promise<(planTarget: string | null) => void> {
   const { loadConfig } = await import('../config/load.js');
@@ -126,7 +126,7 @@ export async function planTargetCheck(flags: TargetedFlags, io: ProcessIo): Prom
     if (planTarget === null) return;
     if (chosen !== undefined && chosen !== planTarget) {
       throw new UsageError(
-        'PLAN_TARGET',
+        'PLAN_BASE_URL',
         `the plan was made for the target '${planTarget}', but this run is pointed at '${chosen}'; nothing was sent`,
         `apply it with --target ${planTarget}, or make a new plan for '${chosen}'`,
       );

@@ -23,11 +23,7 @@ export default defineCommand({
     const port = Number(flags.port);
     const maxBody = flags.maxBody === undefined ? DEFAULT_MAX_BODY : Number(flags.maxBody);
     const problem = !token
-      ? new UsageError(
-          'NO_SANDBOX_TOKEN',
-          'SANDBOX_TOKEN is not set',
-          'set SANDBOX_TOKEN to the token clients must send, e.g. SANDBOX_TOKEN=dev-token upload sandbox',
-        )
+      ? new UsageError('NO_TOKEN', 'SANDBOX_TOKEN is not set', 'set SANDBOX_TOKEN to the token clients must send, e.g. SANDBOX_TOKEN=dev-token upload sandbox')
       : !Number.isInteger(port) || port < 0 || port > 65535
         ? new UsageError('BAD_FLAG', `--port '${flags.port}' is not a port number`, 'use 0 to 65535 (0 picks a free port)')
         : !Number.isInteger(maxBody) || maxBody < 1

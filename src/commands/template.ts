@@ -20,7 +20,7 @@ export default defineCommand({
     const text = TEMPLATES[String(kind)];
     if (!text) {
       const { UsageError } = await import('../errors.js');
-      throw new UsageError('BAD_KIND', `template '${String(kind)}' is not a kind`, 'use: upload template store-cards, or upload template team-members');
+      throw new UsageError('BAD_USAGE', `template '${String(kind)}' is not a kind`, 'use: upload template store-cards, or upload template team-members');
     }
     io.stdout.write(`${text}\r\n`);
     return {};

@@ -1,6 +1,7 @@
 // The files a run writes on request, in one step after judging: --errors-csv (the rejected rows),
 // --payload-out (the exact body), --diff-out (every change as CSV) and --plan-out (a dry run's plan,
-// to be applied later). Each writer loads only when its flag is given: most runs write none.
+// to be applied later). Each writer loads only when its flag is given: most runs write none. The two
+// CSV files are put into rows by whoever started the run (ctx.files: report/, for the CLI).
 import { randomUUID } from 'node:crypto';
 import type { Payload } from '../contract/json-array.js';
 import { bodiesOf } from '../sets/index.js';
@@ -29,9 +30,8 @@ export async function writeOutputs(requests: OutputRequests, judged: Judged, ctx
   const { planned } = judged;
   const { file } = planned;
   if (requests.errorsCsv !== undefined && file) {
-    const { errorsCsvLines, writeErrorsCsv } = await import('../report/errors-csv.js');
     const errors = file.issues.filter((i) => i.severity === 'error');
-    await writeErrorsCsv(requests.errorsCsv, errorsCsvLines(file.header, file.rejected, file.delimiter ?? ',', errors));
+    await ctx.files.errorsCsv(requests.errorsCsv, { header: file.header, rejected: file.rejected, delimiter: file.delimiter ?? ',', errors });
   }
   // Invalid records are not a set to send: nothing else describes them.
   if (!judged.verdict) return;
@@ -47,11 +47,10 @@ export async function writeOutputs(requests: OutputRequests, judged: Judged, ctx
 async function writeDiff(path: string, { opened, against, planned }: Judged, ctx: RunContext): Promise<void> {
   const baseline = against.baseline;
   if (!baseline) ctx.emit({ type: 'warning', message: `--diff-out ${path}: there is no baseline to compare with, so the file lists no changes` });
-  const [{ writePrivateFile }, { diffCsvLines }] = await Promise.all([import('../files/private-file.js'), import('../report/diff-csv.js')]);
   // What would be sent: the file's records, or the set a merge, a removal or held removals make of them.
   const delimiter = planned.file?.delimiter ?? ',';
   const [keys, bodies] = planned.set ? [planned.set.keys, bodiesOf(planned.set)] : [planned.file!.keys, planned.file!.bodies];
-  await writePrivateFile(path, '--diff-out', diffCsvLines(opened.target.kind, baseline?.records, keys, bodies, delimiter));
+  await ctx.files.diffCsv(path, { kind: opened.target.kind, baseline: baseline?.records, keys, bodies, delimiter });
 }
 
 /** The plan of a dry run, with what it was compared with, for `upload apply` to send byte for byte. */

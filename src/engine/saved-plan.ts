@@ -77,7 +77,7 @@ export async function writePlan(path: string, facts: Unsigned, payload: Payload)
   const bodyFile = `${basename(path)}.${payload.sha256.slice(0, 16)}.body.json`;
   // In a folder shared through its group (the team's plans folder), the approvers of the group must read it.
   const mode = sharedWithGroup((await stat(dirname(resolve(path)))).mode) ? 0o660 : 0o600;
-  await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks, undefined, mode);
+  await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks, mode);
   const unsigned = {
     format: PLAN_FORMAT,
     ...facts,
@@ -85,7 +85,7 @@ export async function writePlan(path: string, facts: Unsigned, payload: Payload)
     body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records },
   } as const;
   const doc: PlanDocument = { ...unsigned, digest: digestOf(unsigned) };
-  await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`], undefined, mode);
+  await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`], mode);
   return doc;
 }
 

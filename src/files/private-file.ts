@@ -9,31 +9,27 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { checkTarget, NotAFile, writeFileAtomic } from './atomic.js';
 
-type Code = 'OUTPUT_UNWRITABLE' | 'ERRORS_CSV_UNWRITABLE';
-
 /** Checked before the input is read, so a typo in the path does not cost a long validation first. */
-export async function checkWritable(path: string, flag: string, code: Code = 'OUTPUT_UNWRITABLE'): Promise<void> {
+export async function checkWritable(path: string, flag: string): Promise<void> {
   const unsafe = await checkTarget(path).then(
     () => undefined,
     (err: unknown) => (err instanceof NotAFile ? `it is ${err.what}` : undefined),
   );
   if (unsafe)
-    throw new UsageError(code, `${flag} ${path}: cannot write the file: ${unsafe}`, 'give the path of a regular file, or of one that does not exist yet');
+    throw new UsageError(
+      'OUTPUT_UNWRITABLE',
+      `${flag} ${path}: cannot write the file: ${unsafe}`,
+      'give the path of a regular file, or of one that does not exist yet',
+    );
   // The file is replaced, not written into: what counts is the right to write in its directory.
   const problem = await access(dirname(resolve(path)), constants.W_OK).then(
     () => undefined,
     (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? 'its directory does not exist' : 'permission denied'),
   );
-  if (problem) throw new UsageError(code, `${flag} ${path}: cannot write the file: ${problem}`, 'give a path in a directory you can write to');
+  if (problem) throw new UsageError('OUTPUT_UNWRITABLE', `${flag} ${path}: cannot write the file: ${problem}`, 'give a path in a directory you can write to');
 }
 
-export async function writePrivateFile(
-  path: string,
-  flag: string,
-  chunks: Iterable<string | Uint8Array>,
-  code: Code = 'OUTPUT_UNWRITABLE',
-  mode = 0o600,
-): Promise<void> {
+export async function writePrivateFile(path: string, flag: string, chunks: Iterable<string | Uint8Array>, mode = 0o600): Promise<void> {
   try {
     await writeFileAtomic(path, chunks, mode);
     // The umask would take the group's access away from a file meant for it.
@@ -41,7 +37,7 @@ export async function writePrivateFile(
   } catch (err) {
     const why = err instanceof NotAFile ? `it is ${err.what}` : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
     throw new UsageError(
-      code,
+      'OUTPUT_UNWRITABLE',
       `${flag} ${path}: cannot write the file: ${why}`,
       'give a path in a directory you can write to, of a regular file or a new one',
       {

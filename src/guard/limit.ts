@@ -7,11 +7,11 @@ export type Limit = { readonly kind: 'count'; readonly count: number } | { reado
 /** The older name, from when the removal guard was the only one with a limit. */
 export type RemovalLimit = Limit;
 
-/** Each limit's flag, the code of a value it cannot take, and what its share is a share of. */
+/** Each limit's flag and what its share is a share of. */
 const FLAGS = {
-  '--max-removals': { code: 'BAD_MAX_REMOVALS', of: 'the baseline' },
-  '--max-changes': { code: 'BAD_MAX_CHANGES', of: 'the baseline' },
-  '--max-emptied': { code: 'BAD_MAX_EMPTIED', of: 'the records that hold a value in the field' },
+  '--max-removals': { of: 'the baseline' },
+  '--max-changes': { of: 'the baseline' },
+  '--max-emptied': { of: 'the records that hold a value in the field' },
 } as const;
 export type LimitFlag = keyof typeof FLAGS;
 
@@ -19,7 +19,7 @@ export function parseLimit(flag: LimitFlag, text: string): Limit {
   const value = text.trim();
   const bad = (): never => {
     throw new UsageError(
-      FLAGS[flag].code,
+      'BAD_FLAG',
       `${flag} '${text}' is not a whole number of records or a percentage from 0% to 100%`,
       `give a whole number of records (${flag} 37) or a share of ${FLAGS[flag].of} from 0% to 100% (${flag} 25%)`,
     );

@@ -83,7 +83,7 @@ function failed(f: StepFacts, review: string, history: string): NextStep {
     case 'INTERRUPTED':
       return { command: again(f), why: 'nothing was changed on the service; run again once it answers' };
     default:
-      if (f.errorCode && /^(BAD_|NO_|UNKNOWN_TARGET|PROTECTED|INSECURE|EMPTY_TOKEN|MULTILINE|TOKEN_)/.test(f.errorCode)) {
+      if (f.errorCode && /^(BAD_|NO_|UNKNOWN_TARGET|PROTECTED|INSECURE|TOKEN_)/.test(f.errorCode)) {
         return { command: `upload config${f.target ? ` --target ${quote(f.target)}` : ''}`, why: 'the run could not start; the settings show what is missing' };
       }
       return { command: review, why: 'nothing was sent; the review page names each problem by line and column' };

@@ -13,7 +13,7 @@ export function parseDelimiterFlag(value: string): string {
   const byName = Object.entries(DELIMITER_NAMES).find(([, name]) => name === value.toLowerCase());
   const d = value === '\\t' ? '\t' : (byName?.[0] ?? value);
   if (!(DELIMITERS as readonly string[]).includes(d)) {
-    throw new UsageError('BAD_DELIMITER', `--delimiter '${value}' is not one of , ; | or tab`, "use --delimiter ',' ';' '|' or tab");
+    throw new UsageError('BAD_FLAG', `--delimiter '${value}' is not one of , ; | or tab`, "use --delimiter ',' ';' '|' or tab");
   }
   return d;
 }

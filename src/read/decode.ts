@@ -24,7 +24,7 @@ function makeDecoder(label: string): TextDecoder {
     return decoder.encoding === 'utf-8' || decoder.encoding.startsWith('utf-16') ? new TextDecoder(label, { fatal: true }) : decoder;
   } catch {
     throw new UsageError(
-      'UNKNOWN_ENCODING',
+      'BAD_FLAG',
       `--encoding '${label}' is not an encoding this tool knows`,
       'use a WHATWG label such as utf-8, windows-1252, latin1, utf-16le or iso-8859-15',
     );

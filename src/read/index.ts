@@ -105,14 +105,14 @@ async function* oneByOne(records: AsyncIterable<RawRecord>): AsyncGenerator<read
 /** --sheet, --header-row and --hidden-rows read workbooks only. */
 function workbookFlags(options: ReadOptions, format: InputFormat): void {
   const flags = [
-    ['--sheet', options.sheet, 'SHEET_NOT_WORKBOOK'],
-    ['--header-row', options.headerRow, 'HEADER_ROW_NOT_WORKBOOK'],
-    ['--hidden-rows', options.hiddenRows, 'HIDDEN_ROWS_NOT_WORKBOOK'],
+    ['--sheet', options.sheet],
+    ['--header-row', options.headerRow],
+    ['--hidden-rows', options.hiddenRows],
   ] as const;
-  for (const [flag, value, code] of flags) {
+  for (const [flag, value] of flags) {
     if (value === undefined || format === 'xlsx') continue;
     throw new UsageError(
-      code,
+      'FLAG_NOT_FOR_FORMAT',
       `${flag} applies to workbooks only, but ${options.source} is read as ${format}`,
       `drop ${flag}, or pass --format xlsx if the file is a workbook`,
     );
@@ -127,7 +127,7 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
   const format = formatFor(path, options.format);
   if (options.delimiter !== undefined && format !== 'csv') {
     throw new UsageError(
-      'DELIMITER_NOT_CSV',
+      'FLAG_NOT_FOR_FORMAT',
       `--delimiter applies to CSV only, but ${options.source} is read as ${format}`,
       'drop --delimiter or pass --format csv',
     );
@@ -138,7 +138,7 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
   const info: ReadInfo = { format, delimiter: null, header: null, headerLine: null };
   if (format === 'xlsx' && options.encoding !== undefined) {
     throw new UsageError(
-      'ENCODING_NOT_TEXT',
+      'FLAG_NOT_FOR_FORMAT',
       `--encoding applies to text files, but ${options.source} is read as a workbook`,
       'drop --encoding: a workbook stores its own text',
     );
@@ -177,7 +177,7 @@ async function* sniffed(bytes: AsyncGenerator<Uint8Array>, options: ReadOptions,
     if (info.format === 'xlsx' && (options.encoding !== undefined || options.delimiter !== undefined)) {
       const flag = options.encoding !== undefined ? '--encoding' : '--delimiter';
       throw new UsageError(
-        options.encoding !== undefined ? 'ENCODING_NOT_TEXT' : 'DELIMITER_NOT_CSV',
+        'FLAG_NOT_FOR_FORMAT',
         `${flag} applies to text files, but ${options.source} is a spreadsheet workbook`,
         `drop ${flag}: a workbook stores its own text and columns`,
       );

@@ -51,9 +51,9 @@ export function* errorsCsvLines(
 }
 
 export function checkWritable(path: string): Promise<void> {
-  return check(path, '--errors-csv', 'ERRORS_CSV_UNWRITABLE');
+  return check(path, '--errors-csv');
 }
 
 export function writeErrorsCsv(path: string, lines: Iterable<string>): Promise<void> {
-  return writePrivateFile(path, '--errors-csv', lines, 'ERRORS_CSV_UNWRITABLE');
+  return writePrivateFile(path, '--errors-csv', lines);
 }

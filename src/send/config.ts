@@ -127,9 +127,9 @@ export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv
 }
 
 function checkToken(value: string, from: string, fix: string): Token {
-  if (value.trim() === '') throw new UsageError('EMPTY_TOKEN', `the access token from ${from} is empty`, `put the token in ${fix}`);
+  if (value.trim() === '') throw new UsageError('BAD_TOKEN', `the access token from ${from} is empty`, `put the token in ${fix}`);
   if (/[\r\n]/.test(value)) {
-    throw new UsageError('MULTILINE_TOKEN', `the access token from ${from} spans more than one line`, `${fix} must hold the token alone on one line`);
+    throw new UsageError('BAD_TOKEN', `the access token from ${from} spans more than one line`, `${fix} must hold the token alone on one line`);
   }
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(value)) throw new UsageError('BAD_TOKEN', `the access token from ${from} holds control characters`, `check ${fix}`);

@@ -12,6 +12,7 @@ import type { ConfirmRequest } from '../../src/engine/events.js';
 import type { UploadReport } from '../../src/engine/report.js';
 import { runUpload } from '../../src/engine/upload.js';
 import { assembleReport } from '../../src/report/assemble.js';
+import { outputFiles } from '../../src/report/output-files.js';
 import { auditLines, latestSnapshot, lockOf } from '../helpers/state.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
@@ -44,7 +45,7 @@ async function upload(file: string, who: Person): Promise<UploadReport> {
     await runFlags({ retries: '0', timeout: '10', stateDir: sb!.stateDir, noBaseline: true }, io),
     io,
   );
-  const { facts, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, confirm: (request) => who.confirm(request) });
+  const { facts, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, files: outputFiles, confirm: (request) => who.confirm(request) });
   return assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
 }
 

@@ -93,7 +93,7 @@ describe.concurrent('standard input and --format', () => {
     expect(r.json().issues.map((i: { code: string; column: string }) => [i.code, i.column])).toEqual([['UNKNOWN_COLUMN', 'Notes, a, b, c']]);
     const bad = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--delimiter', 'x']);
     expect(bad.code).toBe(2);
-    expect(bad.json().error.code).toBe('BAD_DELIMITER');
+    expect(bad.json().error).toMatchObject({ code: 'BAD_FLAG', message: expect.stringContaining('--delimiter') });
   });
 });
 
@@ -151,7 +151,7 @@ describe.concurrent('files that cannot be read are refused, naming the line (exi
   it('an unknown --encoding label is a usage error', async () => {
     const r = await dry('team-members.csv', ['--encoding', 'klingon']);
     expect(r.code).toBe(2);
-    expect(r.json().error.code).toBe('UNKNOWN_ENCODING');
+    expect(r.json().error).toMatchObject({ code: 'BAD_FLAG', message: expect.stringContaining('--encoding') });
   });
 
   it('a forbidden column name (the other read failures are unit-tested in read.test.ts)', async () => {

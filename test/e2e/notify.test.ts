@@ -162,7 +162,7 @@ describe('a notification after a run', () => {
     expect(JSON.stringify(card)).not.toContain('not-an-email');
     const bad = await runCli([...base, '--notify-format', 'discord', '--json'], { env: sb.env });
     expect(bad.code).toBe(2);
-    expect(bad.json().error.code).toBe('BAD_USAGE');
+    expect(bad.json().error.code).toBe('BAD_FLAG');
     expect(bad.json().error.message).toContain('discord');
     expect(webhook.requests).toHaveLength(1);
   });

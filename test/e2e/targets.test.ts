@@ -134,7 +134,7 @@ describe('a protected target', () => {
     const dry = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--plan-out', plan, '--target', 'production'], { env });
     expect(dry.code).toBe(0);
     const other = await runCli(['apply', plan, '--yes', '--json', '--target', 'staging'], { env });
-    expect(other.json().error.code).toBe('PLAN_TARGET');
+    expect(other.json().error).toMatchObject({ code: 'PLAN_BASE_URL', message: expect.stringContaining("target 'production'") });
     const implicit = await runCli(['apply', plan, '--yes', '--json', '--state', join(sb.dir, 'state-prod')], { env: { ...env, UPLOAD_TOKEN: TOKEN } });
     expect(implicit.json().error.code).toBe('PROTECTED_TARGET');
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);

@@ -39,19 +39,20 @@ describe.concurrent('token sources', () => {
 });
 
 describe.concurrent('unusable tokens are usage errors, before anything is sent', () => {
-  const cases: [string, string[], Record<string, string | undefined>, string][] = [
-    ['UPLOAD_TOKEN not set', [], { UPLOAD_TOKEN: undefined }, 'NO_TOKEN'],
-    ['UPLOAD_TOKEN blank', [], { UPLOAD_TOKEN: '   ' }, 'EMPTY_TOKEN'],
-    ['an empty token file', ['--token-file', tempDir().write('empty', '\n')], {}, 'EMPTY_TOKEN'],
-    ['a token file of two lines', ['--token-file', tempDir().write('two', `${CANARY}\nsecond-line\n`)], {}, 'MULTILINE_TOKEN'],
-    ['a token file that does not exist', ['--token-file', '/nonexistent/token'], {}, 'TOKEN_FILE_UNREADABLE'],
-    ['a multi-line variable', [], { UPLOAD_TOKEN: `${CANARY}\nmore` }, 'MULTILINE_TOKEN'],
+  // One code for a token that is there but unusable (BAD_TOKEN); the message says what is wrong with it.
+  const cases: [string, string[], Record<string, string | undefined>, string, RegExp][] = [
+    ['UPLOAD_TOKEN not set', [], { UPLOAD_TOKEN: undefined }, 'NO_TOKEN', /UPLOAD_TOKEN is not set/],
+    ['UPLOAD_TOKEN blank', [], { UPLOAD_TOKEN: '   ' }, 'BAD_TOKEN', /variable UPLOAD_TOKEN is empty/],
+    ['an empty token file', ['--token-file', tempDir().write('empty', '\n')], {}, 'BAD_TOKEN', /is empty/],
+    ['a token file of two lines', ['--token-file', tempDir().write('two', `${CANARY}\nsecond-line\n`)], {}, 'BAD_TOKEN', /spans more than one line/],
+    ['a token file that does not exist', ['--token-file', '/nonexistent/token'], {}, 'TOKEN_FILE_UNREADABLE', /\/nonexistent\/token/],
+    ['a multi-line variable', [], { UPLOAD_TOKEN: `${CANARY}\nmore` }, 'BAD_TOKEN', /spans more than one line/],
   ];
-  it.each(cases)('%s', async (_name, args, env, code) => {
+  it.each(cases)('%s', async (_name, args, env, code, message) => {
     const server = await serve({ ok: true });
     const run = await upload(server.url, args, { env });
     expect(run.code).toBe(2);
-    expect(run.json()).toMatchObject({ outcome: 'usage-error', exitCode: 2, error: { code } });
+    expect(run.json()).toMatchObject({ outcome: 'usage-error', exitCode: 2, error: { code, message: expect.stringMatching(message) } });
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -7,6 +7,7 @@ import type { Flags } from '../../src/cli/flags.js';
 import { parseUploadOptions } from '../../src/cli/options.js';
 import { withTarget, type TargetedFlags } from '../../src/cli/targets.js';
 import { runUpload } from '../../src/engine/upload.js';
+import { outputFiles } from '../../src/report/output-files.js';
 import type { RunResult } from '../../src/engine/result.js';
 import { Secrets } from '../../src/send/secrets.js';
 
@@ -23,6 +24,7 @@ export async function uploadWithQuestion(env: Record<string, string>, state: str
     env,
     stdin: io.stdin,
     emit: () => {},
+    files: outputFiles,
     confirm: async () => {
       await meanwhile();
       return true;

@@ -216,10 +216,12 @@ describe('persistence', () => {
 });
 
 describe('upload sandbox (the command)', () => {
-  it('refuses to start without SANDBOX_TOKEN', async () => {
-    const r = await runCli(['sandbox', '--port', '0']);
+  it('refuses to start without SANDBOX_TOKEN: NO_TOKEN, as a missing UPLOAD_TOKEN is', async () => {
+    // The sandbox has no --json; the debug chain shows the code.
+    const r = await runCli(['sandbox', '--port', '0'], { env: { UPLOAD_DEBUG: '1' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('SANDBOX_TOKEN');
+    expect(r.stderr).toContain('upload: debug: NO_TOKEN UsageError: SANDBOX_TOKEN is not set');
   });
 
   it('refuses to start on a data directory whose set the contract refuses, naming the file and the problem', async () => {

@@ -27,6 +27,30 @@ describe('docs/report.md', () => {
     },
   );
 
+  it('lists no error code the source no longer has', () => {
+    const listed = doc
+      .slice(doc.indexOf('## Error codes'), doc.indexOf('## Merged codes'))
+      .split('\n')
+      .map((l) => /^\| `([A-Z_0-9]+)` \| \d+ \|/.exec(l)?.[1])
+      .filter((c) => c !== undefined);
+    expect(listed.filter((c) => !(Object.values(ERROR_CODES).flat() as readonly string[]).includes(c))).toEqual([]);
+    expect(listed.length).toBe(Object.values(ERROR_CODES).flat().length);
+  });
+
+  // The merged-codes table: each old code is gone from the source, and the code it became is a usage code.
+  const merged = doc
+    .slice(doc.indexOf('## Merged codes'), doc.indexOf('## Issue codes'))
+    .split('\n')
+    .map((l) => /^\| `([A-Z_0-9]+)` \| `([A-Z_0-9]+)` \|/.exec(l))
+    .filter((m) => m !== null)
+    .map((m) => [m[1]!, m[2]!] as const);
+  it('has a merged-codes table', () => expect(merged.length).toBeGreaterThan(0));
+  it.each(merged)('lists the merged code %s as %s, a usage code of the source', (old, now) => {
+    const all: readonly string[] = Object.values(ERROR_CODES).flat();
+    expect(all).not.toContain(old);
+    expect(ERROR_CODES.usage as readonly string[]).toContain(now);
+  });
+
   it.each(Object.entries(EXIT))('lists exit code %s (%i) in the exit-code table', (_name, code) => {
     expect(doc.split('\n').some((l) => l.startsWith(`| ${code} | `))).toBe(true);
   });

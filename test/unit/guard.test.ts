@@ -27,7 +27,7 @@ describe('parseMaxRemovals', () => {
     try {
       parseMaxRemovals(text);
     } catch (err) {
-      expect((err as UsageError).code).toBe('BAD_MAX_REMOVALS');
+      expect((err as UsageError).code).toBe('BAD_FLAG');
       expect((err as UsageError).exitCode).toBe(2);
     }
   });
