@@ -1,5 +1,5 @@
 // Plans and approvals in a directory store (four eyes, docs/state.md). Each record is a file created
-// once and never rewritten (./atomic.ts createFileExclusive), read-only, in a folder with the sticky bit, so
+// once and never rewritten (files/atomic.ts createFileExclusive), read-only, in a folder with the sticky bit, so
 // nobody but its owner (and root) can remove it. Who made a record is the file's owner as the operating
 // system set it, never the name written inside (personOf). This is weaker than
 // PostgreSQL's session_user (root, or anyone with the owner's account, can do anything), and is

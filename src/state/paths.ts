@@ -8,7 +8,7 @@ export function isStoreUrl(spec: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(spec);
 }
 
-/** --state DIR, else the system's state folder (./app-dirs.ts). */
+/** --state DIR, else the system's state folder (files/app-dirs.ts). */
 export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   if (flag !== undefined && flag !== '') return resolve(flag);
   return stateHome(env, platform);
