@@ -6,7 +6,7 @@ import type { ChosenTarget } from '../config/target.js';
 import type { NotifySettings, RunFacts } from '../notify/index.js';
 import type { Reviewed } from '../engine/reviewed.js';
 import type { UploadReport } from '../engine/report.js';
-import type { Flags } from './flags.js';
+import type { TargetedFlags } from './targets.js';
 import type { RunIo } from './io.js';
 
 export interface AfterRun {
@@ -22,21 +22,17 @@ export interface AfterRun {
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** Checks the flags (a page path that cannot be written, a bad webhook address) before the run starts. */
-export async function prepareAfterRun(command: string, flags: Flags, io: RunIo, target: ChosenTarget | undefined, argv: readonly string[]): Promise<AfterRun> {
+export async function prepareAfterRun(
+  command: string,
+  flags: TargetedFlags,
+  io: RunIo,
+  target: ChosenTarget | undefined,
+  argv: readonly string[],
+): Promise<AfterRun> {
   const path = text(flags.reportHtml);
   if (path !== undefined) await (await import('../files/private-file.js')).checkWritable(path, '--report-html');
   const { parseNotify } = await import('../notify/index.js');
-  const notify = parseNotify(
-    flags,
-    io.env,
-    {
-      notify: target?.target.notify,
-      notifyOn: target?.target.notifyOn,
-      notifyFormat: target?.target.notifyFormat,
-      from: target ? `target ${target.name} in ${target.configPath}` : undefined,
-    },
-    (secret) => io.secrets.keep(secret),
-  );
+  const notify = parseNotify(flags.settings, (secret) => io.secrets.keep(secret));
   return {
     argv,
     command,

@@ -4,11 +4,13 @@
 // the notification). Adding a command is one such file plus its docs.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { Settings } from '../config/settings.js';
 import type { ChosenTarget } from '../config/target.js';
 import type { RunContext } from '../engine/context.js';
 import type { RunFacts } from '../engine/result.js';
 import type { StateStore } from '../state/types.js';
-import type { FlagName } from './flags.js';
+import type { FlagName, Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import type { CommandLine, TargetedFlags } from './targets.js';
 
@@ -22,6 +24,10 @@ export interface CommandContext {
   readonly io: RunIo;
   readonly line: CommandLine;
   readonly target: ChosenTarget | undefined;
+  /** The config file read for the run (none found: undefined). */
+  readonly config: LoadedConfig | undefined;
+  /** The settings the run uses and where each came from (../config/settings.ts): what `upload config` shows. */
+  readonly settings: Settings;
   /** What the engine is given: events to the terminal, the question, Ctrl-C, the state store. */
   readonly run: RunContext;
   /** The state store a spec (default: --state, its target's, $UPLOAD_STATE or the system's) names, opened once; the runner closes it. */
@@ -51,23 +57,25 @@ export interface CommandSpec {
   /** Extra help after the examples (the uploads' exit codes). */
   readonly helpAfter?: string;
   /** The kind a run is about, when an argument names it (a target's --map is that kind's; the report says it). */
-  readonly kind?: (args: Args) => Kind | undefined;
+  readonly kind?: (args: Args, flags: Flags) => Kind | undefined;
   /** A command that only reads may be pointed at a protected target by UPLOAD_TARGET or defaultTarget. */
   readonly readOnly?: boolean;
   /** Ends in order on the first Ctrl-C or SIGTERM (its run watches the signal); else Node's default stops it. */
   readonly interruptible?: boolean;
   /** A command that streams its own terminal output (a server) handles its own signals and has no spinner. */
   readonly ownsTerminal?: boolean;
+  /** Only shows what a run would use (upload config): its --notify is shown, never set up to send. */
+  readonly showsSettings?: boolean;
   /**
    * Four eyes (./four-eyes.ts): whether this run writes, and how — `direct` (an upload, restore or
    * remove that sends: refused where a target needs approvals) or `planned` (apply, approve: work on a
    * saved plan). A run that writes to a guarded target its address made it must name it, or type it.
    */
-  readonly writes?: (flags: TargetedFlags) => 'direct' | 'planned' | undefined;
+  readonly writes?: (flags: Flags) => 'direct' | 'planned' | undefined;
   /** The run's address when an argument names it (a saved plan's), for protection that follows the address. */
   readonly address?: (args: Args) => string | undefined;
   /** What the report says before anything else is known (commands whose --json is a run's report). */
-  readonly facts?: (args: Args, flags: TargetedFlags) => RunFacts;
+  readonly facts?: (args: Args, flags: Flags) => RunFacts;
   readonly run: (ctx: CommandContext) => Promise<CommandOutcome>;
 }
 

@@ -28,20 +28,19 @@ function seconds(flag: string, value: unknown): number {
  * reads standard input (the records), which then cannot carry the token or answer a question.
  */
 export async function parseSending(
-  flags: Flags,
+  flags: TargetedFlags,
   io: RunIo,
   how: { dryRun: boolean; stdin?: string | undefined; url?: 'always' | 'when-sending' | 'optional' },
 ): Promise<SendOptions> {
   const { dryRun, stdin } = how;
   const retries = count('--retries', flags.retries ?? DEFAULTS.retries, 0);
   const timeoutSeconds = seconds('--timeout', flags.timeout ?? DEFAULTS.timeoutSeconds);
-  const baseUrlFlag = flags.baseUrl;
   const tokenEnv = flags.tokenEnv ?? DEFAULTS.tokenEnv;
   const tokenFile = flags.tokenFile;
   const url = how.url ?? 'when-sending';
-  const given = baseUrlFlag !== undefined || Boolean(io.env.UPLOAD_BASE_URL);
+  const given = flags.baseUrl !== undefined;
   const wantsUrl = url === 'always' || given || (url === 'when-sending' && !dryRun);
-  const baseUrl = wantsUrl ? resolveBaseUrl(baseUrlFlag, io.env) : undefined;
+  const baseUrl = wantsUrl ? resolveBaseUrl(flags.settings.baseUrl, io.env) : undefined;
   if (stdin !== undefined && tokenFile === '-') {
     throw new UsageError('STDIN_TWICE', `the ${stdin} and the token cannot both come from standard input`, 'put the token in UPLOAD_TOKEN or a --token-file');
   }

@@ -3,12 +3,11 @@
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
-import type { FourEyes } from '../engine/approval.js';
 import { DEFAULTS, type Limits, type StateOptions } from '../engine/options.js';
-import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import { currentUser } from '../state/whoami.js';
 import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
+import type { TargetedFlags } from './targets.js';
 
 export function count(flag: string, value: unknown, min: number): number {
   const n = Number(value);
@@ -18,10 +17,13 @@ export function count(flag: string, value: unknown, min: number): number {
   return n;
 }
 
-/** Where the state lives, how much of it to keep, how this run is named in it, and what the target asks (four eyes). */
-export function parseState(flags: Flags & { readonly fourEyes?: FourEyes | undefined }, io: ProcessIo): StateOptions {
+/**
+ * Where the state lives (as the settings resolved it: --state, the target's, UPLOAD_STATE or the
+ * system's), how much of it to keep, how this run is named in it, and what the target asks (four eyes).
+ */
+export function parseState(flags: TargetedFlags, io: ProcessIo): StateOptions {
   return {
-    state: stateSpec(flags.state, flags.stateDir, io.env),
+    state: String(flags.settings.state.value),
     keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
     identity: identity(io.env),
     fourEyes: flags.fourEyes,
@@ -36,20 +38,6 @@ export function parseLimits(flags: Flags): Limits {
     maxEmptied: parseLimit('--max-emptied', flags.maxEmptied ?? DEFAULTS.maxEmptied),
     allowEmpty: flags.allowEmpty === true,
   };
-}
-
-/** --state, or its older name --state-dir, or UPLOAD_STATE, or the XDG directory. */
-function stateSpec(state: string | undefined, stateDir: string | undefined, env: NodeJS.ProcessEnv): string {
-  if (state !== undefined && stateDir !== undefined && state !== stateDir) {
-    throw new UsageError(
-      'BAD_FLAG',
-      `--state '${state}' and --state-dir '${stateDir}' name two different stores`,
-      'give one of them (--state-dir is the older name of --state)',
-    );
-  }
-  const spec = state ?? stateDir ?? (env.UPLOAD_STATE || undefined);
-  if (spec !== undefined && isStoreUrl(spec)) return spec;
-  return resolveStateDir(spec, env);
 }
 
 /** How this run is named in the history: UPLOAD_USER and UPLOAD_HOST override the OS's names. */

@@ -2,6 +2,7 @@
 // the named target laid under the command line, the review page and notification set up, Ctrl-C as an
 // orderly stop, the terminal, the state store opened once and closed, and the outcome handed to the
 // entry point (./main.ts), which alone prints --json and picks the exit code.
+import type { LoadedConfig } from '../config/load.js';
 import type { ChosenTarget } from '../config/target.js';
 import type { Kind } from '../contract/kinds.js';
 import type { RunFacts } from '../engine/result.js';
@@ -14,7 +15,6 @@ import { afterRun, prepareAfterRun, type AfterRun } from './after-run.js';
 import type { Args, CommandContext, CommandSpec } from './command.js';
 import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
-import { parseState } from './parse.js';
 import type { CommandResult } from './result.js';
 import { withTarget, type CommandLine, type TargetedFlags } from './targets.js';
 import { terminalUi } from './terminal.js';
@@ -26,28 +26,30 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   const blank = (): RunFacts => spec.facts?.(args, given) ?? { kind: kind ?? null, source: null, dryRun: given.dryRun === true };
   const has = (flag: string) => (spec.flags as readonly string[]).includes(flag);
 
-  // The target's settings under the command line's, and what to do once the outcome is final.
-  let flags: TargetedFlags = given;
+  // The settings the run uses (the target's under the command line's), and what to do once the outcome is final.
+  let flags: TargetedFlags;
   let target: ChosenTarget | undefined;
+  let config: LoadedConfig | undefined;
   let after: AfterRun | undefined;
   let notice: string | undefined;
   try {
-    kind = spec.kind?.(args);
-    if (has('target')) {
-      const chosen = await withTarget(given, io, line, kind, { showOnly: spec.readOnly === true, address: spec.address?.(args) });
-      target = chosen.target;
-      notice = chosen.notice;
-      flags = { ...chosen.flags, targetName: target?.name, fourEyes: chosen.fourEyes };
-      const writes = spec.writes?.(flags);
-      if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);
-    }
-    if (has('notify')) after = await prepareAfterRun(name, flags, io, target, line.argv);
+    kind = spec.kind?.(args, given);
+    const chosen = await withTarget(given, io, line, kind, {
+      showOnly: spec.readOnly === true,
+      address: spec.address?.(args),
+      noTarget: !has('target'),
+    });
+    ({ target, notice, config } = chosen);
+    flags = { ...chosen.flags, targetName: target?.name, fourEyes: chosen.fourEyes, settings: chosen.settings };
+    const writes = has('target') ? spec.writes?.(flags) : undefined;
+    if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);
+    if (has('notify') && spec.showsSettings !== true) after = await prepareAfterRun(name, flags, io, target, line.argv);
   } catch (failure) {
     return { facts: blank(), failure, json };
   }
   if (spec.ownsTerminal) {
     try {
-      return { ...(await spec.run(context(args, flags, target, io, line, undefined, (l) => io.stderr.write(`${io.secrets.redact(l)}\n`)))), json };
+      return { ...(await spec.run(context(args, flags, target, config, io, line, undefined, (l) => io.stderr.write(`${io.secrets.redact(l)}\n`)))), json };
     } catch (failure) {
       return { failure, json };
     }
@@ -55,7 +57,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
 
   // A protected target, or one the run's address made it, is confirmed by typing its name.
   const protectedName = target && (target.target.protected === true || target.how === 'address') ? target.name : undefined;
-  const baseUrl = flags.baseUrl ?? io.env.UPLOAD_BASE_URL ?? null;
+  const baseUrl = (flags.settings.baseUrl.value as string | null) ?? null;
   // A command that sends ends in order on Ctrl-C; one that only reads or writes a file just stops.
   const interrupt = spec.interruptible ? onInterrupt() : { signal: undefined, dispose: () => {} };
   const ui = await terminalUi({
@@ -69,7 +71,9 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   });
   if (notice) ui.notice(notice);
   const stores = new Map<string, Promise<StateStore>>();
-  const ctx = context(args, flags, target, io, line, { ui, signal: interrupt.signal, protectedName, review: after?.html?.review, stores }, (l) => ui.notice(l));
+  const ctx = context(args, flags, target, config, io, line, { ui, signal: interrupt.signal, protectedName, review: after?.html?.review, stores }, (l) =>
+    ui.notice(l),
+  );
   const notify = after ? ended(after, baseUrl, ui, io) : undefined;
   // The signal handlers stay until the post-run point: a SIGTERM after the outcome is decided (the
   // report written) must not end the process with a signal's exit code that contradicts the report's.
@@ -103,6 +107,7 @@ function context(
   args: Args,
   flags: TargetedFlags,
   target: ChosenTarget | undefined,
+  config: LoadedConfig | undefined,
   io: RunIo,
   line: CommandLine,
   terminal: Terminal | undefined,
@@ -111,7 +116,7 @@ function context(
   const signal = terminal?.signal;
   const stores = terminal?.stores ?? new Map<string, Promise<StateStore>>();
   const store = (spec_?: string): Promise<StateStore> => {
-    const which = spec_ ?? parseState(flags, io).state;
+    const which = spec_ ?? String(flags.settings.state.value);
     let opened = stores.get(which);
     if (!opened) {
       opened = (async () => {
@@ -131,6 +136,8 @@ function context(
     io,
     line,
     target,
+    config,
+    settings: flags.settings,
     store,
     say,
     run: {

@@ -1,15 +1,23 @@
 // --config and --target on the commands that send: the chosen target's settings laid under the flags
 // the command line gave (./argv.ts says which those are), before the flags are parsed as usual.
-import { dirname, resolve } from 'node:path';
 import type { Kind } from '../contract/kinds.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { Settings } from '../config/settings.js';
 import type { ChosenTarget } from '../config/target.js';
 import { DEFAULT_APPROVAL_HOURS, stricter, type FourEyes } from '../engine/approval.js';
 import { UsageError } from '../errors.js';
 import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
 
-/** The flags with a target's settings laid under them, and the target's name (a saved plan records it). */
-export type TargetedFlags = Flags & { readonly targetName?: string | undefined; readonly fourEyes?: FourEyes | undefined };
+/**
+ * The flags with the run's settings laid under them (a flag given, else the target's, else the
+ * variable, else the default), where each came from, and the target's name (a saved plan records it).
+ */
+export type TargetedFlags = Flags & {
+  readonly targetName?: string | undefined;
+  readonly fourEyes?: FourEyes | undefined;
+  readonly settings: Settings;
+};
 
 /** What the command line itself said, beyond the parsed flags. */
 export interface CommandLine {
@@ -19,7 +27,11 @@ export interface CommandLine {
 }
 
 export interface Targeted {
+  /** The flags, with the settings a run uses (../config/settings.ts) laid under the command line's. */
   readonly flags: Flags;
+  /** Where each of those settings came from. */
+  readonly settings: Settings;
+  readonly config: LoadedConfig | undefined;
   readonly target: ChosenTarget | undefined;
   /** What the target asks of an upload (four eyes): its "approvals", or --approvals, whichever asks more. */
   readonly fourEyes: FourEyes | undefined;
@@ -32,20 +44,26 @@ export async function withTarget(
   io: ProcessIo,
   line: CommandLine,
   kind: Kind | undefined,
-  how: { showOnly?: boolean; address?: string | undefined } = {},
+  how: { showOnly?: boolean; address?: string | undefined; noTarget?: boolean } = {},
 ): Promise<Targeted> {
-  const [{ loadConfig }, { chooseTarget, targetFlags, checkAddress, explicitAddress }, { addressKey, guardedAt }] = await Promise.all([
+  const { resolveSettings, settingsAsFlags, targetValue } = await import('../config/settings.js');
+  const resolve_ = (target: ChosenTarget | undefined) => resolveSettings({ flags, given: line.given, target, kind, env: io.env });
+  const laidUnder = (settings: Settings): Flags => ({ ...flags, ...(settingsAsFlags(settings) as Flags) });
+  if (how.noTarget) {
+    const settings = resolve_(undefined);
+    return { flags: laidUnder(settings), settings, config: undefined, target: undefined, fourEyes: flagRule(flags) };
+  }
+  const [{ loadConfig }, { chooseTarget, checkAddress }, { addressKey, guardedAt }] = await Promise.all([
     import('../config/load.js'),
     import('../config/target.js'),
     import('../config/address.js'),
   ]);
   const loaded = await loadConfig(flags.config, io.env);
   let target = chooseTarget(loaded, flags.target, io.env, how);
-  // The target's values are flag values, of the flags' own types (texts).
-  let laid: Flags = target ? { ...flags, ...(targetFlags(target, kind, line.given) as Flags) } : flags;
+  let settings = resolve_(target);
   let notice: string | undefined;
   // Protection follows the address: wherever it came from, a guarded target's address is that target.
-  const address = how.address ?? laid.baseUrl ?? io.env.UPLOAD_BASE_URL;
+  const address = how.address ?? (settings.baseUrl.value as string | null) ?? undefined;
   // A saved plan for another address than the target named with --target is that mismatch (PLAN_BASE_URL).
   const namedElsewhere = how.address !== undefined && target?.how === '--target' && addressKey(target.target.baseUrl) !== addressKey(how.address);
   const at = loaded && address && !namedElsewhere ? guardedAt(loaded.config, address) : [];
@@ -59,26 +77,24 @@ export async function withTarget(
     const { name } = at[0]!;
     notice = `${address} is the address of the target '${name}' in ${loaded.path}${target ? ` (not of '${target.name}')` : ''}: this run is '${name}', with its state store, approvals and settings.`;
     target = { name, target: at[0]!.target, how: 'address', configPath: loaded.path };
-    laid = { ...flags, ...(targetFlags(target, kind, line.given) as Flags), baseUrl: target.target.baseUrl };
+    settings = resolve_(target);
   }
-  // Two addresses are a question, asked once the address has made the run the target it is.
-  checkAddress(target, explicitAddress(flags.baseUrl, line.given, io.env));
-  if (target) checkTargetState(target, flags, line);
-  return { flags: laid, target, fourEyes: stricter(ruleOf(target), flagRule(flags)), notice };
+  // Two addresses are a question, asked once the address has made the run the target it is: the
+  // target's and the one the command line or the environment gives (the settings without a target).
+  const explicit = resolve_(undefined).baseUrl;
+  checkAddress(target, explicit.from === 'default' ? undefined : { value: explicit.value as string, from: explicit.from });
+  if (target) checkTargetState(target, settings, targetValue('state', target, kind));
+  return { flags: laidUnder(settings), settings, config: loaded, target, fourEyes: stricter(ruleOf(target), flagRule(flags)), notice };
 }
 
 /** A guarded target's plans, approvals and history are in its own store: another one named is refused. */
-function checkTargetState(target: ChosenTarget, given: Flags, line: CommandLine): void {
-  const own = target.target.state;
-  const named = line.given('state') ? given.state : line.given('stateDir') ? given.stateDir : undefined;
-  if (own === undefined || named === undefined || !(target.target.protected === true || (target.target.approvals ?? 0) > 0)) return;
-  const theirs = /^[a-z][a-z0-9+.-]*:\/\//i.test(own) ? own : resolve(dirname(target.configPath), own);
-  const mine = /^[a-z][a-z0-9+.-]*:\/\//i.test(named) ? named : resolve(named);
-  if (theirs === mine) return;
+function checkTargetState(target: ChosenTarget, { state }: Settings, theirs: unknown): void {
+  const named = state.from === '--state' || state.from === '--state-dir';
+  if (theirs === undefined || !named || theirs === state.value || !(target.target.protected === true || (target.target.approvals ?? 0) > 0)) return;
   throw new UsageError(
     'PROTECTED_TARGET',
-    `the target '${target.name}' keeps its history, plans and approvals in its own state store, and this run names another (--state ${named}); nothing was read or sent`,
-    `drop --state: a run at ${target.target.baseUrl} uses the target's store`,
+    `the target '${target.name}' keeps its history, plans and approvals in its own state store, and this run names another (${state.from} ${String(state.value)}); nothing was read or sent`,
+    `drop ${state.from}: a run at ${target.target.baseUrl} uses the target's store`,
   );
 }
 

@@ -38,7 +38,7 @@ export default defineCommand({
         'review the plan (upload approve PLAN on a terminal shows it), then run again with --yes',
       );
     // An address given as well must be the plan's (PLAN_BASE_URL); nothing is sent, so no token is read.
-    const baseUrl = flags.baseUrl === undefined && !io.env.UPLOAD_BASE_URL ? undefined : resolveBaseUrl(flags.baseUrl, io.env);
+    const baseUrl = flags.baseUrl === undefined ? undefined : resolveBaseUrl(flags.settings.baseUrl, io.env);
     const state = parseState(flags, io);
     const send = {
       retries: 0,

@@ -1,5 +1,6 @@
 // `upload config`: the settings a run would use and where each comes from, for a person or (--json) a
-// script, secrets shown only as where they live.
+// script, secrets shown only as where they live. It prints the runner's own record (ctx.settings), so
+// what it shows is what a run with the same flags, target and environment uses.
 import { defineCommand } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 import type { Kind } from '../contract/kinds.js';
@@ -8,22 +9,30 @@ export default defineCommand({
   usage: 'config',
   summary: 'show the settings a run would use, and where each comes from (secrets redacted)',
   description:
-    'Print the effective settings — service address, state store, token source, mapping, guard limits, notifications — for a target of the config file (or none), with where each value comes from: a flag, a target, a variable or the default. Tokens are never shown; webhook addresses only by their host.',
-  examples: ['$ upload config', '$ upload config --target production --kind store-cards --json'],
+    'Print the effective settings — service address, state store, token source, mapping, guard limits, retries, notifications — for a target of the config file (or none), with where each value comes from: a flag, a target, a variable or the default. Give it the flags of a run to see what they change. Tokens are never shown; webhook addresses only by their host.',
+  examples: ['$ upload config', '$ upload config --target production --kind store-cards --json', '$ upload config --max-removals 50 --state /srv/upload'],
   order: 10,
-  flags: [...GROUPS.target, 'kind', 'json'],
+  flags: [
+    ...GROUPS.target,
+    'kind',
+    'json',
+    'baseUrl',
+    'tokenEnv',
+    'tokenFile',
+    'map',
+    ...GROUPS.state,
+    ...GROUPS.guards,
+    'retries',
+    'timeout',
+    ...GROUPS.notify,
+  ],
+  kind: (_, flags) => flags.kind as Kind | undefined,
   // Showing a protected target's settings writes nothing, so naming it by UPLOAD_TARGET is fine here.
   readOnly: true,
-  run: async ({ flags, io, line }) => {
-    const [{ loadConfig }, { chooseTarget, checkAddress, explicitAddress }, { effectiveConfig, formatConfig }] = await Promise.all([
-      import('../config/load.js'),
-      import('../config/target.js'),
-      import('../config/show.js'),
-    ]);
-    const loaded = await loadConfig(flags.config, io.env);
-    const chosen = chooseTarget(loaded, flags.target, io.env, { showOnly: true });
-    checkAddress(chosen, explicitAddress(flags.baseUrl, line.given, io.env));
-    const effective = effectiveConfig(loaded, chosen, flags, line.given, io.env, flags.kind as Kind | undefined);
+  showsSettings: true,
+  run: async ({ flags, io, target, config, settings }) => {
+    const { effectiveConfig, formatConfig } = await import('../config/show.js');
+    const effective = effectiveConfig(config, target, settings, io.env);
     if (flags.json !== true) io.stdout.write(`${io.secrets.redact(formatConfig(effective).join('\n'))}\n`);
     return { data: effective };
   },

@@ -27,7 +27,7 @@ export default defineCommand({
       import('../cli/parse.js'),
       import('../export/index.js'),
     ]);
-    const baseUrl = resolveBaseUrl(flags.baseUrl, io.env);
+    const baseUrl = resolveBaseUrl(flags.settings.baseUrl, io.env);
     const flag = flags.output;
     if (file !== undefined && flag !== undefined && file !== flag)
       throw new UsageError(

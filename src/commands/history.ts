@@ -20,7 +20,7 @@ export default defineCommand({
   readOnly: true,
   run: async ({ args: [kind], flags, io, run }) => {
     const { resolveBaseUrl } = await import('../send/config.js');
-    const baseUrl = resolveBaseUrl(flags.baseUrl, io.env);
+    const baseUrl = resolveBaseUrl(flags.settings.baseUrl, io.env);
     const { count, parseState } = await import('../cli/parse.js');
     const limit = count('--limit', flags.limit ?? FLAGS.limit.default, 1);
     const { html } = flags;

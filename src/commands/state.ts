@@ -32,11 +32,15 @@ resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the 
 });
 
 async function copy({ flags, io, store, say }: CommandContext): Promise<{ data: unknown }> {
-  const [{ UsageError }, { parseState }, { copyState }] = await Promise.all([import('../errors.js'), import('../cli/parse.js'), import('../state/index.js')]);
+  const [{ UsageError }, { storeLocation }, { copyState }] = await Promise.all([
+    import('../errors.js'),
+    import('../config/settings.js'),
+    import('../state/index.js'),
+  ]);
   if (flags.to === undefined) throw new UsageError('BAD_USAGE', 'upload state needs --to STORE (or the action resolve)', 'see upload state --help');
   // --from, else the store a run would use (--state, the target's, $UPLOAD_STATE or the system's).
-  const from = parseState({ ...flags, state: flags.from ?? flags.state }, io).state;
-  const to = parseState({ state: flags.to }, io).state;
+  const from = flags.from === undefined ? String(flags.settings.state.value) : storeLocation(flags.from, io.env);
+  const to = storeLocation(flags.to, io.env);
   const source = await store(from);
   const target = await store(to);
   const copied = await copyState(source, target);
@@ -65,7 +69,7 @@ async function resolve({ args: [, kind_], flags, io, store, say }: CommandContex
       'look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds), then say which',
     );
   const how = flags.sent === true ? 'sent' : 'previous';
-  const baseUrl = resolveBaseUrl(flags.baseUrl, io.env);
+  const baseUrl = resolveBaseUrl(flags.settings.baseUrl, io.env);
   const { identity: who, keep } = parseState(flags, io);
   const key = { baseUrl: normaliseBaseUrl(baseUrl), kind };
   const settled = await settlePending(await store(), key, how, { ...who, pid: process.pid, what: `${KINDS[kind].noun}s to ${key.baseUrl}` }, keep);

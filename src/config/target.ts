@@ -1,11 +1,8 @@
-// Choosing a target and laying its settings under the command line's: a flag given on the command line
-// always wins; a chosen target wins over the environment (UPLOAD_STATE, …), since naming a target is
-// the more deliberate act. The service's address is the exception: a target's and one given by
+// Choosing a target (its settings are laid under the command line's by ./settings.ts). The service's
+// address is the exception to the precedence there: a target's and one given by
 // --base-url or UPLOAD_BASE_URL that differ are a question (CONFLICTING_ADDRESS), never a precedence,
 // because the token follows the address. A protected target is only ever chosen by name, on the
 // command line.
-import { dirname, resolve } from 'node:path';
-import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { configCandidates, type LoadedConfig } from './load.js';
 import type { Target } from './schema.js';
@@ -56,36 +53,10 @@ export function chooseTarget(
   return { name, target, how, configPath: loaded.path };
 }
 
-/** The flags a target supplies for a run of a kind: only those the command line did not give. */
-export function targetFlags(chosen: ChosenTarget, kind: Kind | undefined, given: (flag: string) => boolean): Record<string, unknown> {
-  const t = chosen.target;
-  const relative = (path: string) => resolve(dirname(chosen.configPath), path);
-  const out: Record<string, unknown> = { baseUrl: t.baseUrl };
-  if (t.state !== undefined) out.state = isUrl(t.state) ? t.state : relative(t.state);
-  // The token's source is one choice: a token flag on the command line replaces the target's, whole.
-  if (!given('tokenEnv') && !given('tokenFile')) {
-    if (t.tokenEnv !== undefined) out.tokenEnv = t.tokenEnv;
-    if (t.tokenFile !== undefined) out.tokenFile = relative(t.tokenFile);
-  }
-  const map = kind ? t.map?.[kind] : undefined;
-  if (map !== undefined) out.map = typeof map === 'string' ? (map.trim().startsWith('{') ? map : relative(map)) : JSON.stringify(map);
-  for (const [flag, value] of Object.entries(t.guards ?? {})) if (value !== undefined) out[flag] = String(value);
-  if (given('stateDir')) delete out.state;
-  return Object.fromEntries(Object.entries(out).filter(([flag]) => !given(flag)));
-}
-
-const isUrl = (spec: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(spec);
-
-/** An address set explicitly besides the target's, and where it came from. */
+/** An address set explicitly besides the target's (--base-url or UPLOAD_BASE_URL), and where it came from. */
 export interface ExplicitAddress {
   readonly value: string;
-  readonly from: '--base-url' | 'UPLOAD_BASE_URL';
-}
-
-/** --base-url when the command line gave it, else UPLOAD_BASE_URL when set and not empty. */
-export function explicitAddress(flag: string | undefined, given: (flag: string) => boolean, env: NodeJS.ProcessEnv): ExplicitAddress | undefined {
-  if (flag !== undefined && given('baseUrl')) return { value: flag, from: '--base-url' };
-  return env.UPLOAD_BASE_URL ? { value: env.UPLOAD_BASE_URL, from: 'UPLOAD_BASE_URL' } : undefined;
+  readonly from: string;
 }
 
 /**

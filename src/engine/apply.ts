@@ -79,7 +79,7 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
       const saved = await readPlan(options.plan);
       options.checkTarget?.(saved.doc.target ?? null);
       const { kind, body } = saved.doc;
-      const baseUrl = resolveBaseUrl(saved.doc.baseUrl, {});
+      const baseUrl = resolveBaseUrl({ value: saved.doc.baseUrl, from: `the plan's baseUrl` }, {});
       if (options.baseUrl && options.baseUrl.href !== baseUrl.href) {
         throw new UsageError(
           'PLAN_BASE_URL',

@@ -1,5 +1,6 @@
-// After a run: whether to notify, and where. The addresses come from --notify (repeatable), else
-// UPLOAD_NOTIFY (several separated by spaces), else the target's config; --notify-on likewise.
+// After a run: whether to notify, and where. The addresses come from --notify (repeatable), else the
+// chosen target, else UPLOAD_NOTIFY (several separated by spaces); --notify-on likewise. Which one wins
+// is the settings resolver's decision (../config/settings.ts); this checks what it chose.
 import { UsageError } from '../errors.js';
 import { deliver, hostOf, parseNotifyUrl, type NotifyTiming } from './post.js';
 import { formatNotification, NOTIFY_FORMATS, type NotifyFormat } from './formats.js';
@@ -30,22 +31,20 @@ export function parseNotifyOn(value: string, from: string): NotifyOn {
   throw new UsageError('BAD_FLAG', `${from} '${value}' is not one of ${NOTIFY_ON.join(', ')}`, 'e.g. --notify-on failure (the default: any exit but 0 and 8)');
 }
 
+/** A setting as resolved (../config/settings.ts): its value and where it came from, for messages. */
+interface Resolved {
+  readonly value: unknown;
+  readonly from: string;
+}
+
+/** The resolved --notify, --notify-on and --notify-format, checked: which source won was decided once, where every setting's is. */
 export function parseNotify(
-  flags: { notify?: unknown; notifyOn?: unknown; notifyFormat?: unknown },
-  env: NodeJS.ProcessEnv,
-  config: { notify?: readonly string[] | undefined; notifyOn?: NotifyOn | undefined; notifyFormat?: NotifyFormat | undefined; from?: string | undefined },
+  settings: { readonly notify: Resolved; readonly notifyOn: Resolved; readonly notifyFormat: Resolved },
   keepSecret: (secret: string) => void,
 ): NotifySettings {
-  // Where several are given: the flag, then the chosen target, then the variable (as `upload config` shows).
-  const given = Array.isArray(flags.notify) ? (flags.notify as string[]) : typeof flags.notify === 'string' ? [flags.notify] : [];
-  const fromEnv = (env.UPLOAD_NOTIFY ?? '').split(/\s+/).filter(Boolean);
-  const [texts, from] = given.length ? [given, '--notify'] : config.notify?.length ? [config.notify, config.from ?? 'the config'] : [fromEnv, 'UPLOAD_NOTIFY'];
-  const urls = texts.map((t) => parseNotifyUrl(t, from, keepSecret));
-  const pick = <T>(flag: unknown, flagName: string, fromConfig: T | undefined, envName: string, parse: (v: string, from: string) => T, fallback: T): T =>
-    typeof flag === 'string' ? parse(flag, flagName) : (fromConfig ?? (env[envName] ? parse(env[envName], envName) : fallback));
-  const on = pick(flags.notifyOn, '--notify-on', config.notifyOn, 'UPLOAD_NOTIFY_ON', parseNotifyOn, 'failure');
-  const format = pick(flags.notifyFormat, '--notify-format', config.notifyFormat, 'UPLOAD_NOTIFY_FORMAT', parseNotifyFormat, 'json');
-  return { urls, on, format };
+  const { notify, notifyOn, notifyFormat } = settings;
+  const urls = (notify.value as readonly string[]).map((t) => parseNotifyUrl(t, notify.from, keepSecret));
+  return { urls, on: parseNotifyOn(String(notifyOn.value), notifyOn.from), format: parseNotifyFormat(String(notifyFormat.value), notifyFormat.from) };
 }
 
 /**

@@ -8,10 +8,13 @@ export function isLoopback(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
-/** The base URL from --base-url or UPLOAD_BASE_URL: https, or plain http to a loopback host only. */
-export function resolveBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): URL {
-  const text = flag ?? env.UPLOAD_BASE_URL;
-  const from = flag !== undefined ? '--base-url' : 'UPLOAD_BASE_URL';
+/**
+ * The service's address as the settings resolved it (--base-url, a target's, UPLOAD_BASE_URL), named in
+ * messages by where it came from: https, or plain http to a loopback host only.
+ */
+export function resolveBaseUrl(address: { readonly value: unknown; readonly from: string }, env: NodeJS.ProcessEnv): URL {
+  const text = typeof address.value === 'string' ? address.value : undefined;
+  const { from } = address;
   if (!text) {
     throw new UsageError('NO_BASE_URL', 'no service address given', 'pass --base-url https://… or set UPLOAD_BASE_URL');
   }

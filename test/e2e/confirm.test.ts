@@ -17,6 +17,7 @@ import { auditLines, latestSnapshot, lockOf } from '../helpers/state.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runFlags } from '../helpers/question.js';
 
 let sb: TestSandbox | undefined;
 afterEach(async () => {
@@ -38,7 +39,12 @@ function person(answer: boolean): Person {
 async function upload(file: string, who: Person): Promise<UploadReport> {
   const env = sb!.env;
   const io = { env, stdin: Object.assign(Readable.from([]), { isTTY: true }), stderr: { isTTY: true }, stdout: {}, secrets: new Secrets() } as unknown as RunIo;
-  const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', stateDir: sb!.stateDir, noBaseline: true }, io);
+  const options = await parseUploadOptions(
+    'team-members',
+    file,
+    await runFlags({ retries: '0', timeout: '10', stateDir: sb!.stateDir, noBaseline: true }, io),
+    io,
+  );
   const { facts, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, files: outputFiles, confirm: (request) => who.confirm(request) });
   return assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
 }

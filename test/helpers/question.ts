@@ -3,7 +3,9 @@
 // restarted), then it is answered yes.
 import { Readable } from 'node:stream';
 import type { RunIo } from '../../src/cli/io.js';
+import type { Flags } from '../../src/cli/flags.js';
 import { parseUploadOptions } from '../../src/cli/options.js';
+import { withTarget, type TargetedFlags } from '../../src/cli/targets.js';
 import { runUpload } from '../../src/engine/upload.js';
 import { outputFiles } from '../../src/report/output-files.js';
 import type { RunResult } from '../../src/engine/result.js';
@@ -17,7 +19,7 @@ export async function uploadWithQuestion(env: Record<string, string>, state: str
     stdout: {},
     secrets: new Secrets(),
   } as unknown as RunIo;
-  const options = await parseUploadOptions('team-members', file, { retries: '0', timeout: '10', state }, io);
+  const options = await parseUploadOptions('team-members', file, await runFlags({ retries: '0', timeout: '10', state }, io), io);
   return runUpload(options, {
     env,
     stdin: io.stdin,
@@ -28,4 +30,10 @@ export async function uploadWithQuestion(env: Record<string, string>, state: str
       return true;
     },
   });
+}
+
+/** Flags as the runner hands them to a command: the settings resolved (no config file) and laid under them. */
+export async function runFlags(flags: Flags, io: RunIo): Promise<TargetedFlags> {
+  const run = await withTarget(flags, io, { argv: [], given: (key) => key in flags }, 'team-members', { noTarget: true });
+  return { ...run.flags, settings: run.settings };
 }

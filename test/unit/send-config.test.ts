@@ -10,17 +10,17 @@ import { ServiceRejected, ServiceUnverified } from '../../src/errors.js';
 
 describe('the base URL: https, or plain http to loopback only', () => {
   it.each(['localhost', '127.0.0.1', '127.1.2.3', '[::1]'])('http://%s is allowed', (host) => {
-    expect(resolveBaseUrl(`http://${host}:8080/`, {}).href).toBe(`http://${host}:8080`.replace(/\/?$/, '/'));
+    expect(resolveBaseUrl({ value: `http://${host}:8080/`, from: '--base-url' }, {}).href).toBe(`http://${host}:8080`.replace(/\/?$/, '/'));
   });
   it.each(['http://scheduling.example.com', 'http://10.0.0.5', 'http://128.0.0.1', 'http://localhost.example.com'])('%s is refused', (url) => {
-    expect(() => resolveBaseUrl(url, {})).toThrow(expect.objectContaining({ code: 'INSECURE_BASE_URL' }));
+    expect(() => resolveBaseUrl({ value: url, from: '--base-url' }, {})).toThrow(expect.objectContaining({ code: 'INSECURE_BASE_URL' }));
   });
   it('keeps a path prefix, refuses credentials, queries and other schemes', () => {
-    expect(resolveBaseUrl(undefined, { UPLOAD_BASE_URL: 'https://api.example.com/v2/' }).pathname).toBe('/v2');
-    expect(() => resolveBaseUrl('https://u:p@api.example.com', {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
-    expect(() => resolveBaseUrl('https://api.example.com?x=1', {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
-    expect(() => resolveBaseUrl('ftp://api.example.com', {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
-    expect(() => resolveBaseUrl(undefined, {})).toThrow(expect.objectContaining({ code: 'NO_BASE_URL' }));
+    expect(resolveBaseUrl({ value: 'https://api.example.com/v2/', from: 'UPLOAD_BASE_URL' }, {}).pathname).toBe('/v2');
+    expect(() => resolveBaseUrl({ value: 'https://u:p@api.example.com', from: '--base-url' }, {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
+    expect(() => resolveBaseUrl({ value: 'https://api.example.com?x=1', from: '--base-url' }, {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
+    expect(() => resolveBaseUrl({ value: 'ftp://api.example.com', from: '--base-url' }, {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
+    expect(() => resolveBaseUrl({ value: null, from: 'default' }, {})).toThrow(expect.objectContaining({ code: 'NO_BASE_URL' }));
   });
   it('isLoopback', () => {
     expect(isLoopback('LOCALHOST')).toBe(true);
