@@ -3,7 +3,7 @@
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { loadMapping } from '../map/mapping-file.js';
-import { DEFAULTS, type SendOptions, type UploadOptions } from '../engine/options.js';
+import type { SendOptions, UploadOptions } from '../engine/options.js';
 import { count, parseLimits, parseState } from './parse.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
@@ -33,9 +33,11 @@ export async function parseSending(
   how: { dryRun: boolean; stdin?: string | undefined; url?: 'always' | 'when-sending' | 'optional' },
 ): Promise<SendOptions> {
   const { dryRun, stdin } = how;
-  const retries = count('--retries', flags.retries ?? DEFAULTS.retries, 0);
-  const timeoutSeconds = seconds('--timeout', flags.timeout ?? DEFAULTS.timeoutSeconds);
-  const tokenEnv = flags.tokenEnv ?? DEFAULTS.tokenEnv;
+  // As the settings resolved them (../config/settings.ts): a flag, the target's, or the default.
+  const { settings } = flags;
+  const retries = count('--retries', settings.retries.value, 0);
+  const timeoutSeconds = seconds('--timeout', settings.timeout.value);
+  const tokenEnv = String(settings.tokenEnv.value);
   const tokenFile = flags.tokenFile;
   const url = how.url ?? 'when-sending';
   const given = flags.baseUrl !== undefined;

@@ -3,9 +3,8 @@
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
-import { DEFAULTS, type Limits, type StateOptions } from '../engine/options.js';
+import type { Limits, StateOptions } from '../engine/options.js';
 import { currentUser } from '../state/whoami.js';
-import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
 import type { TargetedFlags } from './targets.js';
 
@@ -24,19 +23,22 @@ export function count(flag: string, value: unknown, min: number): number {
 export function parseState(flags: TargetedFlags, io: ProcessIo): StateOptions {
   return {
     state: String(flags.settings.state.value),
-    keep: count('--keep', flags.keep ?? DEFAULTS.keep, 1),
+    keep: count('--keep', flags.settings.keep.value, 1),
     identity: identity(io.env),
     fourEyes: flags.fourEyes,
   };
 }
 
-/** --max-removals, --max-changes, --max-emptied and --allow-empty: the one Limits value a run is judged by. */
-export function parseLimits(flags: Flags): Limits {
+/**
+ * --max-removals, --max-changes, --max-emptied and --allow-empty as the settings resolved them (a flag,
+ * the target's guards, or the defaults): the one Limits value a run is judged by.
+ */
+export function parseLimits({ settings }: TargetedFlags): Limits {
   return {
-    maxRemovals: parseLimit('--max-removals', flags.maxRemovals ?? DEFAULTS.maxRemovals),
-    maxChanges: parseLimit('--max-changes', flags.maxChanges ?? DEFAULTS.maxChanges),
-    maxEmptied: parseLimit('--max-emptied', flags.maxEmptied ?? DEFAULTS.maxEmptied),
-    allowEmpty: flags.allowEmpty === true,
+    maxRemovals: parseLimit('--max-removals', String(settings.maxRemovals.value)),
+    maxChanges: parseLimit('--max-changes', String(settings.maxChanges.value)),
+    maxEmptied: parseLimit('--max-emptied', String(settings.maxEmptied.value)),
+    allowEmpty: settings.allowEmpty.value === true,
   };
 }
 
