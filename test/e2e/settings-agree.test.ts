@@ -5,7 +5,7 @@
 // guard limits in its report, the store it recorded in, the service that received the records, the
 // webhook that received the notification and in which format) is compared with the record.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
@@ -27,13 +27,22 @@ interface Setting {
 const GUARDS = { maxRemovals: '--max-removals', maxChanges: '--max-changes', maxEmptied: '--max-emptied' } as const;
 const hookPath = '/services/T0/B0/settingsSecretPath';
 
+/** A mapping file whose `name` joins two columns, so that a run's report shows which one it read. */
+function writeMap(path: string, columns: readonly string[]): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify({ name: columns }));
+  return path;
+}
+
 /** A config file with a target for the sandbox whose every setting differs from the defaults. */
 function writeConfig(dir: string, url: string, webhook: ScriptedServer): string {
   const path = join(dir, 'upload.config.json');
+  writeMap(join(dir, 'maps', 'members.json'), ['name', 'roleCode']);
   const target = {
     baseUrl: url,
     state: 'target-state',
     tokenEnv: 'STAGING_TOKEN',
+    map: { 'team-members': 'maps/members.json' },
     guards: { maxRemovals: 50, maxChanges: '60%', maxEmptied: '7' },
     notify: [`${webhook.url}${hookPath}`],
     notifyOn: 'always',
@@ -64,6 +73,11 @@ async function agree(flags: readonly string[], env: Record<string, string>, webh
     expect(report.guards.find((g: { flag: string }) => g.flag === flag)?.setting, key).toBe(settings[key]!.value);
   }
   expect(report.guards.find((g: { flag: string }) => g.flag === '--allow-empty')?.setting).toBe(settings.allowEmpty!.value);
+
+  // The mapping: the file the record names is the one the run read (or none: each field its own column).
+  const map = settings.map!.value;
+  const nameColumns = map === null ? ['name'] : (JSON.parse(readFileSync(map as string, 'utf8')) as { name: string[] }).name;
+  expect(report.mapping.find((m: { field: string }) => m.field === 'name')?.columns).toEqual(nameColumns);
 
   // The service: the records went to the address the record names (the sandbox holds them).
   expect(settings.baseUrl!.value).toBe(sb!.url);
@@ -100,6 +114,7 @@ describe('upload config and a real run agree on every setting', () => {
       baseUrl: { from: 'UPLOAD_BASE_URL' },
       state: { value: join(xdg, 'scheduling-upload'), from: 'default' },
       tokenEnv: { value: 'UPLOAD_TOKEN', from: 'default' },
+      map: { value: null, from: 'default' },
       token: { value: '$UPLOAD_TOKEN (set)', from: 'default' },
       maxRemovals: { value: '10%', from: 'default' },
       maxChanges: { value: '25%', from: 'default' },
@@ -145,6 +160,7 @@ describe('upload config and a real run agree on every setting', () => {
     expect(s).toMatchObject({
       baseUrl: { value: sb.url, from: by },
       state: { value: join(folder, 'target-state'), from: by },
+      map: { value: join(folder, 'maps', 'members.json'), from: by },
       tokenEnv: { value: 'STAGING_TOKEN', from: by },
       token: { value: '$STAGING_TOKEN (set)', from: by },
       maxRemovals: { value: '50', from: by },
@@ -162,13 +178,28 @@ describe('upload config and a real run agree on every setting', () => {
     const webhook = await servers.serve({ status: 200, body: 'ok' });
     const config = writeConfig(sb.dir, sb.url, webhook);
     const env = { STAGING_TOKEN: 'not-the-token-at-all', FLAG_TOKEN: TOKEN };
-    const flags = ['--config', config, '--target', 'staging', '--state', join(sb.dir, 'flag-state'), '--token-env', 'FLAG_TOKEN'];
+    const map = writeMap(join(sb.dir, 'flag-map.json'), ['name', 'parentKey']);
+    const flags = [
+      '--config',
+      config,
+      '--target',
+      'staging',
+      '--base-url',
+      sb.url,
+      '--state',
+      join(sb.dir, 'flag-state'),
+      '--token-env',
+      'FLAG_TOKEN',
+      '--map',
+      map,
+    ];
     const guards = ['--max-removals', '3', '--max-changes', '40%', '--max-emptied', '0', '--allow-empty'];
     const notify = ['--notify', `${webhook.url}${hookPath}`, '--notify-on', 'change', '--notify-format', 'slack'];
     const s = await agree([...flags, ...guards, ...notify, '--retries', '1', '--timeout', '30'], env, webhook);
     expect(s).toMatchObject({
-      baseUrl: { from: 'target staging' },
+      baseUrl: { value: sb.url, from: '--base-url' },
       state: { value: join(sb.dir, 'flag-state'), from: '--state' },
+      map: { value: map, from: '--map' },
       tokenEnv: { value: 'FLAG_TOKEN', from: '--token-env' },
       token: { value: '$FLAG_TOKEN (set)', from: '--token-env' },
       maxRemovals: { value: '3', from: '--max-removals' },
