@@ -45,7 +45,7 @@ export interface CommandOutcome {
 }
 
 export interface CommandSpec {
-  /** The command with its arguments, in commander's syntax: `history <kind>`, `remove <kind> [keys...]`. */
+  /** The command with its arguments, in the syntax --help shows: `history <kind>`, `remove <kind> [keys...]`. */
   readonly usage: string;
   readonly summary: string;
   readonly description?: string;
@@ -86,10 +86,4 @@ export const defineCommand = (spec: CommandSpec): CommandSpec => spec;
 export function kindArg(value: unknown): Kind {
   if (value === 'store-cards' || value === 'team-members') return value;
   throw new UsageError('BAD_USAGE', `'${String(value)}' is not a kind`, 'use store-cards or team-members');
-}
-
-/** commander's own errors (an unknown option, a missing argument), told apart without loading commander. */
-export function isCommanderError(err: unknown): err is Error & { code: string; exitCode: number } {
-  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
-  return typeof code === 'string' && code.startsWith('commander.');
 }

@@ -1,11 +1,11 @@
 // Every option of every command, declared once: its syntax, its help, its default and its choices. The
-// commands take their subsets of it (each command file in src/commands/, from the GROUPS below), commander is built from it, and what a command
-// receives is typed by it. A test checks that every option shown in any --help is documented.
+// commands take their subsets of it (each command file in src/commands/, from the GROUPS below), the command line is read
+// against it (../cli/argv.ts), and what a command receives is typed by it. A test checks that every option shown in any --help is documented.
 import { DEFAULTS } from '../engine/options.js';
 import { HIDDEN_ROWS_CHOICES } from '../read/types.js';
 
 export interface Spec {
-  /** commander's syntax: `--name`, `-x, --name`, `--name <value>`, `--no-name`. */
+  /** The syntax --help shows and ./argv.ts reads: `--name`, `-x, --name`, `--name <value>`, `--no-name`. */
   readonly flags: string;
   readonly help: string;
   /** Shown in --help and handed to the command when the option is not given. */

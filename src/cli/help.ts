@@ -1,4 +1,4 @@
-// --help, written from the command files and the options table without loading commander (the start-up
+// --help, written from the command files and the options table without reading the command line (the start-up
 // of `upload --help` is a bench case). A command's help fits in 80 lines: the options people use daily
 // first, in full; the rest under headings — in full too when it all fits, else one line of names per
 // heading, with `--help-all` showing every option with its words.

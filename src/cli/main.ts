@@ -4,7 +4,6 @@ import { EXIT, isUploadError, UploadError, type Outcome } from '../errors.js';
 import type { RunFacts } from '../engine/result.js';
 import type { UploadReport } from '../engine/report.js';
 import { Secrets } from '../send/secrets.js';
-import { isCommanderError } from './command.js';
 import { isCommand, loadCommand, loadCommands } from './table.js';
 import { processIo, type ProcessIo, type RunIo } from './io.js';
 import type { CommandResult, Ended } from './result.js';
@@ -41,7 +40,7 @@ export async function main(argv: readonly string[], processIo_: ProcessIo = proc
   }
   let result: CommandResult;
   try {
-    // The parser (commander) is loaded only to parse: --help above needs none of it.
+    // The command's words, read against its flags (./argv.ts): --help above needs none of it.
     const outcome = await (await import('./program.js')).parse(argv, io);
     if (outcome === 'shown') return EXIT.ok;
     result = outcome;
@@ -58,17 +57,6 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
       outcome: failure.outcome,
       exitCode: failure.exitCode,
       error: { code: failure.code, message: failure.message, hint: failure.hint ?? null, service: failure.said ?? null },
-      internal: false,
-    };
-  }
-  if (isCommanderError(failure)) {
-    // commander has printed its own message already. A value outside an option's choices is a bad
-    // flag value like any other (BAD_FLAG); the rest (an unknown option, a missing argument) is BAD_USAGE.
-    const code = failure.code === 'commander.invalidArgument' ? 'BAD_FLAG' : 'BAD_USAGE';
-    return {
-      outcome: 'usage-error',
-      exitCode: EXIT.usage,
-      error: { code, message: failure.message.replace(/^error: /, ''), hint: null, service: null },
       internal: false,
     };
   }
@@ -91,7 +79,7 @@ export async function finish(result: CommandResult, io: RunIo): Promise<number> 
       const stack = result.failure instanceof Error ? result.failure.stack : undefined;
       if (io.env.UPLOAD_DEBUG && stack) io.stderr.write(`${redact(stack)}\n`);
       else io.stderr.write('This is a bug. Run again with UPLOAD_DEBUG=1 for details, and report it.\n');
-    } else if (!isCommanderError(result.failure)) {
+    } else {
       const say = result.ui ?? { style: { red: (s: string) => s }, notice: (line: string) => io.stderr.write(`${redact(line)}\n`) };
       say.notice(`${say.style.red('upload:')} ${settled.error.message}`);
       if (settled.error.hint) say.notice(`  → ${settled.error.hint}`);

@@ -100,7 +100,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     encoding,
     sheet: flags.sheet,
     headerRow: flags.headerRow === undefined ? undefined : count('--header-row', flags.headerRow, 1),
-    // commander has checked it is one of the choices (--hidden-rows include|exclude).
+    // The command line's reading (./argv.ts) has checked it is one of the choices (--hidden-rows include|exclude).
     hiddenRows: flags.hiddenRows as HiddenRows | undefined,
     baseline: flags.baseline,
     noBaseline: flags.noBaseline === true,

@@ -1,5 +1,5 @@
 // --config and --target on the commands that send: the chosen target's settings laid under the flags
-// the command line gave (commander says which those are), before the flags are parsed as usual.
+// the command line gave (./argv.ts says which those are), before the flags are parsed as usual.
 import type { Kind } from '../contract/kinds.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Settings } from '../config/settings.js';

@@ -132,7 +132,7 @@ const guard = (limit: string | number | undefined) => (limit === undefined ? und
 export type Settings = Readonly<Record<SettingKey | 'token', Setting>>;
 
 export interface SettingsInput {
-  /** The parsed flags (commander's defaults filled in for those not given). */
+  /** The parsed flags (the table's defaults filled in for those not given: ../cli/argv.ts). */
   readonly flags: Readonly<Record<string, unknown>>;
   /** Whether the command line itself gave a flag (by its key). */
   readonly given: (key: string) => boolean;

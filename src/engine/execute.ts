@@ -135,9 +135,9 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     ctx.emit({ type: 'sent' });
     ctx.emit({ type: 'uploaded', message: answer.message });
     pauseAt('answered');
-    // Asked once more if the first asking fails: a signal arriving now cuts a statement short, but the
-    // upload is done and must be recorded (a second statement after the signal is not cut short).
-    if (!(await lease.stillHeld().catch(() => lease.stillHeld().catch(() => false)))) {
+    // The upload is done and must be recorded: from here on a signal (SIGTERM) cuts no statement short,
+    // only the store's bounds do — the lease's check, its connection and the record's transaction.
+    if (!(await lease.stillHeld(true).catch(() => false))) {
       // Another run could have taken the lock and uploaded while this one was sending: which set the
       // service holds now is not known. The intent stays, so the next run asks for it to be settled.
       await audit(job, ctx, { outcome: 'unknown', status: answer.status, error: 'LOCK_LOST_WHILE_SENDING', generation: null });

@@ -97,9 +97,9 @@ function held(h: Held | undefined, what: string, label: string, times: LeaseTime
 function holding(session: Session, key: StateKey, holder: Holder, token: string, times: LeaseTimes, before: Held | undefined): Lease {
   let released = false;
   let lost = false;
-  const check = async () => {
+  const check = async (afterAnswer = false) => {
     if (released || lost) return false;
-    if (!(await renew(session, key, token, times))) lost = true;
+    if (!(await renew(session, key, token, times, afterAnswer ? session.shieldedQuery : session.query))) lost = true;
     return !lost;
   };
   let beating = false;
@@ -116,7 +116,7 @@ function holding(session: Session, key: StateKey, holder: Holder, token: string,
   return {
     holder,
     recovered: before && { user: before.holder.user, host: before.holder.host, pid: before.holder.pid, what: before.holder.what, since: before.since },
-    stillHeld: check,
+    stillHeld: (afterAnswer) => check(afterAnswer),
     release: async () => {
       if (released) return;
       released = true;

@@ -50,32 +50,44 @@ export class Session {
    */
   query: Query = async (sql, params) => this.again(() => this.once(sql, params));
 
+  /**
+   * One statement that a signal does not cut short, only the bounds (as a shielded transaction's):
+   * the lease checked after the service has answered, which decides whether the upload is recorded.
+   */
+  shieldedQuery: Query = async (sql, params) =>
+    this.again(async () => {
+      const client = await this.connection(true);
+      return this.bounded(client.query(sql, params), undefined, client, true, false);
+    }, true);
+
   /** One statement that must not be repeated (it appends). */
   once: Query = async (sql, params) => {
     const client = await this.connection();
     return this.bounded(client.query(sql, params));
   };
 
-  private async again<T>(work: () => Promise<T>): Promise<T> {
+  private async again<T>(work: () => Promise<T>, shielded = false): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      if (!LOST.has(err as object) || this.signal?.aborted) throw err;
+      if (!LOST.has(err as object) || (this.signal?.aborted && !shielded)) throw err;
       return work();
     }
   }
 
   /**
    * Statements in one transaction, each statement and lock wait bounded on the server too. `shielded`:
-   * a signal does not cut it short (recording an upload the service already confirmed), only the bounds do.
+   * a signal does not cut it short (recording an upload the service already confirmed), only the bounds
+   * do — from the connection and the BEGIN on: a SIGTERM that arrives while they are on their way must
+   * not drop the record of an upload the service holds (it did, now and then, on a busy machine).
    */
   async transaction<T>(work: (q: Query) => Promise<T>, shielded = false): Promise<T> {
     // Only the BEGIN is sent again on a new connection: nothing was done on the lost one.
     const client = await this.again(async () => {
-      const c = await this.connection();
-      await this.bounded(c.query('BEGIN'));
+      const c = await this.connection(shielded);
+      await this.bounded(c.query('BEGIN'), undefined, c, true, !shielded);
       return c;
-    });
+    }, shielded);
     const q: Query = (sql, params) => this.bounded(client.query(sql, params), undefined, client, true, !shielded);
     try {
       // The lower of the role's bound and ours: a DBA's stricter setting is kept. A lock wait gives up a
@@ -104,17 +116,18 @@ export class Session {
   }
 
   /** The live connection, or a new one; callers at the same moment (a heartbeat, a check) share it. */
-  private connection(): Promise<pg.Client> {
+  private connection(shielded = false): Promise<pg.Client> {
     if (this.client && !this.dead) return Promise.resolve(this.client);
-    this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
+    this.connecting ??= this.connect(shielded).finally(() => (this.connecting = undefined));
     return this.connecting;
   }
 
-  private async connect(): Promise<pg.Client> {
+  private async connect(shielded: boolean): Promise<pg.Client> {
     if (this.client) void closeClient(this.client);
     this.client = undefined;
-    // After a signal the steps that tidy up (releasing the lock) may still connect, briefly.
-    const connectMs = this.signal?.aborted ? AFTER_SIGNAL_MS : this.bounds.connectMs;
+    // After a signal the steps that tidy up (releasing the lock) may still connect, briefly; a
+    // shielded transaction (a record) gets the full bound, and no signal cuts its connecting short.
+    const connectMs = this.signal?.aborted && !shielded ? AFTER_SIGNAL_MS : this.bounds.connectMs;
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: connectMs, application_name: 'scheduling-upload' });
     // A connection that drops while idle must not bring the process down: the next statement reconnects.
     const gone = () => {
@@ -123,7 +136,7 @@ export class Session {
     client.on('error', gone);
     client.on('end', gone);
     try {
-      await this.bounded(client.connect(), connectMs + 1_000, client, false);
+      await this.bounded(client.connect(), connectMs + 1_000, client, false, !shielded);
     } catch (err) {
       void closeClient(client);
       throw unreachable(this.label, this.url, err);

@@ -108,8 +108,11 @@ export interface Lease {
   readonly recovered?: (Holder & { since: string }) | undefined;
   /** What the store did, under the lock, to be written to (an old state folder migrated, tables created). */
   readonly notices?: readonly string[];
-  /** Whether the lock is still this run's (a lease can lapse during a long suspend). */
-  stillHeld(): Promise<boolean>;
+  /**
+   * Whether the lock is still this run's (a lease can lapse during a long suspend). `afterAnswer`: the
+   * service has answered, so a signal (SIGTERM) does not cut the check short; only the store's bounds do.
+   */
+  stillHeld(afterAnswer?: boolean): Promise<boolean>;
   release(): Promise<void>;
 }
 

@@ -1,0 +1,107 @@
+// The command line read against the table of flags (src/cli/argv.ts), with the real command files: the
+// forms people and scripts type, and a usage error naming the word for each mistake.
+import { describe, expect, it } from 'vitest';
+import { parseLine } from '../../src/cli/argv.js';
+import { loadCommand } from '../../src/cli/table.js';
+import { DEFAULTS } from '../../src/engine/options.js';
+import { UsageError } from '../../src/errors.js';
+
+const line = async (name: string, words: string[]) => parseLine(name, await loadCommand(name), words);
+
+async function refused(name: string, words: string[], code = 'BAD_USAGE'): Promise<UsageError> {
+  const failure = await line(name, words).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(failure).toBeInstanceOf(UsageError);
+  expect((failure as UsageError).code).toBe(code);
+  return failure as UsageError;
+}
+
+describe('reading a command line', () => {
+  it('takes flags before, between and after the arguments, in both value forms', async () => {
+    const { args, flags, given } = await line('team-members', ['--sheet', 'Staff', 'staff.xlsx', '--max-removals=5', '--dry-run']);
+    expect(args).toEqual(['staff.xlsx']);
+    expect(flags).toMatchObject({ sheet: 'Staff', maxRemovals: '5', dryRun: true });
+    expect(given('sheet')).toBe(true);
+    expect(given('json')).toBe(false);
+  });
+
+  it('fills in the defaults of the table, and says they were not given', async () => {
+    const { flags, given } = await line('team-members', ['staff.csv']);
+    expect(flags.tokenEnv).toBe('UPLOAD_TOKEN');
+    expect(flags.retries).toBe(String(DEFAULTS.retries));
+    expect(given('tokenEnv')).toBe(false);
+    expect(given('retries')).toBe(false);
+  });
+
+  it('reads short flags alone and together, and a short flag with its value attached or next', async () => {
+    expect((await line('team-members', ['-nyq', 'staff.csv'])).flags).toMatchObject({ dryRun: true, yes: true, quiet: true });
+    expect((await line('export', ['team-members', '-oout.csv'])).flags.output).toBe('out.csv');
+    expect((await line('export', ['team-members', '-q', '-o', 'out.csv'])).flags).toMatchObject({ output: 'out.csv', quiet: true });
+  });
+
+  it('gives a value flag the next word whatever it is: - for standard input, a value that starts with a dash', async () => {
+    expect((await line('team-members', ['staff.csv', '--token-file', '-'])).flags.tokenFile).toBe('-');
+    expect((await line('team-members', ['staff.csv', '--active', '-x-'])).flags.active).toBe('-x-');
+    expect((await line('team-members', ['-', '--dry-run'])).args).toEqual(['-']);
+  });
+
+  it('collects a repeatable flag in order, and keeps --no-baseline apart from --baseline', async () => {
+    const { flags, given } = await line('team-members', ['a.csv', '--ignore-column', 'Notes', '--ignore-column=Bemerkung', '--no-baseline']);
+    expect(flags.ignoreColumn).toEqual(['Notes', 'Bemerkung']);
+    expect(flags.noBaseline).toBe(true);
+    expect(flags.baseline).toBeUndefined();
+    expect(given('baseline')).toBe(false);
+  });
+
+  it('takes the words after -- as arguments, even when they start with a dash', async () => {
+    expect((await line('team-members', ['--dry-run', '--', '--staff.csv'])).args).toEqual(['--staff.csv']);
+    expect((await line('remove', ['team-members', '--', '-E1', 'E2'])).args).toEqual(['team-members', ['-E1', 'E2']]);
+  });
+
+  it('accepts a hidden older name (--state-dir)', async () => {
+    expect((await line('history', ['team-members', '--state-dir', '/tmp/s'])).flags.stateDir).toBe('/tmp/s');
+  });
+
+  it('gives every key to a variadic argument, and an empty list when there are none', async () => {
+    expect((await line('remove', ['team-members', 'E1', 'E2', '--dry-run'])).args).toEqual(['team-members', ['E1', 'E2']]);
+    expect((await line('remove', ['team-members', '--keys-file', 'k.txt'])).args).toEqual(['team-members', []]);
+  });
+});
+
+describe('a mistake on the command line is a usage error that names it', () => {
+  it('an option the command does not have, with the nearest one it has', async () => {
+    const typo = await refused('team-members', ['staff.csv', '--dry-rn']);
+    expect(typo.message).toBe('--dry-rn is not an option of team-members');
+    expect(typo.hint).toContain('did you mean --dry-run?');
+    const far = await refused('team-members', ['staff.csv', '--frobnicate']);
+    expect(far.hint).toBe('run: upload team-members --help');
+    expect((await refused('history', ['team-members', '-z'])).message).toBe('-z is not an option of history');
+  });
+
+  it('an option of another command is not one of this command', async () => {
+    expect((await refused('history', ['team-members', '--yes'])).message).toBe('--yes is not an option of history');
+  });
+
+  it('a value flag with no value, and a plain flag given one', async () => {
+    expect((await refused('team-members', ['staff.csv', '--sheet'])).message).toBe('--sheet needs a value: --sheet <name|n>');
+    expect((await refused('team-members', ['staff.csv', '--json=yes'])).message).toBe("--json takes no value, and was given 'yes'");
+  });
+
+  it('a value that is not one of the choices, naming them (BAD_FLAG, as any bad value of a flag)', async () => {
+    const bad = await refused('team-members', ['staff.csv', '--format', 'xls'], 'BAD_FLAG');
+    expect(bad.message).toBe("--format 'xls' is not one of: csv, json, ndjson, xlsx");
+  });
+
+  it('a missing argument, with the usage', async () => {
+    expect((await refused('team-members', ['--dry-run'])).message).toBe('team-members needs <file>: upload team-members <file>');
+  });
+
+  it('a word too many, quoted, with the advice to quote a value that has spaces', async () => {
+    const extra = await refused('history', ['team-members', 'Nord', 'Ost']);
+    expect(extra.message).toBe("history takes at most 1 argument (upload history <kind>), and was also given 'Nord' 'Ost'");
+    expect(extra.hint).toContain('quote a value that has spaces');
+    expect((await refused('config', ['x'])).message).toContain('config takes no arguments');
+  });
+});
