@@ -3,8 +3,9 @@
 // first, in full; the rest under headings — in full too when it all fits, else one line of names per
 // heading, with `--help-all` showing every option with its words.
 import type { CommandSpec } from './command.js';
+import type { Listing } from './table.js';
 import { FLAGS, type FlagName, type Spec } from './flags.js';
-import { EXIT_CODES } from './upload-command.js';
+import { EXIT_CODES } from './exit-codes.js';
 
 /** The most a command's --help shows: one screen of a terminal's scrollback a person reads. */
 export const HELP_LINES = 80;
@@ -79,8 +80,8 @@ export function commandHelp(spec: CommandSpec, all: boolean): string {
 }
 
 /** The program's help: its commands with their summaries, examples and exit codes. */
-export function programHelp(commands: readonly (readonly [string, CommandSpec])[]): string {
-  const pad = Math.max(...commands.map(([, s]) => s.usage.length)) + 4;
+export function programHelp(commands: readonly Listing[]): string {
+  const pad = Math.max(...commands.map((s) => s.usage.length)) + 4;
   const lines = [
     'Usage: upload [options] [command]',
     '',
@@ -91,7 +92,7 @@ export function programHelp(commands: readonly (readonly [string, CommandSpec])[
     '  -h, --help'.padEnd(pad + 2) + 'display help for command',
     '',
     'Commands:',
-    ...commands.flatMap(([, s]) => wrap(s.summary, WIDTH - pad - 2, pad + 2).map((l, i) => (i ? l : `  ${s.usage}`.padEnd(pad + 2) + l))),
+    ...commands.flatMap((s) => wrap(s.summary, WIDTH - pad - 2, pad + 2).map((l, i) => (i ? l : `  ${s.usage}`.padEnd(pad + 2) + l))),
     '',
     'Examples:',
     '  $ upload team-members staff.csv --dry-run      validate and show what would change',

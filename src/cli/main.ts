@@ -4,7 +4,7 @@ import { EXIT, isUploadError, UploadError, type Outcome } from '../errors.js';
 import type { RunFacts } from '../engine/result.js';
 import type { UploadReport } from '../engine/report.js';
 import { Secrets } from '../send/secrets.js';
-import { isCommand, loadCommand, loadCommands } from './table.js';
+import { isCommand, listCommands, loadCommand } from './table.js';
 import { processIo, type ProcessIo, type RunIo } from './io.js';
 import type { CommandResult, Ended } from './result.js';
 import type { Ending } from '../report/assemble.js';
@@ -30,12 +30,12 @@ export async function main(argv: readonly string[], processIo_: ProcessIo = proc
   const help = helpAsked(argv);
   if (help && (help.command === undefined || isCommand(help.command))) {
     const { commandHelp, programHelp } = await import('./help.js');
-    io.stdout.write(help.command === undefined ? programHelp(await loadCommands()) : commandHelp(await loadCommand(help.command), help.all));
+    io.stdout.write(help.command === undefined ? programHelp(await listCommands()) : commandHelp(await loadCommand(help.command), help.all));
     return EXIT.ok;
   }
   if (argv.length === 0) {
     // No command at all is a mistake (a cron line cut short), not a request for help: exit 2.
-    io.stderr.write((await import('./help.js')).programHelp(await loadCommands()));
+    io.stderr.write((await import('./help.js')).programHelp(await listCommands()));
     return EXIT.usage;
   }
   let result: CommandResult;

@@ -26,4 +26,6 @@ export default function setup(): void {
   })();
   if (newest(join(ROOT, 'src')) <= built) return;
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  // As `npm run build` does: the commands' list for `upload --help` (scripts/command-list.mjs).
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'command-list.mjs')], { stdio: 'inherit' });
 }
