@@ -4,16 +4,7 @@
 // heading, with `--help-all` showing every option with its words.
 import type { CommandSpec } from './command.js';
 import { FLAGS, type FlagName, type Spec } from './flags.js';
-
-export const EXIT_CODES = `
-Exit codes:
-  0 uploaded, or a dry run that found nothing that would stop a real run
-  1 internal error (a bug)           2 usage or configuration error
-  3 invalid input; nothing sent      4 refused by a safety guard; nothing sent
-  5 rejected by the service          6 unreachable, or outcome unknown after retries
-  7 the answer does not confirm the upload
-  8 only with --detailed-exitcode: succeeded, and something changed
-  9 uploaded, with removals held back (--hold-removals)    130 interrupted`;
+import { EXIT_CODES } from './upload-command.js';
 
 /** The most a command's --help shows: one screen of a terminal's scrollback a person reads. */
 export const HELP_LINES = 80;

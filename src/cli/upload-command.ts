@@ -5,7 +5,17 @@ import type { Kind } from '../contract/kinds.js';
 import { displayName } from '../read/types.js';
 import { defineCommand, type CommandSpec } from './command.js';
 import { GROUPS } from './flags.js';
-import { EXIT_CODES } from './help.js';
+
+/** The exit codes of an upload, after its --help's examples and in the program's --help. */
+export const EXIT_CODES = `
+Exit codes:
+  0 uploaded, or a dry run that found nothing that would stop a real run
+  1 internal error (a bug)           2 usage or configuration error
+  3 invalid input; nothing sent      4 refused by a safety guard; nothing sent
+  5 rejected by the service          6 unreachable, or outcome unknown after retries
+  7 the answer does not confirm the upload
+  8 only with --detailed-exitcode: succeeded, and something changed
+  9 uploaded, with removals held back (--hold-removals)    130 interrupted`;
 
 export function uploadCommand(kind: Kind, order: number): CommandSpec {
   const noun = kind === 'store-cards' ? 'store card' : 'team member';

@@ -15,7 +15,6 @@ import { encoded } from './encoded.js';
 import { assertSettled, type BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
-import { execute } from './execute.js';
 import { locatorOf } from './service-reasons.js';
 import { uniqueSetError } from './set-unique.js';
 import { writeOutputs } from './outputs.js';
@@ -72,6 +71,8 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     const { baseUrl } = target;
     const { token } = def.send;
     if (!state || !baseUrl || !token) throw new Error('a real run without an address or a token got past the options');
+    // Loaded only to send: a dry run (the most common run) needs none of it.
+    const { execute } = await import('./execute.js');
     const executed = await execute(
       {
         ...def.send,
