@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import { range, writeMembers } from './members.js';
-import { backends, consistent, ended, kill, lapse, pausedAt, race, resume, TEAM } from './race.js';
+import { backends, consistent, ended, kill, lapse, pausedAt, race, resume, TEAM, type Race } from './race.js';
 
 export function writeAheadOn(backend: keyof typeof backends): void {
   const make = backends[backend];
@@ -112,16 +112,7 @@ export function writeAheadOn(backend: keyof typeof backends): void {
     });
 
     it("SIGTERM between the answer and the record: the upload is recorded, and the exit code is the report's", async () => {
-      const r = await race(make);
-      expect((await r.run(writeMembers(r.dir, 'first.csv', range(1, 40)), ['--no-baseline'])).code).toBe(0);
-      const a = r.start(writeMembers(r.dir, 'a.csv', range(1, 50)), 'answered');
-      await pausedAt(a, 'answered');
-      a.child.kill('SIGTERM');
-      resume(a);
-      const done = await ended(a);
-      expect(done.code).toBe(done.report.exitCode);
-      expect(done.report).toMatchObject({ outcome: 'uploaded', exitCode: 0, generation: 2 });
-      expect(await consistent(r)).toBe('recorded');
+      await termedAfterAnswer(await race(make));
     });
   });
 
@@ -145,4 +136,21 @@ export function writeAheadOn(backend: keyof typeof backends): void {
       },
     );
   });
+}
+
+/**
+ * A run stopped between the service's answer and its record, `meanwhile` done, then SIGTERM and
+ * SIGCONT: the upload is recorded, and the exit code is the report's.
+ */
+export async function termedAfterAnswer(r: Race, meanwhile: () => Promise<void> = async () => {}): Promise<void> {
+  expect((await r.run(writeMembers(r.dir, 'first.csv', range(1, 40)), ['--no-baseline'])).code).toBe(0);
+  const a = r.start(writeMembers(r.dir, 'a.csv', range(1, 50)), 'answered');
+  await pausedAt(a, 'answered');
+  await meanwhile();
+  a.child.kill('SIGTERM');
+  resume(a);
+  const done = await ended(a);
+  expect(done.code).toBe(done.report.exitCode);
+  expect(done.report).toMatchObject({ outcome: 'uploaded', exitCode: 0, generation: 2 });
+  expect(await consistent(r)).toBe('recorded');
 }
