@@ -4,7 +4,7 @@ import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { loadMapping } from '../map/mapping-file.js';
 import type { SendOptions, UploadOptions } from '../engine/options.js';
-import { count, parseLimits, parseState } from './parse.js';
+import { count, parseLimits, parseState, seconds } from './parse.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
 import { displayName } from '../read/index.js';
@@ -13,14 +13,6 @@ import { resolveBaseUrl, resolveToken } from '../send/config.js';
 import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import type { TargetedFlags } from './targets.js';
-
-function seconds(flag: string, value: unknown): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || String(value).trim() === '') {
-    throw new UsageError('BAD_FLAG', `${flag} '${String(value)}' must be a number of seconds above 0`, `e.g. ${flag} 60`);
-  }
-  return n;
-}
 
 /**
  * The address, token and confirmation, checked in the order a person fixes them. A dry run sends

@@ -16,6 +16,14 @@ export function count(flag: string, value: unknown, min: number): number {
   return n;
 }
 
+export function seconds(flag: string, value: unknown): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || String(value).trim() === '') {
+    throw new UsageError('BAD_FLAG', `${flag} '${String(value)}' must be a number of seconds above 0`, `e.g. ${flag} 60`);
+  }
+  return n;
+}
+
 /**
  * Where the state lives (as the settings resolved it: --state, the target's, UPLOAD_STATE or the
  * system's), how much of it to keep, how this run is named in it, and what the target asks (four eyes).
@@ -45,4 +53,16 @@ export function parseLimits({ settings }: TargetedFlags): Limits {
 /** How this run is named in the history: UPLOAD_USER and UPLOAD_HOST override the OS's names. */
 function identity(env: NodeJS.ProcessEnv): { user: string; host: string } {
   return { user: env.UPLOAD_USER || currentUser(), host: env.UPLOAD_HOST || hostname() };
+}
+
+/**
+ * The resolved settings checked as a run checks them (the guards' limits, the counts, the timeout), for
+ * `upload config`: what a run would refuse, it refuses too, with the same error.
+ */
+export function checkSettings(flags: TargetedFlags): void {
+  const { settings } = flags;
+  parseLimits(flags);
+  count('--retries', settings.retries.value, 0);
+  seconds('--timeout', settings.timeout.value);
+  count('--keep', settings.keep.value, 1);
 }

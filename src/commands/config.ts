@@ -31,7 +31,14 @@ export default defineCommand({
   readOnly: true,
   showsSettings: true,
   run: async ({ flags, io, target, config, settings }) => {
-    const { effectiveConfig, formatConfig } = await import('../config/show.js');
+    const [{ checkSettings }, { parseNotify }, { effectiveConfig, formatConfig }] = await Promise.all([
+      import('../cli/parse.js'),
+      import('../notify/index.js'),
+      import('../config/show.js'),
+    ]);
+    // What a run would refuse in these settings, upload config refuses too, with the same error.
+    checkSettings(flags);
+    parseNotify(settings, (secret) => io.secrets.keep(secret));
     const effective = effectiveConfig(config, target, settings, io.env);
     if (flags.json !== true) io.stdout.write(`${io.secrets.redact(formatConfig(effective).join('\n'))}\n`);
     return { data: effective };

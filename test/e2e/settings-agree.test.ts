@@ -249,4 +249,20 @@ describe('upload config and a real run agree on every setting', () => {
     );
     expect(own.code, own.stderr).toBe(0);
   });
+
+  it.each([
+    ['a bad guard limit on the command line', ['--max-removals', 'lots'], {}, '--max-removals'],
+    ['a bad count', ['--retries', '-1'], {}, '--retries'],
+    ['a bad timeout', ['--timeout', '0'], {}, '--timeout'],
+    ['a bad variable', [], { UPLOAD_NOTIFY_ON: 'sometimes' }, 'UPLOAD_NOTIFY_ON'],
+  ] as const)('what a run refuses, upload config refuses with the same error: %s', async (_title, flags, extra, named) => {
+    sb = await sandbox();
+    const env = { ...sb.env, ...extra };
+    const shown = await runCli(['config', '--json', ...flags], { env });
+    const run = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--dry-run', '--no-baseline', '--json', ...flags], { env });
+    expect(shown.code).toBe(2);
+    expect(run.code).toBe(2);
+    expect(shown.json().error).toEqual(run.json().error);
+    expect(shown.json().error.message).toContain(named);
+  });
 });
