@@ -4,6 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { BIN } from './cli.js';
 
 const servers: string[] = [];
+/** Never reset: a new server never takes the name of one still shutting down (one worker runs many files). */
+let started = 0;
 
 /** Ends every tmux server a test started (call it in afterEach). */
 export function closeTerminals(): void {
@@ -30,7 +32,7 @@ export interface Terminal {
  * output is piped into it. The pane shows `exit N` when the run ends.
  */
 export function inTerminal(args: readonly string[], env: Record<string, string>, shell?: string): Terminal {
-  const socket = `su-test-${process.pid}-${servers.length}`;
+  const socket = `su-test-${process.pid}-${started++}`;
   servers.push(socket);
   const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
   const cli = ['env', ...Object.entries({ CI: '', ...env }).map(([k, v]) => `${k}=${v}`), process.execPath, BIN, ...args].map(quote).join(' ');
