@@ -1,5 +1,5 @@
 // The terminal edge: human output on stderr, colour and a spinner only where a person is looking.
-import { styleText } from 'node:util';
+import type { styleText } from 'node:util';
 import type { Style } from '../report/human.js';
 import type { Ui } from '../report/ui.js';
 
@@ -26,7 +26,9 @@ export function wantsColor(options: { color: boolean; stderr: NodeJS.WriteStream
  */
 export function makeStyle(color: boolean): Style {
   if (!color) return { bold: (s) => s, red: (s) => s, yellow: (s) => s, green: (s) => s, dim: (s) => s };
-  const paint = (format: Parameters<typeof styleText>[0]) => (s: string) => styleText(format, s, { validateStream: false });
+  // node:util is loaded only to colour: a run into a pipe or a log (most runs) never needs it.
+  const { styleText: style } = process.getBuiltinModule('node:util');
+  const paint = (format: Parameters<typeof styleText>[0]) => (s: string) => style(format, s, { validateStream: false });
   return { bold: paint('bold'), red: paint('red'), yellow: paint('yellow'), green: paint('green'), dim: paint('dim') };
 }
 

@@ -3,7 +3,6 @@
 // what the approvers judged: the body's bytes, the kind, the address, the generation the plan was made
 // against and the guard limits it was judged with. Names come from the state store (whoami), never from
 // UPLOAD_USER or the plan file.
-import { createHash } from 'node:crypto';
 import type { Kind } from '../contract/kinds.js';
 import { GuardRefusal } from '../errors.js';
 import type { Approval, ApprovalStory, PlanRecord, StateKey, StateStore } from '../state/types.js';
@@ -41,7 +40,8 @@ export function approvalDigest(input: DigestInput): string {
     limits.maxEmptied,
     String(limits.allowEmpty),
   ];
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+  // node:crypto on use, as ../contract/json-array.ts does: the rules above load with every run's target.
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 /** The stricter of two requirements: more approvals, shorter validity. */

@@ -2,7 +2,6 @@
 // --payload-out (the exact body), --diff-out (every change as CSV) and --plan-out (a dry run's plan,
 // to be applied later). Each writer loads only when its flag is given: most runs write none. The two
 // CSV files are put into rows by whoever started the run (ctx.files: report/, for the CLI).
-import { randomUUID } from 'node:crypto';
 import type { Payload } from '../contract/json-array.js';
 import { bodiesOf } from '../sets/index.js';
 import type { FourEyes } from './approval.js';
@@ -70,7 +69,8 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
       }
     : undefined;
   const payload = await planned.payload();
-  const planId = randomUUID();
+  // node:crypto on use: most runs save no plan.
+  const planId = process.getBuiltinModule('node:crypto').randomUUID();
   const target = def.outputs?.target ?? null;
   // Four eyes: the plan is recorded in the store as made by whoever the store says runs this.
   const approval = def.fourEyes

@@ -5,8 +5,9 @@
 // markup is escaped: a file path or a target name is never a link or a mention.
 import type { Notification } from './summary.js';
 
-export type NotifyFormat = 'json' | 'slack' | 'teams';
-export const NOTIFY_FORMATS: readonly NotifyFormat[] = ['json', 'slack', 'teams'];
+import type { NotifyFormat } from './choices.js';
+
+export type { NotifyFormat } from './choices.js';
 
 export function formatNotification(format: NotifyFormat, n: Notification): unknown {
   switch (format) {

@@ -2,12 +2,12 @@
 // chosen target, else UPLOAD_NOTIFY (several separated by spaces); --notify-on likewise. Which one wins
 // is the settings resolver's decision (../config/settings.ts); this checks what it chose.
 import { UsageError } from '../errors.js';
+import { NOTIFY_FORMATS, NOTIFY_ON, type NotifyFormat, type NotifyOn } from './choices.js';
 import { deliver, hostOf, parseNotifyUrl, type NotifyTiming } from './post.js';
-import { formatNotification, NOTIFY_FORMATS, type NotifyFormat } from './formats.js';
-import { NOTIFY_ON, notification, shouldNotify, type NotifiedReport, type NotifyOn, type RunFacts } from './summary.js';
+import type { NotifiedReport, RunFacts } from './summary.js';
 
-export type { NotifyOn, RunFacts } from './summary.js';
-export type { NotifyFormat } from './formats.js';
+export type { NotifyOn, NotifyFormat } from './choices.js';
+export type { RunFacts } from './summary.js';
 
 export interface NotifySettings {
   readonly urls: readonly URL[];
@@ -60,7 +60,10 @@ export async function notifyAfterRun(
   timing?: NotifyTiming,
   redact?: (text: string) => string,
 ): Promise<void> {
-  if (!settings.urls.length || !shouldNotify(settings.on, report)) return;
+  if (!settings.urls.length) return;
+  // What a notification says and its shapes load only for a run that has somewhere to send one.
+  const [{ notification, shouldNotify }, { formatNotification }] = await Promise.all([import('./summary.js'), import('./formats.js')]);
+  if (!shouldNotify(settings.on, report)) return;
   const results = await deliver(settings.urls, formatNotification(settings.format, notification(report, facts)), env, timing, redact);
   for (const r of results) {
     if (!r.ok) warn(`warning: the notification to ${hostOf(r.url)} was not delivered (${r.why}); the run's outcome is unchanged`);

@@ -9,8 +9,9 @@ import { listableKeys, type ListedKeys } from './safe-keys.js';
 import { nextStep, type NextStep } from './next-step.js';
 import { VERDICT_MARK, verdictOf, type Verdict } from './verdict.js';
 
-export type NotifyOn = 'failure' | 'change' | 'always';
-export const NOTIFY_ON: readonly NotifyOn[] = ['failure', 'change', 'always'];
+import type { NotifyOn } from './choices.js';
+
+export type { NotifyOn } from './choices.js';
 
 /** The report as a notification reads it. */
 export type NotifiedReport = Readonly<UploadReport>;

@@ -2,7 +2,6 @@
 // can: decoded in the right code page a name is letters of one script that languages use often
 // (`Łukasz Żółć`), in a wrong one it holds symbols and rare letters (`£ukasz ¯ó³æ`, `Þule Yýlmaz`).
 // The ranking is shown to the user with previews, never applied on its own: guessing is a bug.
-import { TextDecoder } from 'node:util';
 
 /** The candidates, as TextDecoder labels: Central European, Cyrillic, Western, Greek, Turkish, Baltic. */
 export const CODE_PAGES = [

@@ -1,8 +1,10 @@
 // Bytes to text. A BOM decides (UTF-8, UTF-16 LE/BE); otherwise --encoding, otherwise strict UTF-8.
-import { TextDecoder } from 'node:util';
 import { InputError, UsageError } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
 import { CODE_PAGES, describeReading, rankCodePages } from './code-pages.js';
+
+/** Node's global TextDecoder (no import: node:util loads much more than this one class). */
+type Decoder = InstanceType<typeof TextDecoder>;
 
 function sniffBom(head: Uint8Array): string | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
@@ -17,7 +19,7 @@ export function checkEncoding(label: string | undefined): void {
 }
 
 /** UTF-8, however it is spelled (`utf8`, `UTF-8`…), is decoded strictly: a bad byte is an error, never U+FFFD. */
-function makeDecoder(label: string): TextDecoder {
+function makeDecoder(label: string): Decoder {
   try {
     const decoder = new TextDecoder(label);
     // UTF-16 too: an odd final byte or an unpaired surrogate is a damaged file, not a U+FFFD to send.
@@ -81,13 +83,13 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  */
 export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string | undefined, source: string, notes?: Issue[]): AsyncGenerator<string> {
   checkEncoding(encoding); // reject an unknown label before reading
-  let decoder: TextDecoder | undefined;
+  let decoder: Decoder | undefined;
   let pending: Uint8Array = new Uint8Array(0);
   let newlinesBefore = 0; // only to name the line of a bad byte
   let bytesBefore = 0;
   let endsInCr = false; // the last chunk ended in CR: a line break unless this one starts with LF
   let textLines = 0; // line breaks decoded so far, for UTF-16 (whose bytes cannot be counted as text)
-  let lenient: TextDecoder | undefined; // UTF-16: the same stream decoded with U+FFFD, to find the damage
+  let lenient: Decoder | undefined; // UTF-16: the same stream decoded with U+FFFD, to find the damage
 
   // The start of a character the last chunk ended in the middle of: the decoder holds it, and the
   // search for a bad byte must too, or the rest of that character would look like one.
