@@ -3,13 +3,11 @@
 // first, in full; the rest under headings — in full too when it all fits, else one line of names per
 // heading, with `--help-all` showing every option with its words.
 import type { CommandSpec } from './command.js';
-import type { Listing } from './table.js';
 import { FLAGS, type FlagName, type Spec } from './flags.js';
-import { EXIT_CODES } from './exit-codes.js';
+import { WIDTH, wrap } from './program-help.js';
 
 /** The most a command's --help shows: one screen of a terminal's scrollback a person reads. */
 export const HELP_LINES = 80;
-const WIDTH = 100;
 
 /** Where each option is listed; an option in no section is a daily one, listed first. */
 const SECTIONS: readonly [string, readonly FlagName[]][] = [
@@ -33,20 +31,6 @@ function term(spec: Spec): string {
 function words(spec: Spec): string {
   const extra = [spec.choices ? `choices: ${spec.choices.join(', ')}` : '', spec.default !== undefined ? `default: ${spec.default}` : ''].filter(Boolean);
   return extra.length ? `${spec.help} (${extra.join('; ')})` : spec.help;
-}
-
-/** Text wrapped to the width, each line after the first indented. */
-function wrap(text: string, width: number, indent: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines.map((l, i) => (i ? `${' '.repeat(indent)}${l}` : l));
 }
 
 function optionLines(specs: readonly Spec[]): string[] {
@@ -77,31 +61,4 @@ export function commandHelp(spec: CommandSpec, all: boolean): string {
   // Too long in full: one line of names per heading, the words behind --help-all.
   const brief = groups.flatMap(([title, names]) => wrap(`${title}: ${names.map((f) => /--[a-z-]+/.exec(FLAGS[f].flags)![0]).join(' ')}`, WIDTH, 4));
   return `${[...head, ...options, '', ...brief, '', `Every option with its words: upload ${spec.usage.split(' ')[0]} --help-all`, '', ...tail].join('\n')}\n`;
-}
-
-/** The program's help: its commands with their summaries, examples and exit codes. */
-export function programHelp(commands: readonly Listing[]): string {
-  const pad = Math.max(...commands.map((s) => s.usage.length)) + 4;
-  const lines = [
-    'Usage: upload [options] [command]',
-    '',
-    'Upload the complete set of store cards or team members to the scheduling service, safely.',
-    '',
-    'Options:',
-    '  -V, --version'.padEnd(pad + 2) + 'print the version, with the Node it runs on',
-    '  -h, --help'.padEnd(pad + 2) + 'display help for command',
-    '',
-    'Commands:',
-    ...commands.flatMap((s) => wrap(s.summary, WIDTH - pad - 2, pad + 2).map((l, i) => (i ? l : `  ${s.usage}`.padEnd(pad + 2) + l))),
-    '',
-    'Examples:',
-    '  $ upload team-members staff.csv --dry-run      validate and show what would change',
-    '  $ upload store-cards stores.xlsx --yes         upload a workbook without a prompt',
-    '  $ SANDBOX_TOKEN=dev upload sandbox --port 0    a local copy of the service to rehearse against',
-    '  $ upload template team-members > staff.csv     a CSV with every column',
-    ...EXIT_CODES.split('\n'),
-    '',
-    'Documentation: README.md and docs/ in the package.',
-  ];
-  return `${lines.join('\n')}\n`;
 }

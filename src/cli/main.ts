@@ -29,13 +29,16 @@ export async function main(argv: readonly string[], processIo_: ProcessIo = proc
   quietOnBrokenPipe(io.stderr);
   const help = helpAsked(argv);
   if (help && (help.command === undefined || isCommand(help.command))) {
-    const { commandHelp, programHelp } = await import('./help.js');
-    io.stdout.write(help.command === undefined ? programHelp(await listCommands()) : commandHelp(await loadCommand(help.command), help.all));
+    io.stdout.write(
+      help.command === undefined
+        ? (await import('./program-help.js')).programHelp(await listCommands())
+        : (await import('./help.js')).commandHelp(await loadCommand(help.command), help.all),
+    );
     return EXIT.ok;
   }
   if (argv.length === 0) {
     // No command at all is a mistake (a cron line cut short), not a request for help: exit 2.
-    io.stderr.write((await import('./help.js')).programHelp(await listCommands()));
+    io.stderr.write((await import('./program-help.js')).programHelp(await listCommands()));
     return EXIT.usage;
   }
   let result: CommandResult;
