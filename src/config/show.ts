@@ -51,10 +51,12 @@ export function formatConfig(c: EffectiveConfig): string[] {
   lines.push(c.target ? `Target: ${c.target} (chosen by ${c.chosenBy}${c.protected ? '; protected: a run asks you to type its name' : ''})` : 'Target: none');
   lines.push('Effective settings:');
   const width = Math.max(...Object.keys(c.settings).map((k) => k.length));
-  for (const [key, s] of Object.entries(c.settings)) {
-    const value = Array.isArray(s.value) ? (s.value.length ? s.value.join(' ') : '(none)') : s.value === null ? '(none)' : shown(s.value);
-    lines.push(`  ${key.padEnd(width)}  ${value}   ← ${s.from}`);
-  }
+  const values = Object.values(c.settings).map((s) =>
+    Array.isArray(s.value) ? (s.value.length ? s.value.join(' ') : '(none)') : s.value === null ? '(none)' : shown(s.value),
+  );
+  // The sources in one column, read down the screen; a long value (a path) does not push the rest out.
+  const column = Math.min(Math.max(...values.map((v) => v.length)), 40);
+  Object.entries(c.settings).forEach(([key, s], i) => lines.push(`  ${key.padEnd(width)}  ${values[i]!.padEnd(column)}  ← ${s.from}`));
   const names = Object.keys(c.targets);
   if (names.length) lines.push(`Targets: ${names.map((n) => `${n}${(c.targets[n] as Target).protected ? ' (protected)' : ''}`).join(', ')}`);
   return lines;

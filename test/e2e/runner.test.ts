@@ -105,5 +105,9 @@ describe('upload config', () => {
     const human = await runCli(['config'], { env: {} });
     expect(human.stdout).toMatch(/maxChanges +25% +← default/);
     expect(human.stdout).toMatch(/maxEmptied +5% +← default/);
+    // Where each value comes from, in one column a person reads down.
+    const arrows = human.stdout.split('\n').filter((l) => l.includes('← '));
+    expect(arrows.length).toBeGreaterThan(10);
+    expect(new Set(arrows.map((l) => l.indexOf('← '))).size).toBe(1);
   });
 });
