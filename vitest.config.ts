@@ -24,8 +24,9 @@ export default defineConfig({
     // nothing is mocked or faked, and every test makes its own temp directories, servers and databases.
     // Threads were slower: the in-process runs share the runner's event loop and heap.
     isolate: false,
-    // Many files spend much of their time waiting (on timeouts, leases, retries, child processes): on
-    // two cores a third worker fills the waits (55 s -> 44 s); a fourth adds nothing.
-    maxWorkers: 3,
+    // Many files spend much of their time waiting (on timeouts, leases, retries, child processes, pg_sleep):
+    // on two cores more workers fill the waits. Idle, vitest took 69.7-73.2 s with three, 65.0 s with
+    // four, 60.2-64.4 s with five, 63.9 s with six (whose extra transforms cost 8 s more CPU).
+    maxWorkers: 5,
   },
 });
