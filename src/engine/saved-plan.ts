@@ -68,7 +68,7 @@ function canonical(value: unknown): string {
 }
 
 /** sha256 of everything in the plan but the digest itself. */
-function digestOf(doc: Omit<PlanDocument, 'digest'>): string {
+export function digestOf(doc: Omit<PlanDocument, 'digest'>): string {
   return createHash('sha256').update(canonical(doc)).digest('hex');
 }
 

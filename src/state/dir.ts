@@ -21,7 +21,7 @@ import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, liveHolder, takeLease, type LeaseTimes } from './lease.js';
 import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
-import { anotherPending, lockLost, stateMoved } from './refusals.js';
+import { anotherPending, lockLost, lostBeforeRecord, stateMoved } from './refusals.js';
 import { readLegacy, type Legacy } from './legacy.js';
 import type { Approval, AuditEntry, Generation, Holder, Intended, Intent, Lease, ListedGeneration, PlanRecord, StateKey, StateStore } from './types.js';
 
@@ -193,12 +193,7 @@ export class DirectoryStore implements StateStore {
     intent?: string,
   ): Promise<Generation> {
     const lease = this.leases.get(JSON.stringify(key));
-    if (!lease || !(await lease.stillHeld()))
-      throw new GuardRefusal(
-        'LOCK_HELD',
-        `the lock on ${key.kind} to ${key.baseUrl} in ${this.label} was lost before the upload could be recorded`,
-        'check what the service holds, then run again',
-      );
+    if (!lease || !(await lease.stillHeld())) throw lostBeforeRecord(key, this.label);
     const now = (await this.head(key))?.generation ?? 0;
     if (now !== expected)
       throw new GuardRefusal(

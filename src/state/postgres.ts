@@ -8,7 +8,7 @@ import { GuardRefusal, UsageError } from '../errors.js';
 import { DEFAULT_LEASE, liveHolder, renew, takeLease, type LeaseTimes } from './pg-lease.js';
 import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
-import { anotherPending, lockLost, stateMoved } from './refusals.js';
+import { anotherPending, lockLost, lostBeforeRecord, stateMoved } from './refusals.js';
 import { boundsFrom, Session, type Bounds } from './pg-session.js';
 import type {
   Approval,
@@ -300,12 +300,7 @@ export class PostgresStore implements StateStore {
     intent?: string,
   ): Promise<Generation> {
     const held = this.locks.get(JSON.stringify(key));
-    const lost = () =>
-      new GuardRefusal(
-        'LOCK_HELD',
-        `the lock on ${key.kind} to ${key.baseUrl} in ${this.label} was lost before the upload could be recorded`,
-        'check what the service holds, then run again',
-      );
+    const lost = () => lostBeforeRecord(key, this.label);
     if (!held) throw lost();
     const generation: Generation = { ...meta, generation: expected + 1 };
     await this.session.transaction(async (query) => {

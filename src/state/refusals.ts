@@ -12,6 +12,15 @@ export function lockLost(key: StateKey, label: string): GuardRefusal {
   );
 }
 
+/** The lock lost between the send and the record (commit): what the service holds is for a person to check. */
+export function lostBeforeRecord(key: StateKey, label: string): GuardRefusal {
+  return new GuardRefusal(
+    'LOCK_HELD',
+    `the lock on ${key.kind} to ${key.baseUrl} in ${label} was lost before the upload could be recorded`,
+    'check what the service holds, then run again',
+  );
+}
+
 export function stateMoved(key: StateKey, label: string, expected: number, now: number): GuardRefusal {
   return new GuardRefusal(
     'STATE_MOVED',

@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestOf } from '../../src/engine/saved-plan.js';
 import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { membersCsv, range } from '../helpers/members.js';
@@ -186,7 +187,7 @@ describe('four eyes on PostgreSQL, each person their own role', () => {
     const body = readFileSync(bodyPath);
     const resigned: Record<string, any> = { ...doc, body: { ...doc.body, sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length } };
     const { digest: _old, ...unsigned } = resigned;
-    resigned.digest = createHash('sha256').update(canonical(unsigned)).digest('hex');
+    resigned.digest = digestOf(unsigned as Parameters<typeof digestOf>[0]);
     writeFileSync(join(dir, 'changed.plan.json'), JSON.stringify(resigned));
     const covered = await as('cron', ['apply', 'changed.plan.json', '--target', 'production', '--yes', '--json']);
     expect(covered.code).toBe(4);
@@ -229,13 +230,3 @@ describe('four eyes on PostgreSQL, each person their own role', () => {
     expect(await members()).toEqual(sent);
   });
 });
-
-/** The plan file's own digest, as src/engine/saved-plan.ts computes it (keys sorted). */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
