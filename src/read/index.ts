@@ -6,6 +6,7 @@ import { InputError, UsageError } from '../errors.js';
 import { issue } from '../issues.js';
 import { decodeText } from './decode.js';
 import { readCsvBatches } from './csv.js';
+import { readJson, readNdjson } from './json.js';
 import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
 
 export type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
@@ -152,7 +153,7 @@ export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.Re
 function textRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncIterable<readonly RawRecord[]> {
   if (info.format === 'json' || info.format === 'ndjson') {
     const text = decodeText(bytes, options.encoding, options.source, (info.notes ??= []));
-    return jsonRecords(text, info.format, options.source);
+    return oneByOne(info.format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source));
   }
   return readCsvBatches(decodeText(bytes, options.encoding, options.source, (info.notes ??= [])), options.source, options.delimiter, info);
 }
@@ -192,10 +193,4 @@ async function* sniffed(bytes: AsyncGenerator<Uint8Array>, options: ReadOptions,
     );
   }
   yield* info.format === 'xlsx' ? workbookRecords(all(), options, info) : textRecords(all(), options, info);
-}
-
-/** A JSON array or NDJSON, one record per batch; the JSON reader loads only for a JSON file. */
-async function* jsonRecords(text: AsyncIterable<string>, format: 'json' | 'ndjson', source: string): AsyncGenerator<readonly RawRecord[]> {
-  const { readJson, readNdjson } = await import('./json.js');
-  yield* oneByOne(format === 'json' ? readJson(text, source) : readNdjson(text, source));
 }
