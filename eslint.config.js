@@ -53,4 +53,9 @@ export default tseslint.config(
       },
     },
   },
+  {
+    // The bin shim is CommonJS (bin/package.json): it starts no ES module loader.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+  },
 );

@@ -5,14 +5,14 @@ import { basename, extname } from 'node:path';
 import type { ChosenTarget } from '../config/target.js';
 import { GuardRefusal, UsageError } from '../errors.js';
 import type { Flags } from './flags.js';
-import type { ProcessIo } from './io.js';
+import { interactive, type ProcessIo } from './io.js';
 import type { Targeted } from './targets.js';
 
 /** Before a run that writes: refused where approvals are needed and it would send directly; named where the address chose. */
 export function checkWrite(writes: 'direct' | 'planned', chosen: Targeted, io: ProcessIo, given: Flags, line: { argv: readonly string[] }): void {
   // Refused even when named: said first, with the way round.
   if (writes === 'direct') checkPlanned(chosen, line.argv);
-  checkNamed(chosen.target, io.stdin.isTTY === true && io.stderr.isTTY === true && given.yes !== true);
+  checkNamed(chosen.target, interactive(io) && given.yes !== true);
 }
 
 /** A direct upload, restore, remove or --merge where approvals are needed: refused, with the way round. */

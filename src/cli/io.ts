@@ -1,10 +1,13 @@
 // The process as the commands see it: passed in, so tests can run `main(argv, io)` in-process.
+import { isatty } from 'node:tty';
 import type { NotifyTiming } from '../notify/post.js';
 import type { Tuning } from '../send/backoff.js';
 import type { Secrets } from '../send/secrets.js';
 export interface ProcessIo {
   readonly argv0?: string;
   readonly stdin: NodeJS.ReadStream;
+  /** Whether stdin is a terminal, when known without opening it (the process's own); else stdin.isTTY says. */
+  readonly stdinIsTTY?: boolean;
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WriteStream;
   readonly env: NodeJS.ProcessEnv;
@@ -14,7 +17,19 @@ export interface ProcessIo {
   readonly notifyTiming?: NotifyTiming;
 }
 
-export const processIo = (): ProcessIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+export const processIo = (): ProcessIo => ({
+  // Opened on first use: most runs never read stdin, and opening it is a few milliseconds of every start-up.
+  get stdin() {
+    return process.stdin;
+  },
+  stdinIsTTY: isatty(0),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});
+
+/** A person at a terminal: stdin and stderr both are one (someone can answer a question, and see it). */
+export const interactive = (io: ProcessIo): boolean => (io.stdinIsTTY ?? io.stdin.isTTY === true) && io.stderr.isTTY === true;
 
 /** The process as one run of `main` sees it: with the secrets (the token) its output must never show. */
 export interface RunIo extends ProcessIo {

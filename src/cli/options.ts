@@ -11,7 +11,7 @@ import { displayName } from '../read/index.js';
 import type { HiddenRows, InputFormat } from '../read/types.js';
 import { resolveBaseUrl, resolveToken } from '../send/config.js';
 import type { Flags } from './flags.js';
-import type { RunIo } from './io.js';
+import { interactive, type RunIo } from './io.js';
 import type { TargetedFlags } from './targets.js';
 
 /**
@@ -39,10 +39,9 @@ export async function parseSending(
     throw new UsageError('STDIN_TWICE', `the ${stdin} and the token cannot both come from standard input`, 'put the token in UPLOAD_TOKEN or a --token-file');
   }
   const tokenConfigured = tokenFile !== undefined || io.env[tokenEnv] !== undefined;
-  const token = !dryRun || tokenConfigured ? await resolveToken({ tokenEnv, tokenFile }, io.env, io.stdin) : undefined;
+  const token = !dryRun || tokenConfigured ? await resolveToken({ tokenEnv, tokenFile }, io.env, () => io.stdin) : undefined;
   if (token) io.secrets.keep(token.value);
-  const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const confirm = flags.yes === true ? 'yes' : interactive && stdin === undefined ? 'prompt' : 'impossible';
+  const confirm = flags.yes === true ? 'yes' : interactive(io) && stdin === undefined ? 'prompt' : 'impossible';
   if (!dryRun && confirm === 'impossible') {
     throw new UsageError(
       'NO_CONFIRMATION',

@@ -64,7 +64,10 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     color: flags.noColor !== true,
     quiet: flags.quiet === true || json,
     stderr: io.stderr,
-    stdin: io.stdin,
+    // Not opened unless asked for (see processIo).
+    get stdin() {
+      return io.stdin;
+    },
     env: io.env,
     signal: interrupt.signal,
     redact: io.secrets.redact,
@@ -142,7 +145,7 @@ function context(
     say,
     run: {
       env: io.env,
-      stdin: io.stdin,
+      stdin: () => io.stdin,
       signal,
       tuning: io.tuning,
       review: terminal?.review,

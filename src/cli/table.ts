@@ -1,14 +1,20 @@
 // The commands are the files of src/commands/: `ls src/commands` is the list, and adding a command is
 // adding a file there (plus its docs). Only the command that runs is loaded; --help loads them all.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import type { CommandSpec } from './command.js';
 
-/** The single executable has no files: its bundler writes the list in (scripts/bundle.mjs). */
+/**
+ * Bundled, there is no folder of commands to read: the bundler writes in their names (the single
+ * executable, scripts/bundle.mjs) or their listing (the installed program, scripts/bundle-program.mjs,
+ * which makes it from the command files).
+ */
 declare const __UPLOAD_COMMANDS__: readonly string[] | undefined;
+declare const __UPLOAD_LISTING__: readonly Listing[] | undefined;
 
 let names: readonly string[] | undefined;
 
 export function commandNames(): readonly string[] {
+  if (typeof __UPLOAD_LISTING__ !== 'undefined') return __UPLOAD_LISTING__.map((l) => l.name);
   if (typeof __UPLOAD_COMMANDS__ !== 'undefined') return __UPLOAD_COMMANDS__;
   // Built, the folder holds .js files (and their .d.ts and maps); under the tests, the .ts sources.
   names ??= readdirSync(new URL('../commands/', import.meta.url))
@@ -21,7 +27,8 @@ export function commandNames(): readonly string[] {
 export const isCommand = (name: string | undefined): name is string => name !== undefined && commandNames().includes(name);
 
 export async function loadCommand(name: string): Promise<CommandSpec> {
-  // Template literals, so the bundler carries every file of the folder (as sources; built, they are .js).
+  // Template literals, so a bundler carries every file of the folder: esbuild (the single executable)
+  // bundles the sources, .ts; scripts/bundle-program.mjs puts an import of each command in place of the .js one.
   const module = (
     typeof __UPLOAD_COMMANDS__ !== 'undefined' ? await import(`../commands/${name}.ts`) : await import(/* @vite-ignore */ `../commands/${name}.js`)
   ) as { default: CommandSpec };
@@ -37,29 +44,15 @@ export interface Listing {
 }
 
 /**
- * Every command's listing, in the order the program's --help shows them. Built, it is read from
- * commands/list.json (written from the command files by scripts/command-list.mjs, the build's last
- * step) while that list is as new as every command file and names them all; else (the sources under
- * the tests, or a list older than a file) from the command files themselves.
+ * Every command's listing, in the order the program's --help shows them: written in by the bundler
+ * (so that --help loads no command), else read from the command files themselves.
  */
 export async function listCommands(): Promise<Listing[]> {
-  const listed = builtList() ?? (await loadCommands()).map(([name, s]) => ({ name, usage: s.usage, summary: s.summary, order: s.order }));
+  const listed =
+    typeof __UPLOAD_LISTING__ !== 'undefined'
+      ? [...__UPLOAD_LISTING__]
+      : (await loadCommands()).map(([name, s]) => ({ name, usage: s.usage, summary: s.summary, order: s.order }));
   return listed.sort((a, b) => a.order - b.order);
-}
-
-function builtList(): Listing[] | undefined {
-  if (typeof __UPLOAD_COMMANDS__ !== 'undefined') return undefined;
-  const folder = new URL('../commands/', import.meta.url);
-  try {
-    const list = new URL('list.json', folder);
-    const made = statSync(list).mtimeMs;
-    const names = commandNames();
-    if (names.some((name) => statSync(new URL(`${name}.js`, folder)).mtimeMs > made)) return undefined;
-    const listed = JSON.parse(readFileSync(list, 'utf8')) as Listing[];
-    return listed.map((l) => l.name).join() === names.join() ? listed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Every command, in the order the program's --help lists them. */

@@ -3,6 +3,7 @@
 // under the name the store knows this person by. Asks on a terminal; elsewhere takes --yes.
 import { defineCommand } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
+import { interactive } from '../cli/io.js';
 import { planAddress } from '../cli/plan-address.js';
 
 export default defineCommand({
@@ -30,8 +31,7 @@ export default defineCommand({
       import('../engine/options.js'),
       import('../engine/approve.js'),
     ]);
-    const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
-    if (flags.yes !== true && !interactive)
+    if (flags.yes !== true && !interactive(io))
       throw new UsageError(
         'NO_CONFIRMATION',
         'approving records your name under this plan, and there is no terminal to ask you',

@@ -55,7 +55,7 @@ async function removeList(args: readonly string[], keysFile: string | undefined,
   ]);
   let text: string | undefined;
   if (keysFile !== undefined) {
-    const bytes = await readSmall(keysFile, '--keys-file', MAX_KEYS_FILE, io.stdin).catch((err: NodeJS.ErrnoException) => {
+    const bytes = await readSmall(keysFile, '--keys-file', MAX_KEYS_FILE, () => io.stdin).catch((err: NodeJS.ErrnoException) => {
       if (err instanceof UsageError) throw err;
       throw new InputError('CANNOT_READ', `--keys-file ${keysFile}: cannot read the file: ${err.code ?? err.message}`, 'check the path', { cause: err });
     });

@@ -11,6 +11,7 @@ import { baselineOf, NO_BASELINE, type BaselineReport } from './report.js';
 import type { Generation, Intent, StateKey } from '../state/types.js';
 import { buildPlan, type Baseline } from './plan.js';
 import type { State } from './state.js';
+import type { Stdin } from '../read/types.js';
 
 export interface BaselineRequest {
   readonly kind: Kind;
@@ -20,7 +21,7 @@ export interface BaselineRequest {
   readonly input: string;
   readonly encoding?: string | undefined;
   readonly mapping: Mapping;
-  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdin?: Stdin;
   /** The store and key for this base URL and kind; undefined when no base URL is known. */
   readonly state?: State | undefined;
   /** The store's latest generation for the key, read once by the caller. */
@@ -148,12 +149,7 @@ export interface KnownParents {
  * store-card upload, so what is checked against is exactly what `upload store-cards FILE` would send),
  * else from the store cards last uploaded to the same address, if any.
  */
-export async function loadKnownParents(req: {
-  kind: Kind;
-  storeCards?: string | undefined;
-  state?: State | undefined;
-  stdin?: NodeJS.ReadableStream;
-}): Promise<KnownParents> {
+export async function loadKnownParents(req: { kind: Kind; storeCards?: string | undefined; state?: State | undefined; stdin?: Stdin }): Promise<KnownParents> {
   if (req.kind !== 'team-members') return {};
   if (req.storeCards !== undefined) return { knownParents: await readStoreCardKeys(req.storeCards, req.stdin), knownParentsFrom: displayName(req.storeCards) };
   if (!req.state) return {};
@@ -172,7 +168,7 @@ export async function loadKnownParents(req: {
 
 const KEYS_ONLY_IGNORES = ['MISSING_DAYS', 'UNUSED_COLUMNS'] as const;
 
-async function readStoreCardKeys(path: string, stdin?: NodeJS.ReadableStream): Promise<ReadonlySet<string>> {
+async function readStoreCardKeys(path: string, stdin?: Stdin): Promise<ReadonlySet<string>> {
   const source = displayName(path);
   let plan;
   try {

@@ -10,10 +10,12 @@ import type { ConfirmRequest, RunEvent } from './events.js';
 import type { Reviewed } from './reviewed.js';
 import type { Tuning } from '../send/backoff.js';
 import type { StateStore } from '../state/types.js';
+import type { Stdin } from '../read/types.js';
 
 export interface RunContext {
   readonly env: NodeJS.ProcessEnv;
-  readonly stdin: NodeJS.ReadableStream;
+  /** Standard input, opened when first asked for: most runs never read it, and opening it costs start-up. */
+  readonly stdin: Stdin;
   /** Aborted on Ctrl-C, with an Interrupted error as its reason. */
   readonly signal?: AbortSignal | undefined;
   readonly emit: (event: RunEvent) => void;

@@ -14,6 +14,7 @@ import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { markHiddenColumns, readNotes } from '../read/notes.js';
 import { NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
+import type { Stdin } from '../read/types.js';
 
 export type { RejectedRecord } from '../validate/index.js';
 
@@ -31,7 +32,7 @@ export interface PlanInput {
   readonly knownParents?: ReadonlySet<string> | undefined;
   readonly knownParentsFrom?: string | undefined;
   readonly baseline?: Baseline | undefined;
-  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdin?: Stdin;
   /** How many issues to keep in full (the rest are counted). */
   readonly maxIssues?: number | undefined;
   /** Keep each rejected record with its issues (for --errors-csv). */

@@ -7,7 +7,7 @@ import { issue } from '../issues.js';
 import { decodeText } from './decode.js';
 import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
-import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
+import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource, Stdin } from './types.js';
 
 export type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource } from './types.js';
 
@@ -32,8 +32,8 @@ export function formatFor(path: string, flag: InputFormat | undefined): InputFor
 
 export { displayName } from './types.js';
 
-async function* fileBytes(path: string, stdin: NodeJS.ReadableStream, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
-  const stream = path === '-' ? stdin : createReadStream(path, { highWaterMark: 256 * 1024 });
+async function* fileBytes(path: string, stdin: Stdin, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  const stream = path === '-' ? stdin() : createReadStream(path, { highWaterMark: 256 * 1024 });
   // Ctrl-C ends a read that waits for bytes (standard input or a pipe from a slow producer) at once,
   // not when the next bytes come: the stream is destroyed, and the run ends as interrupted.
   if (signal) addAbortSignal(signal, stream as Readable);
@@ -90,7 +90,7 @@ function openError(path: string, err: NodeJS.ErrnoException): InputError {
 }
 
 /** The records of a file, one at a time. */
-export function readRecords(path: string, options: ReadOptions, stdin: NodeJS.ReadableStream = process.stdin): AsyncGenerator<RawRecord> {
+export function readRecords(path: string, options: ReadOptions, stdin: Stdin = () => process.stdin): AsyncGenerator<RawRecord> {
   return flat(openRecords(path, options, stdin).batches);
 }
 
@@ -123,7 +123,7 @@ function workbookFlags(options: ReadOptions, format: InputFormat): void {
  * The records of a file in batches (a CSV batch is what one chunk of text completes): the plan's loop
  * runs per record without an `await` for each. `info` is complete once the batches are.
  */
-export function openRecords(path: string, options: ReadOptions, stdin: NodeJS.ReadableStream = process.stdin): RecordSource {
+export function openRecords(path: string, options: ReadOptions, stdin: Stdin = () => process.stdin): RecordSource {
   const format = formatFor(path, options.format);
   if (options.delimiter !== undefined && format !== 'csv') {
     throw new UsageError(

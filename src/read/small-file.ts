@@ -3,6 +3,7 @@
 // with an error naming the path, instead of a hang or a memory blow-up. One helper for all of them.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UsageError } from '../errors.js';
+import type { Stdin } from './types.js';
 
 /** How the file was named, for messages: a flag (`--map`) or a description (`the config file`). */
 export type FileLabel = string;
@@ -26,12 +27,12 @@ export function notAFileKind(stats: Stats): string | undefined {
   return 'not a regular file';
 }
 
-export async function readSmall(path: string, label: FileLabel, maxBytes: number, stdin?: NodeJS.ReadableStream): Promise<Buffer> {
+export async function readSmall(path: string, label: FileLabel, maxBytes: number, stdin?: Stdin): Promise<Buffer> {
   if (path === '-') {
     if (!stdin) throw new UsageError('STDIN_TWICE', `${label} - has no standard input to read`, `give ${label} a file`);
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of stdin) {
+    for await (const chunk of stdin()) {
       const b = Buffer.from(chunk as Uint8Array);
       size += b.length;
       if (size > maxBytes) throw tooLarge(path, label, maxBytes);

@@ -78,6 +78,9 @@ export const MAX_RECORD_CHARS = 1024 * 1024;
 /** Keys that would reach an object's prototype machinery if a record were ever merged naively. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** Standard input, for a path of "-": opened when called (opening it costs a run that never reads it). */
+export type Stdin = () => NodeJS.ReadableStream;
+
 /** An input's name in messages: the path, or "stdin" for "-". */
 export function displayName(path: string): string {
   return path === '-' ? 'stdin' : path;

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { readSmall } from '../read/small-file.js';
+import type { Stdin } from '../read/types.js';
 
 export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -91,7 +92,7 @@ export interface TokenOptions {
   readonly tokenFile?: string | undefined;
 }
 
-export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv, stdin: NodeJS.ReadableStream): Promise<Token> {
+export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv, stdin: Stdin): Promise<Token> {
   if (options.tokenFile !== undefined) {
     const from = options.tokenFile === '-' ? 'standard input' : `the file ${options.tokenFile}`;
     let bytes: Buffer;

@@ -45,7 +45,13 @@ async function upload(file: string, who: Person): Promise<UploadReport> {
     await runFlags({ retries: '0', timeout: '10', stateDir: sb!.stateDir, noBaseline: true }, io),
     io,
   );
-  const { facts, failure } = await runUpload(options, { env, stdin: io.stdin, emit: () => {}, files: outputFiles, confirm: (request) => who.confirm(request) });
+  const { facts, failure } = await runUpload(options, {
+    env,
+    stdin: () => io.stdin,
+    emit: () => {},
+    files: outputFiles,
+    confirm: (request) => who.confirm(request),
+  });
   return assembleReport(facts, failure === undefined ? { outcome: facts.done!, exitCode: 0, error: null } : settle(failure));
 }
 

@@ -22,7 +22,7 @@ export async function uploadWithQuestion(env: Record<string, string>, state: str
   const options = await parseUploadOptions('team-members', file, await runFlags({ retries: '0', timeout: '10', state }, io), io);
   return runUpload(options, {
     env,
-    stdin: io.stdin,
+    stdin: () => io.stdin,
     emit: () => {},
     files: outputFiles,
     confirm: async () => {

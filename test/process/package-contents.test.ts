@@ -1,7 +1,8 @@
-// What `npm pack` ships: the built program, the docs the README and --help point at, the contract and
-// the report's schema; no tests, no sources, no source maps pointing at sources it lacks.
+// What `npm pack` ships: the built program (bundled: dist/program/, scripts/bundle-program.mjs), the docs
+// the README and --help point at, the contract and the report's schema; no tests, no sources, no source
+// maps pointing at sources it lacks, and not tsc's one file per source that the bundle is made from.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
@@ -26,7 +27,8 @@ describe('the package', () => {
   const files = packedFiles();
 
   it('holds only the program, its docs and the package files', () => {
-    const allowed = /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|dist\/.+\.js|dist\/commands\/list\.json|docs\/[^/]+\.(?:md|json|png))$/;
+    const allowed =
+      /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|bin\/package\.json|dist\/program\/[a-z-]+(?:-[\w-]{8})?\.cjs|dist\/program\/xlsx-worker\.js|docs\/[^/]+\.(?:md|json|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
   });
 
@@ -35,7 +37,15 @@ describe('the package', () => {
   });
 
   it('carries the entry point, the contract, the report schema and the changelog', () => {
-    for (const f of ['bin/upload.js', 'dist/cli/main.js', 'docs/service-interface.md', 'docs/report.schema.json', 'CHANGELOG.md']) {
+    for (const f of [
+      'bin/upload.js',
+      'bin/package.json',
+      'dist/program/main.cjs',
+      'dist/program/supported-node.cjs',
+      'docs/service-interface.md',
+      'docs/report.schema.json',
+      'CHANGELOG.md',
+    ]) {
       expect(files).toContain(f);
     }
   });
@@ -48,10 +58,8 @@ describe('the package', () => {
     for (const link of links) expect(files).toContain(link);
   });
 
-  it('ships each built file of a source that exists: nothing stale from an earlier layout', () => {
-    // The commands' list is made by the build from the command files (scripts/command-list.mjs).
-    const made = (f: string) => f === 'dist/commands/list.json';
-    const stale = files.filter((f) => f.startsWith('dist/') && !made(f) && !existsSync(join(ROOT, 'src', f.slice('dist/'.length).replace(/\.js$/, '.ts'))));
-    expect(stale).toEqual([]);
+  it('ships the bundle as the build wrote it: every file of dist/program/ and nothing from an earlier build', () => {
+    const built = readdirSync(join(ROOT, 'dist', 'program')).map((f) => `dist/program/${f}`);
+    expect(files.filter((f) => f.startsWith('dist/'))).toEqual(built.sort());
   });
 });

@@ -19,13 +19,13 @@ function newest(dir: string): number {
 export default function setup(): void {
   const built = (() => {
     try {
-      return statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
+      return statSync(join(ROOT, 'dist', 'program', 'main.js')).mtimeMs;
     } catch {
       return 0;
     }
   })();
   if (newest(join(ROOT, 'src')) <= built) return;
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
-  // As `npm run build` does: the commands' list for `upload --help` (scripts/command-list.mjs).
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'command-list.mjs')], { stdio: 'inherit' });
+  // As `npm run build` does: the program bin/upload.js runs, bundled (scripts/bundle-program.mjs).
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle-program.mjs')], { stdio: 'inherit' });
 }

@@ -78,7 +78,7 @@ async function ours(text: string, delimiter: string | undefined, cuts: number[])
     .filter((p) => p.length);
   const records: { line: number; cells: string[]; plain: boolean }[] = [];
   try {
-    for await (const r of readRecords('-', { source: 't', format: 'csv', delimiter }, Readable.from(parts))) {
+    for await (const r of readRecords('-', { source: 't', format: 'csv', delimiter }, () => Readable.from(parts))) {
       records.push({ line: r.line, cells: r.cells as string[], plain: r.plain === true });
     }
   } catch (err) {

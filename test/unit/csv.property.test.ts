@@ -23,7 +23,8 @@ async function readBack(text: string, delimiter: string | undefined, chunk: numb
   const bytes = Buffer.from(text);
   for (let i = 0; i < bytes.length; i += chunk) parts.push(bytes.subarray(i, i + chunk));
   const out: { line: number; cells: unknown[] }[] = [];
-  for await (const r of readRecords('-', { source: 't', format: 'csv', delimiter }, Readable.from(parts))) out.push({ line: r.line, cells: [...r.cells] });
+  for await (const r of readRecords('-', { source: 't', format: 'csv', delimiter }, () => Readable.from(parts)))
+    out.push({ line: r.line, cells: [...r.cells] });
   return out;
 }
 

@@ -19,7 +19,7 @@ async function plan(rows: readonly Row[], keepRejected = false) {
     path: '-',
     read: { source: 't.csv', format: 'csv' },
     mapping: {},
-    stdin: Readable.from([Buffer.from(text)]),
+    stdin: () => Readable.from([Buffer.from(text)]),
     keepRejected,
   });
 }
@@ -98,7 +98,7 @@ describe('repeats in JSON records that bring their own columns', () => {
       path: '-',
       read: { source: 't.json', format: 'json' },
       mapping: {},
-      stdin: Readable.from([Buffer.from(JSON.stringify(records, null, 1))]),
+      stdin: () => Readable.from([Buffer.from(JSON.stringify(records, null, 1))]),
     });
     const repeats = result.issues.filter((i) => i.code.startsWith('DUPLICATE_')).map((i) => [i.code, i.column, i.value]);
     expect(repeats).toEqual([

@@ -14,7 +14,7 @@ function stdin(content: string | Buffer, chunk = Infinity): Readable {
 
 async function read(content: string | Buffer, chunk = Infinity, format: InputFormat = 'csv', delimiter?: string): Promise<RawRecord[]> {
   const out: RawRecord[] = [];
-  for await (const r of readRecords('-', { source: 't', format, delimiter }, stdin(content, chunk))) out.push(r);
+  for await (const r of readRecords('-', { source: 't', format, delimiter }, () => stdin(content, chunk))) out.push(r);
   return out;
 }
 

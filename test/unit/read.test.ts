@@ -16,9 +16,7 @@ function stdin(content: string | Buffer, chunk = Infinity): Readable {
 
 async function read(content: string | Buffer, o: Options = {}): Promise<{ line: number; cells: unknown[] }[]> {
   const out: { line: number; cells: unknown[] }[] = [];
-  const records: AsyncIterable<RawRecord> = readRecords(
-    '-',
-    { source: 't', format: o.format ?? 'csv', encoding: o.encoding, delimiter: o.delimiter },
+  const records: AsyncIterable<RawRecord> = readRecords('-', { source: 't', format: o.format ?? 'csv', encoding: o.encoding, delimiter: o.delimiter }, () =>
     stdin(content, o.chunk),
   );
   for await (const r of records) out.push({ line: r.line, cells: [...r.cells] });

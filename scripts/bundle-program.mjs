@@ -1,0 +1,160 @@
+// The last step of `npm run build` (and of the tests' rebuild, test/setup/build.ts): the program that
+// bin/upload.js runs, bundled from tsc's output in dist/ into a few files in dist/program/. Start-up is
+// most of a small run's time, and a hundred small ES modules cost more to load than their code does
+// (docs/performance.md, "One program in a few files"): bundled, a dry run of a CSV file loads four of
+// our files instead of 108, `upload --help` two.
+//
+// The files, by what loads them:
+//   main.js, leave.js       what every run loads: reading the command line, help, errors, exit
+//   upload.js               every module a run reaches that no package hangs off (no zod, pg, undici,
+//                           signal-exit or SheetJS below it): the commands, reading, mapping,
+//                           validating, diffing, guards, the report; loaded on the first command
+//   the rest                what only some runs need, each loaded on use, as the sources say: the
+//                           state store, sending, workbooks (xlsx-worker.js is the reader's thread),
+//                           the review page, the schemas
+// The packages stay packages (installed beside the program by npm), never copied in.
+//
+// A bundle has no folder of commands to read: the commands' list (name, usage, summary, place) and an
+// import of each are written in from the files of dist/commands/, so adding a command is still adding
+// its file.
+import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const root = join(import.meta.dirname, '..');
+const dist = join(root, 'dist');
+const out = join(dist, 'program');
+const commandsDir = join(dist, 'commands');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+const names = readdirSync(commandsDir)
+  .filter((f) => /^[a-z][a-z-]*\.js$/.test(f))
+  .map((f) => f.slice(0, -3))
+  .sort();
+const listing = [];
+for (const name of names) {
+  const { default: spec } = await import(pathToFileURL(join(commandsDir, `${name}.js`)).href);
+  listing.push({ name, usage: spec.usage, summary: spec.summary, order: spec.order });
+}
+
+/** src/cli/table.ts imports a command by a name known when it runs; bundled, the import is one of the list. */
+const COMMAND_IMPORT = 'await import(/* @vite-ignore */ `../commands/${name}.js`)';
+const commandsWrittenIn = {
+  name: 'commands-written-in',
+  transform(code, id) {
+    if (id !== join(dist, 'cli', 'table.js')) return null;
+    if (code.split(COMMAND_IMPORT).length !== 2) throw new Error(`dist/cli/table.js: expected ${COMMAND_IMPORT} once`);
+    const cases = names.map((n) => `case ${JSON.stringify(n)}: return import('../commands/${n}.js');`).join(' ');
+    return code.replace(COMMAND_IMPORT, `await ((name) => { switch (name) { ${cases} default: throw new Error(\`no command \${name}\`); } })(name)`);
+  },
+};
+
+/**
+ * Node's built-ins that a run of a CSV file loads anyway (node:tty: whether stdin is a terminal); a
+ * module that needs any other (zlib, crypto, worker_threads, http…) is loaded on use, with it.
+ */
+const LIGHT_BUILTINS = new Set(['node:fs', 'node:fs/promises', 'node:path', 'node:os', 'node:stream', 'node:tty', 'node:url', 'node:events', 'node:buffer']);
+/**
+ * Entries that import nothing of the rest: the Node check (it runs first, on any Node), the loader of
+ * the rest (src/cli/load-program.ts), and the workbook reader's thread (an ES module, started from its file).
+ */
+const standalone = new Set([join(dist, 'cli', 'supported-node.js'), join(dist, 'cli', 'load-program.js'), join(dist, 'read', 'xlsx-worker.js')]);
+
+/** The modules of start.js (what every run loads) and of upload.js (reached from a command, with no package below). */
+let everyRun;
+let shared;
+const grouping = {
+  name: 'grouping',
+  buildEnd() {
+    const info = (id) => this.getModuleInfo(id);
+    const ours = (id) => id.startsWith(dist);
+    const staticClosure = (starts) => {
+      const seen = new Set();
+      const visit = (id) => {
+        if (seen.has(id) || !ours(id)) return;
+        seen.add(id);
+        for (const next of info(id).importedIds) visit(next);
+      };
+      starts.forEach(visit);
+      return seen;
+    };
+    // …and the program's --help, which lists the commands without loading any.
+    everyRun = staticClosure([join(dist, 'cli', 'main.js'), join(dist, 'cli', 'leave.js'), join(dist, 'cli', 'program-help.js')]);
+    // A module with a package or a heavy built-in below it (through static imports) would load it with the file.
+    const packageBelow = new Map();
+    const hasPackageBelow = (id, path = new Set()) => {
+      if (!ours(id)) return !LIGHT_BUILTINS.has(id);
+      if (packageBelow.has(id)) return packageBelow.get(id);
+      if (path.has(id)) return false;
+      path.add(id);
+      const below = info(id).importedIds.some((next) => hasPackageBelow(next, path));
+      path.delete(id);
+      packageBelow.set(id, below);
+      return below;
+    };
+    shared = new Set([...this.getModuleIds()].filter((id) => ours(id) && !everyRun.has(id) && !hasPackageBelow(id) && !standalone.has(id)));
+    if (process.env.DBG)
+      console.log(
+        shared.size,
+        everyRun.size,
+        [...everyRun].map((i) => i.slice(dist.length)).join(' '),
+        [...shared]
+          .filter((i) => !i.includes('/map/'))
+          .map((i) => i.slice(dist.length))
+          .join(' '),
+      );
+  },
+};
+
+rmSync(out, { recursive: true, force: true });
+const bundle = await rolldown({
+  input: {
+    main: join(dist, 'cli', 'main.js'),
+    leave: join(dist, 'cli', 'leave.js'),
+    'supported-node': join(dist, 'cli', 'supported-node.js'),
+    'load-program': join(dist, 'cli', 'load-program.js'),
+  },
+  platform: 'node',
+  // Node's built-ins and the packages: anything not a path.
+  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  transform: {
+    define: {
+      // The single executable's list of the sources' commands: not this bundle's (its branch drops out).
+      __UPLOAD_COMMANDS__: 'undefined',
+      __UPLOAD_LISTING__: JSON.stringify(listing),
+      __UPLOAD_VERSION__: JSON.stringify(version),
+    },
+  },
+  plugins: [commandsWrittenIn, grouping],
+  logLevel: 'warn',
+  onLog(level, log, handler) {
+    // config/load.js is imported lazily in one place and at once in another: the bundle keeps both meanings.
+    if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return;
+    handler(level, log);
+  },
+});
+await bundle.write({
+  dir: out,
+  // CommonJS, so that src/cli/load-program.ts can compile each file with the code cache its last run
+  // left (V8 takes a cache for a script, not for an ES module, without Node's experimental flags).
+  format: 'cjs',
+  entryFileNames: '[name].cjs',
+  // A chunk's name carries a hash of its contents, and so does the name of its cache.
+  chunkFileNames: '[name]-[hash].cjs',
+  // Node decodes a module's file to text and V8 reads it: plain ASCII, without the comments, is the
+  // quicker of both (the sources keep them; a stack names the function and the bundle's line).
+  comments: false,
+  charset: 'ascii',
+  codeSplitting: {
+    groups: [
+      // The first group takes its modules first; each group takes the modules its modules import.
+      { name: 'start', test: (id) => everyRun.has(id) },
+      { name: 'upload', test: (id) => shared.has(id) },
+    ],
+  },
+});
+await bundle.close();
+// The workbook reader's thread is started from its file, beside the chunk that starts it; it imports
+// nothing but SheetJS and Node, so it goes as tsc wrote it (an ES module, as the package's type says).
+copyFileSync(join(dist, 'read', 'xlsx-worker.js'), join(out, 'xlsx-worker.js'));

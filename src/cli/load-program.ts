@@ -1,0 +1,98 @@
+// Loads the bundled program (dist/program/, CommonJS files, scripts/bundle-program.mjs) with V8's code
+// cache of what the last run compiled. Start-up is most of a small run's time, and most of that is V8
+// compiling functions on their first call: Node's own compile cache (module.enableCompileCache) keeps
+// only what V8 compiles before a module runs (its top level), so every run compiled the same functions
+// again. Here a file's cache is made when the run that loaded it ends, with every function that run
+// compiled (the way browsers keep code caches), and the next run starts from it: a 10-row dry run takes
+// about 10 ms less CPU (docs/performance.md, "One program in a few files").
+//
+// Where: a folder of its own inside Node's compile cache folder (NODE_COMPILE_CACHE, else the system's
+// temp folder), per Node version, used only if it is yours and nobody else can write to it (a cache is
+// code this process runs). NODE_DISABLE_COMPILE_CACHE=1 turns both caches off. A chunk's file name
+// carries a hash of its contents, and so does its cache's: a changed program never meets an old cache
+// (V8 itself checks only its version, its flags and the source's length). The cache is an
+// optimisation: anything wrong with it (missing, rejected, unwritable) just means compiling as before.
+//
+// Imports nothing of the program's (it is what loads the program).
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, getCompileCacheDir, wrap } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { constants, Script } from 'node:vm';
+
+interface Loaded {
+  exports: unknown;
+}
+
+/** A chunk's name as the bundler writes it: `upload-B4xq1a2Z.cjs` is the chunk `upload`, hashed. */
+const HASHED = /^(.+)-[A-Za-z0-9_-]{8}\.cjs$/;
+
+/** Returns a `require` for the files of `folder`: the program's, compiled with their caches; the rest by Node. */
+export function programLoader(folder: string, cacheRoot: string | undefined = getCompileCacheDir?.()): (file: string) => unknown {
+  const cache = cacheRoot === undefined ? undefined : ownFolder(join(cacheRoot, `scheduling-upload-${process.version}-${process.arch}`));
+  const loaded = new Map<string, Loaded>();
+  const uncached: { script: Script; cacheFile: string }[] = [];
+
+  const load = (file: string): unknown => {
+    const known = loaded.get(file);
+    if (known) return known.exports;
+    const module: Loaded = { exports: {} };
+    // Before it runs, as Node does: a file that two others import, each importing the other, sees one module.
+    loaded.set(file, module);
+    const cacheFile = cache !== undefined && HASHED.test(basename(file)) ? join(cache, basename(file)) : undefined;
+    const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
+    const script = new Script(wrap(readFileSync(file, 'utf8')), {
+      filename: file,
+      cachedData,
+      // The program imports some packages (ora, undici, SheetJS) with import(): Node's own loader.
+      importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) uncached.push({ script, cacheFile });
+    const outside = createRequire(file);
+    const require = (id: string): unknown => (id.startsWith('./') ? load(join(dirname(file), id)) : outside(id));
+    (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, require, module, file, dirname(file));
+    return module.exports;
+  };
+
+  if (cache !== undefined) process.once('exit', () => uncached.forEach(({ script, cacheFile }) => keep(script, cacheFile)));
+  return (file) => load(join(folder, file));
+}
+
+/** `path`, made if missing, if it and the folder it is in are this user's, and no one else can write to them. */
+function ownFolder(path: string): string | undefined {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+    return [path, dirname(path)].every(onlyMine) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function onlyMine(path: string): boolean {
+  const s = statSync(path);
+  if (!s.isDirectory() || (s.mode & 0o022) !== 0) return false;
+  return typeof process.getuid !== 'function' || s.uid === process.getuid();
+}
+
+function readIfThere(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the script's cache (what this run compiled) whole or not at all, and drops its older versions. */
+function keep(script: Script, cacheFile: string): void {
+  const temp = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+    renameSync(temp, cacheFile);
+    const name = HASHED.exec(basename(cacheFile))?.[1];
+    const folder = dirname(cacheFile);
+    for (const other of readdirSync(folder)) {
+      if (other !== basename(cacheFile) && HASHED.exec(other)?.[1] === name) rmSync(join(folder, other), { force: true });
+    }
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
