@@ -69,8 +69,9 @@ function ownFolder(path: string): string | undefined {
 
 function onlyMine(path: string): boolean {
   const s = statSync(path);
-  if (!s.isDirectory() || (s.mode & 0o022) !== 0) return false;
-  return typeof process.getuid !== 'function' || s.uid === process.getuid();
+  // On Windows modes and owners say nothing of who may write (a folder's access list does): a folder it is.
+  if (process.platform === 'win32') return s.isDirectory();
+  return s.isDirectory() && (s.mode & 0o022) === 0 && s.uid === process.getuid?.();
 }
 
 function readIfThere(path: string): Buffer | undefined {
