@@ -9,6 +9,7 @@
 // --baseline: the dry run is the repeat upload, against a recorded snapshot of the file's own records.
 // --base DIR adds another build (a directory holding bin/ and dist/, e.g. an older commit) as a variant.
 // --record appends the result to bench/AB-RESULTS.json (bench/out/ab.json always holds the last run).
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -75,7 +76,7 @@ function options(argv) {
   return o;
 }
 
-/** A copy of bin/, dist/ and package.json under bench/out/ab/NAME (so node_modules resolves), patched. */
+/** A copy of bin/, dist/ and package.json under bench/out/ab/NAME (so node_modules resolves), patched and bundled. */
 function variant(name, patches) {
   const dir = join(OUT, 'ab', name);
   rmSync(dir, { recursive: true, force: true });
@@ -83,12 +84,15 @@ function variant(name, patches) {
   cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
   cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  rmSync(join(dir, 'dist', 'program'), { recursive: true, force: true });
   for (const [file, from, to] of patches) {
     const path = join(dir, 'dist', file);
     const text = readFileSync(path, 'utf8');
     if (text.split(from).length !== 2) throw new Error(`${name}: '${from}' is not in ${file} exactly once; the patch is out of date`);
     writeFileSync(path, text.replace(from, to));
   }
+  // The bin runs the bundled program: bundled again from the patched files, as the build does.
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle-program.mjs'), join(dir, 'dist')], { stdio: 'inherit' });
   return join(dir, 'bin', 'upload.js');
 }
 

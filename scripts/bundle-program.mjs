@@ -18,12 +18,13 @@
 // import of each are written in from the files of dist/commands/, so adding a command is still adding
 // its file.
 import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 
 const root = join(import.meta.dirname, '..');
-const dist = join(root, 'dist');
+// Another built copy's dist/ may be named (bench/ab.js bundles its patched variants so).
+const dist = process.argv[2] ? resolve(process.argv[2]) : join(root, 'dist');
 const out = join(dist, 'program');
 const commandsDir = join(dist, 'commands');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -19,7 +19,7 @@ function newest(dir: string): number {
 export default function setup(): void {
   const built = (() => {
     try {
-      return statSync(join(ROOT, 'dist', 'program', 'main.js')).mtimeMs;
+      return statSync(join(ROOT, 'dist', 'program', 'main.cjs')).mtimeMs;
     } catch {
       return 0;
     }
