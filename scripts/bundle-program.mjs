@@ -1,5 +1,5 @@
-// The last step of `npm run build` (and of the tests' rebuild, test/setup/build.ts): the program that
-// bin/upload.js runs, bundled from tsc's output in dist/ into a few files in dist/program/. Start-up is
+// The last step of `npm run build` (scripts/build.mjs): the program that bin/upload.js runs, bundled
+// from the compiled files of dist/ into a few files in dist/program/. Start-up is
 // most of a small run's time, and a hundred small ES modules cost more to load than their code does
 // (docs/performance.md, "One program in a few files"): bundled, a dry run of a CSV file loads four of
 // our files instead of 108, `upload --help` two.
@@ -40,14 +40,15 @@ for (const name of names) {
 }
 
 /** src/cli/table.ts imports a command by a name known when it runs; bundled, the import is one of the list. */
-const COMMAND_IMPORT = 'await import(/* @vite-ignore */ `../commands/${name}.js`)';
+const COMMAND_IMPORT = /import\(\s*(?:\/\*[^*]*\*\/\s*)?`\.\.\/commands\/\$\{name\}\.js`\s*\)/g;
 const commandsWrittenIn = {
   name: 'commands-written-in',
   transform(code, id) {
     if (id !== join(dist, 'cli', 'table.js')) return null;
-    if (code.split(COMMAND_IMPORT).length !== 2) throw new Error(`dist/cli/table.js: expected ${COMMAND_IMPORT} once`);
+    const found = code.match(COMMAND_IMPORT)?.length ?? 0;
+    if (found !== 1) throw new Error(`dist/cli/table.js: expected one import(\`../commands/\${name}.js\`), found ${found}`);
     const cases = names.map((n) => `case ${JSON.stringify(n)}: return import('../commands/${n}.js');`).join(' ');
-    return code.replace(COMMAND_IMPORT, `await ((name) => { switch (name) { ${cases} default: throw new Error(\`no command \${name}\`); } })(name)`);
+    return code.replace(COMMAND_IMPORT, `((name) => { switch (name) { ${cases} default: throw new Error(\`no command \${name}\`); } })(name)`);
   },
 };
 

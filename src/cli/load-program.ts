@@ -7,8 +7,8 @@
 // about 10 ms less CPU (docs/performance.md, "One program in a few files").
 //
 // Where: a folder of its own inside Node's compile cache folder (NODE_COMPILE_CACHE, else the system's
-// temp folder), per Node version, used only if it is yours and nobody else can write to it (a cache is
-// code this process runs). NODE_DISABLE_COMPILE_CACHE=1 turns both caches off. A chunk's file name
+// temp folder), per Node version and installed copy, used only if it is yours and nobody else can write
+// to it (a cache is code this process runs). NODE_DISABLE_COMPILE_CACHE=1 turns both caches off. A chunk's file name
 // carries a hash of its contents, and so does its cache's: a changed program never meets an old cache
 // (V8 itself checks only its version, its flags and the source's length). The cache is an
 // optimisation: anything wrong with it (missing, rejected, unwritable) just means compiling as before.
@@ -28,7 +28,9 @@ const HASHED = /^(.+)-[A-Za-z0-9_-]{8}\.cjs$/;
 
 /** Returns a `require` for the files of `folder`: the program's, compiled with their caches; the rest by Node. */
 export function programLoader(folder: string, cacheRoot: string | undefined = getCompileCacheDir?.()): (file: string) => unknown {
-  const cache = cacheRoot === undefined ? undefined : ownFolder(join(cacheRoot, `scheduling-upload-${process.version}-${process.arch}`));
+  // One folder per installed copy: two copies of the tool on one machine (a global one, a project's)
+  // would otherwise drop each other's caches as older builds on every run.
+  const cache = cacheRoot === undefined ? undefined : ownFolder(join(cacheRoot, `scheduling-upload-${process.version}-${process.arch}`, pathHash(folder)));
   const loaded = new Map<string, Loaded>();
   const uncached: { script: Script; cacheFile: string }[] = [];
 
@@ -57,11 +59,11 @@ export function programLoader(folder: string, cacheRoot: string | undefined = ge
   return (file) => load(join(folder, file));
 }
 
-/** `path`, made if missing, if it and the folder it is in are this user's, and no one else can write to them. */
+/** `path`, made if missing, if it and the two folders it is in are this user's, and no one else can write to them. */
 function ownFolder(path: string): string | undefined {
   try {
     mkdirSync(path, { recursive: true, mode: 0o700 });
-    return [path, dirname(path)].every(onlyMine) ? path : undefined;
+    return [path, dirname(path), dirname(dirname(path))].every(onlyMine) ? path : undefined;
   } catch {
     return undefined;
   }
@@ -72,6 +74,13 @@ function onlyMine(path: string): boolean {
   // On Windows modes and owners say nothing of who may write (a folder's access list does): a folder it is.
   if (process.platform === 'win32') return s.isDirectory();
   return s.isDirectory() && (s.mode & 0o022) === 0 && s.uid === process.getuid?.();
+}
+
+/** A short name for a folder's path (FNV-1a, 32 bits): only to tell installed copies apart. */
+function pathHash(path: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
 }
 
 function readIfThere(path: string): Buffer | undefined {

@@ -2,16 +2,16 @@
 // folder of its own inside Node's compile cache folder; only a folder no one else can write to is used;
 // a cache that does not fit is compiled past and replaced; an older build's cache is dropped.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** A dry run of the real CLI with its compile cache in `cache`; returns what it said (its report, on stderr). */
-function dryRun(cache: string, extra: NodeJS.ProcessEnv = {}): string {
+function dryRun(cache: string, extra: NodeJS.ProcessEnv = {}, bin = BIN): string {
   const { NODE_DISABLE_COMPILE_CACHE: _, ...env } = process.env;
-  const run = spawnSync(process.execPath, [BIN, 'team-members', fixture('team-members.csv'), '--dry-run', '--state-dir', join(cache, 'state')], {
+  const run = spawnSync(process.execPath, [bin, 'team-members', fixture('team-members.csv'), '--dry-run', '--state-dir', join(cache, 'state')], {
     encoding: 'utf8',
     env: { ...env, NODE_COMPILE_CACHE: cache, ...extra },
   });
@@ -20,13 +20,27 @@ function dryRun(cache: string, extra: NodeJS.ProcessEnv = {}): string {
   return run.stderr;
 }
 
-/** The program's own folder in the compile cache folder (Node makes one per version inside it). */
+/** The folder of the program's folders, one per installed copy. */
+function copiesFolder(cache: string): string {
+  const version = readdirSync(cache).find((v) => v.startsWith('v') && statSync(join(cache, v)).isDirectory())!;
+  return join(
+    cache,
+    version,
+    readdirSync(join(cache, version)).find((f) => f.startsWith('scheduling-upload-'))!,
+  );
+}
+
+/** The program's own folder in the compile cache folder (Node makes one per version inside it; ours, one per installed copy). */
 function programFolder(cache: string): string | undefined {
   for (const version of readdirSync(cache)) {
     const inside = join(cache, version);
     if (!statSync(inside).isDirectory()) continue;
     const ours = readdirSync(inside).find((f) => f.startsWith('scheduling-upload-'));
-    if (ours) return join(inside, ours);
+    if (ours) {
+      const [copy, ...others] = readdirSync(join(inside, ours));
+      expect(others).toEqual([]);
+      return join(inside, ours, copy!);
+    }
   }
   return undefined;
 }
@@ -75,6 +89,23 @@ describe("the program's code cache", () => {
     expect(readdirSync(folder)).toContain(upload);
     expect(readdirSync(folder)).not.toContain('upload-OLDBUILD.cjs');
     expect(readdirSync(folder)).toContain('upload2-OLDBUILD.cjs');
+  });
+
+  it('keeps one folder per installed copy: two copies on one machine never drop each other’s caches', () => {
+    const { dir } = tempDir();
+    const copy = tempDir().dir;
+    for (const part of ['bin', 'dist']) cpSync(join(BIN, '..', '..', part), join(copy, part), { recursive: true });
+    symlinkSync(join(BIN, '..', '..', 'node_modules'), join(copy, 'node_modules'));
+    const other = join(copy, 'bin', 'upload.js');
+    dryRun(dir);
+    dryRun(dir, {}, other);
+    const copies = copiesFolder(dir);
+    const folders = readdirSync(copies);
+    expect(folders).toHaveLength(2);
+    const before = folders.map((f) => mtimes(join(copies, f)));
+    dryRun(dir);
+    dryRun(dir, {}, other);
+    expect(folders.map((f) => mtimes(join(copies, f)))).toEqual(before);
   });
 
   it('neither reads nor writes a folder someone else can write to', () => {

@@ -25,7 +25,6 @@ export default function setup(): void {
     }
   })();
   if (newest(join(ROOT, 'src')) <= built) return;
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
-  // As `npm run build` does: the program bin/upload.js runs, bundled (scripts/bundle-program.mjs).
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle-program.mjs')], { stdio: 'inherit' });
+  // `npm run build`: the sources compiled into dist/, and the program bundled from them.
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
 }
