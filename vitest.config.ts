@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 // V8's compiled code kept between the processes and threads the suite starts (the forks, the workbook
@@ -7,6 +9,22 @@ import { defineConfig } from 'vitest/config';
 // it between a user's runs: about a sixth of the workbook tests' CPU time. Set before the forks start,
 // so they inherit it; a developer's own NODE_COMPILE_CACHE is left as it is.
 process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'scheduling-upload-tests-compile-cache');
+
+/**
+ * The longest files first, by test/setup/durations.json (written from an idle run's report by
+ * scripts/test-durations.mjs), the rest in vitest's own order after them. On two cores a long file
+ * started last is a tail the others cannot fill: vitest orders by the last run's durations when it has
+ * them, but a fresh clone has none, and by size the slowest files (small ones, whose cases live in
+ * helpers) came last: 62-68 s instead of 57-60 s.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const durations = JSON.parse(readFileSync(join(import.meta.dirname, 'test', 'setup', 'durations.json'), 'utf8')) as Record<string, number>;
+    const took = (f: TestSpecification) => durations[relative(import.meta.dirname, f.moduleId).replaceAll('\\', '/')] ?? 0;
+    const sorted = await super.sort(files);
+    return [...sorted].sort((a, b) => took(b) - took(a));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -28,5 +46,6 @@ export default defineConfig({
     // on two cores more workers fill the waits. Idle, vitest took 69.7-73.2 s with three, 65.0 s with
     // four, 60.2-64.4 s with five, 63.9 s with six (whose extra transforms cost 8 s more CPU).
     maxWorkers: 5,
+    sequence: { sequencer: LongestFirst },
   },
 });
