@@ -5,7 +5,7 @@ import { issue, type Issue } from '../issues.js';
 import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
 import type { TimeFormats } from './time-format.js';
 import { placeDays, type DayColumn } from './day-columns.js';
-import { HOURS_COLUMN_EXAMPLES, hoursColumn, nearWeekday, type DayColumns } from './layout.js';
+import { hoursColumnExamples, hoursColumn, nearWeekday, type DayColumns } from './layout.js';
 import { nameAdvice } from './name-columns.js';
 import type { Mapping } from './mapping-file.js';
 import { findStatusColumn, type StatusColumn } from './status-column.js';
@@ -335,5 +335,5 @@ function indexOf(columns: readonly string[], source: string): number {
 /** Every column name a kind understands, for "did you mean" suggestions. */
 function knownColumns(kind: Kind): readonly string[] {
   const names = [...scalarFields(kind), ...Object.values(ALIASES[kind]).flat()];
-  return kind === 'store-cards' ? [...names, ...HOURS_COLUMN_EXAMPLES] : names;
+  return kind === 'store-cards' ? [...names, ...hoursColumnExamples()] : names;
 }

@@ -3,7 +3,7 @@
 // day a short name means is settled for the header as a whole (resolveDays).
 import { distance } from './columns.js';
 import { dayRef, parseSelector, tokenize, type DayItem } from './day-words.js';
-import { FULL_NAMES, WEEKDAYS, fold, readings } from './weekdays.js';
+import { fold, fullNames, readings, weekdays } from './weekdays.js';
 
 const OPEN_WORDS = ['since', 'opens', 'open', 'opening', 'from', 'von', 'ab', 'van', 'ouverture', 'apertura', 'abre', 'opent', 'offnung', 'desde', 'dalle'];
 const CLOSE_WORDS = [
@@ -108,13 +108,15 @@ const JSON_COLUMNS = new Set([
 ]);
 
 /** Hours column names as people write them, for "did you mean" suggestions. */
-export const HOURS_COLUMN_EXAMPLES: readonly string[] = [
-  'opentToGuestsPeriod',
-  'hours',
-  ...WEEKDAYS.en.flatMap(([full, short]) =>
-    [full!, short!].flatMap((d) => [d, `${d}_since`, `${d}_to`, `${d} open`, `${d} close`, `${d} opens`, `${d} closes`, `${d} from`]),
-  ),
-];
+export function hoursColumnExamples(): readonly string[] {
+  return [
+    'opentToGuestsPeriod',
+    'hours',
+    ...weekdays().en.flatMap(([full, short]) =>
+      [full!, short!].flatMap((d) => [d, `${d}_since`, `${d}_to`, `${d} open`, `${d} close`, `${d} opens`, `${d} closes`, `${d} from`]),
+    ),
+  ];
+}
 
 export type DayColumns = { readonly layout: 'pair'; readonly since?: number; readonly to?: number } | { readonly layout: 'range'; readonly index: number };
 
@@ -188,5 +190,5 @@ export function hoursColumn(column: string): HoursColumn | undefined {
 export function nearWeekday(column: string): string | undefined {
   const n = fold(column).replace(/(since|opens?|closes?|from|to|von|bis)$/, '');
   if (n.length < 5) return undefined;
-  return FULL_NAMES.find((full) => distance(n, full) <= (full.length >= 8 ? 2 : 1));
+  return fullNames().find((full) => distance(n, full) <= (full.length >= 8 ? 2 : 1));
 }

@@ -141,10 +141,18 @@ const WRITTEN: Readonly<Record<Language, readonly (readonly string[])[]>> = {
   ],
 };
 
-/** WRITTEN folded, as tokens are compared: `miércoles` is `miercoles`, `søndag` `sondag`. */
-export const WEEKDAYS = Object.fromEntries(LANGUAGES.map((l) => [l, WRITTEN[l].map((names) => [...new Set(names.map(fold))])])) as unknown as Readonly<
-  Record<Language, readonly (readonly string[])[]>
->;
+type Folded = Readonly<Record<Language, readonly (readonly string[])[]>>;
+let folded: Folded | undefined;
+
+/**
+ * WRITTEN folded, as tokens are compared: `miércoles` is `miercoles`, `søndag` `sondag`. Made on
+ * first use, as the tables below: a run of team members never reads a day's name, and folding every
+ * name of fourteen languages is a millisecond of its start-up.
+ */
+export function weekdays(): Folded {
+  folded ??= Object.fromEntries(LANGUAGES.map((l) => [l, WRITTEN[l].map((names) => [...new Set(names.map(fold))])])) as unknown as Folded;
+  return folded;
+}
 
 /** `Mié.`, `MERCREDI`, `lunedì` → `mie`, `mercredi`, `lunedi`: lower case, no accents, no spacing or dots. */
 export function fold(name: string): string {
@@ -157,15 +165,20 @@ export function fold(name: string): string {
 }
 
 // Each folded name with the day it is in each language: one look-up per word, however long the cell.
-const READINGS = new Map<string, Map<Language, number>>();
-for (const language of LANGUAGES) {
-  WEEKDAYS[language].forEach((names, day) => {
-    for (const name of names) {
-      const found = READINGS.get(name) ?? new Map<Language, number>();
-      if (!found.has(language)) found.set(language, day);
-      READINGS.set(name, found);
-    }
-  });
+let byName: Map<string, Map<Language, number>> | undefined;
+function readingsByName(): ReadonlyMap<string, ReadonlyMap<Language, number>> {
+  if (byName) return byName;
+  byName = new Map();
+  for (const language of LANGUAGES) {
+    weekdays()[language].forEach((names, day) => {
+      for (const name of names) {
+        const found = byName!.get(name) ?? new Map<Language, number>();
+        if (!found.has(language)) found.set(language, day);
+        byName!.set(name, found);
+      }
+    });
+  }
+  return byName;
 }
 const NONE: ReadonlyMap<Language, number> = new Map();
 // Day numbers 0–6 (the wire's own keys) mean the same in every language.
@@ -174,8 +187,13 @@ const NUMBERS = [0, 1, 2, 3, 4, 5, 6].map((day) => new Map(LANGUAGES.map((l) => 
 /** The day a folded token names in each language that knows it (`di` → de 2, nl 2, fr 0). */
 export function readings(token: string): ReadonlyMap<Language, number> {
   if (/^[0-6]$/.test(token)) return NUMBERS[Number(token)]!;
-  return READINGS.get(token) ?? NONE;
+  return readingsByName().get(token) ?? NONE;
 }
 
+let full: readonly string[] | undefined;
+
 /** Every full weekday name in every language, for near-miss detection (`Wednsday`, `Donnerstg`). */
-export const FULL_NAMES: readonly string[] = [...new Set(LANGUAGES.flatMap((l) => WEEKDAYS[l].map((names) => names[0]!)))];
+export function fullNames(): readonly string[] {
+  full ??= [...new Set(LANGUAGES.flatMap((l) => weekdays()[l].map((names) => names[0]!)))];
+  return full;
+}
