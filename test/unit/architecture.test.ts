@@ -107,6 +107,15 @@ describe('the layout of src/', () => {
     expect(packages).toEqual([]);
   });
 
+  it('keeps what starts the program standalone: the Node check and the loader import nothing of ours, and no package', () => {
+    // The bundle makes each its own file (scripts/bundle-program.mjs); bin/upload.js runs them before the rest.
+    for (const file of ['cli/supported-node.ts', 'cli/load-program.ts']) {
+      expect(graph.get(file)).toEqual([]);
+      const packages = [...readFileSync(join(SRC, file), 'utf8').matchAll(/(?:from\s+|import\(\s*)'([^'.][^']*)'/g)].filter((m) => !m[1]!.startsWith('node:'));
+      expect(packages).toEqual([]);
+    }
+  });
+
   it("keeps the store's insides in state/: outside it, only its surface is imported (file utilities live in files/)", () => {
     const wrong = [...graph].flatMap(([file, deps]) =>
       file.startsWith('state/') ? [] : deps.filter((d) => d.startsWith('state/') && !STATE_SURFACE.includes(d)).map((d) => `${file} → ${d}`),
