@@ -236,10 +236,6 @@ function lockHeld(path: string, what: string, held: LeaseFile | 'unreadable'): G
  */
 function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: LeaseFile | undefined): Lease {
   let released = false;
-  // A renewal that lands after the lease it renews ran out (the process was suspended with it on its
-  // way): another run may have taken the lock over and let it go meanwhile, and the renewal put this
-  // run's name back on a lock it had lost. Lost it stays: the run must not act on it (LOCK_LOST).
-  let lapsed = false;
   let current = me;
   // The renewal being written: between its rename and the next line, the file already holds it.
   let renewing: LeaseFile | undefined;
@@ -254,12 +250,19 @@ function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: Leas
   const heartbeat = setInterval(() => {
     void (async () => {
       // One renewal at a time: a slow disk must not let two beats race to name the current lease.
-      if (released || lapsed || renewing || !mine()) return;
+      if (released || renewing || !mine()) return;
       const renewed = { ...current, expiresAt: new Date(Date.now() + times.leaseMs).toISOString() };
       renewing = renewed;
       try {
-        await renameRetrying(await writeTemp(path, renewed, times), path);
-        if (Date.now() > Date.parse(current.expiresAt)) lapsed = true;
+        const temp = await writeTemp(path, renewed, times);
+        // Still ours? Writing the renewal takes a while (an fsync), and a run suspended meanwhile past
+        // its lease may find on waking that another run took the lock over, or took it over and let it
+        // go: renaming then would put this run's name back on a lock it lost.
+        if (!mine()) {
+          await rm(temp, { force: true });
+          return;
+        }
+        await renameRetrying(temp, path);
         current = renewed;
       } finally {
         renewing = undefined;
@@ -284,7 +287,7 @@ function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: Leas
   return {
     holder: me,
     recovered: recovered && { user: recovered.user, host: recovered.host, pid: recovered.pid, what: recovered.what, since: recovered.since },
-    stillHeld: async () => !released && !lapsed && mine(),
+    stillHeld: async () => !released && mine(),
     release: async () => {
       detach();
       removeIfMine();
