@@ -1,17 +1,19 @@
 // The last step of `npm run build` (scripts/build.mjs): the program that bin/upload.js runs, bundled
-// from the compiled files of dist/ into a few files in dist/program/. Start-up is
-// most of a small run's time, and a hundred small ES modules cost more to load than their code does
+// from the compiled files of dist/ into a few CommonJS files in dist/program/. Start-up is most of a
+// small run's time, and a hundred small ES modules cost more to load than their code does
 // (docs/performance.md, "One program in a few files"): bundled, a dry run of a CSV file loads four of
-// our files instead of 108, `upload --help` two.
+// our files instead of 108, `upload --help` three.
 //
 // The files, by what loads them:
-//   main.js, leave.js       what every run loads: reading the command line, help, errors, exit
-//   upload.js               every module a run reaches that no package hangs off (no zod, pg, undici,
-//                           signal-exit or SheetJS below it): the commands, reading, mapping,
-//                           validating, diffing, guards, the report; loaded on the first command
+//   main.cjs, leave.cjs     the entries bin/upload.js loads (supported-node.cjs and load-program.cjs
+//                           stand alone: they run before the rest)
+//   start-*.cjs             what every run loads: reading the command line, help, errors, exit
+//   upload-*.cjs            every module a run reaches that no package or heavy built-in hangs off (no
+//                           zod, pg, undici, signal-exit or SheetJS below it): the commands, reading,
+//                           mapping, validating, diffing, guards, the report; loaded on the first command
 //   the rest                what only some runs need, each loaded on use, as the sources say: the
 //                           state store, sending, workbooks (xlsx-worker.js is the reader's thread),
-//                           the review page, the schemas
+//                           the schemas
 // The packages stay packages (installed beside the program by npm), never copied in.
 //
 // A bundle has no folder of commands to read: the commands' list (name, usage, summary, place) and an
@@ -53,10 +55,10 @@ const commandsWrittenIn = {
 };
 
 /**
- * Node's built-ins that a run of a CSV file loads anyway (node:tty: whether stdin is a terminal); a
- * module that needs any other (zlib, crypto, worker_threads, http…) is loaded on use, with it.
+ * Node's built-ins that a run of a CSV file loads anyway; a module that needs any other (zlib, crypto,
+ * worker_threads, http…) is loaded on use, with it.
  */
-const LIGHT_BUILTINS = new Set(['node:fs', 'node:fs/promises', 'node:path', 'node:os', 'node:stream', 'node:tty', 'node:url', 'node:events', 'node:buffer']);
+const LIGHT_BUILTINS = new Set(['node:fs', 'node:fs/promises', 'node:path', 'node:os', 'node:stream', 'node:url', 'node:events', 'node:buffer']);
 /**
  * Entries that import nothing of the rest: the Node check (it runs first, on any Node), the loader of
  * the rest (src/cli/load-program.ts), and the workbook reader's thread (an ES module, started from its file).
@@ -96,16 +98,6 @@ const grouping = {
       return below;
     };
     shared = new Set([...this.getModuleIds()].filter((id) => ours(id) && !everyRun.has(id) && !hasPackageBelow(id) && !standalone.has(id)));
-    if (process.env.DBG)
-      console.log(
-        shared.size,
-        everyRun.size,
-        [...everyRun].map((i) => i.slice(dist.length)).join(' '),
-        [...shared]
-          .filter((i) => !i.includes('/map/'))
-          .map((i) => i.slice(dist.length))
-          .join(' '),
-      );
   },
 };
 
@@ -158,5 +150,5 @@ await bundle.write({
 });
 await bundle.close();
 // The workbook reader's thread is started from its file, beside the chunk that starts it; it imports
-// nothing but SheetJS and Node, so it goes as tsc wrote it (an ES module, as the package's type says).
+// nothing but SheetJS and Node, so it goes as compiled (an ES module, as the package's type says).
 copyFileSync(join(dist, 'read', 'xlsx-worker.js'), join(out, 'xlsx-worker.js'));

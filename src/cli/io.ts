@@ -1,5 +1,4 @@
 // The process as the commands see it: passed in, so tests can run `main(argv, io)` in-process.
-import { isatty } from 'node:tty';
 import type { NotifyTiming } from '../notify/post.js';
 import type { Tuning } from '../send/backoff.js';
 import type { Secrets } from '../send/secrets.js';
@@ -22,7 +21,10 @@ export const processIo = (): ProcessIo => ({
   get stdin() {
     return process.stdin;
   },
-  stdinIsTTY: isatty(0),
+  // Asked of the descriptor, not the stream; node:tty only when asked (--help never is).
+  get stdinIsTTY() {
+    return process.getBuiltinModule('node:tty').isatty(0);
+  },
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,

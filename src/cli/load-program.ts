@@ -8,9 +8,9 @@
 //
 // Where: a folder of its own inside Node's compile cache folder (NODE_COMPILE_CACHE, else the system's
 // temp folder), per Node version and installed copy, used only if it is yours and nobody else can write
-// to it (a cache is code this process runs). NODE_DISABLE_COMPILE_CACHE=1 turns both caches off. A chunk's file name
-// carries a hash of its contents, and so does its cache's: a changed program never meets an old cache
-// (V8 itself checks only its version, its flags and the source's length). The cache is an
+// to it (a cache is code this process runs). NODE_DISABLE_COMPILE_CACHE=1 turns both caches off. A
+// chunk's file name carries a hash of its contents, and so does its cache's: a changed program never
+// meets an old cache (V8 itself checks only its version, its flags and the source's length). The cache is an
 // optimisation: anything wrong with it (missing, rejected, unwritable) just means compiling as before.
 //
 // Imports nothing of the program's (it is what loads the program).
