@@ -22,7 +22,8 @@ if (existsSync(join(program, 'main.cjs'))) {
     // turns it off): Node's own for the packages, and for the program the one its loader keeps, which
     // holds what a whole run compiled (src/cli/load-program.ts). Start-up is most of a small run's time.
     if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
-    const load = require(join(program, 'load-program.cjs')).programLoader(program);
+    const { programLoader, runKind } = require(join(program, 'load-program.cjs'));
+    const load = programLoader(program, runKind(process.argv.slice(2)));
     const { main } = load('main.cjs');
     const { leave } = load('leave.cjs');
     main(process.argv.slice(2)).then(leave);

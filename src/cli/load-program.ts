@@ -6,6 +6,11 @@
 // compiled (the way browsers keep code caches), and the next run starts from it: a 10-row dry run takes
 // about 10 ms less CPU (docs/performance.md, "One program in a few files").
 //
+// Whose: each command's runs keep their own (`team-members.upload-….cjs`), and its help apart. A cache
+// holds only what the run that made it compiled, and is not remade while it fits, so one cache for all
+// would be as thin as the first run: after an `upload --help` first, every dry run compiled a third of
+// its code again (86 ms of CPU instead of 63).
+//
 // Where: a folder of its own inside Node's compile cache folder (NODE_COMPILE_CACHE, else the system's
 // temp folder), per Node version and installed copy, used only if it is yours and nobody else can write
 // to it (a cache is code this process runs). NODE_DISABLE_COMPILE_CACHE=1 turns both caches off. A
@@ -26,8 +31,28 @@ interface Loaded {
 /** A chunk's name as the bundler writes it: `upload-B4xq1a2Z.cjs` is the chunk `upload`, hashed. */
 const HASHED = /^(.+)-[A-Za-z0-9_-]{8}\.cjs$/;
 
-/** Returns a `require` for the files of `folder`: the program's, compiled with their caches; the rest by Node. */
-export function programLoader(folder: string, cacheRoot: string | undefined = getCompileCacheDir?.()): (file: string) => unknown {
+/** The command names, written in by the bundler (scripts/bundle-program.mjs); unknown from source. */
+declare const __UPLOAD_LISTING__: readonly { readonly name: string }[] | undefined;
+
+const HELP = new Set(['--help', '-h', '--help-all', '--version', '-V']);
+
+/**
+ * Which runs share a cache: those of one command (the first of its words that names one), and that
+ * command's help and version apart, which compile little of it. Only a cache's worth rides on it.
+ */
+export function runKind(
+  argv: readonly string[],
+  commands: readonly string[] = typeof __UPLOAD_LISTING__ === 'undefined' ? [] : __UPLOAD_LISTING__.map((l) => l.name),
+): string {
+  const command = argv.find((a) => commands.includes(a)) ?? 'upload';
+  return argv.length === 0 || argv.some((a) => HELP.has(a)) ? `${command}-help` : command;
+}
+
+/**
+ * Returns a `require` for the files of `folder`: the program's, compiled with the caches of runs of
+ * `kind` (runKind); the rest by Node.
+ */
+export function programLoader(folder: string, kind: string, cacheRoot: string | undefined = getCompileCacheDir?.()): (file: string) => unknown {
   // One folder per installed copy: two copies of the tool on one machine (a global one, a project's)
   // would otherwise drop each other's caches as older builds on every run.
   const cache = cacheRoot === undefined ? undefined : ownFolder(join(cacheRoot, `scheduling-upload-${process.version}-${process.arch}`, pathHash(folder)));
@@ -40,7 +65,7 @@ export function programLoader(folder: string, cacheRoot: string | undefined = ge
     const module: Loaded = { exports: {} };
     // Before it runs, as Node does: a file that two others import, each importing the other, sees one module.
     loaded.set(file, module);
-    const cacheFile = cache !== undefined && HASHED.test(basename(file)) ? join(cache, basename(file)) : undefined;
+    const cacheFile = cache !== undefined && HASHED.test(basename(file)) ? join(cache, `${kind}.${basename(file)}`) : undefined;
     const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
     const script = new Script(wrap(readFileSync(file, 'utf8')), {
       filename: file,
@@ -91,16 +116,21 @@ function readIfThere(path: string): Buffer | undefined {
   }
 }
 
-/** Writes the script's cache (what this run compiled) whole or not at all, and drops its older versions. */
+/** A cache's file name is the kind of run, a dot, and the chunk's: `team-members.upload-B4xq1a2Z.cjs`. */
+const chunkOf = (cacheName: string) => cacheName.slice(cacheName.indexOf('.') + 1);
+
+/** Writes the script's cache (what this run compiled) whole or not at all, and drops every kind's caches of the chunk's older builds. */
 function keep(script: Script, cacheFile: string): void {
   const temp = `${cacheFile}.${process.pid}.tmp`;
   try {
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, cacheFile);
-    const name = HASHED.exec(basename(cacheFile))?.[1];
+    const chunk = chunkOf(basename(cacheFile));
+    const name = HASHED.exec(chunk)?.[1];
     const folder = dirname(cacheFile);
     for (const other of readdirSync(folder)) {
-      if (other !== basename(cacheFile) && HASHED.exec(other)?.[1] === name) rmSync(join(folder, other), { force: true });
+      const of = chunkOf(other);
+      if (of !== chunk && HASHED.exec(of)?.[1] === name) rmSync(join(folder, other), { force: true });
     }
   } catch {
     rmSync(temp, { force: true });

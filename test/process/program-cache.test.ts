@@ -1,20 +1,24 @@
-// The program's code cache (src/cli/load-program.ts): what a run compiled, kept for the next run in a
-// folder of its own inside Node's compile cache folder; only a folder no one else can write to is used;
-// a cache that does not fit is compiled past and replaced; an older build's cache is dropped.
+// The program's code cache (src/cli/load-program.ts): what a run compiled, kept for the next run of the
+// same command in a folder of its own inside Node's compile cache folder; only a folder no one else can
+// write to is used; a cache that does not fit is compiled past and replaced; an older build's cache is
+// dropped.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runKind } from '../../src/cli/load-program.js';
 import { BIN, fixture } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
+/** The real CLI with its compile cache in `cache`. */
+function upload(cache: string, args: readonly string[], extra: NodeJS.ProcessEnv = {}, bin = BIN) {
+  const { NODE_DISABLE_COMPILE_CACHE: _, ...env } = process.env;
+  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...env, NODE_COMPILE_CACHE: cache, ...extra } });
+}
+
 /** A dry run of the real CLI with its compile cache in `cache`; returns what it said (its report, on stderr). */
 function dryRun(cache: string, extra: NodeJS.ProcessEnv = {}, bin = BIN): string {
-  const { NODE_DISABLE_COMPILE_CACHE: _, ...env } = process.env;
-  const run = spawnSync(process.execPath, [bin, 'team-members', fixture('team-members.csv'), '--dry-run', '--state-dir', join(cache, 'state')], {
-    encoding: 'utf8',
-    env: { ...env, NODE_COMPILE_CACHE: cache, ...extra },
-  });
+  const run = upload(cache, ['team-members', fixture('team-members.csv'), '--dry-run', '--state-dir', join(cache, 'state')], extra, bin);
   expect(run.status).toBe(0);
   expect(run.stderr).toContain('Dry run: 3 team members would replace every team member');
   return run.stderr;
@@ -46,6 +50,8 @@ function programFolder(cache: string): string | undefined {
 }
 
 const chunks = () => readdirSync(join(BIN, '..', '..', 'dist', 'program')).filter((f) => /-[\w-]{8}\.cjs$/.test(f));
+/** The cache of a chunk, for a kind of run: `team-members.upload-B4xq1a2Z.cjs`. */
+const cacheOf = (folder: string, kind: string, chunk: string) => readdirSync(folder).find((f) => f.startsWith(`${kind}.${chunk}-`));
 const mtimes = (folder: string) => Object.fromEntries(readdirSync(folder).map((f) => [f, statSync(join(folder, f)).mtimeMs]));
 
 describe("the program's code cache", () => {
@@ -58,7 +64,8 @@ describe("the program's code cache", () => {
     const kept = readdirSync(folder);
     expect(kept.length).toBeGreaterThan(1);
     for (const f of kept) {
-      expect(chunks()).toContain(f);
+      expect(f.startsWith('team-members.')).toBe(true);
+      expect(chunks()).toContain(f.slice('team-members.'.length));
       expect(statSync(join(folder, f)).mode & 0o777).toBe(0o600);
     }
     const before = mtimes(folder);
@@ -67,28 +74,59 @@ describe("the program's code cache", () => {
     expect(mtimes(folder)).toEqual(before);
   });
 
+  it("keeps each command's runs apart from its help's: a help run first leaves the next dry run's cache whole", () => {
+    const { dir } = tempDir();
+    expect(upload(dir, ['team-members', '--help']).status).toBe(0);
+    dryRun(dir);
+    const folder = programFolder(dir)!;
+    const help = cacheOf(folder, 'team-members-help', 'upload')!;
+    const run = cacheOf(folder, 'team-members', 'upload')!;
+    expect(help).toBeDefined();
+    expect(run).toBeDefined();
+    // The dry run's holds what it compiled, far more than the help's.
+    expect(statSync(join(folder, run)).size).toBeGreaterThan(1.3 * statSync(join(folder, help)).size);
+  });
+
+  it('tells the kinds of run apart by the first word naming a command, with help and version apart', () => {
+    const commands = ['team-members', 'history'];
+    expect(runKind(['team-members', 'staff.csv', '--dry-run'], commands)).toBe('team-members');
+    expect(runKind(['history', 'team-members', '--json'], commands)).toBe('history');
+    expect(runKind(['team-members', 'history'], commands)).toBe('team-members');
+    expect(runKind(['team-members', '-h'], commands)).toBe('team-members-help');
+    expect(runKind(['--version'], commands)).toBe('upload-help');
+    expect(runKind([], commands)).toBe('upload-help');
+    expect(runKind(['staff.csv'], commands)).toBe('upload');
+  });
+
   it('compiles past a cache that does not fit, and replaces it', () => {
     const { dir } = tempDir();
     const first = dryRun(dir);
     const folder = programFolder(dir)!;
-    const upload = readdirSync(folder).find((f) => f.startsWith('upload-'))!;
-    writeFileSync(join(folder, upload), 'not a code cache');
+    const cached = cacheOf(folder, 'team-members', 'upload')!;
+    writeFileSync(join(folder, cached), 'not a code cache');
     expect(dryRun(dir)).toBe(first);
-    expect(statSync(join(folder, upload)).size).toBeGreaterThan(1000);
+    expect(statSync(join(folder, cached)).size).toBeGreaterThan(1000);
   });
 
-  it("drops an earlier build's cache of a chunk when it keeps the new one", () => {
+  it("drops every kind of run's cache of a chunk's earlier build when it keeps the new one", () => {
     const { dir } = tempDir();
     dryRun(dir);
     const folder = programFolder(dir)!;
-    const upload = readdirSync(folder).find((f) => f.startsWith('upload-'))!;
-    rmSync(join(folder, upload));
-    writeFileSync(join(folder, 'upload-OLDBUILD.cjs'), 'an older build');
-    writeFileSync(join(folder, 'upload2-OLDBUILD.cjs'), 'another chunk');
+    const cached = cacheOf(folder, 'team-members', 'upload')!;
+    rmSync(join(folder, cached));
+    const planted = [
+      'team-members.upload-OLDBUILD.cjs',
+      'history.upload-OLDBUILD.cjs',
+      'team-members.upload2-OLDBUILD.cjs',
+      `history.${cached.slice('team-members.'.length)}`,
+    ];
+    for (const f of planted) writeFileSync(join(folder, f), 'an older build, or another chunk, or this build for another command');
     dryRun(dir);
-    expect(readdirSync(folder)).toContain(upload);
-    expect(readdirSync(folder)).not.toContain('upload-OLDBUILD.cjs');
-    expect(readdirSync(folder)).toContain('upload2-OLDBUILD.cjs');
+    expect(readdirSync(folder)).toContain(cached);
+    expect(readdirSync(folder)).not.toContain('team-members.upload-OLDBUILD.cjs');
+    expect(readdirSync(folder)).not.toContain('history.upload-OLDBUILD.cjs');
+    expect(readdirSync(folder)).toContain('team-members.upload2-OLDBUILD.cjs');
+    expect(readdirSync(folder)).toContain(planted[3]);
   });
 
   it('keeps one folder per installed copy: two copies on one machine never drop each other’s caches', () => {
