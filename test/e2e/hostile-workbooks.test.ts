@@ -75,9 +75,11 @@ describe('hostile workbooks end with a verdict, in bounded memory', () => {
 });
 
 describe('a signal while a workbook is read', () => {
+  // Just under the cell limit: SheetJS takes seconds over it, in its worker thread. Made once for both
+  // signals (45 MB of XML to build and deflate).
+  let slow: string | undefined;
   it.each(['SIGTERM', 'SIGINT'] as const)('%s ends the run, interrupted, without waiting for the read', async (signal) => {
-    // Just under the cell limit: SheetJS takes seconds over it, in its worker thread.
-    const file = tempDir().write('slow.xlsx', HOSTILE_WORKBOOKS.slow());
+    const file = (slow ??= tempDir().write('slow.xlsx', HOSTILE_WORKBOOKS.slow()));
     // Not --json, which is quiet: the "Reading" line tells the test the read has begun.
     const cli = startCli(['team-members', file, '--dry-run'], { NO_COLOR: '1' });
     await until(() => cli.stderr().includes('Reading'));

@@ -26,7 +26,16 @@ function sharedServer(which: 'postgres' | 'pgbouncer'): Promise<string> {
 export async function freshDatabase(admin?: string): Promise<string> {
   const server = admin ?? (await sharedServer('postgres'));
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await asAdmin(server, `CREATE DATABASE ${name}`);
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    // FILE_COPY (PostgreSQL 15 on): copying the small template's files costs less than the default,
+    // which writes every page of it to the WAL. A suite creates about a hundred databases.
+    const version = Number((await client.query('SHOW server_version_num')).rows[0].server_version_num);
+    await client.query(`CREATE DATABASE ${name}${version >= 150000 ? ' STRATEGY FILE_COPY' : ''}`);
+  } finally {
+    await client.end();
+  }
   const url = new URL(server);
   url.pathname = `/${name}`;
   return url.href;

@@ -70,13 +70,15 @@ describe('an export reads back to the identical records', () => {
       fc.constantFrom('0', '1', '2', '3', '4', '5', '6'),
       day.map(([since, to]) => ({ since, to })),
     );
+    // Many weeks to a file, few files: each xlsx read starts a worker thread and SheetJS (about a tenth
+    // of a second), and a failing week still shrinks to itself.
     await fc.assert(
-      fc.asyncProperty(fc.array(period, { minLength: 1, maxLength: 8 }), async (periods) => {
+      fc.asyncProperty(fc.array(period, { minLength: 1, maxLength: 40 }), async (periods) => {
         const records = periods.map((p, i) => ({ nodeKey: `S${i}`, email: `s${i}@example.com`, storeConceptCode: i, opentToGuestsPeriod: p }));
         const bodies = await canonical('store-cards', records);
         for (const format of ['csv', 'xlsx'] as const) expect((await roundTrip('store-cards', bodies, format)).bodies).toEqual(bodies);
       }),
-      { numRuns: 25 },
+      { numRuns: 5 },
     );
   });
 });
