@@ -128,6 +128,30 @@ export function safeLabel(url: string): string {
   }
 }
 
+/**
+ * The URL with what it leaves out taken from the run's environment, as libpq does: the role (PGUSER),
+ * its password (PGPASSWORD), the port (PGPORT), the database (PGDATABASE). A shared config names the
+ * server; each person connects as themselves. The run's environment, not this process's: the pg driver
+ * would read process.env, which is the same for the command line but not for main() given another.
+ */
+export function withLogin(url: string, env: NodeJS.ProcessEnv): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  const fill = {
+    username: !u.username && env.PGUSER ? encodeURIComponent(env.PGUSER) : undefined,
+    password: !u.password && env.PGPASSWORD ? encodeURIComponent(env.PGPASSWORD) : undefined,
+    port: !u.port && env.PGPORT && /^\d+$/.test(env.PGPORT) ? env.PGPORT : undefined,
+    pathname: (u.pathname === '' || u.pathname === '/') && env.PGDATABASE ? `/${encodeURIComponent(env.PGDATABASE)}` : undefined,
+  };
+  if (Object.values(fill).every((v) => v === undefined)) return url;
+  for (const [part, value] of Object.entries(fill)) if (value !== undefined) u[part as keyof typeof fill] = value;
+  return u.href;
+}
+
 type Row = Record<string, unknown>;
 
 export class PostgresStore implements StateStore {
@@ -145,8 +169,9 @@ export class PostgresStore implements StateStore {
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  static async open(url: string, options: PostgresOptions): Promise<PostgresStore> {
-    const label = safeLabel(url);
+  static async open(given: string, options: PostgresOptions): Promise<PostgresStore> {
+    const label = safeLabel(given);
+    const url = withLogin(given, options.env);
     const bounds = boundsFrom(options.env);
     const session = new Session(url, label, bounds, options.signal);
     await session.open();

@@ -1,6 +1,7 @@
 // Four eyes on PostgreSQL, with real roles: the tables created by an administrator, and a planner, an
 // approver and a cron role given exactly the grants docs/state.md lists. Each person is their own
-// role (PGUSER), the config file is shared, and the CLI runs as a process of its own per person. Every
+// role (PGUSER, in their run's environment), the config file is shared, and each runs in the folder
+// that holds it. Every
 // way round — the address instead of the name, the planner approving, UPLOAD_USER, a changed plan, a
 // used plan, an expired approval, a stale plan — is refused with exit 4 and nothing sent.
 import { randomBytes } from 'node:crypto';
@@ -39,7 +40,7 @@ function documentedGrants(database: string): string {
     .replace('ON DATABASE scheduling', `ON DATABASE ${database}`);
 }
 
-/** A person's run: their own role, the shared config, a process of its own (PGUSER is read at start). */
+/** A person's run: their own role, in the folder of the shared config. */
 function as(role: keyof typeof ROLES, args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runCli(args, { cwd: dir, env: { PGUSER: ROLES[role], UPLOAD_TOKEN: TOKEN, ...env } });
 }

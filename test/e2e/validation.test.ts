@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/tmp.js';
 
 const FIXTURES = dirname(fixture('store-cards.csv'));
 const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-/** A --json dry run: in-process, or in its own process in `cwd`, which relative paths are read against. */
+/** A --json dry run, in `cwd` when given (relative paths are read against it). */
 const dry = (args: string[], cwd?: string) => runCli([...args, '--dry-run', '--no-baseline', '--json'], cwd === undefined ? {} : { cwd });
 
 describe.concurrent('a file full of mistakes', () => {

@@ -1,7 +1,7 @@
 // Runs the CLI as a user or a cron job would: in-process through `main(argv, io)` — the same entry
-// point the bin shim calls — against real servers, with its own stdin, stdout, stderr and environment.
-// A run that needs a process of its own (another working directory; signals, TTYs and the bin shim
-// are in ./spawn.ts) is spawned as `node bin/upload.js …`.
+// point the bin shim calls — against real servers, with its own stdin, stdout, stderr, environment and,
+// when given, working directory. A run that needs a process of its own (what Node reads at start-up;
+// signals, TTYs and the bin shim are in ./spawn.ts) is spawned as `node bin/upload.js …`.
 import { spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,7 @@ export interface CliResult {
 export interface CliOptions {
   readonly env?: Record<string, string | undefined>;
   readonly input?: string | Buffer;
-  /** Another working directory: the run gets a process of its own. */
+  /** Another working directory, which relative paths and the config file's discovery are read against. */
   readonly cwd?: string;
   /** A process of its own for what only a new process reads (NODE_EXTRA_CA_CERTS, at start-up). */
   readonly spawn?: boolean;
@@ -56,7 +56,42 @@ const result = (code: number | null, signal: NodeJS.Signals | null, stdout: stri
 });
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
-  return options.cwd === undefined && !options.spawn ? runInProcess(args, options) : runSpawned(args, options);
+  if (options.spawn) return runSpawned(args, options);
+  const run = () => runInProcess(args, options);
+  return options.cwd === undefined ? alongside(run) : inDirectory(options.cwd, run);
+}
+
+// A working directory belongs to the process: a run in another one changes the worker's (the suite's
+// pool is forks, where process.chdir is allowed) while no other in-process run is in flight, and back
+// after. Runs without one go side by side, as two runs at once in a test may.
+let inOwnDirectory: Promise<void> | undefined;
+let alongsideCount = 0;
+const allDone: (() => void)[] = [];
+
+async function alongside<T>(run: () => Promise<T>): Promise<T> {
+  while (inOwnDirectory) await inOwnDirectory;
+  alongsideCount++;
+  try {
+    return await run();
+  } finally {
+    if (--alongsideCount === 0) for (const done of allDone.splice(0)) done();
+  }
+}
+
+async function inDirectory<T>(cwd: string, run: () => Promise<T>): Promise<T> {
+  while (inOwnDirectory) await inOwnDirectory;
+  let finished!: () => void;
+  inOwnDirectory = new Promise((resolve) => (finished = resolve));
+  const before = process.cwd();
+  try {
+    if (alongsideCount > 0) await new Promise<void>((resolve) => allDone.push(resolve));
+    process.chdir(cwd);
+    return await run();
+  } finally {
+    process.chdir(before);
+    inOwnDirectory = undefined;
+    finished();
+  }
 }
 
 async function runInProcess(args: readonly string[], options: CliOptions): Promise<CliResult> {

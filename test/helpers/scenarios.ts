@@ -16,7 +16,7 @@ export const json = (name: string): unknown => JSON.parse(readFileSync(join(FIXT
 /**
  * `upload KIND FILE --yes --no-baseline` for a file of the fixtures folder, with --json unless `human`;
  * what the sandbox then holds. A --json run names the fixture by its full path and runs in-process; a
- * human run is spawned in the fixtures folder, so its messages name the file as a user there types it.
+ * human run runs in the fixtures folder, so its messages name the file as a user there types it.
  */
 export async function upload(kind: Kind, file: string, args: readonly string[] = [], human = false) {
   const sb = await sandbox();
