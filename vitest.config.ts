@@ -3,12 +3,25 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { memoryTmpRoot } from './test/setup/tmp.js';
 
 // V8's compiled code kept between the processes and threads the suite starts (the forks, the workbook
 // reader's worker threads, which load SheetJS afresh each time, and every child), as bin/upload.js keeps
 // it between a user's runs: about a sixth of the workbook tests' CPU time. Set before the forks start,
 // so they inherit it; a developer's own NODE_COMPILE_CACHE is left as it is.
 process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'scheduling-upload-tests-compile-cache');
+
+// Every temporary file of the run in a folder of its own, in memory where the machine has room
+// (test/setup/tmp.ts): the disk's writes were a sixth of the suite's CPU. After the compile cache is
+// placed, which should outlive the run. Made once, in vitest's own process (the workers load this
+// file too, and find it set).
+if (!process.env.SU_TESTS_TMP_ROOT) {
+  const root = memoryTmpRoot();
+  if (root) {
+    process.env.SU_TESTS_TMP_ROOT = root;
+    process.env.TMPDIR = root;
+  }
+}
 
 /**
  * The longest files first, by test/setup/durations.json (written from an idle run's report by
@@ -31,7 +44,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // dist/ rebuilt when a source is newer; a real PostgreSQL server and PgBouncer for the state-store
     // tests, started once for the run but only when a test first asks for them (test/setup/postgres.ts).
-    globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
+    // Torn down in the reverse order: the servers stop before the run's temp folder goes.
+    globalSetup: ['test/setup/tmp.ts', 'test/setup/build.ts', 'test/setup/postgres.ts'],
     // Generous: some end-to-end tests run a sequence of CLI processes, and CI machines may be busy.
     testTimeout: 120_000,
     hookTimeout: 30_000,

@@ -38,10 +38,14 @@ export interface CliOptions {
   readonly notifyTiming?: NotifyTiming;
 }
 
-/** A clean environment: nothing from the developer's shell leaks into a test. */
+/**
+ * A clean environment: nothing from the developer's shell leaks into a test. The suite's own settings
+ * pass: its temp folder, and its compile cache folder (vitest.config.ts), which a spawned run keeps
+ * its code cache in.
+ */
 function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT']) if (process.env[k]) env[k] = process.env[k];
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'SYSTEMROOT', 'NODE_COMPILE_CACHE']) if (process.env[k]) env[k] = process.env[k];
   env.NO_COLOR = '1';
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;

@@ -12,7 +12,7 @@ export interface Running {
 
 export function startCli(args: readonly string[], env: Record<string, string>): Running {
   const base: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'TMPDIR']) if (process.env[k]) base[k] = process.env[k]!;
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'NODE_COMPILE_CACHE']) if (process.env[k]) base[k] = process.env[k]!;
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
