@@ -64,7 +64,9 @@ export async function startPostgres(): Promise<Postgres> {
   const data = join(dir, 'data');
   const port = await freePort();
   runAsPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  // Dynamic shared memory in files of the data folder, not /dev/shm: a server stopped at once (halt(),
+  // stop()) leaves its segments behind, and the data folder is removed with the run.
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c dynamic_shared_memory_type=mmap`;
   const ctl = (...args: string[]) => runAsPostgres(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', ...args]);
   ctl('start');
   return {
