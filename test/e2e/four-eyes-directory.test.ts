@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, linkSync, copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, type CliResult } from '../helpers/cli.js';
+import { BIN, runCli, type CliResult } from '../helpers/cli.js';
 import { membersCsv, range } from '../helpers/members.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { keyDir } from '../helpers/state.js';
@@ -55,9 +55,14 @@ function makeAccounts(): boolean {
   }
 }
 
-/** The CLI as `user` (undefined: the account the tests run as), optionally on a skewed clock. */
+/**
+ * The CLI as `user` (undefined: the account the tests run as, in-process), optionally on a skewed
+ * clock; in the shared folder.
+ */
 function as(user: string | undefined, args: readonly string[], extra: { env?: Record<string, string>; skew?: string } = {}): Promise<CliResult> {
   const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', UPLOAD_TOKEN: TOKEN, ...extra.env };
+  // Another account or another clock needs a process of its own.
+  if (!user && !extra.skew) return runCli(args, { cwd: dir, env });
   let command = [user ? node : process.execPath, BIN, ...args];
   if (extra.skew) command = ['faketime', '-f', extra.skew, ...command];
   if (user) command = ['runuser', '-u', user, '--', 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command];
