@@ -10,6 +10,7 @@
 // ends (the teardown below); one left by a run that was killed is removed by the next run.
 import { mkdtempSync, readdirSync, rmSync, statfsSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../../src/state/whoami.js';
 
 const MEMORY = '/dev/shm';
 const TMPFS_MAGIC = 0x01021994;
@@ -26,23 +27,13 @@ export function memoryTmpRoot(): string | undefined {
   }
   for (const left of readdirSync(MEMORY).filter((f) => f.startsWith(PREFIX))) {
     const pid = Number(left.slice(PREFIX.length).split('-')[0]);
-    if (!alive(pid)) rmSync(join(MEMORY, left), { recursive: true, force: true });
+    if (!isAlive(pid)) rmSync(join(MEMORY, left), { recursive: true, force: true });
   }
   const root = mkdtempSync(join(MEMORY, `${PREFIX}${process.pid}-`));
   // As /tmp is: the servers run as their own users (test/setup/servers.ts), and some tests write as
   // another account (test/helpers/other-user.ts).
   chmodSync(root, 0o1777);
   return root;
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The global setup: nothing to start; at the end, this run's folder goes (after the servers in it stop). */
