@@ -56,13 +56,16 @@ export default defineCommand({
         ),
       };
     }
-    // The address on stdout, alone, so scripts can capture it; everything else goes to stderr.
-    io.stdout.write(`${sandbox.url}\n`);
-    io.stderr.write(`Sandbox listening on ${sandbox.url}${flags.dataDir ? `, data in ${flags.dataDir}` : ' (in memory)'}; Ctrl-C stops it\n`);
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // Listening for the signal before saying so: a supervisor that stops it on the line (a test, a
+    // script) could otherwise send SIGTERM in between, and Node's default would end it mid-way.
+    const stopped = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
     });
+    // The address on stdout, alone, so scripts can capture it; everything else goes to stderr.
+    io.stdout.write(`${sandbox.url}\n`);
+    io.stderr.write(`Sandbox listening on ${sandbox.url}${flags.dataDir ? `, data in ${flags.dataDir}` : ' (in memory)'}; Ctrl-C stops it\n`);
+    const signal = await stopped;
     await sandbox.close();
     io.stderr.write(`Sandbox stopped (${signal})\n`);
     return {};
