@@ -58,7 +58,7 @@ describe('a sequence of uploads that grows and shrinks the set', () => {
       expect(run.stderr).toContain('run again with --max-removals 3');
     }
     expect(await sb.stored(TEAM)).toHaveLength(23);
-    expect(readFileSync(snapshotOf(sb))).toEqual(snapshot);
+    expect(readFileSync(snapshotOf(sb)).equals(snapshot), 'the snapshot is byte for byte as it was').toBe(true);
     expect(auditOf(sb)).toHaveLength(3);
 
     expect((await upload(sb, shrunk, '--max-removals', '2')).code).toBe(4);
@@ -167,13 +167,13 @@ describe('a failed upload', () => {
       env: { ...sb.env, UPLOAD_TOKEN: 'wrong-token' },
     });
     expect(r.code).toBe(5);
-    expect(readFileSync(snapshotOf(sb))).toEqual(snapshot);
+    expect(readFileSync(snapshotOf(sb)).equals(snapshot), 'the snapshot is byte for byte as it was').toBe(true);
 
     const url = sb.url;
     await sb.close();
     r = await upload(sb, next, '--retries', '0');
     expect(r.code).toBe(6);
-    expect(readFileSync(snapshotOf(sb, url))).toEqual(snapshot);
+    expect(readFileSync(snapshotOf(sb, url)).equals(snapshot), 'the snapshot is byte for byte as it was').toBe(true);
 
     const lines = auditOf(sb);
     expect(lines.map((l) => [l.outcome, l.status, l.generation])).toEqual([
@@ -219,7 +219,7 @@ describe('the audit log', () => {
     });
     // The snapshot holds the very bytes that were sent.
     const snapshot = latestSnapshot(stateDir, server.url)!;
-    expect(readFileSync(snapshot)).toEqual(body);
+    expect(readFileSync(snapshot).equals(body), 'the snapshot holds the very bytes sent').toBe(true);
     for (const name of [join(keyDir(stateDir, server.url), 'audit.jsonl'), snapshot]) expect(readFileSync(name, 'utf8')).not.toContain(TOKEN);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     expect(existsSync(lockOf(stateDir, server.url))).toBe(false);

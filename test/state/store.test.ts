@@ -331,7 +331,7 @@ describe('the directory store', () => {
     await s.commit(KEY, 1, other.chunks, meta(other), 10);
     await lease.release();
     expect(statSync(join(dir, 'snapshots', '1.json')).ino).toBe(written);
-    expect(readFileSync(join(dir, 'snapshots', '1.json'))).toEqual(Buffer.concat(sent.chunks));
+    expect(readFileSync(join(dir, 'snapshots', '1.json')).equals(Buffer.concat(sent.chunks)), 'the snapshot holds the bytes sent').toBe(true);
     expect(Buffer.concat([await s.readSnapshot(KEY, 2)])).toEqual(Buffer.concat(other.chunks));
     expect(readdirSync(dir).filter((f) => f.startsWith('intent'))).toEqual([]);
     expect(readdirSync(join(dir, 'snapshots')).sort()).toEqual(['1.json', '2.json']);
