@@ -67,8 +67,9 @@ export default defineConfig({
     execArgv: ['--max-semi-space-size=64'],
     // The sources as vitest transformed them, kept on disk and used again while a file is unchanged:
     // the second run of the suite (a developer's next run) transformed for 2.0 s instead of 10.8 s.
-    // In .tmp/ rather than vitest's default inside node_modules, which `npm ci` deletes: CI's second
-    // suite (Node 22, after Node 24) finds it too. Experimental in vitest 4; the first run is as before.
+    // In .tmp/ rather than vitest's default inside node_modules, which `npm ci` deletes. Its keys differ
+    // by Node line, so CI's Node 22 suite does not use the Node 24 suite's. Experimental in vitest 4;
+    // the first run is as before.
     experimental: { fsModuleCache: true, fsModuleCachePath: '.tmp/vitest-module-cache' },
     sequence: { sequencer: LongestFirst },
   },
