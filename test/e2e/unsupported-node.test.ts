@@ -51,7 +51,10 @@ describe('on a Node below the engines floor', () => {
       ['store-cards', fixture('store-cards.csv'), '--dry-run', '--no-baseline', '--state', state, '--json'],
       ['sandbox', '--port', '0'],
       ['template', 'team-members'],
-      ...names.flatMap((name) => [[name], [name, '--help']]),
+      // Each command once, bare: the refusal comes before the arguments are read (bin/upload.js), and
+      // with --help above it is the same for every command.
+      ...names.map((name) => [name]),
+      ['team-members', '--help'],
     ];
     const runs = await Promise.all(argvs.map(async (args) => ({ args, r: await onOldNode(args, work.dir, env) })));
     for (const { args, r } of runs) {
