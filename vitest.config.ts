@@ -13,8 +13,8 @@ process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'scheduling-upload-tests-compi
 
 // Every temporary file of the run in a folder of its own, in memory where the machine has room
 // (test/setup/tmp.ts): the disk's writes were a sixth of the suite's CPU. After the compile cache is
-// placed, which should outlive the run. Made once, in vitest's own process (the workers load this
-// file too, and find it set).
+// placed, which should outlive the run. Made in vitest's own process, before the workers start; a
+// vitest started from inside the run (it inherits SU_TESTS_TMP_ROOT) uses the same folder.
 if (!process.env.SU_TESTS_TMP_ROOT) {
   const root = memoryTmpRoot();
   if (root) {
