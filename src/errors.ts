@@ -154,8 +154,27 @@ export interface ServiceSaid {
   readonly errorCount: number;
 }
 
+/**
+ * A fix the tool offers, as data a script (and the suite, which follows each one) can act on:
+ * - `flags`: add these arguments to the command as it was run (nothing else changes);
+ * - `cell`: write `text` in the cell at `line` (the file's physical line) and `column` (as headed);
+ * - `command`: run this command instead (the arguments after `upload`).
+ * A hint printed for people says the same in words; a refusal with no fix of these kinds has none.
+ */
+export type Fix =
+  | { readonly kind: 'flags'; readonly args: readonly string[] }
+  | { readonly kind: 'cell'; readonly line: number; readonly column: string; readonly text: string }
+  | { readonly kind: 'command'; readonly args: readonly string[] };
+
 export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Error {
   abstract readonly exitCode: number;
+  /** The fixes this refusal offers, as data (`error.fixes` in --json); see `Fix`. */
+  fixes: readonly Fix[] = [];
+  /** Attaches the fixes the hint describes in words; returns the error, to be thrown. */
+  withFixes(...fixes: readonly Fix[]): this {
+    this.fixes = fixes;
+    return this;
+  }
   abstract readonly outcome: Outcome;
   constructor(
     readonly code: Code,

@@ -1,6 +1,8 @@
 // A problem found in the input, by the read, map or validate stage. Errors stop the run before
 // anything is sent; warnings do not.
 
+import type { Fix } from './errors.js';
+
 export type Severity = 'error' | 'warning';
 
 /** Every issue code, listed with its severity in docs/report.md (a test keeps the two in step). */
@@ -76,15 +78,17 @@ export interface Issue {
   readonly value: string | null;
   /** What is wrong and what to do, in plain words. */
   readonly message: string;
+  /** The fixes the message offers, as data (present only when there is one); see `Fix` in errors.ts. */
+  readonly fixes?: readonly Fix[];
 }
 
 export function issue(
   severity: Severity,
   code: IssueCode,
   message: string,
-  at: { line?: number | null; column?: string | null; field?: string | null; value?: unknown } = {},
+  at: { line?: number | null; column?: string | null; field?: string | null; value?: unknown; fixes?: readonly Fix[] } = {},
 ): Issue {
-  return {
+  const found = {
     severity,
     code,
     line: at.line ?? null,
@@ -93,6 +97,7 @@ export function issue(
     value: at.value === undefined || at.value === null ? null : asText(at.value),
     message,
   };
+  return at.fixes !== undefined && at.fixes.length > 0 ? { ...found, fixes: at.fixes } : found;
 }
 
 /** A cell's value as the user wrote it: strings as they are, anything else as JSON. */

@@ -59,12 +59,12 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
     return {
       outcome: failure.outcome,
       exitCode: failure.exitCode,
-      error: { code: failure.code, message: failure.message, hint: failure.hint ?? null, service: failure.said ?? null },
+      error: { code: failure.code, message: failure.message, hint: failure.hint ?? null, fixes: failure.fixes, service: failure.said ?? null },
       internal: false,
     };
   }
   const message = failure instanceof Error ? failure.message : String(failure);
-  return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null, service: null }, internal: true };
+  return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null, fixes: [], service: null }, internal: true };
 }
 
 export async function finish(result: CommandResult, io: RunIo): Promise<number> {

@@ -3,7 +3,7 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { plural } from '../numbers.js';
 import type { Diff } from '../diff/index.js';
-import type { Outcome, ServiceSaid } from '../errors.js';
+import type { Fix, Outcome, ServiceSaid } from '../errors.js';
 import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
@@ -71,7 +71,7 @@ export interface UploadReport {
    * Why the run stopped, when it did not succeed: a stable code, the message and what to do; `service`
    * is what a refusing service said itself (its `message` and `errors[]`, located in the file).
    */
-  error: { code: string; message: string; hint: string | null; service: ServiceSaid | null } | null;
+  error: { code: string; message: string; hint: string | null; fixes: readonly Fix[]; service: ServiceSaid | null } | null;
 }
 
 /** "upload #41 of 2026-11-20 21:03 UTC by cron@sync-01, 50,000 team members" */

@@ -23,7 +23,7 @@ const report = (outcome: Outcome, exitCode: number, code: string | null, over: P
   unchanged: false,
   generation: exitCode === 0 || exitCode === 9 ? 12 : null,
   response: null,
-  error: code ? { code, message: 'a message that may quote a cell: anna@example.com', hint: null, service: null } : null,
+  error: code ? { code, message: 'a message that may quote a cell: anna@example.com', hint: null, fixes: [], service: null } : null,
   guards: null,
   ...over,
 });
