@@ -25,6 +25,9 @@ function quietOnBrokenPipe(stream: NodeJS.WritableStream): void {
 export async function main(argv: readonly string[], processIo_: ProcessIo = processIo()): Promise<number> {
   // The secrets this run must never show belong to it, not to the process (tests run many in one).
   const io: RunIo = { ...processIo_, secrets: new Secrets() };
+  // Passwords given on the command line or in the environment: masked from the first line on.
+  io.secrets.keepPasswordsIn(argv);
+  io.secrets.keepFromEnvironment(io.env);
   quietOnBrokenPipe(io.stdout);
   quietOnBrokenPipe(io.stderr);
   const help = helpAsked(argv);

@@ -40,6 +40,8 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
       noTarget: !has('target'),
     });
     ({ target, notice, config } = chosen);
+    // A config file's URLs (a target's state store) may carry a password too.
+    io.secrets.keepPasswordsIn(Object.values(chosen.settings).map((setting) => setting.value));
     flags = { ...chosen.flags, targetName: target?.name, fourEyes: chosen.fourEyes, settings: chosen.settings };
     const writes = has('target') ? spec.writes?.(flags) : undefined;
     if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);

@@ -3,7 +3,7 @@
 import type { KindInfo } from '../contract/kinds.js';
 import { parseSuccessCount } from '../contract/message.js';
 import { ServiceRejected, ServiceUnreachable, ServiceUnverified, type UploadError } from '../errors.js';
-import { serviceSaid } from './reasons.js';
+import { plainText, serviceSaid } from './reasons.js';
 import type { Token } from './config.js';
 
 export interface ServiceAnswer {
@@ -18,10 +18,11 @@ export function clip(text: string, max = MAX_SERVICE_MESSAGE): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
 
+/** The service's `message`, as plain text: its escapes shown, never obeyed, wherever it is printed. */
 export function serviceMessage(text: string): string | undefined {
   try {
     const body = JSON.parse(text) as { message?: unknown };
-    return typeof body.message === 'string' ? clip(body.message) : undefined;
+    return typeof body.message === 'string' ? plainText(body.message, MAX_SERVICE_MESSAGE) : undefined;
   } catch {
     return undefined;
   }
@@ -45,7 +46,8 @@ export function checkAnswer(
     return err;
   };
   if (status >= 300 && status < 400) {
-    const location = [headers.location].flat()[0];
+    const given = [headers.location].flat()[0];
+    const location = given === undefined ? undefined : plainText(given);
     throw new ServiceRejected(
       'REDIRECT',
       `the service answered ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed, so nothing was sent there`,
@@ -126,7 +128,7 @@ export function checkAnswer(
     );
   }
   const { status: bodyStatus } = body as ServiceAnswer;
-  const message = clip((body as ServiceAnswer).message);
+  const message = plainText((body as ServiceAnswer).message, MAX_SERVICE_MESSAGE);
   // The body repeats the HTTP status (docs/service-interface.md §4: "status (number, 200)").
   if (bodyStatus !== status) {
     throw new ServiceUnverified(

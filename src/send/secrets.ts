@@ -1,7 +1,7 @@
-// Defence in depth for the token. No code path prints it; still, every line for a person and every
-// document on stdout passes through redact(), so a service that echoes the token back in a message,
-// or a bug that puts it in an error, still shows only ***. The secrets belong to one run (one call of
-// the CLI's main): two runs in one process never share, or forget, each other's.
+// Defence in depth for the token and every password. No code path prints them; still, every line for
+// a person and every document on stdout passes through redact(), so a service that echoes the token
+// back in a message, or a bug that puts it in an error, still shows only ***. The secrets belong to
+// one run (one call of the CLI's main): two runs in one process never share, or forget, each other's.
 
 /** Every form a secret may take in a message: raw, JSON-escaped, URL-encoded (a Location header, a query). */
 function forms(secret: string): string[] {
@@ -14,6 +14,21 @@ function forms(secret: string): string[] {
   return [...all];
 }
 
+/**
+ * `scheme://user:password@` in any text, whatever the scheme (a state URL, a proxy, a webhook): the
+ * password is masked wherever a URL carries one, even one this run was never told about.
+ */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:"'<>\\]*):([^\s/?#@"'<>\\]+)@/gi;
+
+/**
+ * A password shorter than this is masked only where it stands inside a URL: masking a short word
+ * everywhere would garble ordinary text ("pg" in "pg_hba.conf"), and would tell where it occurs.
+ */
+const SHORTEST_BARE = 6;
+
+/** The environment variables that may carry a password or a URL with one. */
+const SECRET_VARIABLES = ['PGPASSWORD', 'UPLOAD_STATE', 'DATABASE_URL', 'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
+
 export class Secrets {
   private readonly kept = new Set<string>();
 
@@ -25,10 +40,38 @@ export class Secrets {
     this.kept.add(value);
   }
 
-  /** The text with every kept secret, in any of its forms, replaced by ***. */
+  /**
+   * Remembers the password of every URL in these texts (a flag's value, a setting, a variable), so it
+   * is masked in every form, also where it appears without its URL (a driver's message, an encoded
+   * query). One call at the start of a run and one once its settings are resolved cover every source.
+   */
+  keepPasswordsIn(texts: Iterable<unknown>): void {
+    for (const text of texts) {
+      if (typeof text !== 'string') continue;
+      for (const match of text.matchAll(URL_PASSWORD)) {
+        const raw = match[2]!;
+        let decoded = raw;
+        try {
+          decoded = decodeURIComponent(raw);
+        } catch {
+          /* a stray % : the raw form is what a message would show */
+        }
+        for (const form of new Set([raw, decoded])) if (form.length >= SHORTEST_BARE && form !== '***') this.kept.add(form);
+      }
+    }
+  }
+
+  /** The passwords a run's environment carries: PGPASSWORD itself, and those of URLs in the variables that hold one. */
+  keepFromEnvironment(env: NodeJS.ProcessEnv): void {
+    const password = env.PGPASSWORD;
+    if (password !== undefined && password.length >= SHORTEST_BARE) this.kept.add(password);
+    this.keepPasswordsIn(SECRET_VARIABLES.map((name) => env[name]));
+  }
+
+  /** The text with every kept secret, in any of its forms, and every URL's password replaced by ***. */
   readonly redact = (text: string): string => {
     let out = text;
     for (const secret of this.kept) for (const form of forms(secret)) out = out.split(form).join('***');
-    return out;
+    return out.replace(URL_PASSWORD, (whole, before: string, password: string) => (password === '***' ? whole : `${before}:***@`));
   };
 }

@@ -170,8 +170,9 @@ export class PostgresStore implements StateStore {
   ) {}
 
   static async open(given: string, options: PostgresOptions): Promise<PostgresStore> {
-    const label = safeLabel(given);
     const url = withLogin(given, options.env);
+    // What was used, not only what was written: the role, port and database PG* variables filled in.
+    const label = safeLabel(url);
     const bounds = boundsFrom(options.env);
     const session = new Session(url, label, bounds, options.signal);
     await session.open();
