@@ -19,15 +19,21 @@
 // A bundle has no folder of commands to read: the commands' list (name, usage, summary, place) and an
 // import of each are written in from the files of dist/commands/, so adding a command is still adding
 // its file.
-import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
+import { SHIPPED_HOOKS, TEST_HOOK_MODULE } from './test-hooks.mjs';
 
 const root = join(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+// --with-test-hooks: the suite's own program, in dist/hooks/ laid out as the package is (bin/ beside
+// dist/program/), so the one bin shim runs it; what ships never holds the hooks (scripts/test-hooks.mjs).
+const withHooks = args.includes('--with-test-hooks');
 // Another built copy's dist/ may be named (bench/ab.js bundles its patched variants so).
-const dist = process.argv[2] ? resolve(process.argv[2]) : join(root, 'dist');
-const out = join(dist, 'program');
+const named = args.find((a) => !a.startsWith('--'));
+const dist = named ? resolve(named) : join(root, 'dist');
+const out = withHooks ? join(dist, 'hooks', 'dist', 'program') : join(dist, 'program');
 const commandsDir = join(dist, 'commands');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
@@ -51,6 +57,14 @@ const commandsWrittenIn = {
     if (found !== 1) throw new Error(`dist/cli/table.js: expected one import(\`../commands/\${name}.js\`), found ${found}`);
     const cases = names.map((n) => `case ${JSON.stringify(n)}: return import('../commands/${n}.js');`).join(' ');
     return code.replace(COMMAND_IMPORT, `((name) => { switch (name) { ${cases} default: throw new Error(\`no command \${name}\`); } })(name)`);
+  },
+};
+
+/** What ships: the tests' hooks replaced by modules that do nothing. */
+const withoutTestHooks = {
+  name: 'without-test-hooks',
+  load(id) {
+    return TEST_HOOK_MODULE.test(id) ? SHIPPED_HOOKS : null;
   },
 };
 
@@ -120,7 +134,7 @@ const bundle = await rolldown({
       __UPLOAD_VERSION__: JSON.stringify(version),
     },
   },
-  plugins: [commandsWrittenIn, grouping],
+  plugins: [commandsWrittenIn, grouping, ...(withHooks ? [] : [withoutTestHooks])],
   logLevel: 'warn',
   onLog(level, log, handler) {
     // config/load.js is imported lazily in one place and at once in another: the bundle keeps both meanings.
@@ -152,3 +166,8 @@ await bundle.close();
 // The workbook reader's thread is started from its file, beside the chunk that starts it; it imports
 // nothing but SheetJS and Node, so it goes as compiled (an ES module, as the package's type says).
 copyFileSync(join(dist, 'read', 'xlsx-worker.js'), join(out, 'xlsx-worker.js'));
+if (withHooks) {
+  const bin = join(dist, 'hooks', 'bin');
+  mkdirSync(bin, { recursive: true });
+  for (const f of ['upload.js', 'package.json']) copyFileSync(join(root, 'bin', f), join(bin, f));
+}

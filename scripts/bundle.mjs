@@ -3,6 +3,15 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { SHIPPED_HOOKS, TEST_HOOK_MODULE } from './test-hooks.mjs';
+
+/** The executable ships without the tests' hooks (scripts/test-hooks.mjs): their module does nothing. */
+const withoutTestHooks = {
+  name: 'without-test-hooks',
+  setup(b) {
+    b.onLoad({ filter: TEST_HOOK_MODULE }, () => ({ contents: SHIPPED_HOOKS, loader: 'js' }));
+  },
+};
 
 const root = join(import.meta.dirname, '..');
 
@@ -42,6 +51,7 @@ export async function bundleTool(outfile, version) {
     metafile: true,
     legalComments: 'none',
     logLevel: 'warning',
+    plugins: [withoutTestHooks],
     // src/cli/table.ts imports the commands as .js when built, as .ts when bundled: one glob is always empty.
     logOverride: { 'empty-glob': 'silent' },
   });

@@ -2,6 +2,7 @@
 // run under plain node: there is no file beside it, so the workbook reader's worker must come from the
 // bundle itself. (It once did not: every run of the executable, CSV ones too, was an internal error.)
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,13 @@ describe('the bundled tool', () => {
     // @ts-expect-error: a plain JavaScript build script, without types
     const { bundleTool } = (await import('../../scripts/bundle.mjs')) as { bundleTool(outfile: string, version: string): Promise<unknown> };
     await bundleTool(out, '0.0.0-test');
+    // What the executable carries holds no test hook (scripts/test-hooks.mjs): no variable can stop it.
+    const bundled = readFileSync(out, 'utf8');
+    for (const word of ['UPLOAD_TEST_PAUSE_AT', 'paused at']) expect(bundled).not.toContain(word);
+    const paused = await run(process.execPath, [out, 'team-members', fixture('team-members.csv'), '--dry-run', '--json'], {
+      env: { PATH: process.env.PATH ?? '', UPLOAD_TEST_PAUSE_AT: 'planned,locked,fenced,intended,answered,recorded' },
+    });
+    expect(JSON.parse(paused.stdout)).toMatchObject({ exitCode: 0 });
     const dryRun = async (kind: string, file: string, args: string[] = []) => {
       const r = await run(process.execPath, [out, kind, fixture(file), '--dry-run', '--json', ...args], { env: { PATH: process.env.PATH ?? '' } }).catch(
         (err: { stdout: string }) => err,

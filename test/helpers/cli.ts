@@ -12,6 +12,8 @@ import { parseReport } from './report-schema.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/upload.js', import.meta.url));
+/** The suite's own build of the program, with its hooks (UPLOAD_TEST_PAUSE_AT): what ships has none. */
+export const HOOKS_BIN = fileURLToPath(new URL('../../dist/hooks/bin/upload.js', import.meta.url));
 export const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
 
 export interface CliResult {

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
-import { runCli } from './cli.js';
+import { HOOKS_BIN, runCli } from './cli.js';
 import { range, writeMembers } from './members.js';
 import { freshDatabase, throughBouncer } from './postgres.js';
 import { sandbox, type TestSandbox } from './sandbox.js';
@@ -54,7 +54,8 @@ export async function race(make: () => Promise<string>): Promise<Race> {
   });
   const args = (file: string, extra: string[]) => ['team-members', file, '--yes', '--json', '--state', state, ...extra];
   const start = (file: string, step?: string, extra: string[] = [], lapsing = false) => {
-    const r = startCli(args(file, extra), env(step, lapsing));
+    // A paused run is the suite's own build: the hook is absent from what ships.
+    const r = startCli(args(file, extra), env(step, lapsing), step ? HOOKS_BIN : undefined);
     running.push(r);
     return r;
   };

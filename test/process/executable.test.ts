@@ -2,7 +2,7 @@
 // NODE_OPTIONS: a module it names is not loaded into the program (docs/install.md). The same
 // command run by node itself does load it, which shows the plant would work if it were honoured.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, ROOT } from '../helpers/cli.js';
@@ -18,6 +18,10 @@ describe('the single executable', () => {
     const marker = join(dir, 'planted-ran');
     writeFileSync(planted, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
     const env = { PATH: process.env.PATH ?? '', NODE_OPTIONS: `--require ${JSON.stringify(planted)}` };
+
+    // No test hook in what ships (scripts/test-hooks.mjs).
+    const bytes = readFileSync(exe, 'latin1');
+    expect(bytes).not.toContain('UPLOAD_TEST_PAUSE_AT');
 
     const run = spawnSync(exe, ['--version'], { env, encoding: 'utf8' });
     expect(run.status).toBe(0);

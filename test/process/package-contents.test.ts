@@ -6,6 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+// @ts-expect-error: a plain JavaScript build script, without types
+import { HOOK_WORDS as WORDS } from '../../scripts/test-hooks.mjs';
+
+const HOOK_WORDS = WORDS as readonly string[];
 
 interface PackedFile {
   readonly path: string;
@@ -61,5 +65,18 @@ describe('the package', () => {
   it('ships the bundle as the build wrote it: every file of dist/program/ and nothing from an earlier build', () => {
     const built = readdirSync(join(ROOT, 'dist', 'program')).map((f) => `dist/program/${f}`);
     expect(files.filter((f) => f.startsWith('dist/'))).toEqual(built.sort());
+  });
+
+  it('holds no test hook: not in the program, nor in its entry point', () => {
+    for (const f of files.filter((path) => /^(?:bin|dist)\//.test(path))) {
+      const text = readFileSync(join(ROOT, f), 'latin1');
+      for (const word of HOOK_WORDS) expect(text, `${f} holds ${word}`).not.toContain(word);
+    }
+    // The suite's own build, from the same sources, does hold it: the check above would see it.
+    expect(
+      readdirSync(join(ROOT, 'dist', 'hooks', 'dist', 'program')).some((f) =>
+        readFileSync(join(ROOT, 'dist', 'hooks', 'dist', 'program', f), 'latin1').includes(HOOK_WORDS[0]!),
+      ),
+    ).toBe(true);
   });
 });

@@ -16,15 +16,20 @@ function newest(dir: string): number {
   );
 }
 
+const builtAt = (path: string): number => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
 export default function setup(): void {
-  const built = (() => {
-    try {
-      return statSync(join(ROOT, 'dist', 'program', 'main.cjs')).mtimeMs;
-    } catch {
-      return 0;
-    }
-  })();
-  if (newest(join(ROOT, 'src')) <= built) return;
+  const sources = newest(join(ROOT, 'src'));
   // `npm run build`: the sources compiled into dist/, and the program bundled from them.
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  if (sources > builtAt(join(ROOT, 'dist', 'program', 'main.cjs'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  // The suite's own program, with its hooks (scripts/test-hooks.mjs): what ships has none.
+  if (sources > builtAt(join(ROOT, 'dist', 'hooks', 'dist', 'program', 'main.cjs'))) {
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle-program.mjs'), '--with-test-hooks'], { stdio: 'inherit' });
+  }
 }
