@@ -42,6 +42,19 @@ export async function checkTarget(path: string): Promise<void> {
 // below) instead of waiting for a writer. Windows has neither; there a FIFO cannot sit in a folder.
 const SAFE = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
+/**
+ * The umask takes bits away from a new file's mode (022 makes 0660 into 0640): a file in a folder
+ * shared through its group must stay writable by the group whoever created it, so a mode that gives
+ * the group anything is set outright. Only the owner may change a mode: another member's existing
+ * file (EPERM) keeps the mode its creator's run set.
+ */
+async function exactMode(file: FileHandle, mode: number | undefined): Promise<void> {
+  if (mode === undefined || (mode & 0o070) === 0 || process.platform === 'win32') return;
+  await file.chmod(mode).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPERM') throw err;
+  });
+}
+
 /** Opens an existing regular file, or creates one with `flags` 'a': never through a link, never a FIFO. */
 async function openRegular(path: string, flags: number, mode?: number): Promise<FileHandle> {
   let file: FileHandle;
@@ -57,6 +70,7 @@ async function openRegular(path: string, flags: number, mode?: number): Promise<
     await file.close();
     throw new NotAFile(path, what);
   }
+  if ((flags & constants.O_CREAT) !== 0) await exactMode(file, mode);
   return file;
 }
 
@@ -146,6 +160,7 @@ export async function atomicFile(path: string, mode = 0o600): Promise<AtomicFile
   const dir = dirname(path);
   const temp = tempBeside(path);
   const file = await open(temp, 'wx+', mode); // read too: readSync()
+  await exactMode(file, mode);
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -233,6 +248,7 @@ export const NO_HARD_LINKS: ReadonlySet<string> = new Set(['EPERM', 'ENOTSUP', '
 export async function createFileExclusive(path: string, text: string, mode = 0o600): Promise<boolean> {
   const temp = tempBeside(path);
   const file = await open(temp, 'wx', mode);
+  await exactMode(file, mode);
   try {
     await writeAll(file, Buffer.from(text));
     await file.sync();
@@ -266,6 +282,7 @@ export async function createInPlace(path: string, text: string, mode: number): P
     throw err;
   }
   try {
+    await exactMode(file, mode);
     await writeAll(file, Buffer.from(text));
     await file.sync();
   } catch (err) {
