@@ -2,12 +2,13 @@
 // for byte or not at all. The plan is JSON a person can read; the body sits beside it in a file named
 // by its sha256. A plan never holds the token. Its own digest makes an edited or cut plan detectable.
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { sharedWithGroup } from '../files/modes.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Payload } from '../contract/json-array.js';
-import { GuardRefusal, InputError } from '../errors.js';
+import { GuardRefusal, InputError, isUploadError } from '../errors.js';
+import { readSmallFile } from '../read/small-file.js';
 import { writePrivateFile } from '../files/private-file.js';
 import { toolVersion } from '../version.js';
 import { DEFAULTS } from './options.js';
@@ -89,6 +90,9 @@ export async function writePlan(path: string, facts: Unsigned, payload: Payload)
   return doc;
 }
 
+/** A plan is a page of JSON (with any held keys): far more than this is not a plan. */
+const MAX_PLAN_BYTES = 16 * 1024 * 1024;
+
 /** Reads a plan and its body, checking both are exactly what was written; PLAN_INVALID otherwise. */
 export async function readPlan(path: string): Promise<{ doc: PlanDocument; body: Buffer }> {
   const remake = 'make a new plan with --dry-run --plan-out FILE, review it, and apply that one';
@@ -97,8 +101,10 @@ export async function readPlan(path: string): Promise<{ doc: PlanDocument; body:
   };
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Opened like a config file: a FIFO, device or directory is NOT_A_FILE at once, never waited on.
+    text = readSmallFile(path, 'the plan', MAX_PLAN_BYTES).toString('utf8');
   } catch (err) {
+    if (isUploadError(err)) throw err;
     return invalid(`cannot read the plan: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   let parsed: unknown;
@@ -122,8 +128,11 @@ export async function readPlan(path: string): Promise<{ doc: PlanDocument; body:
   const bodyPath = resolve(dirname(path), doc.body.file);
   let body: Buffer;
   try {
-    body = await readFile(bodyPath);
+    // Read no further than one byte past the size the plan records: a longer body has changed.
+    body = readSmallFile(bodyPath, 'the plan body', doc.body.bytes + 1);
   } catch (err) {
+    if (isUploadError(err) && err.code === 'FLAG_FILE_TOO_LARGE') return invalid(`its body ${bodyPath} has changed since the plan was made (it is larger)`);
+    if (isUploadError(err)) throw err;
     return invalid(`its body ${bodyPath} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const sha256 = createHash('sha256').update(body).digest('hex');
