@@ -168,14 +168,14 @@ describe('a flag that takes a value never takes the next option as its value (pa
     expect(err.message).toBe("--active needs a value (--active <statuses>), and was followed by '-x-', which starts with a dash");
     expect(err.hint).toBe("if '-x-' is the value, write it joined: --active=-x-; if not, give --active its <statuses> first");
     expect(err.fixes).toEqual([{ kind: 'command', args: ['team-members', 'staff.csv', '--active=-x-', '--status-column', 'Status'] }]);
-    const [name, ...rest] = (err.fixes[0] as { args: string[] }).args;
+    const [name, ...rest] = (err.fixes[0] as { args: readonly string[] }).args;
     expect((await line(name!, rest)).flags).toMatchObject({ active: '-x-', statusColumn: 'Status' });
   });
 
   it('the fix of a short flag in a group keeps the group: -qo -x.csv is -q --output=-x.csv', async () => {
     const err = await refused('export', ['team-members', '-qo', '-x.csv']);
     expect(err.fixes).toEqual([{ kind: 'command', args: ['export', 'team-members', '-q', '--output=-x.csv'] }]);
-    const [name, ...rest] = (err.fixes[0] as { args: string[] }).args;
+    const [name, ...rest] = (err.fixes[0] as { args: readonly string[] }).args;
     expect((await line(name!, rest)).flags).toMatchObject({ quiet: true, output: '-x.csv' });
   });
 
