@@ -102,7 +102,7 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
         issue(
           'error',
           'FORMULA_NOT_CALCULATED',
-          `cell ${columnLetters(c)}${r} holds ${formula ? `the formula ${formula}` : 'a formula'} but no calculated value (the workbook was written by a program and never calculated), so it would be read as empty; open the workbook in Excel or LibreOffice and save it (that calculates it), or paste the cells as values, then run again`,
+          `cell ${columnLetters(c)}${r} of sheet '${sheet}' holds ${formula ? `the formula ${formula}` : 'a formula'} but no calculated value (the workbook was written by a program and never calculated), so it would be read as empty; open the workbook in Excel or LibreOffice and save it (that calculates it), or paste the cells as values, then run again`,
           { line: r, column: columns[c] || null, value: formula || null },
         ),
       );

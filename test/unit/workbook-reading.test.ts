@@ -43,6 +43,42 @@ describe('scanZip counts what the zip holds, not what it declares', () => {
   });
 });
 
+describe('formula cells with no calculated value, as each writer leaves them', () => {
+  // One formula cell per way of writing it, in row 2: column A..H.
+  const cells =
+    '<row r="2">' +
+    '<c r="A2"><f>TIME(9,0,0)</f></c>' + // no <v> at all (SheetJS)
+    '<c r="B2"><f>TIME(9,0,0)</f><v></v></c>' + // empty (openpyxl)
+    '<c r="C2" s="1"><f>TIME(9,0,0)</f><v/></c>' + // empty, short
+    '<c r="D2"><f>NA()</f><v /></c>' + // empty, short, spaced
+    '<c r="E2" t="e"><f>A1&amp;B1</f><v></v></c>' + // an error type with no value
+    '<c r="F2" t="str"><f>IF(A1="","",A1)</f><v></v></c>' + // empty text: a calculated result (Excel, LibreOffice)
+    '<c r="G2"><f>TIME(9,0,0)</f><v>0.375</v></c>' + // calculated
+    '<c r="H2" t="str"><f>A1</f><v xml:space="preserve"> </v></c>' + // calculated: one space
+    '</row>';
+  const found = async (calcPr?: string) => {
+    const parts = hiddenParts();
+    await scanZip(xlsx({ sheetData: cells, ...(calcPr ? { calcPr } : {}) }), NO_LIMIT, undefined, (name) => parts.readerFor(name));
+    return parts.forSheet('Sheet1', [1])?.uncalculated?.map((u) => `${columnLetters(u.c)}${u.r + 1} ${u.formula}`);
+  };
+
+  it('an absent or empty cached value is none; an empty text result (t="str") is calculated', async () => {
+    expect(await found()).toEqual(['A2 =TIME(9,0,0)', 'B2 =TIME(9,0,0)', 'C2 =TIME(9,0,0)', 'D2 =NA()', 'E2 =A1&B1']);
+  });
+
+  it('in a workbook whose writer asks for a full calculation on opening (openpyxl), empty text is not known either', async () => {
+    expect(await found('<calcPr calcId="124519" fullCalcOnLoad="1"/>')).toEqual([
+      'A2 =TIME(9,0,0)',
+      'B2 =TIME(9,0,0)',
+      'C2 =TIME(9,0,0)',
+      'D2 =NA()',
+      'E2 =A1&B1',
+      'F2 =IF(A1="","",A1)',
+    ]);
+    expect(await found('<calcPr calcId="191029"/>')).toHaveLength(5);
+  });
+});
+
 describe('an .ods content.xml: which sheets, rows and columns are hidden', () => {
   const content = (tables: string) =>
     `<office:document-content><office:automatic-styles>` +

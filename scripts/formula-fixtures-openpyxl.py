@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+# Writes the workbooks of FORMULA_NOT_CALCULATED as openpyxl writes them (every formula with an empty
+# cached value, `<v></v>`, and "calculate on load" asked of whoever opens it), and their twins as
+# LibreOffice saves them after opening them (calculated):
+#   fixtures/store-cards-formulas-openpyxl.xlsx            Monday's hours are =TIME(...) formulas
+#   fixtures/team-members-formulas-openpyxl.xlsx           an email is a formula; a role code is
+#                                                          =IF(...,"",...), whose result is empty text
+#   fixtures/*-formulas-openpyxl-libreoffice.xlsx          the two, opened and saved by LibreOffice
+# Run with the distribution's Python and packages (apt-get install python3-openpyxl
+# libreoffice-calc-nogui):
+#   /usr/bin/python3 scripts/formula-fixtures-openpyxl.py
+# The LibreOffice twins are made the way the tool's hint tells a person to, which the suite also
+# does (test/e2e/formulas-uncalculated.test.ts):
+#   soffice --headless --convert-to xlsx --outdir DIR FILE
+# (scripts/formula-fixtures.mjs writes the other kind: formulas with no <v> at all, as SheetJS does.)
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import zipfile
+
+import openpyxl
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures')
+DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+
+
+def store_cards(path):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = 'Stores'
+    ws.append(['nodeKey', 'email', 'storeConceptCode'] + [f'{d} {w}' for d in DAYS for w in ('Open', 'Close')])
+    # S1's Monday is two formulas (read as empty, it would go out closed); the other days are text.
+    ws.append(['S1', 's1@example.com', 12, '=TIME(9,0,0)', '=TIME(17,30,0)'] + ['09:00', '18:00'] * 6)
+    ws.append(['S2', 's2@example.com', 12] + ['10:00', '16:00'] * 7)
+    for cell in ('D2', 'E2'):
+        ws[cell].number_format = 'hh:mm'
+    wb.save(path)
+
+
+def team_members(path):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = 'Staff'
+    ws.append(['employeeID', 'email', 'name', 'roleCode', 'parentKey'])
+    # An email made by a formula (read as empty, it would be "email is required"), and a role code
+    # whose formula's result is empty text: once calculated, an empty cell like any other.
+    ws.append(['E1001', '=LOWER("Jane.Doe@Example.com")', 'Jane Doe', '=IF(TRUE,"","3")', 'S1'])
+    ws.append(['E1002', 'bob@example.com', 'Bob Berg', '3', 'S2'])
+    wb.save(path)
+
+
+def short_empty_values(path):
+    """The same workbook with `<v/>` for `<v></v>`: the other way an empty value is written."""
+    tmp = path + '.tmp'
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, 'w', zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename.startswith('xl/worksheets/'):
+                data = re.sub(rb'<v></v>', b'<v/>', data)
+            dst.writestr(item, data)
+    os.replace(tmp, path)
+
+
+def libreoffice(path, out):
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as outdir:
+        env = dict(os.environ, HOME=home)
+        subprocess.run(['soffice', '--headless', '--convert-to', 'xlsx', '--outdir', outdir, path], check=True, env=env, capture_output=True)
+        shutil.move(os.path.join(outdir, os.path.basename(path)), out)
+
+
+for name, write in (('store-cards', store_cards), ('team-members', team_members)):
+    path = os.path.join(FIXTURES, f'{name}-formulas-openpyxl.xlsx')
+    write(path)
+    if name == 'store-cards':
+        short_empty_values(path)
+    libreoffice(path, os.path.join(FIXTURES, f'{name}-formulas-openpyxl-libreoffice.xlsx'))
