@@ -6,7 +6,10 @@
 #   fixtures/team-members-formulas-openpyxl.xlsx           an email is a formula; a role code is
 #                                                          =IF(...,"",...), whose result is empty text
 #   fixtures/*-formulas-openpyxl-libreoffice.xlsx          the two, opened and saved by LibreOffice
-# Run with the distribution's Python and packages (apt-get install python3-openpyxl
+#   fixtures/team-members-formulas-odfpy.ods               the team members as odfpy writes an .ods:
+#                                                          a table:formula and nothing else
+#   fixtures/team-members-formulas-odfpy-libreoffice.ods   that, opened and saved by LibreOffice
+# Run with the distribution's Python and packages (apt-get install python3-openpyxl python3-odf
 # libreoffice-calc-nogui):
 #   /usr/bin/python3 scripts/formula-fixtures-openpyxl.py
 # The LibreOffice twins are made the way the tool's hint tells a person to, which the suite also
@@ -21,6 +24,9 @@ import tempfile
 import zipfile
 
 import openpyxl
+from odf.opendocument import OpenDocumentSpreadsheet
+from odf.table import Table, TableCell, TableRow
+from odf.text import P
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'fixtures')
 DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
@@ -51,6 +57,30 @@ def team_members(path):
     wb.save(path)
 
 
+def team_members_ods(path):
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name='Staff')
+
+    def text(value):
+        cell = TableCell(valuetype='string')
+        cell.addElement(P(text=value))
+        return cell
+
+    rows = [
+        [text(v) for v in ('employeeID', 'email', 'name', 'roleCode', 'parentKey')],
+        # The same formulas as the xlsx, in OpenFormula: written, never calculated.
+        [text('E1001'), TableCell(formula='of:=LOWER("Jane.Doe@Example.com")'), text('Jane Doe'), TableCell(formula='of:=IF(TRUE();"";"3")'), text('S1')],
+        [text(v) for v in ('E1002', 'bob@example.com', 'Bob Berg', '3', 'S2')],
+    ]
+    for cells in rows:
+        row = TableRow()
+        for cell in cells:
+            row.addElement(cell)
+        table.addElement(row)
+    doc.spreadsheet.addElement(table)
+    doc.save(path)
+
+
 def short_empty_values(path):
     """The same workbook with `<v/>` for `<v></v>`: the other way an empty value is written."""
     tmp = path + '.tmp'
@@ -63,10 +93,10 @@ def short_empty_values(path):
     os.replace(tmp, path)
 
 
-def libreoffice(path, out):
+def libreoffice(path, out, to='xlsx'):
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as outdir:
         env = dict(os.environ, HOME=home)
-        subprocess.run(['soffice', '--headless', '--convert-to', 'xlsx', '--outdir', outdir, path], check=True, env=env, capture_output=True)
+        subprocess.run(['soffice', '--headless', '--convert-to', to, '--outdir', outdir, path], check=True, env=env, capture_output=True)
         shutil.move(os.path.join(outdir, os.path.basename(path)), out)
 
 
@@ -76,3 +106,7 @@ for name, write in (('store-cards', store_cards), ('team-members', team_members)
     if name == 'store-cards':
         short_empty_values(path)
     libreoffice(path, os.path.join(FIXTURES, f'{name}-formulas-openpyxl-libreoffice.xlsx'))
+
+ods = os.path.join(FIXTURES, 'team-members-formulas-odfpy.ods')
+team_members_ods(ods)
+libreoffice(ods, os.path.join(FIXTURES, 'team-members-formulas-odfpy-libreoffice.ods'), 'ods')

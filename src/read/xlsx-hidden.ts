@@ -90,7 +90,7 @@ export function hiddenParts(): HiddenParts {
     xml: () => ids.size > 0 || isOds,
     forSheet(name, rows) {
       const sheet = ods.get(name);
-      if (sheet) return { rows: hiddenOf(sheet.rows, rows), columns: hiddenColumnsOf(sheet.columns) };
+      if (sheet) return { rows: hiddenOf(sheet.rows, rows), columns: hiddenColumnsOf(sheet.columns), uncalculated: sheet.uncalculated };
       const part = sheetParts.get(name);
       const facts = part === undefined ? undefined : hidden.get(part);
       if (!facts) return undefined;

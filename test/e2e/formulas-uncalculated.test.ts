@@ -83,6 +83,18 @@ describe('a formula with an empty cached value (openpyxl) is FORMULA_NOT_CALCULA
   });
 });
 
+describe('an .ods formula with no result (odfpy: a table:formula and nothing else) is the same error', () => {
+  it('team members: the email formula and the role-code formula are named, in OpenFormula as written', async () => {
+    const { run, stored } = await uploadFile('team-members', fixture('team-members-formulas-odfpy.ods'));
+    expect(run.code).toBe(3);
+    expect(stored).toEqual([]);
+    expect(run.json().issues).toEqual([
+      expect.objectContaining({ code: 'FORMULA_NOT_CALCULATED', line: 2, column: 'email', value: '=LOWER("Jane.Doe@Example.com")' }),
+      expect.objectContaining({ code: 'FORMULA_NOT_CALCULATED', line: 2, column: 'roleCode', value: '=IF(TRUE();"";"3")' }),
+    ]);
+  });
+});
+
 describe('the fix the message gives, followed: open and save the workbook in LibreOffice', () => {
   it('soffice --headless --convert-to xlsx calculates both workbooks, which then upload what they mean', async () => {
     const { dir } = tempDir();
@@ -109,11 +121,26 @@ describe('the fix the message gives, followed: open and save the workbook in Lib
     expect(members.stored).toEqual(MEMBERS);
   }, 150_000);
 
+  it('soffice --headless --convert-to ods calculates the .ods, which then uploads what it means', async () => {
+    const { dir } = tempDir();
+    copyFileSync(fixture('team-members-formulas-odfpy.ods'), join(dir, 'staff.ods'));
+    execFileSync(
+      'soffice',
+      [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', 'ods', '--outdir', join(dir, 'saved'), join(dir, 'staff.ods')],
+      { stdio: 'ignore', timeout: 120_000 },
+    );
+    const { run, stored } = await uploadFile('team-members', join(dir, 'saved', 'staff.ods'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json().issues).toEqual([]);
+    expect(stored).toEqual(MEMBERS);
+  }, 150_000);
+
   it.each([
     ['store-cards', 'store-cards-formulas-openpyxl-libreoffice.xlsx', STORES],
     ['team-members', 'team-members-formulas-openpyxl-libreoffice.xlsx', MEMBERS],
+    ['team-members', 'team-members-formulas-odfpy-libreoffice.ods', MEMBERS],
   ] as const)(
-    'the committed LibreOffice twin %s reads the same: its empty text result (t="str", <v></v>) is calculated, and empty',
+    'the committed LibreOffice twin %s %s reads the same: an empty text result (t="str" and <v></v>; <text:p/>) is calculated, and empty',
     async (kind, file, records) => {
       const { run, stored } = await uploadFile(kind, fixture(file));
       expect(run.code, run.stderr).toBe(0);

@@ -113,8 +113,40 @@ describe('an .ods content.xml: which sheets, rows and columns are hidden', () =>
         [5, 1048575],
       ],
       columns: [[2, 4]],
+      uncalculated: [],
     });
-    expect(parts.forSheet('Björn', [0, 1, 3, 4, 5, 9, 2_000_000])).toEqual({ rows: [3, 5, 9], columns: [2, 3] });
+    expect(parts.forSheet('Björn', [0, 1, 3, 4, 5, 9, 2_000_000])).toEqual({ rows: [3, 5, 9], columns: [2, 3], uncalculated: [] });
+  });
+
+  it('finds formula cells nobody calculated (a table:formula and nothing else), where they stand', async () => {
+    const parts = hiddenParts();
+    const row = (cells: string) => `<table:table-row>${cells}</table:table-row>`;
+    const ods = zip([
+      {
+        name: 'content.xml',
+        data: content(
+          `<table:table table:name="Staff" table:style-name="ta1">` +
+            row(`<table:table-cell office:value-type="string"><text:p>a</text:p></table:table-cell>`) +
+            row(
+              `<table:table-cell table:number-columns-repeated="2"/><table:covered-table-cell/>` +
+                // D2, as odfpy writes it (single quotes); E2 closed at once: neither has a result.
+                `<table:table-cell table:formula='of:=LOWER("A@B.COM")'/><table:table-cell table:formula="of:=NA()"></table:table-cell>` +
+                // F2, an empty text result as LibreOffice saves it; G2, a calculated number.
+                `<table:table-cell table:formula="of:=IF(TRUE();&quot;&quot;;1)"><text:p/></table:table-cell>` +
+                `<table:table-cell table:formula="of:=TIME(9;0;0)" office:value-type="time" office:time-value="PT09H00M00S"><text:p>09:00</text:p></table:table-cell>`,
+            ) +
+            `<table:table-row table:number-rows-repeated="3"><table:table-cell/></table:table-row>` +
+            row(`<table:table-cell table:formula="of:=[.A1]&amp;&quot;ö&quot;"/>`) +
+            `</table:table>`,
+        ),
+      },
+    ]);
+    await scanZip(ods, NO_LIMIT, undefined, (name) => parts.readerFor(name));
+    expect(parts.forSheet('Staff', [])?.uncalculated).toEqual([
+      { r: 1, c: 3, formula: '=LOWER("A@B.COM")' },
+      { r: 1, c: 4, formula: '=NA()' },
+      { r: 5, c: 0, formula: '=[.A1]&"ö"' },
+    ]);
   });
 
   it('finds rows cut across the inflated chunks', async () => {
