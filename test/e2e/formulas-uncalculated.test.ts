@@ -1,12 +1,12 @@
 // Formulas saved with an empty cached value, as openpyxl writes every one (`<v></v>`, `<v/>`): never
 // read as empty cells (a Monday sent closed, "email is required"), but FORMULA_NOT_CALCULATED naming
 // the cell; and the hint's fix, opening and saving the workbook in LibreOffice, followed for real.
-// The workbooks are written by scripts/formula-fixtures-openpyxl.py, with their LibreOffice twins.
-import { execFileSync } from 'node:child_process';
+// The workbooks are written by scripts/formula-fixtures-python.py, with their LibreOffice twins.
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, runCli } from '../helpers/cli.js';
+import { saveInLibreOffice } from '../helpers/libreoffice.js';
 import { sandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -95,6 +95,22 @@ describe('an .ods formula with no result (odfpy: a table:formula and nothing els
   });
 });
 
+describe('a value no spreadsheet calculated (XlsxWriter: 0 in every formula, and "calculate on load") is the same error', () => {
+  it('team members: the email and the role code, which read as written would be 0, are named with the value left', async () => {
+    const { run, stored } = await uploadFile('team-members', fixture('team-members-formulas-xlsxwriter.xlsx'));
+    expect(run.code).toBe(3);
+    expect(stored).toEqual([]);
+    const issues = run.json().issues as Issue[];
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'FORMULA_NOT_CALCULATED', line: 2, column: 'email', value: '=LOWER("Jane.Doe@Example.com")' }),
+      expect.objectContaining({ code: 'FORMULA_NOT_CALCULATED', line: 2, column: 'roleCode', value: '=IF(TRUE,"","3")' }),
+    ]);
+    expect(issues[1]!.message).toBe(
+      `cell D2 of sheet 'Staff' holds the formula =IF(TRUE,"","3") and the value '0', which the program that wrote the workbook left without calculating it (the workbook asks to be calculated when opened); open it in Excel and save it, or in LibreOffice recalculate it (Data ▸ Calculate ▸ Recalculate Hard) and save it, or paste the cells as values, then run again`,
+    );
+  });
+});
+
 describe('the fix the message gives, followed: open and save the workbook in LibreOffice', () => {
   it('soffice --headless --convert-to xlsx calculates both workbooks, which then upload what they mean', async () => {
     const { dir } = tempDir();
@@ -102,15 +118,7 @@ describe('the fix the message gives, followed: open and save the workbook in Lib
       copyFileSync(fixture(name), join(dir, name));
       return join(dir, name);
     });
-    // A profile of its own, so that a LibreOffice the person has open elsewhere is not disturbed.
-    execFileSync(
-      'soffice',
-      [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', 'xlsx', '--outdir', join(dir, 'saved'), ...files],
-      {
-        stdio: 'ignore',
-        timeout: 120_000,
-      },
-    );
+    saveInLibreOffice(files, join(dir, 'saved'), { to: 'xlsx' });
     const stores = await uploadFile('store-cards', join(dir, 'saved', 'store-cards-formulas-openpyxl.xlsx'));
     expect(stores.run.code, stores.run.stderr).toBe(0);
     expect(stores.run.json().issues).toEqual([]);
@@ -124,12 +132,18 @@ describe('the fix the message gives, followed: open and save the workbook in Lib
   it('soffice --headless --convert-to ods calculates the .ods, which then uploads what it means', async () => {
     const { dir } = tempDir();
     copyFileSync(fixture('team-members-formulas-odfpy.ods'), join(dir, 'staff.ods'));
-    execFileSync(
-      'soffice',
-      [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', 'ods', '--outdir', join(dir, 'saved'), join(dir, 'staff.ods')],
-      { stdio: 'ignore', timeout: 120_000 },
-    );
+    saveInLibreOffice([join(dir, 'staff.ods')], join(dir, 'saved'), { to: 'ods' });
     const { run, stored } = await uploadFile('team-members', join(dir, 'saved', 'staff.ods'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json().issues).toEqual([]);
+    expect(stored).toEqual(MEMBERS);
+  }, 150_000);
+
+  it("XlsxWriter's workbook, recalculated in LibreOffice as the message says and saved, uploads what it means", async () => {
+    const { dir } = tempDir();
+    copyFileSync(fixture('team-members-formulas-xlsxwriter.xlsx'), join(dir, 'staff.xlsx'));
+    saveInLibreOffice([join(dir, 'staff.xlsx')], join(dir, 'saved'), { to: 'xlsx', recalculate: true });
+    const { run, stored } = await uploadFile('team-members', join(dir, 'saved', 'staff.xlsx'));
     expect(run.code, run.stderr).toBe(0);
     expect(run.json().issues).toEqual([]);
     expect(stored).toEqual(MEMBERS);
@@ -139,6 +153,7 @@ describe('the fix the message gives, followed: open and save the workbook in Lib
     ['store-cards', 'store-cards-formulas-openpyxl-libreoffice.xlsx', STORES],
     ['team-members', 'team-members-formulas-openpyxl-libreoffice.xlsx', MEMBERS],
     ['team-members', 'team-members-formulas-odfpy-libreoffice.ods', MEMBERS],
+    ['team-members', 'team-members-formulas-xlsxwriter-libreoffice.xlsx', MEMBERS],
   ] as const)(
     'the committed LibreOffice twin %s %s reads the same: an empty text result (t="str" and <v></v>; <text:p/>) is calculated, and empty',
     async (kind, file, records) => {

@@ -39,7 +39,7 @@ describe('scanZip counts what the zip holds, not what it declares', () => {
     const book = xlsx({ sheetData: '<row r="2" hidden="1"><c r="A2"/></row><row r="5" spans="1:3" hidden="true"/><row r="6"/>' });
     await scanZip(book, NO_LIMIT, undefined, (name) => parts.readerFor(name));
     expect(parts.sheetParts.get('Sheet1')).toBe('xl/worksheets/sheet1.xml');
-    expect(parts.hidden.get('xl/worksheets/sheet1.xml')).toEqual({ rows: [1, 4], columns: [], uncalculated: [] });
+    expect(parts.hidden.get('xl/worksheets/sheet1.xml')).toEqual({ rows: [1, 4], columns: [], uncalculated: [], cached: [] });
   });
 });
 
@@ -55,18 +55,21 @@ describe('formula cells with no calculated value, as each writer leaves them', (
     '<c r="F2" t="str"><f>IF(A1="","",A1)</f><v></v></c>' + // empty text: a calculated result (Excel, LibreOffice)
     '<c r="G2"><f>TIME(9,0,0)</f><v>0.375</v></c>' + // calculated
     '<c r="H2" t="str"><f>A1</f><v xml:space="preserve"> </v></c>' + // calculated: one space
+    '<c r="I2"><f>LOWER("BJÖRN")</f></c>' + // UTF-8 in the formula
     '</row>';
   const found = async (calcPr?: string) => {
     const parts = hiddenParts();
     await scanZip(xlsx({ sheetData: cells, ...(calcPr ? { calcPr } : {}) }), NO_LIMIT, undefined, (name) => parts.readerFor(name));
-    return parts.forSheet('Sheet1', [1])?.uncalculated?.map((u) => `${columnLetters(u.c)}${u.r + 1} ${u.formula}`);
+    return parts
+      .forSheet('Sheet1', [1])
+      ?.uncalculated?.map((u) => `${columnLetters(u.c)}${u.r + 1} ${u.formula}${u.cached === undefined ? '' : ` (${u.cached} left)`}`);
   };
 
   it('an absent or empty cached value is none; an empty text result (t="str") is calculated', async () => {
-    expect(await found()).toEqual(['A2 =TIME(9,0,0)', 'B2 =TIME(9,0,0)', 'C2 =TIME(9,0,0)', 'D2 =NA()', 'E2 =A1&B1']);
+    expect(await found()).toEqual(['A2 =TIME(9,0,0)', 'B2 =TIME(9,0,0)', 'C2 =TIME(9,0,0)', 'D2 =NA()', 'E2 =A1&B1', 'I2 =LOWER("BJÖRN")']);
   });
 
-  it('in a workbook whose writer asks for a full calculation on opening (openpyxl), empty text is not known either', async () => {
+  it('in a workbook whose writer asks for a full calculation on opening (openpyxl, XlsxWriter), no cached value is a calculated one', async () => {
     expect(await found('<calcPr calcId="124519" fullCalcOnLoad="1"/>')).toEqual([
       'A2 =TIME(9,0,0)',
       'B2 =TIME(9,0,0)',
@@ -74,8 +77,11 @@ describe('formula cells with no calculated value, as each writer leaves them', (
       'D2 =NA()',
       'E2 =A1&B1',
       'F2 =IF(A1="","",A1)',
+      'G2 =TIME(9,0,0) (0.375 left)',
+      'H2 =A1 (  left)',
+      'I2 =LOWER("BJÖRN")',
     ]);
-    expect(await found('<calcPr calcId="191029"/>')).toHaveLength(5);
+    expect(await found('<calcPr calcId="191029"/>')).toHaveLength(6);
   });
 });
 

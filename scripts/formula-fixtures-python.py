@@ -9,9 +9,15 @@
 #   fixtures/team-members-formulas-odfpy.ods               the team members as odfpy writes an .ods:
 #                                                          a table:formula and nothing else
 #   fixtures/team-members-formulas-odfpy-libreoffice.ods   that, opened and saved by LibreOffice
+#   fixtures/team-members-formulas-xlsxwriter.xlsx         the team members as XlsxWriter writes them:
+#                                                          every formula's cached value 0, and
+#                                                          "calculate on load" asked
+#   fixtures/team-members-formulas-xlsxwriter-libreoffice.xlsx  that, opened in LibreOffice set to
+#                                                          recalculate on load, and saved (without it,
+#                                                          LibreOffice keeps the 0s)
 # Run with the distribution's Python and packages (apt-get install python3-openpyxl python3-odf
-# libreoffice-calc-nogui):
-#   /usr/bin/python3 scripts/formula-fixtures-openpyxl.py
+# python3-xlsxwriter libreoffice-calc-nogui):
+#   /usr/bin/python3 scripts/formula-fixtures-python.py
 # The LibreOffice twins are made the way the tool's hint tells a person to, which the suite also
 # does (test/e2e/formulas-uncalculated.test.ts):
 #   soffice --headless --convert-to xlsx --outdir DIR FILE
@@ -24,6 +30,7 @@ import tempfile
 import zipfile
 
 import openpyxl
+import xlsxwriter
 from odf.opendocument import OpenDocumentSpreadsheet
 from odf.table import Table, TableCell, TableRow
 from odf.text import P
@@ -81,6 +88,20 @@ def team_members_ods(path):
     doc.save(path)
 
 
+def team_members_xlsxwriter(path):
+    wb = xlsxwriter.Workbook(path)
+    ws = wb.add_worksheet('Staff')
+    ws.write_row(0, 0, ['employeeID', 'email', 'name', 'roleCode', 'parentKey'])
+    # No value given: XlsxWriter saves 0 as each formula's result (a role code 0, read as it is).
+    ws.write_row(1, 0, ['E1001'])
+    ws.write_formula(1, 1, '=LOWER("Jane.Doe@Example.com")')
+    ws.write_row(1, 2, ['Jane Doe'])
+    ws.write_formula(1, 3, '=IF(TRUE,"","3")')
+    ws.write_row(1, 4, ['S1'])
+    ws.write_row(2, 0, ['E1002', 'bob@example.com', 'Bob Berg', '3', 'S2'])
+    wb.close()
+
+
 def short_empty_values(path):
     """The same workbook with `<v/>` for `<v></v>`: the other way an empty value is written."""
     tmp = path + '.tmp'
@@ -93,10 +114,21 @@ def short_empty_values(path):
     os.replace(tmp, path)
 
 
-def libreoffice(path, out, to='xlsx'):
-    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as outdir:
-        env = dict(os.environ, HOME=home)
-        subprocess.run(['soffice', '--headless', '--convert-to', to, '--outdir', outdir, path], check=True, env=env, capture_output=True)
+# Tools > Options > LibreOffice Calc > Formula > Recalculation on File Load: Always recalculate.
+ALWAYS_RECALCULATE = '''<?xml version="1.0" encoding="UTF-8"?><oor:items xmlns:oor="http://openoffice.org/2001/registry">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>'''
+
+
+def libreoffice(path, out, to='xlsx', recalculate=False):
+    with tempfile.TemporaryDirectory() as profile, tempfile.TemporaryDirectory() as outdir:
+        if recalculate:
+            os.makedirs(os.path.join(profile, 'user'))
+            with open(os.path.join(profile, 'user', 'registrymodifications.xcu'), 'w') as f:
+                f.write(ALWAYS_RECALCULATE)
+        command = ['soffice', f'-env:UserInstallation=file://{profile}', '--headless', '--convert-to', to, '--outdir', outdir, path]
+        subprocess.run(command, check=True, capture_output=True)
         shutil.move(os.path.join(outdir, os.path.basename(path)), out)
 
 
@@ -110,3 +142,7 @@ for name, write in (('store-cards', store_cards), ('team-members', team_members)
 ods = os.path.join(FIXTURES, 'team-members-formulas-odfpy.ods')
 team_members_ods(ods)
 libreoffice(ods, os.path.join(FIXTURES, 'team-members-formulas-odfpy-libreoffice.ods'), 'ods')
+
+xw = os.path.join(FIXTURES, 'team-members-formulas-xlsxwriter.xlsx')
+team_members_xlsxwriter(xw)
+libreoffice(xw, os.path.join(FIXTURES, 'team-members-formulas-xlsxwriter-libreoffice.xlsx'), recalculate=True)
