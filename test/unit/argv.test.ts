@@ -6,7 +6,7 @@ import { FLAGS } from '../../src/cli/flags.js';
 import { count } from '../../src/cli/parse.js';
 import { loadCommand, loadCommands } from '../../src/cli/table.js';
 import { DEFAULTS } from '../../src/engine/options.js';
-import { UsageError } from '../../src/errors.js';
+import { flagArgs, UsageError } from '../../src/errors.js';
 
 const line = async (name: string, words: string[]) => parseLine(name, await loadCommand(name), words);
 
@@ -184,5 +184,12 @@ describe('a flag that takes a value never takes the next option as its value (pa
     expect(err.fixes).toEqual([{ kind: 'command', args: ['team-members', 'staff.csv', '--retries=-1'] }]);
     const { flags } = await line('team-members', ['staff.csv', '--retries=-1']);
     expect(() => count('--retries', flags.retries, 0)).toThrow("--retries '-1' must be a whole number of at least 0");
+  });
+
+  it('a fix that adds a flag and its value (flagArgs) is read back as exactly that value, whatever it starts with', async () => {
+    for (const value of ['Notes', '-Notes', '--dry-run', '-', '-1', ';', 'a=b']) {
+      const words = flagArgs('--ignore-column', value);
+      expect((await line('team-members', ['staff.csv', ...words, '--dry-run'])).flags, value).toMatchObject({ ignoreColumn: [value], dryRun: true });
+    }
   });
 });
