@@ -166,6 +166,15 @@ export type Fix =
   | { readonly kind: 'cell'; readonly line: number; readonly column: string; readonly text: string }
   | { readonly kind: 'command'; readonly args: readonly string[] };
 
+/**
+ * A flag and its value as words of a command line that reads them back as they are: `--flag value`,
+ * or `--flag=value` when the value starts with a dash, which a value flag never takes as its next word
+ * (`--ignore-column=-Notes`; src/cli/argv.ts). For the `args` of a fix.
+ */
+export function flagArgs(flag: string, value: string): string[] {
+  return value.length > 1 && value.startsWith('-') ? [`${flag}=${value}`] : [flag, value];
+}
+
 export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Error {
   abstract readonly exitCode: number;
   /** The fixes this refusal offers, as data (`error.fixes` in --json); see `Fix`. */

@@ -1,13 +1,18 @@
 // The command line of one command, read against the table of flags (./flags.ts) and the command's
 // usage (`remove <kind> [keys...]`). The table already said everything a parser needs — syntax,
-// choices, defaults, repetition — and --help is written from it (./help.ts), so this is the small
-// tokenising that is left: no parser library is loaded for a run (the start-up, docs/performance.md).
+// choices, defaults, repetition — and --help is written from it (./help.ts). The words are split by
+// Node's own `util.parseArgs` (built in: no parser library is loaded for a run, docs/performance.md);
+// what is left here is the table's checks, each a usage error (exit 2) that names the flag or argument
+// and what to do, in the tool's words rather than Node's.
 //
 // What it accepts is what people type and what scripts already pass: `--name value` and
 // `--name=value`, short flags alone or together (`-nq`, `-o FILE`, `-oFILE`), options before, between
 // or after the arguments, and `--` before arguments that start with a dash. A flag that takes a value
-// takes the next word whatever it is (`--token-file -`, `--delimiter ';'`), as commander did. Every
-// mistake is a usage error (BAD_USAGE, exit 2) that names the flag or argument and what to do.
+// never takes a next word that starts with a dash (parseArgs' strict rule): `--report-html --dry-run
+// --yes` would otherwise write a file named `--dry-run` and upload for real. `-` alone is a value
+// (`--token-file -`, standard input), and a value that does start with a dash is written joined,
+// `--active=-x-` (docs: README, "Options").
+import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import type { Args, CommandSpec } from './command.js';
 import { FLAGS, type FlagName, type Flags, type Spec } from './flags.js';
@@ -68,30 +73,17 @@ export async function parseLine(name: string, spec: CommandSpec, argv: readonly 
     values[d.key] = d.spec.repeat ? [...((values[d.key] as string[] | undefined) ?? []), value] : (value ?? true);
   };
 
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (word === '--') {
-      words.push(...argv.slice(i + 1));
-      break;
+  for (const token of tokenise(declared, argv)) {
+    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'positional') {
+      words.push(token.value);
+      continue;
     }
-    if (word.startsWith('--')) {
-      const eq = word.indexOf('=');
-      const flag = eq === -1 ? word : word.slice(0, eq);
-      const d = byName.get(flag) ?? (await unknown(flag, declared, name));
-      set(d, eq !== -1 ? word.slice(eq + 1) : d.value ? argv[++i] : undefined);
-    } else if (word.length > 1 && word.startsWith('-')) {
-      // -nq: short flags together; a short flag that takes a value takes the rest of the word, or the next.
-      for (let j = 1; j < word.length; j++) {
-        const d = byName.get(`-${word[j]}`) ?? (await unknown(`-${word[j]}`, declared, name));
-        if (d.value) {
-          set(d, j + 1 < word.length ? word.slice(j + 1) : argv[++i]);
-          break;
-        }
-        set(d, undefined);
-      }
-    } else {
-      words.push(word);
+    const d = byName.get(token.rawName) ?? (await unknown(token.rawName, declared, name));
+    if (d.value && !token.inlineValue && token.value !== undefined && optionLike(token.value)) {
+      throw swallowed(d, token.rawName, token.value, { name, argv, index: token.index });
     }
+    set(d, token.value);
   }
 
   const wanted = positionals(spec.usage);
@@ -109,6 +101,51 @@ export async function parseLine(name: string, spec: CommandSpec, argv: readonly 
   const flags: Record<string, unknown> = { ...values };
   for (const d of declared) if (flags[d.key] === undefined && d.spec.default !== undefined) flags[d.key] = d.spec.default;
   return { args, flags: flags, given: (key) => Object.hasOwn(values, key) };
+}
+
+type Token = ReturnType<typeof parseArgs<{ tokens: true; strict: false; allowPositionals: true }>>['tokens'][number];
+
+/**
+ * The words as Node splits them: parseArgs, told which flags take a value, in its lenient mode — the
+ * checks its strict mode makes (an unknown option, a value where none goes, a dash-word as a value)
+ * are made by the caller, with the tool's codes and words.
+ */
+function tokenise(declared: readonly Declared[], argv: readonly string[]): Token[] {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const d of declared) options[d.long.slice(2)] = { type: d.value ? 'string' : 'boolean', ...(d.short ? { short: d.short.slice(1) } : {}) };
+  return parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true }).tokens;
+}
+
+/** parseArgs' own test of a value that looks like an option: a dash and more (`-` alone is standard input). */
+function optionLike(word: string): boolean {
+  return word.length > 1 && word.startsWith('-');
+}
+
+/**
+ * A value flag followed by a word that starts with a dash. When the word could be flags (`--dry-run`,
+ * `-n`, `-xyz`) the value was forgotten, and only the person knows it: no fix. Otherwise (`-x-`, `-1`,
+ * `-old.csv`) the word may be the value, and the fix is the same command with the two joined by `=`.
+ */
+function swallowed(d: Declared, rawName: string, word: string, line: { name: string; argv: readonly string[]; index: number }): UsageError {
+  const syntax = d.spec.flags.replace(/^-[a-zA-Z], /, '');
+  const placeholder = /<[^>]*>/.exec(syntax)![0];
+  const joined = `${d.long}=${word}`;
+  if (word.startsWith('--') || /^-[a-zA-Z]+$/.test(word)) {
+    return new UsageError(
+      'BAD_USAGE',
+      `${rawName} needs a value (${syntax}), and was followed by '${word}', which is an option, not a value`,
+      `give ${rawName} its ${placeholder} before '${word}'; a ${placeholder} that starts with '-' is written joined, ${d.long}=-x`,
+    );
+  }
+  // The command again, the flag and its value joined: `-qo -x` becomes `-q --output=-x`.
+  const at = line.argv[line.index]!;
+  const flagWord = at === rawName ? [joined] : [at.slice(0, -1), joined];
+  const args = [line.name, ...line.argv.slice(0, line.index), ...flagWord, ...line.argv.slice(line.index + 2)];
+  return new UsageError(
+    'BAD_USAGE',
+    `${rawName} needs a value (${syntax}), and was followed by '${word}', which starts with a dash`,
+    `if '${word}' is the value, write it joined: ${joined}; if not, give ${rawName} its ${placeholder} first`,
+  ).withFixes({ kind: 'command', args });
 }
 
 /** An option the command does not have: the error, with the nearest one it does have. */

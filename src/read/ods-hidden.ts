@@ -9,6 +9,9 @@
 //     <table:table-row table:visibility="collapse" table:number-rows-repeated="3">
 // Rows and columns are kept as ranges, so a hidden block to the sheet's end costs one entry, not a
 // million; only the sheet read has its columns listed (hiddenColumnsOf), a bounded number.
+// The same pass finds formula cells nobody calculated: a `table:formula` with no `office:value-type`
+// and nothing in it, as a program writes one (odfpy); SheetJS reads them as empty cells. LibreOffice
+// saves every result, and an empty text result as `<table:table-cell table:formula="…"><text:p/>`.
 import type { EntryReader } from './zip-scan.js';
 import { attributes, unescapeXml } from './xml-attributes.js';
 
@@ -18,11 +21,17 @@ export interface OdsSheet {
   readonly rows: [number, number][];
   /** 0-based hidden columns as [first, last) ranges, in order. */
   readonly columns: [number, number][];
+  /** Formula cells with no calculated value: 0-based row and column, and the formula (`=TIME(9;0;0)`). */
+  readonly uncalculated: { readonly r: number; readonly c: number; readonly formula: string }[];
 }
 
+/** Enough to name every such cell of a real workbook (as ./xlsx-hidden.ts). */
+const MAX_UNCALCULATED = 10_000;
+
 /** Elements read, in document order: table styles, tables, rows and columns. */
-type Tag = 'style:style' | 'style:table-properties' | 'table:table' | 'table:table-row' | 'table:table-column';
-const TAG = /<(style:style|style:table-properties|table:table|table:table-row|table:table-column)(?=[\s/>])[^>]*>/g;
+type Tag =
+  'style:style' | 'style:table-properties' | 'table:table' | 'table:table-row' | 'table:table-column' | 'table:table-cell' | 'table:covered-table-cell';
+const TAG = /<(style:style|style:table-properties|table:table|table:table-row|table:table-column|table:table-cell|table:covered-table-cell)(?=[\s/>])[^>]*>/g;
 
 const hiddenVisibility = (a: Map<string, string>) => a.get('table:visibility') === 'collapse' || a.get('table:visibility') === 'filter';
 const repeated = (value: string | undefined) => Math.max(1, Number(value ?? 1) || 1);
@@ -34,11 +43,28 @@ export function odsReader(sheets: Map<string, OdsSheet>): EntryReader {
   let sheet: OdsSheet | undefined;
   let row = 0;
   let column = 0;
+  // The cell being read: its row (the first, when the row repeats) and column.
+  let cellRow = 0;
+  let cell = 0;
   return (text, end) => {
     TAG.lastIndex = 0;
     for (let m = TAG.exec(text); m !== null && m.index < end; m = TAG.exec(text)) {
+      const tag = m[1] as Tag;
+      if (tag === 'table:table-cell' || tag === 'table:covered-table-cell') {
+        // Most tags of a sheet are cells: their attributes are read only when one matters.
+        const a = m[0].includes('repeated=') || m[0].includes('table:formula=') ? attributes(m[0]) : undefined;
+        const formula = a?.get('table:formula');
+        const empty = m[0].endsWith('/>') || text.startsWith(`</${tag}>`, m.index + m[0].length);
+        if (sheet && formula !== undefined && !a!.has('office:value-type') && empty && sheet.uncalculated.length < MAX_UNCALCULATED) {
+          // `of:=LOWER(A1)`: the formula after its namespace, decoded as the UTF-8 it is.
+          const written = unescapeXml(Buffer.from(formula, 'latin1').toString('utf8')).replace(/^[a-z]+:(?==)/, '');
+          sheet.uncalculated.push({ r: cellRow, c: cell, formula: written });
+        }
+        cell += repeated(a?.get('table:number-columns-repeated'));
+        continue;
+      }
       const a = attributes(m[0]);
-      switch (m[1] as Tag) {
+      switch (tag) {
         case 'style:style':
           style = a.get('style:family') === 'table' ? a.get('style:name') : undefined;
           break;
@@ -48,7 +74,7 @@ export function odsReader(sheets: Map<string, OdsSheet>): EntryReader {
         case 'table:table': {
           // Names are UTF-8; the scanned text is its bytes read as latin1.
           const name = Buffer.from(a.get('table:name') ?? '', 'latin1').toString('utf8');
-          sheet = { hidden: hiddenStyles.has(a.get('table:style-name') ?? ''), rows: [], columns: [] };
+          sheet = { hidden: hiddenStyles.has(a.get('table:style-name') ?? ''), rows: [], columns: [], uncalculated: [] };
           sheets.set(unescapeXml(name), sheet);
           row = 0;
           column = 0;
@@ -57,6 +83,8 @@ export function odsReader(sheets: Map<string, OdsSheet>): EntryReader {
         case 'table:table-row': {
           const n = repeated(a.get('table:number-rows-repeated'));
           if (sheet && hiddenVisibility(a)) sheet.rows.push([row, row + n]);
+          cellRow = row;
+          cell = 0;
           row += n;
           break;
         }

@@ -38,7 +38,7 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
   const { source, sheet } = options;
   // Formula cells with no calculated value, by row. A row of nothing else is not in `cells.rows`
   // (SheetJS drops such cells): it is a row all the same, and is read to be named.
-  const uncalculated = new Map<number, { c: number; formula: string }[]>();
+  const uncalculated = new Map<number, { c: number; formula: string; cached?: string }[]>();
   for (const u of cells.uncalculated ?? []) uncalculated.set(u.r, [...(uncalculated.get(u.r) ?? []), u]);
   const present = new Set(cells.rows.map((row) => row.r));
   const formulaRows = [...uncalculated.keys()].filter((r) => !present.has(r)).map((r) => ({ r, cells: [] as string[], errors: [] as number[] }));
@@ -97,12 +97,16 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
       }
     }
     const unread = uncalculated.get(row.r) ?? [];
-    for (const { c, formula } of unread) {
+    for (const { c, formula, cached } of unread) {
+      const holds = `cell ${columnLetters(c)}${r} of sheet '${sheet}' holds ${formula ? `the formula ${formula}` : 'a formula'}`;
       (issues ??= []).push(
         issue(
           'error',
           'FORMULA_NOT_CALCULATED',
-          `cell ${columnLetters(c)}${r} holds ${formula ? `the formula ${formula}` : 'a formula'} but no calculated value (the workbook was written by a program and never calculated), so it would be read as empty; open the workbook in Excel or LibreOffice and save it (that calculates it), or paste the cells as values, then run again`,
+          cached === undefined
+            ? `${holds} but no calculated value (the workbook was written by a program and never calculated), so it would be read as empty; open the workbook in Excel or LibreOffice and save it (that calculates it), or paste the cells as values, then run again`
+            : // LibreOffice keeps such a value when it opens the workbook (it recalculates an .xlsx on load only when told to).
+              `${holds} and the value '${cached}', which the program that wrote the workbook left without calculating it (the workbook asks to be calculated when opened); open it in Excel and save it, or in LibreOffice recalculate it (Data ▸ Calculate ▸ Recalculate Hard) and save it, or paste the cells as values, then run again`,
           { line: r, column: columns[c] || null, value: formula || null },
         ),
       );

@@ -33,7 +33,7 @@ export interface SheetCells {
   /** Merged ranges, as A1 references ("B1:C1"). */
   readonly merges: string[];
   /** Formula cells with no calculated value, found in the sheet's XML (./xlsx-hidden.ts): SheetJS drops them. */
-  readonly uncalculated?: readonly { readonly r: number; readonly c: number; readonly formula: string }[];
+  readonly uncalculated?: readonly { readonly r: number; readonly c: number; readonly formula: string; readonly cached?: string }[];
 }
 
 export type WorkerAnswer =

@@ -199,6 +199,8 @@ export class Validator {
         for (const zi of result.error.issues) {
           const field = String(zi.path[0] ?? '');
           const at = field === 'opentToGuestsPeriod' ? this.hoursCell(plan, raw, zi.path) : cellOf(plan, raw, field);
+          // A formula the reader found uncalculated is not empty but unknown: named once, as that.
+          if (raw.issues?.some((i) => i.code === 'FORMULA_NOT_CALCULATED' && i.column === at.column)) continue;
           const written = at.value === undefined || at.value === null ? null : asText(at.value);
           const { code, message } = describe(zi, written, valueAt(candidate, zi.path));
           this.add(issue('error', code, message, { line: raw.line, column: at.column, field: zi.path.join('.') || null, value: at.value }));

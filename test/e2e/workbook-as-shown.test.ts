@@ -230,7 +230,7 @@ describe('formulas with no calculated value (a workbook written by a program, op
     expect(issues.map((i) => i.code).filter((c) => c !== 'FORMULA_NOT_CALCULATED')).toEqual([]);
     expect(issues[0]).toMatchObject({ line: 2, column: 'Mon Open', value: '=TIME(9,0,0)' });
     expect(issues[0]!.message).toBe(
-      'cell D2 holds the formula =TIME(9,0,0) but no calculated value (the workbook was written by a program and never calculated), so it would be read as empty; open the workbook in Excel or LibreOffice and save it (that calculates it), or paste the cells as values, then run again',
+      "cell D2 of sheet 'Stores' holds the formula =TIME(9,0,0) but no calculated value (the workbook was written by a program and never calculated), so it would be read as empty; open the workbook in Excel or LibreOffice and save it (that calculates it), or paste the cells as values, then run again",
     );
     // The uncalculated =NA() is said as the formula it is, not as an error cell with no text.
     expect(issues.find((i) => i.line === 4)).toMatchObject({ code: 'FORMULA_NOT_CALCULATED', column: 'storeConceptCode', value: '=NA()' });

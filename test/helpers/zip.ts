@@ -61,7 +61,13 @@ const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 /** A minimal xlsx with one sheet whose `<sheetData>` (and optional `<dimension>`) are given as XML. */
-export function xlsx(parts: { sheetData: ZipEntry['data'] | Omit<ZipEntry, 'name'>; dimension?: string; sharedStrings?: Omit<ZipEntry, 'name'> }): Buffer {
+export function xlsx(parts: {
+  sheetData: ZipEntry['data'] | Omit<ZipEntry, 'name'>;
+  dimension?: string;
+  sharedStrings?: Omit<ZipEntry, 'name'>;
+  /** The workbook's calculation settings, e.g. `<calcPr fullCalcOnLoad="1"/>` as openpyxl writes them. */
+  calcPr?: string;
+}): Buffer {
   const sheet: Omit<ZipEntry, 'name'> =
     typeof parts.sheetData === 'string' || Buffer.isBuffer(parts.sheetData)
       ? {
@@ -79,7 +85,7 @@ export function xlsx(parts: { sheetData: ZipEntry['data'] | Omit<ZipEntry, 'name
     },
     {
       name: 'xl/workbook.xml',
-      data: `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${NS}" xmlns:r="${REL}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      data: `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${NS}" xmlns:r="${REL}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets>${parts.calcPr ?? ''}</workbook>`,
     },
     {
       name: 'xl/_rels/workbook.xml.rels',

@@ -2,9 +2,11 @@
 // forms people and scripts type, and a usage error naming the word for each mistake.
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../src/cli/argv.js';
-import { loadCommand } from '../../src/cli/table.js';
+import { FLAGS } from '../../src/cli/flags.js';
+import { count } from '../../src/cli/parse.js';
+import { loadCommand, loadCommands } from '../../src/cli/table.js';
 import { DEFAULTS } from '../../src/engine/options.js';
-import { UsageError } from '../../src/errors.js';
+import { flagArgs, UsageError } from '../../src/errors.js';
 
 const line = async (name: string, words: string[]) => parseLine(name, await loadCommand(name), words);
 
@@ -41,9 +43,11 @@ describe('reading a command line', () => {
     expect((await line('export', ['team-members', '-q', '-o', 'out.csv'])).flags).toMatchObject({ output: 'out.csv', quiet: true });
   });
 
-  it('gives a value flag the next word whatever it is: - for standard input, a value that starts with a dash', async () => {
+  it('gives a value flag - (standard input) as its next word, and a value that starts with a dash when joined by =', async () => {
     expect((await line('team-members', ['staff.csv', '--token-file', '-'])).flags.tokenFile).toBe('-');
-    expect((await line('team-members', ['staff.csv', '--active', '-x-'])).flags.active).toBe('-x-');
+    expect((await line('team-members', ['staff.csv', '--active=-x-'])).flags.active).toBe('-x-');
+    expect((await line('export', ['team-members', '-o-x.csv'])).flags.output).toBe('-x.csv');
+    expect((await line('team-members', ['staff.csv', '--delimiter', ';'])).flags.delimiter).toBe(';');
     expect((await line('team-members', ['-', '--dry-run'])).args).toEqual(['-']);
   });
 
@@ -103,5 +107,89 @@ describe('a mistake on the command line is a usage error that names it', () => {
     expect(extra.message).toBe("history takes at most 1 argument (upload history <kind>), and was also given 'Nord' 'Ost'");
     expect(extra.hint).toContain('quote a value that has spaces');
     expect((await refused('config', ['x'])).message).toContain('config takes no arguments');
+  });
+});
+
+// Every flag of every command that takes a value, by its long name and its short one: the words a
+// person writes after it by habit.
+const valueFlags = async () =>
+  (await loadCommands()).flatMap(([name, spec]) =>
+    spec.flags
+      .filter((key) => FLAGS[key].flags.includes('<'))
+      .flatMap((key) => {
+        const syntax: string = FLAGS[key].flags;
+        const long = /--[a-z][a-z-]*/.exec(syntax)![0];
+        const short = /^(-[a-zA-Z]),/.exec(syntax)?.[1];
+        return [long, ...(short ? [short] : [])].map((flag) => ({ name, key, flag, long }));
+      }),
+  );
+
+describe('a flag that takes a value never takes the next option as its value (parseArgs, strict)', () => {
+  it('--report-html --dry-run --yes is a usage error naming both words, with no fix: only the person knows the file', async () => {
+    const err = await refused('team-members', ['x.csv', '--report-html', '--dry-run', '--yes']);
+    expect(err.message).toBe("--report-html needs a value (--report-html <file>), and was followed by '--dry-run', which is an option, not a value");
+    expect(err.hint).toBe("give --report-html its <file> before '--dry-run'; a <file> that starts with '-' is written joined, --report-html=-x");
+    expect(err.fixes).toEqual([]);
+  });
+
+  it('holds for every value flag of every command, long and short, before a long option, a short one or a group', async () => {
+    const flags = await valueFlags();
+    expect(flags.length).toBeGreaterThan(60);
+    for (const { name, flag } of flags) {
+      for (const next of ['--dry-run', '--json', '-n', '-nq', '--']) {
+        const err = await refused(name, [flag, next, 'x']);
+        expect(err.message, `${name} ${flag} ${next}`).toContain(`${flag} needs a value`);
+        expect(err.message).toContain(`followed by '${next}'`);
+        expect(err.fixes).toEqual([]);
+      }
+    }
+  });
+
+  it('takes every value flag joined to a value that starts with a dash, and - alone as a value', async () => {
+    for (const { name, key, long } of await valueFlags()) {
+      const choices: readonly string[] | undefined = (FLAGS[key] as { choices?: readonly string[] }).choices;
+      // A flag with choices takes only them: joined, a dash-word reaches its check (BAD_FLAG), not the next option's.
+      if (choices) {
+        expect((await refused(name, [`${long}=-x`], 'BAD_FLAG')).message).toContain(`${long} '-x' is not one of`);
+        continue;
+      }
+      const joined = await line(name, [`${long}=-x`, 'a', 'b']).catch((err: unknown) => err);
+      // Only the arguments may be wrong here (too few, too many), never the flag's value.
+      if (joined instanceof UsageError) expect(joined.message, `${name} ${long}`).not.toContain(long);
+      else {
+        const value = (joined as Awaited<ReturnType<typeof line>>).flags[key];
+        expect(value, `${name} ${long}`).toEqual('repeat' in FLAGS[key] ? ['-x'] : '-x');
+      }
+    }
+  });
+
+  it('offers a word that cannot be an option as the value, joined by =, and the fix read again gives exactly it', async () => {
+    const err = await refused('team-members', ['staff.csv', '--active', '-x-', '--status-column', 'Status']);
+    expect(err.message).toBe("--active needs a value (--active <statuses>), and was followed by '-x-', which starts with a dash");
+    expect(err.hint).toBe("if '-x-' is the value, write it joined: --active=-x-; if not, give --active its <statuses> first");
+    expect(err.fixes).toEqual([{ kind: 'command', args: ['team-members', 'staff.csv', '--active=-x-', '--status-column', 'Status'] }]);
+    const [name, ...rest] = (err.fixes[0] as { args: readonly string[] }).args;
+    expect((await line(name!, rest)).flags).toMatchObject({ active: '-x-', statusColumn: 'Status' });
+  });
+
+  it('the fix of a short flag in a group keeps the group: -qo -x.csv is -q --output=-x.csv', async () => {
+    const err = await refused('export', ['team-members', '-qo', '-x.csv']);
+    expect(err.fixes).toEqual([{ kind: 'command', args: ['export', 'team-members', '-q', '--output=-x.csv'] }]);
+    const [name, ...rest] = (err.fixes[0] as { args: readonly string[] }).args;
+    expect((await line(name!, rest)).flags).toMatchObject({ quiet: true, output: '-x.csv' });
+  });
+
+  it("a negative number is a dash-word too: its fix reaches the flag's own check, another refusal", async () => {
+    const err = await refused('team-members', ['staff.csv', '--retries', '-1']);
+    expect(err.fixes).toEqual([{ kind: 'command', args: ['team-members', 'staff.csv', '--retries=-1'] }]);
+    const { flags } = await line('team-members', ['staff.csv', '--retries=-1']);
+    expect(() => count('--retries', flags.retries, 0)).toThrow("--retries '-1' must be a whole number of at least 0");
+  });
+
+  it('a fix that adds a flag and its value (flagArgs) is read back as exactly that value, whatever it starts with', async () => {
+    for (const value of ['Notes', '-Notes', '--dry-run', '-', '-1', ';', 'a=b']) {
+      const words = flagArgs('--ignore-column', value);
+      expect((await line('team-members', ['staff.csv', ...words, '--dry-run'])).flags, value).toMatchObject({ ignoreColumn: [value], dryRun: true });
+    }
   });
 });

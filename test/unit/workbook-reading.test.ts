@@ -39,7 +39,49 @@ describe('scanZip counts what the zip holds, not what it declares', () => {
     const book = xlsx({ sheetData: '<row r="2" hidden="1"><c r="A2"/></row><row r="5" spans="1:3" hidden="true"/><row r="6"/>' });
     await scanZip(book, NO_LIMIT, undefined, (name) => parts.readerFor(name));
     expect(parts.sheetParts.get('Sheet1')).toBe('xl/worksheets/sheet1.xml');
-    expect(parts.hidden.get('xl/worksheets/sheet1.xml')).toEqual({ rows: [1, 4], columns: [], uncalculated: [] });
+    expect(parts.hidden.get('xl/worksheets/sheet1.xml')).toEqual({ rows: [1, 4], columns: [], uncalculated: [], cached: [] });
+  });
+});
+
+describe('formula cells with no calculated value, as each writer leaves them', () => {
+  // One formula cell per way of writing it, in row 2: column A..H.
+  const cells =
+    '<row r="2">' +
+    '<c r="A2"><f>TIME(9,0,0)</f></c>' + // no <v> at all (SheetJS)
+    '<c r="B2"><f>TIME(9,0,0)</f><v></v></c>' + // empty (openpyxl)
+    '<c r="C2" s="1"><f>TIME(9,0,0)</f><v/></c>' + // empty, short
+    '<c r="D2"><f>NA()</f><v /></c>' + // empty, short, spaced
+    '<c r="E2" t="e"><f>A1&amp;B1</f><v></v></c>' + // an error type with no value
+    '<c r="F2" t="str"><f>IF(A1="","",A1)</f><v></v></c>' + // empty text: a calculated result (Excel, LibreOffice)
+    '<c r="G2"><f>TIME(9,0,0)</f><v>0.375</v></c>' + // calculated
+    '<c r="H2" t="str"><f>A1</f><v xml:space="preserve"> </v></c>' + // calculated: one space
+    '<c r="I2"><f>LOWER("BJÖRN")</f></c>' + // UTF-8 in the formula
+    '</row>';
+  const found = async (calcPr?: string) => {
+    const parts = hiddenParts();
+    await scanZip(xlsx({ sheetData: cells, ...(calcPr ? { calcPr } : {}) }), NO_LIMIT, undefined, (name) => parts.readerFor(name));
+    return parts
+      .forSheet('Sheet1', [1])
+      ?.uncalculated?.map((u) => `${columnLetters(u.c)}${u.r + 1} ${u.formula}${u.cached === undefined ? '' : ` (${u.cached} left)`}`);
+  };
+
+  it('an absent or empty cached value is none; an empty text result (t="str") is calculated', async () => {
+    expect(await found()).toEqual(['A2 =TIME(9,0,0)', 'B2 =TIME(9,0,0)', 'C2 =TIME(9,0,0)', 'D2 =NA()', 'E2 =A1&B1', 'I2 =LOWER("BJÖRN")']);
+  });
+
+  it('in a workbook whose writer asks for a full calculation on opening (openpyxl, XlsxWriter), no cached value is a calculated one', async () => {
+    expect(await found('<calcPr calcId="124519" fullCalcOnLoad="1"/>')).toEqual([
+      'A2 =TIME(9,0,0)',
+      'B2 =TIME(9,0,0)',
+      'C2 =TIME(9,0,0)',
+      'D2 =NA()',
+      'E2 =A1&B1',
+      'F2 =IF(A1="","",A1)',
+      'G2 =TIME(9,0,0) (0.375 left)',
+      'H2 =A1 (  left)',
+      'I2 =LOWER("BJÖRN")',
+    ]);
+    expect(await found('<calcPr calcId="191029"/>')).toHaveLength(6);
   });
 });
 
@@ -77,8 +119,40 @@ describe('an .ods content.xml: which sheets, rows and columns are hidden', () =>
         [5, 1048575],
       ],
       columns: [[2, 4]],
+      uncalculated: [],
     });
-    expect(parts.forSheet('Björn', [0, 1, 3, 4, 5, 9, 2_000_000])).toEqual({ rows: [3, 5, 9], columns: [2, 3] });
+    expect(parts.forSheet('Björn', [0, 1, 3, 4, 5, 9, 2_000_000])).toEqual({ rows: [3, 5, 9], columns: [2, 3], uncalculated: [] });
+  });
+
+  it('finds formula cells nobody calculated (a table:formula and nothing else), where they stand', async () => {
+    const parts = hiddenParts();
+    const row = (cells: string) => `<table:table-row>${cells}</table:table-row>`;
+    const ods = zip([
+      {
+        name: 'content.xml',
+        data: content(
+          `<table:table table:name="Staff" table:style-name="ta1">` +
+            row(`<table:table-cell office:value-type="string"><text:p>a</text:p></table:table-cell>`) +
+            row(
+              `<table:table-cell table:number-columns-repeated="2"/><table:covered-table-cell/>` +
+                // D2, as odfpy writes it (single quotes); E2 closed at once: neither has a result.
+                `<table:table-cell table:formula='of:=LOWER("A@B.COM")'/><table:table-cell table:formula="of:=NA()"></table:table-cell>` +
+                // F2, an empty text result as LibreOffice saves it; G2, a calculated number.
+                `<table:table-cell table:formula="of:=IF(TRUE();&quot;&quot;;1)"><text:p/></table:table-cell>` +
+                `<table:table-cell table:formula="of:=TIME(9;0;0)" office:value-type="time" office:time-value="PT09H00M00S"><text:p>09:00</text:p></table:table-cell>`,
+            ) +
+            `<table:table-row table:number-rows-repeated="3"><table:table-cell/></table:table-row>` +
+            row(`<table:table-cell table:formula="of:=[.A1]&amp;&quot;ö&quot;"/>`) +
+            `</table:table>`,
+        ),
+      },
+    ]);
+    await scanZip(ods, NO_LIMIT, undefined, (name) => parts.readerFor(name));
+    expect(parts.forSheet('Staff', [])?.uncalculated).toEqual([
+      { r: 1, c: 3, formula: '=LOWER("A@B.COM")' },
+      { r: 1, c: 4, formula: '=NA()' },
+      { r: 5, c: 0, formula: '=[.A1]&"ö"' },
+    ]);
   });
 
   it('finds rows cut across the inflated chunks', async () => {
