@@ -3,7 +3,7 @@
 // the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
 import type { Bodies } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
-import { excludedWarning, keepByStatus, type ExcludedRow } from './status-rows.js';
+import { StatusTally, excludedWarning, keepByStatus, type ExcludedRow } from './status-rows.js';
 import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from '../diff/index.js';
 import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
@@ -68,6 +68,9 @@ export interface Plan {
   readonly mapping: readonly FieldSource[];
 }
 
+/** How many rows a header's plan sees to judge its columns by their values. */
+const SAMPLE_ROWS = 500;
+
 export async function buildPlan(input: PlanInput): Promise<Plan> {
   const { kind } = input;
   const validator = new Validator(kind, {
@@ -82,6 +85,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   let first: ColumnPlan | undefined;
   let rows = 0;
   const excluded: ExcludedRow[] = [];
+  const tally = new StatusTally();
 
   const source = openRecords(input.path, input.read, input.stdin);
   const perRecordColumns = !hasHeaderRow(source.info.format);
@@ -97,6 +101,11 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
             mapping: input.mapping,
             line: perRecordColumns ? raw.line : (source.info.headerLine ?? 1),
             perRecordColumns,
+            // The batch's first rows under this header: a column's values say what it can be.
+            sample: batch
+              .filter((r) => r.columns === raw.columns || r.columns.join('\u0000') === signature)
+              .slice(0, SAMPLE_ROWS)
+              .map((r) => r.cells),
           });
           plans.set(signature, plan);
           first ??= plan;
@@ -112,7 +121,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       if (plan.fatal) break records;
       rows++;
       if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
-      if (plan.status && !keepByStatus(plan, raw, validator, excluded)) continue;
+      if (plan.statuses.length && !keepByStatus(plan, raw, validator, excluded, tally)) continue;
       const mapped = mapRecord(plan, raw);
       let ok = validator.check(raw, plan, mapped);
       if (ok === NEEDS_SCHEMA) {
@@ -123,7 +132,8 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     }
   }
   input.onProgress?.(rows);
-  if (excluded.length) validator.add(excludedWarning(excluded, first?.status));
+  if (excluded.length) validator.add(excludedWarning(excluded, first?.statuses.find((s) => s.active)));
+  for (const found of tally.issues(perRecordColumns ? null : (source.info.headerLine ?? 1))) validator.add(found);
   validator.finish();
   const { keys, bodies } = validator;
 

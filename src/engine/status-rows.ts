@@ -1,10 +1,13 @@
-// The rows an HR export's status column marks (../map/status-column.ts): a leaver is an error naming
-// the row, unless the statuses to keep were given; then every other row is left out of the set, and
-// the run says how many and which.
+// The rows an HR export's status columns mark (../map/status-column.ts). A column the person decided
+// (--status-column COL --active VALUES) leaves out every row not named, and the run says how many and
+// which. A column nobody decided stops the run (STATUS_COLUMN_UNDECIDED) with the statuses it holds
+// and the two answers as fixes; each of its rows that says "left" is an error naming it (LEAVER_ROW).
 import { KINDS } from '../contract/kinds.js';
+import type { Fix } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
+import { shellQuote } from '../map/accounting.js';
 import type { ColumnPlan } from '../map/column-plan.js';
-import { statusText, statusVerdict, type StatusColumn } from '../map/status-column.js';
+import { meaning, statusText, statusVerdict, type StatusColumn } from '../map/status-column.js';
 import type { RawRecord } from '../read/types.js';
 
 export interface ExcludedRow {
@@ -13,27 +16,69 @@ export interface ExcludedRow {
   readonly status: string;
 }
 
-/** Whether the row goes on to be mapped and validated; a row left out is added to `excluded`. */
-export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(issue: Issue): void }, excluded: ExcludedRow[]): boolean {
-  const status = plan.status!;
-  const value = raw.cells[status.index];
-  const verdict = statusVerdict(status, value);
-  if (verdict === 'keep') return true;
-  const keyIndex = plan.fields.get(KINDS[plan.kind].keyField);
-  const key = keyIndex === undefined ? '' : statusText(raw.cells[keyIndex]);
-  if (verdict === 'excluded') {
-    excluded.push({ line: raw.line, key, status: statusText(value) });
-    return false;
+/** What the run saw in the undecided status columns: each status as written, with how many rows hold it. */
+export class StatusTally {
+  private readonly seen = new Map<string, { status: StatusColumn; counts: Map<string, number> }>();
+
+  count(status: StatusColumn, value: string): void {
+    const entry = this.seen.get(status.column) ?? this.seen.set(status.column, { status, counts: new Map() }).get(status.column)!;
+    entry.counts.set(value, (entry.counts.get(value) ?? 0) + 1);
   }
-  validator.add(
-    issue(
-      'error',
-      'LEAVER_ROW',
-      `${status.column} is '${statusText(value)}'${key ? ` for ${key}` : ''}: the export marks this row as having left, and it would be uploaded; say which rows to keep with --status-column '${status.column}' --active VALUES (e.g. Active), or remove the row`,
-      { line: raw.line, column: status.column, value: statusText(value) },
-    ),
-  );
+
+  /** One STATUS_COLUMN_UNDECIDED per undecided column (team members), in the order met. */
+  issues(line: number | null): Issue[] {
+    return [...this.seen.values()].map(({ status, counts }) => undecided(status, counts, line));
+  }
+}
+
+/** Whether the row goes on to be mapped and validated; a row left out is added to `excluded`. */
+export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(issue: Issue): void }, excluded: ExcludedRow[], tally: StatusTally): boolean {
+  for (const status of plan.statuses) {
+    const value = raw.cells[status.index];
+    const verdict = statusVerdict(status, value);
+    if (!status.active && plan.kind === 'team-members') tally.count(status, statusText(value));
+    if (verdict === 'keep') continue;
+    const keyIndex = plan.fields.get(KINDS[plan.kind].keyField);
+    const key = keyIndex === undefined ? '' : statusText(raw.cells[keyIndex]);
+    if (verdict === 'excluded') {
+      excluded.push({ line: raw.line, key, status: statusText(value) });
+      return false;
+    }
+    validator.add(
+      issue(
+        'error',
+        'LEAVER_ROW',
+        `${status.column} is '${statusText(value)}'${key ? ` for ${key}` : ''}: the export marks this row as having left, and it would be uploaded; say which statuses to keep with --status-column '${status.column}' --active VALUES (e.g. Active), or remove the row`,
+        { line: raw.line, column: status.column, value: statusText(value) },
+      ),
+    );
+  }
   return true;
+}
+
+function undecided(status: StatusColumn, counts: ReadonlyMap<string, number>, line: number | null): Issue {
+  const held = [...counts].map(([value, n]) => `${value === '' ? '(empty)' : `'${value}'`} ×${n}`).join(', ');
+  // The statuses the tool knows to mean "still employed", as this file writes them.
+  const active = [...counts.keys()].filter((v) => v !== '' && meaning(status, v) === 'active');
+  const unknown = [...counts.keys()].filter((v) => v !== '' && meaning(status, v) === 'unknown');
+  const sources = status.vocabulary.sources.slice(0, 3).join(', ');
+  const what =
+    status.by === 'values'
+      ? `holds employment statuses (${held})`
+      : `is an employment status by its name${sources ? ` (as ${sources} export${status.vocabulary.sources.length > 1 ? '' : 's'} it)` : ''} and holds ${held}`;
+  const keep = active.length
+    ? `--status-column ${shellQuote(status.column)} --active ${shellQuote(active.join(','))} keeps ${active.map((a) => `'${a}'`).join(', ')} and leaves out the rest${unknown.length ? ` (${unknown.map((u) => `'${u}'`).join(', ')} too: add ${unknown.length > 1 ? 'them' : 'it'} to --active to keep ${unknown.length > 1 ? 'them' : 'it'})` : ''}`
+    : `--status-column ${shellQuote(status.column)} --active VALUES keeps the statuses you name and leaves out the rest`;
+  const fixes: Fix[] = [
+    ...(active.length ? [{ kind: 'flags' as const, args: ['--status-column', status.column, '--active', active.join(',')] }] : []),
+    { kind: 'flags', args: ['--no-status-column', status.column] },
+  ];
+  return issue(
+    'error',
+    'STATUS_COLUMN_UNDECIDED',
+    `column '${status.column}' ${what}: people who left would be uploaded; say which statuses to keep: ${keep}; or, if it is no status, keep every row with --no-status-column ${shellQuote(status.column)}`,
+    { line, column: status.column, fixes },
+  );
 }
 
 /** One warning for every row --status-column left out: how many, and the first twenty by line, key and status. */

@@ -29,6 +29,8 @@ export interface Mapping {
   readonly closedDays?: readonly number[] | undefined;
   /** Which rows of an HR export to keep by their status column (--status-column, --active); the others are left out. */
   readonly status?: StatusSetting | undefined;
+  /** Columns the person says are no employment status (--no-status-column): every row is kept, the column left out. */
+  readonly notStatus?: readonly string[] | undefined;
   /** Store cards: the column (or opening and closing pair) of a weekday, as the mapping names it. */
   readonly days?: readonly MappedDay[];
 }
@@ -48,6 +50,7 @@ export interface MappingFlags {
   readonly closedDays?: string | undefined;
   readonly statusColumn?: string | undefined;
   readonly active?: string | undefined;
+  readonly noStatusColumns?: readonly string[] | undefined;
 }
 
 function bad(where: string, message: string, hint: string): UsageError {
@@ -135,6 +138,10 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     closedDays = flag;
   }
   status = statusFromFlags(flags, status);
+  const notStatus = (flags.noStatusColumns ?? []).map((c) => c.trim());
+  if (notStatus.some((c) => c === '')) throw new UsageError('BAD_FLAG', '--no-status-column names no column', STATUS_HINT);
+  const both = status && notStatus.find((c) => c.toLowerCase() === status.column.toLowerCase());
+  if (both) throw new UsageError('BAD_FLAG', `'${both}' is named by --status-column and by --no-status-column`, 'keep one of them');
   // A column both fed to a field and ignored is two answers to one question.
   for (const [field, columns] of Object.entries(fieldsOut)) {
     const both = columns.find((c) => ignore.includes(c));
@@ -152,11 +159,12 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     ...(closedDays ? { closedDays } : {}),
     ...(days.length ? { days } : {}),
     ...(status ? { status } : {}),
+    ...(notStatus.length ? { notStatus } : {}),
   };
 }
 
 const STATUS_HINT =
-  'e.g. --status-column Status --active Active,"On Leave" (or "status": {"column": "Status", "active": ["Active", "On Leave"]} in the mapping)';
+  'e.g. --status-column Status --active Active,"On Leave" (or "status": {"column": "Status", "active": ["Active", "On Leave"]} in the mapping); or, for a column that is no status, --no-status-column COL';
 
 /** `"status": {"column": "Status", "active": ["Active", "On Leave"]}` in a mapping. */
 function checkStatus(where: string, value: unknown): StatusSetting {
