@@ -1,6 +1,7 @@
-// HR exports carry leavers: a status column with `Terminated` or `Ausgetreten` is recognised, such rows
-// are an error naming them, and `--status-column COL --active VALUES` (or the mapping's "status") keeps
-// the rows asked for, leaving the others out with a warning that lists them.
+// HR exports carry leavers: a status column with `Terminated` or `Ausgetreten` is recognised, the run
+// stops until the person decides (STATUS_COLUMN_UNDECIDED, each leaver a LEAVER_ROW), and
+// `--status-column COL --active VALUES` (or the mapping's "status") keeps the rows asked for, leaving
+// the others out with a warning that lists them; `--no-status-column COL` keeps every row.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,7 +36,79 @@ describe('a status column in an HR export', () => {
     ]);
     expect(leavers[0].message).toContain("Employment Status is 'Terminated' for E2");
     expect(leavers[0].message).toContain("--status-column 'Employment Status' --active");
+    const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
+    expect(undecided).toMatchObject({ line: 1, column: 'Employment Status' });
+    expect(undecided.message).toContain("holds 'Active' ×1, 'Terminated' ×1, 'On Leave' ×1, 'Inactive' ×1");
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+  });
+
+  it('stops even when no row has left yet: the column is decided once, not defaulted', async () => {
+    sb = await sandbox();
+    const file = join(sb.dir, 'workday.csv');
+    writeFileSync(file, 'Employee ID,Email,Name,Employment Status\nE1,one@example.com,Ann One,Active\n');
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    expect(r.code).toBe(3);
+    expect(r.json().issues.map((i: { code: string }) => i.code)).toEqual(['STATUS_COLUMN_UNDECIDED']);
+    expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+  });
+
+  it('statuses the tool does not know are kept out of the --active it offers, and named', async () => {
+    sb = await sandbox();
+    const file = join(sb.dir, 'rippling.csv');
+    writeFileSync(file, 'Employee ID,Email,Name,Role state\nR1,a@example.com,Ann A,ACTIVE\nR2,b@example.com,Bo B,HIRED\nR3,c@example.com,Cy C,TERMINATED\n');
+    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
+    const r = await runCli(args, { env: sb.env });
+    const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
+    expect(undecided.message).toContain("--status-column 'Role state' --active 'ACTIVE' keeps 'ACTIVE' and leaves out the rest ('HIRED' too: add it to --active to keep it)");
+    const followed = await runCli([...args, ...undecided.fixes[0].args], { env: sb.env });
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(followed.json().issues.find((i: { code: string }) => i.code === 'STATUS_EXCLUDED').message).toBe(
+      "2 rows left out by Role state (not one of --active): line 3 (R2): 'HIRED', line 4 (R3): 'TERMINATED'",
+    );
+    expect(((await sb.stored('/integrations/teamMembers')) as { employeeID: string }[]).map((m) => m.employeeID)).toEqual(['R1']);
+  });
+
+  it('a status header whose values the tool does not know offers only --no-status-column', async () => {
+    sb = await sandbox();
+    const file = join(sb.dir, 'odd.csv');
+    writeFileSync(file, 'Employee ID,Email,Name,Status\nE1,a@example.com,Ann A,Green\nE2,b@example.com,Bo B,Amber\n');
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    expect(r.code).toBe(3);
+    const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
+    expect(undecided.fixes).toEqual([{ kind: 'flags', args: ['--no-status-column', 'Status'] }]);
+    expect(undecided.message).toContain("--status-column 'Status' --active VALUES keeps the statuses you name");
+  });
+
+  it('two status columns are each decided; --status-column and --no-status-column on one column is a usage error', async () => {
+    sb = await sandbox();
+    const file = join(sb.dir, 'bamboo.csv');
+    writeFileSync(
+      file,
+      'Employee ID,Email,Name,Status,Employment Status\nE1,a@example.com,Ann A,Active,Full-Time\nE2,b@example.com,Bo B,Inactive,Terminated\n',
+    );
+    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
+    const both = await runCli(args, { env: sb.env });
+    expect(both.json().issues.filter((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED').map((i: { column: string }) => i.column)).toEqual([
+      'Status',
+      'Employment Status',
+    ]);
+    const one = await runCli([...args, '--status-column', 'Status', '--active', 'Active'], { env: sb.env });
+    expect(one.code).toBe(3);
+    expect(one.json().issues.filter((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED').map((i: { column: string }) => i.column)).toEqual([
+      'Employment Status',
+    ]);
+    expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+    const decided = await runCli([...args, '--status-column', 'Status', '--active', 'Active', '--no-status-column', 'Employment Status'], { env: sb.env });
+    expect(decided.code, decided.stderr).toBe(0);
+    expect(((await sb.stored('/integrations/teamMembers')) as { employeeID: string }[]).map((m) => m.employeeID)).toEqual(['E1']);
+    const clash = await runCli([...args, '--status-column', 'Status', '--active', 'Active', '--no-status-column', 'status'], { env: sb.env });
+    expect(clash.code).toBe(2);
+    expect(clash.json().error.code).toBe('BAD_FLAG');
+    const missing = await runCli([...args, '--dry-run', '--no-status-column', 'Status', '--no-status-column', 'Employment Status', '--no-status-column', 'State'], {
+      env: sb.env,
+    });
+    expect(missing.code, missing.stderr).toBe(0);
+    expect(missing.json().issues).toEqual([expect.objectContaining({ code: 'IGNORED_COLUMN_MISSING', message: expect.stringContaining('--no-status-column') })]);
   });
 
   it('recognises the German header and words', async () => {
