@@ -121,6 +121,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       if (plan.fatal) break records;
       rows++;
       if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
+      if (plan.watch.length) tally.watch(plan, raw);
       if (plan.statuses.length && !keepByStatus(plan, raw, validator, excluded, tally)) continue;
       const mapped = mapRecord(plan, raw);
       let ok = validator.check(raw, plan, mapped);

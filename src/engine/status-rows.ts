@@ -7,7 +7,7 @@ import type { Fix } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
 import { shellQuote } from '../map/accounting.js';
 import type { ColumnPlan } from '../map/column-plan.js';
-import { meaning, statusText, statusVerdict, type StatusColumn } from '../map/status-column.js';
+import { meaning, statusByValues, statusText, statusVerdict, statusWord, type StatusColumn } from '../map/status-column.js';
 import type { RawRecord } from '../read/types.js';
 
 export interface ExcludedRow {
@@ -16,18 +16,43 @@ export interface ExcludedRow {
   readonly status: string;
 }
 
-/** What the run saw in the undecided status columns: each status as written, with how many rows hold it. */
+/**
+ * What the run saw in the undecided status columns: each status as written, with how many rows hold
+ * it. And, to the last row, the columns that feed nothing (ColumnPlan.watch): one whose values all
+ * turn out to be statuses is a status column the first rows did not show.
+ */
 export class StatusTally {
   private readonly seen = new Map<string, { status: StatusColumn; counts: Map<string, number> }>();
+  /** Watched columns by name, with their values so far; a column holding a non-status value is dropped (null). */
+  private readonly watched = new Map<string, { index: number; counts: Map<string, number> } | null>();
 
   count(status: StatusColumn, value: string): void {
     const entry = this.seen.get(status.column) ?? this.seen.set(status.column, { status, counts: new Map() }).get(status.column)!;
     entry.counts.set(value, (entry.counts.get(value) ?? 0) + 1);
   }
 
+  watch(plan: ColumnPlan, raw: RawRecord): void {
+    for (const index of plan.watch) {
+      const column = plan.columns[index]!;
+      let entry = this.watched.get(column);
+      if (entry === null) continue;
+      const value = statusText(raw.cells[index]);
+      entry ??= this.watched.set(column, { index, counts: new Map() }).get(column)!;
+      const n = entry.counts.get(value);
+      if (n !== undefined) entry.counts.set(value, n + 1);
+      else if (statusWord(value)) entry.counts.set(value, 1);
+      else this.watched.set(column, null);
+    }
+  }
+
   /** One STATUS_COLUMN_UNDECIDED per undecided column (team members), in the order met. */
   issues(line: number | null): Issue[] {
-    return [...this.seen.values()].map(({ status, counts }) => undecided(status, counts, line));
+    const found = [...this.seen.values()].map(({ status, counts }) => undecided(status, counts, line));
+    for (const [column, entry] of this.watched) {
+      const vocabulary = entry && !this.seen.has(column) ? statusByValues(entry.counts.keys()) : undefined;
+      if (entry && vocabulary) found.push(undecided({ index: entry.index, column, active: undefined, vocabulary, by: 'values' }, entry.counts, line));
+    }
+    return found;
   }
 }
 

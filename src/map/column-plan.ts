@@ -42,6 +42,12 @@ export interface ColumnPlan {
    * --active are left out), and any other that reads as a status, undecided (its leavers are errors).
    */
   readonly statuses: readonly StatusColumn[];
+  /**
+   * Team members: the columns that feed nothing and are not said to be no status. The first rows did
+   * not make them a status column, but a later row may (a column empty for its first 500 rows), so
+   * the run keeps looking at them to the end (../engine/status-rows.ts).
+   */
+  readonly watch: readonly number[];
 }
 
 export interface FedField {
@@ -324,6 +330,9 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   }
 
   const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]! }));
+  const feeding = new Set([...taken, ...[...byName.values()].flat(), ...(hoursJson === undefined ? [] : [hoursJson]), ...dayColumns.map((d) => d.index)]);
+  const watch =
+    kind === 'team-members' ? columns.flatMap((c, i) => (c !== '' && !feeding.has(i) && !notStatus.has(normalise(c)) ? [i] : [])) : [];
   const scalars = FIELDS[kind]
     .filter((field) => field !== 'opentToGuestsPeriod')
     .map((field) => {
@@ -352,6 +361,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     timeFormat: options.mapping.timeFormat,
     splitHours: options.mapping.splitHours,
     statuses,
+    watch,
   };
 
   /** A guessed field is offered only when the column's values could be that field's (./field-shape.ts). */

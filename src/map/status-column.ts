@@ -65,6 +65,12 @@ function valueWords() {
   return (words = { any, telling: new Set([...any].filter((w) => !work.has(w))), active, gone });
 }
 
+/** Whether a value could be part of a status column read by its values (an empty cell could). */
+export function statusWord(value: string): boolean {
+  const n = normalise(value);
+  return n === '' || valueWords().any.has(n);
+}
+
 /** What the tool knows of a column by its header; undefined when the header is no status header. */
 export function vocabularyOf(kind: Kind, column: string): Vocabulary | undefined {
   const n = normalise(column);

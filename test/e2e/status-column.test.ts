@@ -172,4 +172,25 @@ describe('a status column in an HR export', () => {
     expect(missing.code).toBe(3);
     expect(missing.json().issues[0]).toMatchObject({ code: 'MAPPED_COLUMN_MISSING' });
   });
+
+  it('a column whose statuses start after the first rows is still found by the end of the file', async () => {
+    sb = await sandbox();
+    const file = join(sb.dir, 'late.csv');
+    const rows = Array.from({ length: 3000 }, (_, i) => `E${i + 1},p${i + 1}@example.com,Person ${i + 1},CASH,S1,${i === 2500 ? 'Terminated' : ''}`);
+    writeFileSync(file, ['employeeID,email,name,roleCode,parentKey,Flag', ...rows].join('\n') + '\n');
+    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
+    const r = await runCli(args, { env: sb.env });
+    expect(r.code).toBe(3);
+    const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
+    expect(undecided).toMatchObject({ column: 'Flag', fixes: [{ kind: 'flags', args: ['--no-status-column', 'Flag'] }] });
+    expect(undecided.message).toBe(
+      "column 'Flag' holds employment statuses ((empty) ×2999, 'Terminated' ×1): people who left would be uploaded; say which statuses to keep: --status-column 'Flag' --active VALUES keeps the statuses you name and leaves out the rest; or, if it is no status, keep every row with --no-status-column 'Flag'",
+    );
+    expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+    // --ignore-column is no answer; --no-status-column is one.
+    expect((await runCli([...args, '--ignore-column', 'Flag'], { env: sb.env })).code).toBe(3);
+    const followed = await runCli([...args, ...undecided.fixes[0].args], { env: sb.env });
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(((await sb.stored('/integrations/teamMembers')) as unknown[]).length).toBe(3000);
+  });
 });
