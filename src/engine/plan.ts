@@ -133,7 +133,13 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     }
   }
   input.onProgress?.(rows);
-  if (excluded.length) validator.add(excludedWarning(excluded, first?.statuses.find((s) => s.active)));
+  if (excluded.length)
+    validator.add(
+      excludedWarning(
+        excluded,
+        first?.statuses.find((s) => s.active),
+      ),
+    );
   for (const found of tally.issues(perRecordColumns ? null : (source.info.headerLine ?? 1))) validator.add(found);
   validator.finish();
   const { keys, bodies } = validator;

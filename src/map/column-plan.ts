@@ -231,7 +231,9 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
       const map = field ? `{${JSON.stringify(field)}: ${JSON.stringify(column)}}` : undefined;
       const fix = map ? `map it with --map ${shellQuote(map)}, rename it, ${leaveOut}` : `rename it to '${hint}', ${leaveOut}`;
       const fixes: Fix[] = [...(map ? [{ kind: 'flags' as const, args: ['--map', map] }] : []), { kind: 'flags', args: ['--ignore-column', column] }];
-      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; ${fix}`, { ...at(index), field: field ?? null, fixes }));
+      issues.push(
+        issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; ${fix}`, { ...at(index), field: field ?? null, fixes }),
+      );
     } else issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${column}' is not used`, at(index)));
   }
 
@@ -307,7 +309,16 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     }
     // An unplaced column already says what it looks like and how to map it: said once, not twice.
     if (!fatal)
-      issues.push(...unusedColumns(kind, columns, (f) => fields.has(f) || byName.has(f), unused, options.line, (f, i) => valuesFit(kind, f, valuesOf(i))));
+      issues.push(
+        ...unusedColumns(
+          kind,
+          columns,
+          (f) => fields.has(f) || byName.has(f),
+          unused,
+          options.line,
+          (f, i) => valuesFit(kind, f, valuesOf(i)),
+        ),
+      );
   }
   if (missing.length && !options.perRecordColumns) {
     fatal = true;
@@ -331,8 +342,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
 
   const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]! }));
   const feeding = new Set([...taken, ...[...byName.values()].flat(), ...(hoursJson === undefined ? [] : [hoursJson]), ...dayColumns.map((d) => d.index)]);
-  const watch =
-    kind === 'team-members' ? columns.flatMap((c, i) => (c !== '' && !feeding.has(i) && !notStatus.has(normalise(c)) ? [i] : [])) : [];
+  const watch = kind === 'team-members' ? columns.flatMap((c, i) => (c !== '' && !feeding.has(i) && !notStatus.has(normalise(c)) ? [i] : [])) : [];
   const scalars = FIELDS[kind]
     .filter((field) => field !== 'opentToGuestsPeriod')
     .map((field) => {

@@ -55,7 +55,9 @@ function headers(): Map<string, Vocabulary> {
 let words: { any: Set<string>; telling: Set<string>; active: Set<string>; gone: Set<string> } | undefined;
 function valueWords() {
   if (words) return words;
-  const booleans = new Set(STATUS_EXPORTS.filter((r) => r.active.includes('1') || r.gone.includes('1')).flatMap((r) => [...r.active, ...r.gone].map(normalise)));
+  const booleans = new Set(
+    STATUS_EXPORTS.filter((r) => r.active.includes('1') || r.gone.includes('1')).flatMap((r) => [...r.active, ...r.gone].map(normalise)),
+  );
   const work = new Set(KINDS_OF_WORK.map(normalise));
   const long = (w: string) => w.length >= 3 && !booleans.has(w);
   const rows = STATUS_EXPORTS.filter((r) => !r.active.includes('1') && !r.gone.includes('1'));

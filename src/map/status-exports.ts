@@ -20,7 +20,29 @@ export interface StatusExport {
 }
 
 // Yes and no in the languages of ./weekdays.ts, and as spreadsheets and databases write them.
-const YES = ['1', 'true', 'yes', 'y', 'x', 'ja', 'j', 'wahr', 'oui', 'vrai', 'sí', 'si', 'verdadero', 'vero', 'sim', 'verdadeiro', 'tak', 'taip', 'evet', 'はい', '真'];
+const YES = [
+  '1',
+  'true',
+  'yes',
+  'y',
+  'x',
+  'ja',
+  'j',
+  'wahr',
+  'oui',
+  'vrai',
+  'sí',
+  'si',
+  'verdadero',
+  'vero',
+  'sim',
+  'verdadeiro',
+  'tak',
+  'taip',
+  'evet',
+  'はい',
+  '真',
+];
 const NO = ['0', 'false', 'no', 'n', 'nein', 'falsch', 'non', 'faux', 'nee', 'falso', 'não', 'nao', 'nie', 'ne', 'nej', 'hayır', 'いいえ', '偽'];
 
 /** A yes/no column that asks "still here?" (`Active`) or "gone?" (`Archived`). */
@@ -36,7 +58,12 @@ export const STATUS_EXPORTS: readonly StatusExport[] = [
     gone: ['Terminated', 'Deceased', 'Inactive', 'T', 'D'],
   },
   // Paychex Flex: `Status` as one letter (A active, L leave, T terminated, I inactive).
-  { source: 'Paychex', columns: ['Status', 'Employee Status', 'Employment Status'], active: ['A', 'L', 'Active', 'Leave'], gone: ['T', 'I', 'Terminated', 'Inactive'] },
+  {
+    source: 'Paychex',
+    columns: ['Status', 'Employee Status', 'Employment Status'],
+    active: ['A', 'L', 'Active', 'Leave'],
+    gone: ['T', 'I', 'Terminated', 'Inactive'],
+  },
   // Homebase: people who left are archived, in `Status` or a yes/no `Archived`.
   { source: 'Homebase', columns: ['Status', 'Employee Status'], active: ['Active'], gone: ['Archived', 'Terminated'], other: ['Invited', 'Pending'] },
   left('Homebase', ['Archived', 'Is Archived']),
@@ -119,7 +146,27 @@ export const STATUS_EXPORTS: readonly StatusExport[] = [
   left('Sage', ['Leaver', 'Is Leaver']),
 
   // The words of the other languages the tool reads (./weekdays.ts LANGUAGES), for any status column.
-  { source: 'English', columns: ['Status', 'Employment Status', 'Employee Status', 'Worker Status', 'Employment State'], active: ['Active', 'Employed', 'Current', 'On Leave'], gone: ['Terminated', 'Inactive', 'Leaver', 'Left', 'Former', 'Former Employee', 'Resigned', 'Retired', 'Withdrawn', 'Deceased', 'Dismissed', 'Separated', 'Exited', 'Archived'] },
+  {
+    source: 'English',
+    columns: ['Status', 'Employment Status', 'Employee Status', 'Worker Status', 'Employment State'],
+    active: ['Active', 'Employed', 'Current', 'On Leave'],
+    gone: [
+      'Terminated',
+      'Inactive',
+      'Leaver',
+      'Left',
+      'Former',
+      'Former Employee',
+      'Resigned',
+      'Retired',
+      'Withdrawn',
+      'Deceased',
+      'Dismissed',
+      'Separated',
+      'Exited',
+      'Archived',
+    ],
+  },
   {
     source: 'Deutsch',
     columns: ['Status', 'Beschäftigungsstatus', 'Mitarbeiterstatus', 'Personalstatus', 'Beschäftigungsverhältnis Status'],
@@ -128,7 +175,12 @@ export const STATUS_EXPORTS: readonly StatusExport[] = [
   },
   still('Deutsch', ['Aktiv']),
   left('Deutsch', ['Ausgetreten', 'Archiviert']),
-  { source: 'Nederlands', columns: ['Status', 'Dienstverband status', 'Medewerkerstatus'], active: ['Actief', 'In dienst', 'Met verlof'], gone: ['Inactief', 'Uit dienst', 'Vertrokken', 'Gearchiveerd'] },
+  {
+    source: 'Nederlands',
+    columns: ['Status', 'Dienstverband status', 'Medewerkerstatus'],
+    active: ['Actief', 'In dienst', 'Met verlof'],
+    gone: ['Inactief', 'Uit dienst', 'Vertrokken', 'Gearchiveerd'],
+  },
   still('Nederlands', ['Actief']),
   left('Nederlands', ['Uit dienst', 'Gearchiveerd']),
   {
@@ -147,23 +199,58 @@ export const STATUS_EXPORTS: readonly StatusExport[] = [
   },
   still('Español', ['Activo']),
   left('Español', ['Archivado', 'Dado de baja']),
-  { source: 'Italiano', columns: ['Stato', 'Stato dipendente', 'Stato del rapporto'], active: ['Attivo', 'Attiva', 'In servizio', 'In congedo'], gone: ['Cessato', 'Cessata', 'Inattivo', 'Inattiva', 'Dimesso', 'Archiviato'] },
+  {
+    source: 'Italiano',
+    columns: ['Stato', 'Stato dipendente', 'Stato del rapporto'],
+    active: ['Attivo', 'Attiva', 'In servizio', 'In congedo'],
+    gone: ['Cessato', 'Cessata', 'Inattivo', 'Inattiva', 'Dimesso', 'Archiviato'],
+  },
   still('Italiano', ['Attivo']),
   left('Italiano', ['Cessato', 'Archiviato']),
-  { source: 'Português', columns: ['Estado', 'Situação', 'Status'], active: ['Ativo', 'Ativa', 'Em licença', 'Afastado'], gone: ['Inativo', 'Inativa', 'Desligado', 'Demitido', 'Arquivado'] },
+  {
+    source: 'Português',
+    columns: ['Estado', 'Situação', 'Status'],
+    active: ['Ativo', 'Ativa', 'Em licença', 'Afastado'],
+    gone: ['Inativo', 'Inativa', 'Desligado', 'Demitido', 'Arquivado'],
+  },
   still('Português', ['Ativo']),
   left('Português', ['Desligado', 'Arquivado']),
-  { source: 'Polski', columns: ['Status', 'Status zatrudnienia', 'Status pracownika'], active: ['Aktywny', 'Aktywna', 'Zatrudniony', 'Na urlopie'], gone: ['Nieaktywny', 'Nieaktywna', 'Zwolniony', 'Zwolniona', 'Zarchiwizowany'] },
+  {
+    source: 'Polski',
+    columns: ['Status', 'Status zatrudnienia', 'Status pracownika'],
+    active: ['Aktywny', 'Aktywna', 'Zatrudniony', 'Na urlopie'],
+    gone: ['Nieaktywny', 'Nieaktywna', 'Zwolniony', 'Zwolniona', 'Zarchiwizowany'],
+  },
   still('Polski', ['Aktywny']),
-  { source: 'Lietuvių', columns: ['Būsena', 'Statusas', 'Darbo statusas'], active: ['Aktyvus', 'Aktyvi', 'Dirba', 'Atostogose'], gone: ['Neaktyvus', 'Neaktyvi', 'Atleistas', 'Atleista', 'Išėjęs'] },
+  {
+    source: 'Lietuvių',
+    columns: ['Būsena', 'Statusas', 'Darbo statusas'],
+    active: ['Aktyvus', 'Aktyvi', 'Dirba', 'Atostogose'],
+    gone: ['Neaktyvus', 'Neaktyvi', 'Atleistas', 'Atleista', 'Išėjęs'],
+  },
   still('Lietuvių', ['Aktyvus']),
-  { source: 'Svenska', columns: ['Status', 'Anställningsstatus'], active: ['Aktiv', 'Anställd', 'Tjänstledig'], gone: ['Inaktiv', 'Avslutad', 'Slutat', 'Arkiverad'] },
+  {
+    source: 'Svenska',
+    columns: ['Status', 'Anställningsstatus'],
+    active: ['Aktiv', 'Anställd', 'Tjänstledig'],
+    gone: ['Inaktiv', 'Avslutad', 'Slutat', 'Arkiverad'],
+  },
   still('Svenska', ['Aktiv']),
   left('Svenska', ['Slutat', 'Arkiverad']),
-  { source: 'Dansk/Norsk', columns: ['Status', 'Ansættelsesstatus', 'Ansettelsesstatus'], active: ['Aktiv', 'Ansat', 'Ansatt', 'Orlov', 'Permisjon'], gone: ['Inaktiv', 'Fratrådt', 'Opsagt', 'Sluttet', 'Arkiveret', 'Arkivert'] },
+  {
+    source: 'Dansk/Norsk',
+    columns: ['Status', 'Ansættelsesstatus', 'Ansettelsesstatus'],
+    active: ['Aktiv', 'Ansat', 'Ansatt', 'Orlov', 'Permisjon'],
+    gone: ['Inaktiv', 'Fratrådt', 'Opsagt', 'Sluttet', 'Arkiveret', 'Arkivert'],
+  },
   still('Dansk/Norsk', ['Aktiv']),
   left('Dansk/Norsk', ['Fratrådt', 'Sluttet']),
-  { source: 'Türkçe', columns: ['Durum', 'Çalışma durumu', 'Personel durumu'], active: ['Aktif', 'Çalışıyor', 'İzinli'], gone: ['Pasif', 'Ayrıldı', 'İşten ayrıldı', 'İşten çıkarıldı', 'Arşivlendi'] },
+  {
+    source: 'Türkçe',
+    columns: ['Durum', 'Çalışma durumu', 'Personel durumu'],
+    active: ['Aktif', 'Çalışıyor', 'İzinli'],
+    gone: ['Pasif', 'Ayrıldı', 'İşten ayrıldı', 'İşten çıkarıldı', 'Arşivlendi'],
+  },
   still('Türkçe', ['Aktif']),
   { source: '日本語', columns: ['ステータス', '在籍状況', '在籍区分', '雇用状態'], active: ['在籍', '在職', '休職'], gone: ['退職', '退職済', '離職'] },
   still('日本語', ['在籍']),

@@ -63,8 +63,22 @@ const EXPORTS: Export[] = [
     everyone: ['R-100', 'R-101', 'R-102'],
     stillHere: ['R-100', 'R-102'],
   },
-  { product: 'HiBob', file: 'team-members-hr-hibob.csv', status: 'Lifecycle status', active: 'Employed', everyone: ['B1', 'B2', 'B3'], stillHere: ['B1', 'B3'] },
-  { product: 'Gusto', file: 'team-members-hr-gusto.csv', status: 'Employment Status', active: 'Active', everyone: ['GU1', 'GU2', 'GU3'], stillHere: ['GU1', 'GU3'] },
+  {
+    product: 'HiBob',
+    file: 'team-members-hr-hibob.csv',
+    status: 'Lifecycle status',
+    active: 'Employed',
+    everyone: ['B1', 'B2', 'B3'],
+    stillHere: ['B1', 'B3'],
+  },
+  {
+    product: 'Gusto',
+    file: 'team-members-hr-gusto.csv',
+    status: 'Employment Status',
+    active: 'Active',
+    everyone: ['GU1', 'GU2', 'GU3'],
+    stillHere: ['GU1', 'GU3'],
+  },
   {
     product: 'Workday',
     file: 'team-members-hr-workday.csv',
@@ -100,7 +114,14 @@ const EXPORTS: Export[] = [
     everyone: ['SF1', 'SF2', 'SF3'],
     stillHere: ['SF1', 'SF3'],
   },
-  { product: 'UKG', file: 'team-members-hr-ukg.csv', status: 'Employee Status Code', active: 'A,L', everyone: ['7001', '7002', '7003'], stillHere: ['7001', '7003'] },
+  {
+    product: 'UKG',
+    file: 'team-members-hr-ukg.csv',
+    status: 'Employee Status Code',
+    active: 'A,L',
+    everyone: ['7001', '7002', '7003'],
+    stillHere: ['7001', '7003'],
+  },
   {
     product: 'Dayforce',
     file: 'team-members-hr-dayforce.csv',
@@ -120,7 +141,14 @@ const EXPORTS: Export[] = [
     stillHere: ['S001', 'S003'],
   },
   // A column named like nothing known, whose values are French statuses: a status by its values.
-  { product: 'by values (French)', file: 'team-members-hr-by-values-french.csv', status: 'Situation', active: 'Actif', everyone: ['F1', 'F2', 'F3'], stillHere: ['F1', 'F3'] },
+  {
+    product: 'by values (French)',
+    file: 'team-members-hr-by-values-french.csv',
+    status: 'Situation',
+    active: 'Actif',
+    everyone: ['F1', 'F2', 'F3'],
+    stillHere: ['F1', 'F3'],
+  },
 ];
 
 interface Fix {

@@ -59,7 +59,9 @@ describe('a status column in an HR export', () => {
     const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
     const r = await runCli(args, { env: sb.env });
     const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
-    expect(undecided.message).toContain("--status-column 'Role state' --active 'ACTIVE' keeps 'ACTIVE' and leaves out the rest ('HIRED' too: add it to --active to keep it)");
+    expect(undecided.message).toContain(
+      "--status-column 'Role state' --active 'ACTIVE' keeps 'ACTIVE' and leaves out the rest ('HIRED' too: add it to --active to keep it)",
+    );
     const followed = await runCli([...args, ...undecided.fixes[0].args], { env: sb.env });
     expect(followed.code, followed.stderr).toBe(0);
     expect(followed.json().issues.find((i: { code: string }) => i.code === 'STATUS_EXCLUDED').message).toBe(
@@ -88,15 +90,20 @@ describe('a status column in an HR export', () => {
     );
     const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
     const both = await runCli(args, { env: sb.env });
-    expect(both.json().issues.filter((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED').map((i: { column: string }) => i.column)).toEqual([
-      'Status',
-      'Employment Status',
-    ]);
+    expect(
+      both
+        .json()
+        .issues.filter((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED')
+        .map((i: { column: string }) => i.column),
+    ).toEqual(['Status', 'Employment Status']);
     const one = await runCli([...args, '--status-column', 'Status', '--active', 'Active'], { env: sb.env });
     expect(one.code).toBe(3);
-    expect(one.json().issues.filter((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED').map((i: { column: string }) => i.column)).toEqual([
-      'Employment Status',
-    ]);
+    expect(
+      one
+        .json()
+        .issues.filter((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED')
+        .map((i: { column: string }) => i.column),
+    ).toEqual(['Employment Status']);
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
     const decided = await runCli([...args, '--status-column', 'Status', '--active', 'Active', '--no-status-column', 'Employment Status'], { env: sb.env });
     expect(decided.code, decided.stderr).toBe(0);
@@ -104,11 +111,22 @@ describe('a status column in an HR export', () => {
     const clash = await runCli([...args, '--status-column', 'Status', '--active', 'Active', '--no-status-column', 'status'], { env: sb.env });
     expect(clash.code).toBe(2);
     expect(clash.json().error.code).toBe('BAD_FLAG');
-    const missing = await runCli([...args, '--dry-run', '--no-status-column', 'Status', '--no-status-column', 'Employment Status', '--no-status-column', 'State'], {
+    const missing = await runCli(
+      [...args, '--dry-run', '--no-status-column', 'Status', '--no-status-column', 'Employment Status', '--no-status-column', 'State'],
+      {
+        env: sb.env,
+      },
+    );
+    expect(missing.code, missing.stderr).toBe(0);
+    expect(missing.json().issues).toEqual([
+      expect.objectContaining({ code: 'IGNORED_COLUMN_MISSING', message: expect.stringContaining('--no-status-column') }),
+    ]);
+    // The mapping says the same, for a nightly job.
+    const mapped = await runCli([...args, '--map', JSON.stringify({ status: { column: 'Status', active: ['Active'] }, notStatus: ['Employment Status'] })], {
       env: sb.env,
     });
-    expect(missing.code, missing.stderr).toBe(0);
-    expect(missing.json().issues).toEqual([expect.objectContaining({ code: 'IGNORED_COLUMN_MISSING', message: expect.stringContaining('--no-status-column') })]);
+    expect(mapped.code, mapped.stderr).toBe(0);
+    expect(mapped.json().issues.map((i: { code: string }) => i.code)).toEqual(['STATUS_EXCLUDED']);
   });
 
   it('recognises the German header and words', async () => {
@@ -191,6 +209,6 @@ describe('a status column in an HR export', () => {
     expect((await runCli([...args, '--ignore-column', 'Flag'], { env: sb.env })).code).toBe(3);
     const followed = await runCli([...args, ...undecided.fixes[0].args], { env: sb.env });
     expect(followed.code, followed.stderr).toBe(0);
-    expect(((await sb.stored('/integrations/teamMembers')) as unknown[]).length).toBe(3000);
+    expect((await sb.stored('/integrations/teamMembers')).length).toBe(3000);
   });
 });

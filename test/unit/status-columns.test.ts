@@ -36,7 +36,10 @@ describe('the table', () => {
     const headers = new Set(STATUS_EXPORTS.flatMap((r) => r.columns));
     for (const header of headers) {
       const v = vocabularyOf('team-members', header)!;
-      expect([...v.active].filter((a) => v.gone.has(a)), header).toEqual([]);
+      expect(
+        [...v.active].filter((a) => v.gone.has(a)),
+        header,
+      ).toEqual([]);
     }
   });
 
@@ -63,26 +66,16 @@ describe('the table', () => {
 });
 
 describe('a status by its values', () => {
-  it.each([
-    [['Active', 'Terminated', 'Active']],
-    [['Actif', 'Sorti']],
-    [['Aktiv', '', 'Inaktiv']],
-    [['Employed']],
-  ])('%j is a status', (values) => {
+  it.each([[['Active', 'Terminated', 'Active']], [['Actif', 'Sorti']], [['Aktiv', '', 'Inaktiv']], [['Employed']]])('%j is a status', (values) => {
     expect(statusByValues(values)).toBeDefined();
   });
 
-  it.each([
-    [['Full-Time', 'Part-Time']],
-    [['1', '0', '1']],
-    [['true', 'false']],
-    [['A', 'T']],
-    [['Active', 'Sales']],
-    [['', '']],
-    [[]],
-  ])('%j is not, without a status header', (values) => {
-    expect(statusByValues(values)).toBeUndefined();
-  });
+  it.each([[['Full-Time', 'Part-Time']], [['1', '0', '1']], [['true', 'false']], [['A', 'T']], [['Active', 'Sales']], [['', '']], [[]]])(
+    '%j is not, without a status header',
+    (values) => {
+      expect(statusByValues(values)).toBeUndefined();
+    },
+  );
 
   it('a status column is taken from the unused ones: never UNUSED_COLUMNS nor --ignore-column', () => {
     const p = plan(['employeeID', 'email', 'name', 'HR State', 'Site'], [['E1', 'a@example.com', 'A', 'Active', 'London']]);
