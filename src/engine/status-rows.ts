@@ -73,7 +73,7 @@ export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(
       issue(
         'error',
         'LEAVER_ROW',
-        `${status.column} is '${statusText(value)}'${key ? ` for ${key}` : ''}: the export marks this row as having left, and it would be uploaded; say which statuses to keep with --status-column '${status.column}' --active VALUES (e.g. Active), or remove the row`,
+        `${status.column} is '${statusText(value)}'${key ? ` for ${key}` : ''}: the export marks this row as having left, and it would be uploaded; say which statuses to keep with --status-column ${shellQuote(status.column)} --active VALUES, or that the column is no status with --no-status-column ${shellQuote(status.column)}`,
         { line: raw.line, column: status.column, value: statusText(value) },
       ),
     );
