@@ -2,11 +2,13 @@
 // (src/map/status-exports.ts), shaped like the real one with a person who left, is refused
 // (STATUS_COLUMN_UNDECIDED) until the person answers; following the refusal's own fixes, as --json
 // gives them, sends exactly the active people, or everyone when the column is said to be no status.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/scenarios.js';
 import { sandbox } from '../helpers/sandbox.js';
+import { xlsx } from '../helpers/zip.js';
 
 interface Export {
   readonly product: string;
@@ -246,6 +248,34 @@ describe.concurrent('UNUSED_COLUMNS beside a status column', () => {
         expect((r.json().issues as Found[]).map((i) => i.code)).not.toContain('UNUSED_COLUMNS');
       }
       expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+    } finally {
+      await sb.stop();
+    }
+  });
+});
+
+describe('a workbook whose yes/no status cells are booleans', () => {
+  it('Deputy saved as .xlsx: TRUE and FALSE are read as the export means, and the fix keeps only TRUE', async () => {
+    const sb = await sandbox();
+    try {
+      const text = (ref: string, t: string) => `<c r="${ref}" t="inlineStr"><is><t>${t}</t></is></c>`;
+      const row = (r: number, id: string, name: string, active: boolean) =>
+        `<row r="${r}">${text(`A${r}`, id)}${text(`B${r}`, name)}${text(`C${r}`, `${id}@example.com`)}<c r="D${r}" t="b"><v>${active ? 1 : 0}</v></c></row>`;
+      const file = join(sb.dir, 'deputy.xlsx');
+      writeFileSync(
+        file,
+        xlsx({
+          sheetData: `<row r="1">${text('A1', 'Employee Id')}${text('B1', 'Display Name')}${text('C1', 'Email')}${text('D1', 'Active')}</row>${row(2, 'd1', 'Ella Moss', true)}${row(3, 'd2', 'Finn Reid', false)}`,
+        }),
+      );
+      const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
+      const first = await runCli(args, { env: sb.env });
+      expect(first.code).toBe(3);
+      const undecided = (first.json().issues as Found[]).find((i) => i.code === 'STATUS_COLUMN_UNDECIDED')!;
+      expect(undecided.fixes![0]).toEqual({ kind: 'flags', args: ['--status-column', 'Active', '--active', 'TRUE'] });
+      const followed = await runCli([...args, ...undecided.fixes![0]!.args], { env: sb.env });
+      expect(followed.code, followed.stderr).toBe(0);
+      expect(((await sb.stored('/integrations/teamMembers')) as { employeeID: string }[]).map((m) => m.employeeID)).toEqual(['d1']);
     } finally {
       await sb.stop();
     }
