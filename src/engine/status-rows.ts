@@ -7,7 +7,7 @@ import type { Fix } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
 import { shellQuote } from '../map/accounting.js';
 import type { ColumnPlan } from '../map/column-plan.js';
-import { meaning, statusByValues, statusText, statusVerdict, statusWord, type StatusColumn } from '../map/status-column.js';
+import { EMPTY_STATUS, meaning, statusByValues, statusText, statusVerdict, statusWord, type StatusColumn } from '../map/status-column.js';
 import type { RawRecord } from '../read/types.js';
 
 export interface ExcludedRow {
@@ -82,10 +82,12 @@ export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(
 }
 
 function undecided(status: StatusColumn, counts: ReadonlyMap<string, number>, line: number | null): Issue {
-  const held = [...counts].map(([value, n]) => `${value === '' ? '(empty)' : `'${value}'`} ×${n}`).join(', ');
-  // The statuses the tool knows to mean "still employed", as this file writes them.
-  const active = [...counts.keys()].filter((v) => v !== '' && meaning(status, v) === 'active');
-  const unknown = [...counts.keys()].filter((v) => v !== '' && meaning(status, v) === 'unknown');
+  const held = [...counts].map(([value, n]) => `${value === '' ? EMPTY_STATUS : `'${value}'`} ×${n}`).join(', ');
+  // The statuses the tool knows to mean "still employed", as this file writes them (an empty
+  // `Leaver` cell as --active's `(empty)`).
+  const shown = (v: string) => (v === '' ? EMPTY_STATUS : v);
+  const active = [...counts.keys()].filter((v) => meaning(status, v) === 'active').map(shown);
+  const unknown = [...counts.keys()].filter((v) => meaning(status, v) === 'unknown').map(shown);
   const sources = status.vocabulary.sources.slice(0, 3).join(', ');
   const what =
     status.by === 'values'

@@ -20,6 +20,16 @@ export interface Vocabulary {
   readonly active: ReadonlySet<string>;
   readonly gone: ReadonlySet<string>;
   readonly sources: readonly string[];
+  /** An empty cell means still employed (a `Leaver` column is ticked only for leavers). */
+  readonly emptyIsActive?: boolean;
+}
+
+/** How --active names an empty status cell (and how the messages show one). */
+export const EMPTY_STATUS = '(empty)';
+
+/** A status as --active writes it, compared as a cell is: `(empty)` is the empty cell. */
+export function activeKey(status: string): string {
+  return status.trim().toLowerCase() === EMPTY_STATUS ? '' : normalise(status);
 }
 
 export interface StatusColumn {
@@ -38,10 +48,11 @@ const EMPTY: Vocabulary = { active: new Set(), gone: new Set(), sources: [] };
 let byHeader: Map<string, Vocabulary> | undefined;
 function headers(): Map<string, Vocabulary> {
   if (byHeader) return byHeader;
-  const out = new Map<string, { active: Set<string>; gone: Set<string>; sources: string[] }>();
+  const out = new Map<string, { active: Set<string>; gone: Set<string>; sources: string[]; emptyIsActive: boolean }>();
   for (const row of STATUS_EXPORTS) {
     for (const column of row.columns.map(normalise)) {
-      const v = out.get(column) ?? out.set(column, { active: new Set(), gone: new Set(), sources: [] }).get(column)!;
+      const v = out.get(column) ?? out.set(column, { active: new Set(), gone: new Set(), sources: [], emptyIsActive: false }).get(column)!;
+      v.emptyIsActive ||= row.emptyIsActive === true;
       for (const a of row.active) v.active.add(normalise(a));
       for (const g of row.gone) v.gone.add(normalise(g));
       if (!v.sources.includes(row.source)) v.sources.push(row.source);
@@ -122,7 +133,7 @@ export function findStatusColumns(kind: Kind, columns: readonly string[], choice
     out.push({
       index: named,
       column: columns[named]!,
-      active: new Set(choice.setting!.active.map(normalise)),
+      active: new Set(choice.setting!.active.map(activeKey)),
       vocabulary: vocabularyOf(kind, columns[named]!) ?? EMPTY,
       by: 'setting',
     });
@@ -151,6 +162,7 @@ export function statusVerdict(status: StatusColumn, cell: unknown): StatusVerdic
 /** Whether the tool believes a status (as written) means still employed, gone, or neither. */
 export function meaning(status: StatusColumn, value: string): 'active' | 'gone' | 'unknown' {
   const n = normalise(value);
+  if (n === '') return status.vocabulary.emptyIsActive ? 'active' : 'unknown';
   return status.vocabulary.active.has(n) ? 'active' : status.vocabulary.gone.has(n) ? 'gone' : 'unknown';
 }
 

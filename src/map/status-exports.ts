@@ -17,6 +17,8 @@ export interface StatusExport {
   readonly gone: readonly string[];
   /** Values seen in the product's exports that say neither (not offered to --active). */
   readonly other?: readonly string[];
+  /** An empty cell means still employed: a "gone?" column (`Leaver`, `Archived`) is ticked only for leavers. */
+  readonly emptyIsActive?: true;
 }
 
 // Yes and no in the languages of ./weekdays.ts, and as spreadsheets and databases write them.
@@ -47,7 +49,7 @@ const NO = ['0', 'false', 'no', 'n', 'nein', 'falsch', 'non', 'faux', 'nee', 'fa
 
 /** A yes/no column that asks "still here?" (`Active`) or "gone?" (`Archived`). */
 const still = (source: string, columns: readonly string[]): StatusExport => ({ source, columns, active: YES, gone: NO });
-const left = (source: string, columns: readonly string[]): StatusExport => ({ source, columns, active: NO, gone: YES });
+const left = (source: string, columns: readonly string[]): StatusExport => ({ source, columns, active: NO, gone: YES, emptyIsActive: true });
 
 export const STATUS_EXPORTS: readonly StatusExport[] = [
   // ADP Workforce Now and RUN: `Position Status` (A, L, T in the code view), `Employee Status`.

@@ -211,4 +211,19 @@ describe('a status column in an HR export', () => {
     expect(followed.code, followed.stderr).toBe(0);
     expect((await sb.stored('/integrations/teamMembers')).length).toBe(3000);
   });
+
+  it("a Leaver column ticked only for leavers: the fix keeps the empty cells, written '(empty)'", async () => {
+    sb = await sandbox();
+    const file = join(sb.dir, 'sage.csv');
+    writeFileSync(file, 'Reference,Name,E-Mail,Leaver\nS1,Jon Kerr,jon@example.com,\nS2,Kim Lowe,kim@example.com,Y\nS3,Lee Mann,lee@example.com,\n');
+    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--map', '{"employeeID": "Reference"}'];
+    const r = await runCli(args, { env: sb.env });
+    expect(r.code).toBe(3);
+    const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
+    expect(undecided.fixes[0]).toEqual({ kind: 'flags', args: ['--status-column', 'Leaver', '--active', '(empty)'] });
+    expect(undecided.message).toContain("holds (empty) ×2, 'Y' ×1");
+    const followed = await runCli([...args, ...undecided.fixes[0].args], { env: sb.env });
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(((await sb.stored('/integrations/teamMembers')) as { employeeID: string }[]).map((m) => m.employeeID)).toEqual(['S1', 'S3']);
+  });
 });
