@@ -3,7 +3,7 @@
 // the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
 import type { Bodies } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
-import { StatusTally, excludedWarning, keepByStatus, type ExcludedRow } from './status-rows.js';
+import { StatusTally, excludedWarning, keepByStatus, upFront, type ExcludedRow } from './status-rows.js';
 import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from '../diff/index.js';
 import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
@@ -13,7 +13,7 @@ import { mapRecord } from '../map/record.js';
 import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { markHiddenColumns, readNotes } from '../read/notes.js';
-import { NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
+import { MAX_ISSUES, NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
 import type { Stdin } from '../read/types.js';
 
 export type { RejectedRecord } from '../validate/index.js';
@@ -122,8 +122,15 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       rows++;
       if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
       if (plan.watch.length) tally.watch(plan, raw);
-      if (plan.statuses.length && !keepByStatus(plan, raw, validator, excluded, tally)) continue;
-      const mapped = mapRecord(plan, raw);
+      let leavers: readonly Issue[] = [];
+      if (plan.statuses.length) {
+        const verdict = keepByStatus(plan, raw, excluded, tally);
+        if (verdict === 'excluded') continue;
+        leavers = verdict;
+      }
+      // A leaver is this row's error: checked with it, so --errors-csv lists the row.
+      const found = mapRecord(plan, raw);
+      const mapped = leavers.length ? { ...found, issues: [...(found.issues ?? []), ...leavers] } : found;
       let ok = validator.check(raw, plan, mapped);
       if (ok === NEEDS_SCHEMA) {
         await validator.loadSchema();
@@ -140,7 +147,8 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         first?.statuses.find((s) => s.active),
       ),
     );
-  for (const found of tally.issues(perRecordColumns ? null : (source.info.headerLine ?? 1))) validator.add(found);
+  const undecided = tally.issues(perRecordColumns ? null : (source.info.headerLine ?? 1));
+  for (const found of undecided) validator.add(found);
   validator.finish();
   const { keys, bodies } = validator;
 
@@ -176,7 +184,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     keys,
     lineOf: (index) => validator.lineOfBody(index),
     bodies,
-    issues: markHiddenColumns(validator.issues, source.info),
+    issues: markHiddenColumns(upFront(undecided, validator.issues, input.maxIssues ?? MAX_ISSUES), source.info),
     issueCounts: validator.counts,
     issuesTruncated: validator.truncated,
     errors: validator.errors,

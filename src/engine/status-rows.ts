@@ -56,8 +56,12 @@ export class StatusTally {
   }
 }
 
-/** Whether the row goes on to be mapped and validated; a row left out is added to `excluded`. */
-export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(issue: Issue): void }, excluded: ExcludedRow[], tally: StatusTally): boolean {
+/**
+ * Whether the row goes on to be mapped and validated: 'excluded' (added to `excluded`), or kept with
+ * its LEAVER_ROW errors (none for most rows).
+ */
+export function keepByStatus(plan: ColumnPlan, raw: RawRecord, excluded: ExcludedRow[], tally: StatusTally): 'excluded' | readonly Issue[] {
+  let leavers: Issue[] | undefined;
   for (const status of plan.statuses) {
     const value = raw.cells[status.index];
     const verdict = statusVerdict(status, value);
@@ -67,9 +71,9 @@ export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(
     const key = keyIndex === undefined ? '' : statusText(raw.cells[keyIndex]);
     if (verdict === 'excluded') {
       excluded.push({ line: raw.line, key, status: statusText(value) });
-      return false;
+      return 'excluded';
     }
-    validator.add(
+    (leavers ??= []).push(
       issue(
         'error',
         'LEAVER_ROW',
@@ -78,7 +82,20 @@ export function keepByStatus(plan: ColumnPlan, raw: RawRecord, validator: { add(
       ),
     );
   }
-  return true;
+  return leavers ?? NO_ISSUES;
+}
+
+const NO_ISSUES: Issue[] = [];
+
+/**
+ * The issues to show, with the file's undecided status columns first: they are found after the last
+ * row, and a file with a thousand leavers would otherwise push the one refusal that says what to do
+ * (and carries the fixes) past the limit.
+ */
+export function upFront(first: readonly Issue[], kept: readonly Issue[], max: number): Issue[] {
+  if (!first.length) return [...kept];
+  const rest = kept.filter((i) => !first.includes(i));
+  return [...first, ...rest].slice(0, Math.max(max, first.length));
 }
 
 function undecided(status: StatusColumn, counts: ReadonlyMap<string, number>, line: number | null): Issue {

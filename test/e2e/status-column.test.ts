@@ -2,7 +2,7 @@
 // stops until the person decides (STATUS_COLUMN_UNDECIDED, each leaver a LEAVER_ROW), and
 // `--status-column COL --active VALUES` (or the mapping's "status") keeps the rows asked for, leaving
 // the others out with a warning that lists them; `--no-status-column COL` keeps every row.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -225,5 +225,22 @@ describe('a status column in an HR export', () => {
     const followed = await runCli([...args, ...undecided.fixes[0].args], { env: sb.env });
     expect(followed.code, followed.stderr).toBe(0);
     expect(((await sb.stored('/integrations/teamMembers')) as { employeeID: string }[]).map((m) => m.employeeID)).toEqual(['S1', 'S3']);
+  });
+
+  it('more leavers than the issue limit: the decision is still the first issue, and each leaver row is a rejected row', async () => {
+    sb = await sandbox();
+    const file = join(sb.dir, 'many.csv');
+    const rows = Array.from({ length: 1500 }, (_, i) => `E${i + 1},p${i + 1}@example.com,Person ${i + 1},${i % 2 ? 'Active' : 'Terminated'}`);
+    writeFileSync(file, ['Employee ID,Email,Name,Employment Status', ...rows].join('\n') + '\n');
+    const errors = join(sb.dir, 'rejected.csv');
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--errors-csv', errors], {
+      env: sb.env,
+    });
+    expect(r.code).toBe(3);
+    expect(r.json().issues[0]).toMatchObject({ code: 'STATUS_COLUMN_UNDECIDED', column: 'Employment Status' });
+    expect(r.json().issueCounts).toEqual({ STATUS_COLUMN_UNDECIDED: 1, LEAVER_ROW: 750 });
+    const rejected = readFileSync(errors, 'utf8').trim().split('\n');
+    expect(rejected).toHaveLength(751);
+    expect(rejected[1]).toMatch(/^E1,p1@example.com,Person 1,Terminated,"line 2: Employment Status: Employment Status is 'Terminated' for E1:/);
   });
 });
