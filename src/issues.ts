@@ -60,6 +60,7 @@ export const ISSUE_CODES = [
   'UNKNOWN_PARENT',
   // rows an HR export marks as leavers
   'LEAVER_ROW',
+  'STATUS_COLUMN_UNDECIDED',
   'STATUS_EXCLUDED',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];

@@ -35,7 +35,15 @@ export const FLAGS = {
     flags: '--status-column <column>',
     help: "an HR export's status column: keep only the rows whose status --active names, leave the others out (listed)",
   },
-  active: { flags: '--active <statuses>', help: 'with --status-column: the statuses to keep, separated by commas (e.g. Active,"On Leave")' },
+  active: {
+    flags: '--active <statuses>',
+    help: 'with --status-column: the statuses to keep, separated by commas (e.g. Active,"On Leave"); (empty) keeps an empty status cell',
+  },
+  noStatusColumn: {
+    flags: '--no-status-column <column>',
+    help: 'this column looks like an employment status but is not one: keep every row, leave the column out (repeatable)',
+    repeat: true,
+  },
   splitHours: {
     flags: '--split-hours <how>',
     help: 'store cards: a day with two periods (9-12, 14-18) is an error, or with span is sent as 9-18',

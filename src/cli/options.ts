@@ -71,6 +71,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     splitHours: flags.splitHours,
     statusColumn: flags.statusColumn,
     active: flags.active,
+    noStatusColumns: flags.noStatusColumn,
     closedDays: flags.closedDays,
   });
   const limits = parseLimits(flags);

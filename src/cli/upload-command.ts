@@ -37,6 +37,7 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       'timeFormat',
       'statusColumn',
       'active',
+      'noStatusColumn',
       ...(kind === 'store-cards' ? (['splitHours', 'closedDays'] as const) : []),
       'format',
       'sheet',

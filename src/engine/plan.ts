@@ -3,7 +3,7 @@
 // the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
 import type { Bodies } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
-import { excludedWarning, keepByStatus, type ExcludedRow } from './status-rows.js';
+import { StatusTally, excludedWarning, keepByStatus, upFront, type ExcludedRow } from './status-rows.js';
 import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from '../diff/index.js';
 import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
@@ -13,7 +13,7 @@ import { mapRecord } from '../map/record.js';
 import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { markHiddenColumns, readNotes } from '../read/notes.js';
-import { NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
+import { MAX_ISSUES, NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
 import type { Stdin } from '../read/types.js';
 
 export type { RejectedRecord } from '../validate/index.js';
@@ -68,6 +68,9 @@ export interface Plan {
   readonly mapping: readonly FieldSource[];
 }
 
+/** How many rows a header's plan sees to judge its columns by their values. */
+const SAMPLE_ROWS = 500;
+
 export async function buildPlan(input: PlanInput): Promise<Plan> {
   const { kind } = input;
   const validator = new Validator(kind, {
@@ -82,6 +85,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   let first: ColumnPlan | undefined;
   let rows = 0;
   const excluded: ExcludedRow[] = [];
+  const tally = new StatusTally();
 
   const source = openRecords(input.path, input.read, input.stdin);
   const perRecordColumns = !hasHeaderRow(source.info.format);
@@ -97,6 +101,11 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
             mapping: input.mapping,
             line: perRecordColumns ? raw.line : (source.info.headerLine ?? 1),
             perRecordColumns,
+            // The batch's first rows under this header: a column's values say what it can be.
+            sample: batch
+              .filter((r) => r.columns === raw.columns || r.columns.join('\u0000') === signature)
+              .slice(0, SAMPLE_ROWS)
+              .map((r) => r.cells),
           });
           plans.set(signature, plan);
           first ??= plan;
@@ -112,8 +121,16 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       if (plan.fatal) break records;
       rows++;
       if (input.onProgress && rows % 10_000 === 0) input.onProgress(rows);
-      if (plan.status && !keepByStatus(plan, raw, validator, excluded)) continue;
-      const mapped = mapRecord(plan, raw);
+      if (plan.watch.length) tally.watch(plan, raw);
+      let leavers: readonly Issue[] = [];
+      if (plan.statuses.length) {
+        const verdict = keepByStatus(plan, raw, excluded, tally);
+        if (verdict === 'excluded') continue;
+        leavers = verdict;
+      }
+      // A leaver is this row's error: checked with it, so --errors-csv lists the row.
+      const found = mapRecord(plan, raw);
+      const mapped = leavers.length ? { ...found, issues: [...(found.issues ?? []), ...leavers] } : found;
       let ok = validator.check(raw, plan, mapped);
       if (ok === NEEDS_SCHEMA) {
         await validator.loadSchema();
@@ -123,7 +140,15 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     }
   }
   input.onProgress?.(rows);
-  if (excluded.length) validator.add(excludedWarning(excluded, first?.status));
+  if (excluded.length)
+    validator.add(
+      excludedWarning(
+        excluded,
+        first?.statuses.find((s) => s.active),
+      ),
+    );
+  const undecided = tally.issues(perRecordColumns ? null : (source.info.headerLine ?? 1));
+  for (const found of undecided) validator.add(found);
   validator.finish();
   const { keys, bodies } = validator;
 
@@ -159,7 +184,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     keys,
     lineOf: (index) => validator.lineOfBody(index),
     bodies,
-    issues: markHiddenColumns(validator.issues, source.info),
+    issues: markHiddenColumns(upFront(undecided, validator.issues, input.maxIssues ?? MAX_ISSUES), source.info),
     issueCounts: validator.counts,
     issuesTruncated: validator.truncated,
     errors: validator.errors,

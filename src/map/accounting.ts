@@ -4,6 +4,7 @@
 // stops and names both, with the exact flag that settles it.
 import type { Kind } from '../contract/kinds.js';
 import { NULLABLE, FIELDS } from '../contract/fields.js';
+import type { Fix } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
 import { DAY_CODES, dayCodes } from './closed-days.js';
 import { dayList } from './day-words.js';
@@ -88,21 +89,36 @@ function mapLine(missing: readonly number[], unused: readonly string[]): string 
 
 /**
  * UNUSED_COLUMNS: nullable fields that no column feeds (sent as null for every record) in a file that
- * has columns the tool did not use. Unused columns alone stay warnings (UNKNOWN_COLUMN).
+ * has columns the tool did not use. Unused columns alone stay warnings (UNKNOWN_COLUMN). A status
+ * column is never among them (./status-column.ts takes it first), so it is never offered to
+ * --ignore-column. `fits` says whether a column's values could be a field's: the one concrete --map
+ * line is offered as a fix only then.
  */
-export function unusedColumns(kind: Kind, columns: readonly string[], fed: (field: string) => boolean, unused: readonly number[], line: number): Issue[] {
+export function unusedColumns(
+  kind: Kind,
+  columns: readonly string[],
+  fed: (field: string) => boolean,
+  unused: readonly number[],
+  line: number,
+  fits: (field: string, index: number) => boolean = () => true,
+): Issue[] {
   const defaulted = FIELDS[kind].filter((f) => NULLABLE.has(f) && !fed(f));
   if (!defaulted.length || !unused.length) return [];
   const names = unused.map((i) => columns[i]!);
   // A concrete line only where there is one answer to give; otherwise the user fills in the column.
-  const example = JSON.stringify({ [defaulted[0]!]: defaulted.length === 1 && names.length === 1 ? names[0] : 'ITS COLUMN' });
+  const concrete = defaulted.length === 1 && names.length === 1 && fits(defaulted[0]!, unused[0]!);
+  const example = JSON.stringify({ [defaulted[0]!]: concrete ? names[0] : 'ITS COLUMN' });
   const ignore = names.map((c) => `--ignore-column ${shellQuote(c)}`).join(' ');
+  const fixes: Fix[] = [
+    ...(concrete ? [{ kind: 'flags' as const, args: ['--map', example] }] : []),
+    { kind: 'flags', args: names.flatMap((c) => ['--ignore-column', c]) },
+  ];
   return [
     issue(
       'error',
       'UNUSED_COLUMNS',
       `${defaulted.join(' and ')} ${defaulted.length > 1 ? 'have' : 'has'} no column, so ${defaulted.length > 1 ? 'they' : 'it'} would be sent empty (null) for every record, while the column${names.length > 1 ? 's' : ''} ${quoted(names)} ${names.length > 1 ? 'are' : 'is'} not used; if one of them holds it, map it (--map ${shellQuote(example)}); if not, leave ${names.length > 1 ? 'them' : 'it'} out with ${ignore}`,
-      { line, column: names[0]!, field: defaulted.join(',') },
+      { line, column: names[0]!, field: defaulted.join(','), fixes },
     ),
   ];
 }

@@ -8,8 +8,10 @@ import { placeDays, type DayColumn } from './day-columns.js';
 import { hoursColumnExamples, hoursColumn, nearWeekday, type DayColumns } from './layout.js';
 import { nameAdvice } from './name-columns.js';
 import type { Mapping } from './mapping-file.js';
-import { findStatusColumn, type StatusColumn } from './status-column.js';
-import { accountDays, unusedColumns } from './accounting.js';
+import { findStatusColumns, type StatusColumn } from './status-column.js';
+import { accountDays, shellQuote, unusedColumns } from './accounting.js';
+import type { Fix } from '../errors.js';
+import { valuesFit } from './field-shape.js';
 
 export interface ColumnPlan {
   readonly kind: Kind;
@@ -35,8 +37,17 @@ export interface ColumnPlan {
   readonly timeFormat: TimeFormats | undefined;
   /** --split-hours: what a day with two periods becomes; unset, it is error SPLIT_HOURS. */
   readonly splitHours: 'span' | undefined;
-  /** An HR export's status column (./status-column.ts): which rows are leavers, or which to keep. */
-  readonly status: StatusColumn | undefined;
+  /**
+   * An HR export's status columns (./status-column.ts): the one --status-column names (rows not
+   * --active are left out), and any other that reads as a status, undecided (its leavers are errors).
+   */
+  readonly statuses: readonly StatusColumn[];
+  /**
+   * Team members: the columns that feed nothing and are not said to be no status. The first rows did
+   * not make them a status column, but a later row may (a column empty for its first 500 rows), so
+   * the run keeps looking at them to the end (../engine/status-rows.ts).
+   */
+  readonly watch: readonly number[];
 }
 
 export interface FedField {
@@ -62,6 +73,8 @@ export interface PlanOptions {
   readonly line: number;
   /** JSON records carry their own keys: a missing field is a per-record problem there. */
   readonly perRecordColumns: boolean;
+  /** The first records' cells under this header: a column's values say what it can be (a status, an email). */
+  readonly sample?: readonly (readonly unknown[])[];
 }
 
 export function compilePlan(kind: Kind, columns: readonly string[], options: PlanOptions): ColumnPlan {
@@ -75,7 +88,11 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   let hoursJson: number | undefined;
   const at = (index: number) => ({ line: options.line, column: columns[index] ?? '' });
   const fieldsOf = options.mapping.fields ?? {};
-  const ignored = new Set((options.mapping.ignore ?? []).map(normalise));
+  const notStatus = new Set((options.mapping.notStatus ?? []).map(normalise));
+  // A column said to be no status is left out like an ignored one: it feeds nothing either way.
+  const ignored = new Set([...(options.mapping.ignore ?? []).map(normalise), ...notStatus]);
+  const sample = options.sample ?? [];
+  const valuesOf = (index: number) => sample.map((cells) => cells[index]);
 
   // The mapping first: a column it names is the user's answer, whatever else its name could mean.
   const taken = new Set<number>();
@@ -99,10 +116,17 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     });
   }
 
-  // A status column is read to find leavers, never sent: it is neither a field nor an unused column.
-  const status = findStatusColumn(columns, options.mapping.status, taken);
-  if (status && !ignored.has(normalise(status.column))) taken.add(status.index);
-  else if (options.mapping.status && !options.perRecordColumns) {
+  // A status column is read to find leavers, never sent: it is neither a field nor an unused column,
+  // and --ignore-column does not make it one (that would send the leavers it marks). A column whose
+  // name says a field is that field.
+  const statuses = findStatusColumns(kind, columns, {
+    setting: options.mapping.status,
+    notStatus,
+    taken: new Set([...taken, ...columns.flatMap((c, i) => (matchColumn(kind, c) ? [i] : []))]),
+    sample,
+  });
+  for (const { index } of statuses) taken.add(index);
+  if (options.mapping.status && !statuses.some((s) => s.active) && !options.perRecordColumns) {
     issues.push(
       issue(
         'error',
@@ -201,11 +225,15 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
           at(index),
         ),
       );
-    } else if (hint) {
+    } else if (hint && guessFits(hint, index)) {
       const field = matchColumn(kind, hint)?.field;
       // A near miss of an hours column (`mon_sinec`) has no field to map it to: rename it.
-      const fix = field ? `map it with --map '{"${field}": "${column}"}', rename it, ${leaveOut}` : `rename it to '${hint}', ${leaveOut}`;
-      issues.push(issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; ${fix}`, { ...at(index), field: field ?? null }));
+      const map = field ? `{${JSON.stringify(field)}: ${JSON.stringify(column)}}` : undefined;
+      const fix = map ? `map it with --map ${shellQuote(map)}, rename it, ${leaveOut}` : `rename it to '${hint}', ${leaveOut}`;
+      const fixes: Fix[] = [...(map ? [{ kind: 'flags' as const, args: ['--map', map] }] : []), { kind: 'flags', args: ['--ignore-column', column] }];
+      issues.push(
+        issue('error', 'UNPLACED_COLUMN', `column '${column}' looks like '${hint}' but is not used; ${fix}`, { ...at(index), field: field ?? null, fixes }),
+      );
     } else issues.push(issue('warning', 'UNKNOWN_COLUMN', `column '${column}' is not used`, at(index)));
   }
 
@@ -228,6 +256,14 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
       if (indexOf(columns, name) === -1)
         issues.push(
           issue('warning', 'IGNORED_COLUMN_MISSING', `column '${name}' is listed to ignore, but the file has no such column`, { line: options.line }),
+        );
+    }
+    for (const name of options.mapping.notStatus ?? []) {
+      if (indexOf(columns, name) === -1)
+        issues.push(
+          issue('warning', 'IGNORED_COLUMN_MISSING', `column '${name}' is named by --no-status-column, but the file has no such column`, {
+            line: options.line,
+          }),
         );
     }
   }
@@ -272,7 +308,17 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
       );
     }
     // An unplaced column already says what it looks like and how to map it: said once, not twice.
-    if (!fatal) issues.push(...unusedColumns(kind, columns, (f) => fields.has(f) || byName.has(f), unused, options.line));
+    if (!fatal)
+      issues.push(
+        ...unusedColumns(
+          kind,
+          columns,
+          (f) => fields.has(f) || byName.has(f),
+          unused,
+          options.line,
+          (f, i) => valuesFit(kind, f, valuesOf(i)),
+        ),
+      );
   }
   if (missing.length && !options.perRecordColumns) {
     fatal = true;
@@ -295,6 +341,8 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   }
 
   const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]! }));
+  const feeding = new Set([...taken, ...[...byName.values()].flat(), ...(hoursJson === undefined ? [] : [hoursJson]), ...dayColumns.map((d) => d.index)]);
+  const watch = kind === 'team-members' ? columns.flatMap((c, i) => (c !== '' && !feeding.has(i) && !notStatus.has(normalise(c)) ? [i] : [])) : [];
   const scalars = FIELDS[kind]
     .filter((field) => field !== 'opentToGuestsPeriod')
     .map((field) => {
@@ -322,8 +370,15 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     unnamed,
     timeFormat: options.mapping.timeFormat,
     splitHours: options.mapping.splitHours,
-    status: status && !ignored.has(normalise(status.column)) ? status : undefined,
+    statuses,
+    watch,
   };
+
+  /** A guessed field is offered only when the column's values could be that field's (./field-shape.ts). */
+  function guessFits(hint: string, index: number): boolean {
+    const field = matchColumn(kind, hint)?.field;
+    return field === undefined || valuesFit(kind, field, valuesOf(index));
+  }
 }
 
 /** The column a mapping names, as written or differing only in case and spacing; -1 if none. */

@@ -203,14 +203,40 @@ export function distance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The closest known column name, when it is close enough to be a likely typo. */
+/** A header's words: `Location Code`, `location_code` and `LocationCode` are `location`, `code`. */
+function wordsOf(name: string): string[] {
+  return name
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .split(/[\s_\-.]+/)
+    .map(normalise)
+    .filter(Boolean);
+}
+
+/**
+ * A slip of the keyboard, not a different word: the whole name one edit away (`Emial`, `Emailadress`),
+ * or the same words with each at most one edit away (two in a long word: `Donerstag`). Sharing a
+ * word is not a reason: `Location Code` is three letters from `position code`, `Employee Role` two
+ * from `employee code`, and each names another thing.
+ */
+function typo(column: string, known: string): boolean {
+  const a = normalise(column);
+  const b = normalise(known);
+  if (a.length >= 4 && distance(a, b) <= 1) return true;
+  const x = wordsOf(column);
+  const y = wordsOf(known);
+  if (x.length !== y.length) return false;
+  return x.every((w, i) => distance(w, y[i]!) <= (Math.min(w.length, y[i]!.length) >= 9 ? 2 : w.length >= 4 ? 1 : 0));
+}
+
+/** The closest known column name, when the column reads as a typo of it (see typo()). */
 export function suggest(column: string, known: readonly string[]): string | undefined {
   const n = normalise(column);
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const k of known) {
+    if (!typo(column, k)) continue;
     const d = distance(n, normalise(k));
     if (d < bestDistance) [best, bestDistance] = [k, d];
   }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(n.length / 4)) ? best : undefined;
+  return best;
 }

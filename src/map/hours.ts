@@ -41,6 +41,9 @@ export function parseTime(text: string, pastMidnight = false, format?: TimeForma
     if (sep === ':') {
       if (frac.length !== 2) return undefined;
       minutes = Number(frac);
+    } else if (ampm && frac.length === 2) {
+      // `5.30pm`: AM/PM says it is a clock, and a clock's two digits are minutes (17:30, never 5.3 hours).
+      minutes = Number(frac);
     } else if (frac === '00') {
       // 9.00 is nine o'clock read either way: minutes or hundredths of an hour agree.
       minutes = 0;

@@ -1,9 +1,10 @@
 // `--map mapping.json` or inline `--map '{"employeeID": "Personalnummer"}'`: wire field to the column
 // (or columns, joined with a space) that feeds it, plus the columns to leave out on purpose.
 //   {"name": ["First Name", "Last Name"], "ignore": ["Store"], "timeFormat": "clock", "splitHours": "span"}
-// `ignore`, `timeFormat`, `splitHours`, `closedDays` and `status` are not wire fields of either kind, so
-// they cannot be read as one. `status` says which rows of an HR export to keep:
-//   {"status": {"column": "Employment Status", "active": ["Active", "On Leave"]}}
+// `ignore`, `timeFormat`, `splitHours`, `closedDays`, `status` and `notStatus` are not wire fields of
+// either kind, so they cannot be read as one. `status` says which rows of an HR export to keep, and
+// `notStatus` which status-like columns are none (--no-status-column):
+//   {"status": {"column": "Employment Status", "active": ["Active", "On Leave"]}, "notStatus": ["Status"]}
 // The hours may name one column (the week, or its JSON) or a column per weekday. The hours may name one column (the week, or its JSON) or a column per weekday:
 //   {"opentToGuestsPeriod": {"Mo": "Segunda-feira", "Sa": {"since": "Sáb abre", "to": "Sáb fecha"}}, "closedDays": "Su"}
 import type { Kind } from '../contract/kinds.js';
@@ -29,6 +30,8 @@ export interface Mapping {
   readonly closedDays?: readonly number[] | undefined;
   /** Which rows of an HR export to keep by their status column (--status-column, --active); the others are left out. */
   readonly status?: StatusSetting | undefined;
+  /** Columns the person says are no employment status (--no-status-column): every row is kept, the column left out. */
+  readonly notStatus?: readonly string[] | undefined;
   /** Store cards: the column (or opening and closing pair) of a weekday, as the mapping names it. */
   readonly days?: readonly MappedDay[];
 }
@@ -48,6 +51,7 @@ export interface MappingFlags {
   readonly closedDays?: string | undefined;
   readonly statusColumn?: string | undefined;
   readonly active?: string | undefined;
+  readonly noStatusColumns?: readonly string[] | undefined;
 }
 
 function bad(where: string, message: string, hint: string): UsageError {
@@ -85,6 +89,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
   let splitHours: 'span' | undefined;
   let closedDays: number[] | undefined;
   let status: StatusSetting | undefined;
+  const notStatus: string[] = [];
   const days: MappedDay[] = [];
   if (source !== undefined) {
     const { where, value } = parseSource(source);
@@ -101,6 +106,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
       else if (key === 'timeFormat') timeFormat = checkTimeFormat(where, column);
       else if (key === 'splitHours') splitHours = checkSplitHours(where, column);
       else if (key === 'status') status = checkStatus(where, column);
+      else if (key === 'notStatus') notStatus.push(...columnList(where, key, column));
       else if (key === 'closedDays' && kind === 'store-cards') closedDays = checkClosedDays(where, column);
       else if (key === 'opentToGuestsPeriod' && kind === 'store-cards' && column !== null && typeof column === 'object' && !Array.isArray(column))
         days.push(...dayColumns(where, column as Record<string, unknown>));
@@ -108,7 +114,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
         throw bad(
           where,
           `'${key}' is not a ${kind} field`,
-          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span; "status" names the status column and the statuses to keep${kind === 'store-cards' ? '; "closedDays" lists the days the stores are closed, such as "Sa,Su"' : ''}`,
+          `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span; "status" names the status column and the statuses to keep; "notStatus" lists columns that look like a status but are none${kind === 'store-cards' ? '; "closedDays" lists the days the stores are closed, such as "Sa,Su"' : ''}`,
         );
       } else fieldsOut[key] = columnList(where, key, column);
     }
@@ -135,6 +141,10 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     closedDays = flag;
   }
   status = statusFromFlags(flags, status);
+  notStatus.push(...(flags.noStatusColumns ?? []).map((c) => c.trim()));
+  if (notStatus.some((c) => c === '')) throw new UsageError('BAD_FLAG', '--no-status-column names no column', STATUS_HINT);
+  const both = status && notStatus.find((c) => c.toLowerCase() === status.column.toLowerCase());
+  if (both) throw new UsageError('BAD_FLAG', `'${both}' is named by --status-column and by --no-status-column`, 'keep one of them');
   // A column both fed to a field and ignored is two answers to one question.
   for (const [field, columns] of Object.entries(fieldsOut)) {
     const both = columns.find((c) => ignore.includes(c));
@@ -152,11 +162,12 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     ...(closedDays ? { closedDays } : {}),
     ...(days.length ? { days } : {}),
     ...(status ? { status } : {}),
+    ...(notStatus.length ? { notStatus } : {}),
   };
 }
 
 const STATUS_HINT =
-  'e.g. --status-column Status --active Active,"On Leave" (or "status": {"column": "Status", "active": ["Active", "On Leave"]} in the mapping)';
+  'e.g. --status-column Status --active Active,"On Leave" (or "status": {"column": "Status", "active": ["Active", "On Leave"]} in the mapping); or, for a column that is no status, --no-status-column COL';
 
 /** `"status": {"column": "Status", "active": ["Active", "On Leave"]}` in a mapping. */
 function checkStatus(where: string, value: unknown): StatusSetting {

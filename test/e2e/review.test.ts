@@ -57,7 +57,7 @@ describe('a dry run shows what will be sent', () => {
 describe('a header below blank lines or a sep= line', () => {
   it('has its problems reported on the line the header is on', async () => {
     const t = tempDir();
-    const file = t.write('late.csv', 'sep=;\n\n\nemployeeID;email;name;Emial\nE1;a@example.com;A;x\n');
+    const file = t.write('late.csv', 'sep=;\n\n\nemployeeID;email;name;Emial\nE1;a@example.com;A;b@example.com\n');
     const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json']);
     expect(r.json().issues).toContainEqual(expect.objectContaining({ code: 'UNPLACED_COLUMN', line: 4, column: 'Emial' }));
   });

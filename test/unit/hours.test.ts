@@ -16,6 +16,11 @@ describe('parseTime', () => {
     ['9:30 PM', 21.5],
     ['9:30pm', 21.5],
     ['9:30 p.m.', 21.5],
+    // A dot or comma with AM/PM is a clock: 5.30pm is half past five in the afternoon, not 5.3 hours.
+    ['5.30pm', 17.5],
+    ['5,30 PM', 17.5],
+    ['9.15am', 9.25],
+    ['12.30am', 0.5],
     ['9 AM', 9],
     ['9am', 9],
     ['12 AM', 0],
@@ -181,6 +186,12 @@ describe('times other countries write', () => {
     // One digit is decimal hours, and 75 minutes is no clock time, so neither is ambiguous.
     expect(parseRange('9,5-21,75')).toEqual({ since: 9.5, to: 21.75 });
     expect(parseTime('21.60', false, 'clock')).toBeUndefined();
+  });
+
+  it('a dotted time with AM/PM is a clock time, whatever the format says about 8.30', () => {
+    expect(parseRange('9am - 5.30pm')).toEqual({ since: 9, to: 17.5 });
+    expect(parseRange('9am - 5.30pm', 'decimal')).toEqual({ since: 9, to: 17.5 });
+    expect(parseRange('8.45 a.m. - 6.15 p.m.')).toEqual({ since: 8.75, to: 18.25 });
   });
 
   it('spreadsheets show seconds: only :00 is accepted', () => {
