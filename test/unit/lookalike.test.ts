@@ -1,0 +1,108 @@
+// Look-alike text (issue 40): the characters that show nothing, UTS #39 skeletons, words in two scripts.
+import { describe, expect, it } from 'vitest';
+import { CONFUSABLES_VERSION } from '../../src/validate/confusables-table.js';
+import { differing, hiddenCharacter, mixedScripts, nameOf, needsSkeleton, skeleton } from '../../src/validate/lookalike.js';
+
+describe('hiddenCharacter', () => {
+  it.each([
+    ['E\u200e00001', 'U+200E LEFT-TO-RIGHT MARK'],
+    ['E\u200f00001', 'U+200F RIGHT-TO-LEFT MARK'],
+    ['E\u061c00001', 'U+061C ARABIC LETTER MARK'],
+    ['E\u202a00001', 'U+202A LEFT-TO-RIGHT EMBEDDING'],
+    ['E\u202e10000', 'U+202E RIGHT-TO-LEFT OVERRIDE'],
+    ['E\u206200001', 'U+2062 INVISIBLE TIMES'],
+    ['E\u180e00001', 'U+180E MONGOLIAN VOWEL SEPARATOR'],
+    ['E\u034f00001', 'U+034F COMBINING GRAPHEME JOINER'],
+    ['E\ufe0f00001', 'U+FE0F VARIATION SELECTOR-16'],
+    ['E\u{e0041}00001', 'U+E0041 TAG LATIN CAPITAL LETTER A'],
+    ['E\u{e0100}00001', 'U+E0100 VARIATION SELECTOR-17'],
+    ['E\u316400001', 'U+3164 HANGUL FILLER'],
+    ['E\x1b00001', 'U+001B ESCAPE'],
+    ['E\x0700001', 'U+0007 BELL'],
+    ['E\x8500001', 'U+0085 NEXT LINE'],
+  ])('%j holds %s at position 2', (text, named) => {
+    const found = hiddenCharacter(text, false)!;
+    expect(nameOf(found.cp)).toBe(named);
+    expect(found.position).toBe(2);
+  });
+
+  it('offers the value without the character only when removing it is certain', () => {
+    expect(hiddenCharacter('E\u2062000\u{e0041}01', false)).toMatchObject({ without: 'E00001', control: false, bidi: false });
+    // A direction mark moves the text: without it `E‮10000` reads E10000, yet it showed as E00001.
+    expect(hiddenCharacter('E\u202e10000', false)).toMatchObject({ without: undefined, bidi: true });
+    // What an escape sequence leaves behind ('[31m') is not what the person meant either.
+    expect(hiddenCharacter('Anna\x1b[31m', true)).toMatchObject({ without: undefined, control: true });
+  });
+
+  it('counts a character beyond U+FFFF as one position', () => {
+    expect(hiddenCharacter('😀\u200bA', false)?.position).toBe(2);
+  });
+
+  it('leaves a name what its writing needs, and nothing else', () => {
+    expect(hiddenCharacter('\u0645\u06cc\u200c\u0631\u0648\u062f', true)).toBeUndefined(); // ZWNJ inside a Persian word
+    expect(hiddenCharacter('\u0915\u094d\u200d\u0937', true)).toBeUndefined(); // ZWJ in Devanagari
+    expect(hiddenCharacter('Anna \u2764\ufe0f', true)).toBeUndefined(); // ❤️
+    expect(hiddenCharacter('Sam \u{1f469}\u200d\u{1f4bb}', true)).toBeUndefined(); // 👩‍💻
+    expect(hiddenCharacter('Anna\ufe0f', true)?.cp).toBe(0xfe0f);
+    expect(hiddenCharacter('An\u200dna \u202eX', true)?.cp).toBe(0x202e);
+    expect(hiddenCharacter('Ann\u200ba', true)?.cp).toBe(0x200b);
+    // In a key the same characters are refused: keys are not written, they are matched.
+    expect(hiddenCharacter('\u2764\ufe0f', false)?.cp).toBe(0xfe0f);
+  });
+
+  it('finds nothing in plain text', () => {
+    expect(hiddenCharacter('José García-Ödön 李', true)).toBeUndefined();
+  });
+});
+
+describe('skeleton (UTS #39, confusables ' + CONFUSABLES_VERSION + ')', () => {
+  it('gives Latin, Cyrillic and Greek E00001 one skeleton, ignoring case', () => {
+    const latin = skeleton('E00001');
+    expect(skeleton('\u041500001')).toBe(latin); // Cyrillic Е
+    expect(skeleton('\u039500001')).toBe(latin); // Greek Ε
+    expect(skeleton('e00001')).toBe(latin);
+    expect(skeleton('m1@ex\u0430mple.com')).toBe(skeleton('m1@example.com'));
+  });
+
+  it('tells different text apart', () => {
+    expect(skeleton('E00002')).not.toBe(skeleton('E00001'));
+    expect(skeleton('josé@example.com')).not.toBe(skeleton('jose@example.com'));
+  });
+
+  it('ignores default-ignorable characters, as UTS #39 says', () => {
+    expect(skeleton('E\u200b00001')).toBe(skeleton('E00001'));
+  });
+});
+
+describe('needsSkeleton', () => {
+  it('is false for ASCII and the plain Latin letters', () => {
+    for (const text of ['E00001', 'björn@exämple.se', 'Ñandú-Çà', 'straße', 'Łódź'.slice(1, 2)]) expect(needsSkeleton(text), text).toBe(false);
+  });
+  it('is true for another script or a Latin letter that imitates another', () => {
+    for (const text of ['\u041500001', '\u039500001', 'ex\u0251mple', 'ı', 'ø', '×']) expect(needsSkeleton(text), text).toBe(true);
+  });
+});
+
+describe('mixedScripts', () => {
+  it('finds Latin and Cyrillic in one word, naming the odd letter and its position', () => {
+    expect(mixedScripts('m1@ex\u0430mple.com')).toEqual({ word: 'ex\u0430mple', scripts: ['Latin', 'Cyrillic'], odd: [{ char: '\u0430', position: 6 }] });
+  });
+
+  it('lets each word have its own script, and digits and marks go with any', () => {
+    expect(mixedScripts('ivan@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444')).toBeUndefined();
+    expect(mixedScripts('\u041500001')).toBeUndefined();
+    expect(mixedScripts('MOSCOW-\u041c\u043e\u0441\u043a\u0432\u0430')).toBeUndefined();
+  });
+
+  it('allows Japanese and Korean writing (UTS #39 augmented sets)', () => {
+    expect(mixedScripts('\u6771\u4eac\u30bf\u30ef\u30fc\u3068')).toBeUndefined(); // Han + Katakana + Hiragana
+    expect(mixedScripts('\ud55c\uad6d\u8a9e')).toBeUndefined(); // Hangul + Han
+    expect(mixedScripts('\u0391\u0392C')?.scripts).toEqual(['Greek', 'Latin']);
+  });
+});
+
+describe('differing', () => {
+  it('names the characters that differ, with code point and script', () => {
+    expect(differing('\u041500001', 'E00001')).toBe("'\u0415' (U+0415, Cyrillic) at position 1 where the other has 'E' (U+0045, Latin)");
+  });
+});
