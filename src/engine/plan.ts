@@ -75,6 +75,8 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     knownParentsFrom: input.knownParentsFrom,
     maxIssues: input.maxIssues,
     keepRejected: input.keepRejected,
+    recordedKeys: input.baseline ? () => input.baseline!.records.keys() : undefined,
+    recordedIn: input.baseline?.source === 'file' ? 'the --baseline file' : 'the last upload',
   });
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
