@@ -110,7 +110,8 @@ export interface Hidden {
  * The first control or invisible character in `text` a value of this kind may not hold, or undefined.
  * A key or an email may hold none. A name may hold what writing needs: a zero-width (non-)joiner
  * between two letters (Persian, Indic scripts), a joiner between two emoji and a variation selector
- * right after one (❤️, 👩‍💻) — everything else, and every control, is refused there too.
+ * right after one (❤️, 👩‍💻), and a line break or tab, which a cell shows — everything else (ESC, BEL,
+ * direction marks, tags) is refused there too.
  */
 export function hiddenCharacter(text: string, name: boolean): Hidden | undefined {
   if (!ANY_HIDDEN.test(text)) return undefined;
@@ -121,7 +122,8 @@ export function hiddenCharacter(text: string, name: boolean): Hidden | undefined
   const kept: string[] = [];
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    if (!ANY_HIDDEN.test(c) || (name && allowedInName(chars, i))) {
+    // NUL is INVALID_CHARACTER in any field already (validate/index.ts): not named twice.
+    if (!ANY_HIDDEN.test(c) || c === '\0' || (name && allowedInName(chars, i))) {
       kept.push(c);
       continue;
     }
@@ -138,6 +140,8 @@ const EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Emoji_Component}]/
 
 function allowedInName(chars: readonly string[], i: number): boolean {
   const c = chars[i]!;
+  // A line break or tab inside a name shows in the cell as what it is (Excel's Alt+Enter): sent as written.
+  if (c === '\n' || c === '\r' || c === '\t') return true;
   const before = chars[i - 1] ?? '';
   const after = chars[i + 1] ?? '';
   if (c === '\u200c' || c === '\u200d') {

@@ -46,6 +46,8 @@ describe('hiddenCharacter', () => {
     expect(hiddenCharacter('Anna\ufe0f', true)?.cp).toBe(0xfe0f);
     expect(hiddenCharacter('An\u200dna \u202eX', true)?.cp).toBe(0x202e);
     expect(hiddenCharacter('Ann\u200ba', true)?.cp).toBe(0x200b);
+    expect(hiddenCharacter('Carl\nMulti-line\tx', true)).toBeUndefined(); // a line break shows in the cell
+    expect(hiddenCharacter('E1\nE2', false)?.cp).toBe(0x0a);
     // In a key the same characters are refused: keys are not written, they are matched.
     expect(hiddenCharacter('\u2764\ufe0f', false)?.cp).toBe(0xfe0f);
   });
