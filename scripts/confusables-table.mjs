@@ -24,22 +24,22 @@ if (entries.length < 6000 || entries.some(([, p]) => p.length === 0)) throw new 
 // `source=prototype`, in hex, one per `,`: about 70 KB, parsed on first use only.
 const table = entries.map(([cp, prototype]) => `${cp.toString(16)}=${hex(prototype)}`).join(',');
 
-// Below U+0370, the characters that need no look-alike check: ASCII, the Latin letters that are a
-// plain ASCII letter with marks (é, ç, ñ: one letter of one script, told apart as written) or that no
-// mapping names (ß), and the marks no mapping names. Everything else (ı, ø, ɑ, ×, µ, and every
-// character of another script) sends its value to the full check.
+// Below U+1F00, the characters that need no look-alike check: ASCII; the letters of European
+// alphabets (Latin-1 and Latin Extended-A: é, ø, ł, ı, æ — each a letter of its own, told apart as
+// written, though confusables.txt maps some to a letter with an overlay); other Latin letters that
+// are a plain ASCII letter with marks (ǎ, ễ) or that no mapping names; and the marks no mapping
+// names. Everything else (ɑ, ǀ, ×, µ, and every letter of another script) sends its value to the
+// full check.
 const mapped = new Set(entries.map(([cp]) => cp));
 const plain = [];
-for (let cp = 0; cp < 0x370; cp++) {
+for (let cp = 0; cp < 0x1f00; cp++) {
   const c = String.fromCodePoint(cp);
+  const latinLetter = /\p{Script=Latin}/u.test(c) && /\p{L}/u.test(c);
   const ok =
-    cp < 0x80
-      ? true
-      : /\p{M}/u.test(c)
-        ? !mapped.has(cp)
-        : /\p{Script=Latin}/u.test(c) &&
-          /\p{L}/u.test(c) &&
-          (!mapped.has(cp) || [...c.normalize('NFD')].every((d, i) => (i === 0 ? d < '\u0080' : /\p{M}/u.test(d))));
+    cp < 0x80 ||
+    (/\p{M}/u.test(c) && !mapped.has(cp)) ||
+    (latinLetter && cp >= 0xc0 && cp <= 0x17f) ||
+    (latinLetter && (!mapped.has(cp) || [...c.normalize('NFD')].every((d, i) => (i === 0 ? d < '\u0080' : /\p{M}/u.test(d)))));
   if (ok) plain.push(cp);
 }
 const ranges = [];
@@ -57,8 +57,8 @@ export const CONFUSABLES_VERSION = '13.0.0';
 
 export const CONFUSABLES = '${table}';
 
-/** Code point ranges below U+0370 whose characters need no look-alike check (see the generator). */
-export const PLAIN_BELOW_0370: readonly (readonly [number, number])[] = ${JSON.stringify(ranges)};
+/** Code point ranges below U+1F00 whose characters need no look-alike check (see the generator). */
+export const PLAIN_BELOW_1F00: readonly (readonly [number, number])[] = ${JSON.stringify(ranges)};
 `;
 writeFileSync(new URL('../src/validate/confusables-table.ts', import.meta.url), out);
-console.log(`${entries.length} mappings, ${plain.length} plain code points below U+0370`);
+console.log(`${entries.length} mappings, ${plain.length} plain code points below U+1F00`);

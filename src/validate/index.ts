@@ -14,7 +14,7 @@ import { describe } from './messages.js';
 import { IDENTIFYING, invisibleCharacter, lookalikeCharacter, SHOWN_AS_IS, toNfc } from './text.js';
 import { lookalikeIssue, Lookalikes, mixedScriptIssue } from './lookalike-index.js';
 import { needsSkeleton } from './lookalike.js';
-import { emailList, listIssue, ListsInCells, partsOf, SEPARATOR } from './lists.js';
+import { emailList, listIssue, ListsInCells, parentKeysIn, partsOf, SEPARATOR } from './lists.js';
 
 /**
  * Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. Excel
@@ -399,12 +399,16 @@ export class Validator {
     const found: { record: number; issue: Issue }[] = [];
     if (this.lists.candidates.length === 0) return found;
     const known = this.options.knownParents;
+    // The parentKeys written alone in this file, looked for only where the known stores do not tell.
+    const wanted = new Set(this.lists.candidates.flatMap((c) => (c.field === 'parentKey' ? c.parts : [])).filter((v) => !known?.has(v)));
+    const inFile = wanted.size > 0 ? parentKeysIn(this.bodies, wanted) : new Set<string>();
     let recorded: Set<string> | undefined;
     for (const { record, field, value, parts } of this.lists.candidates) {
-      const isStore = (v: string): boolean => known?.has(v) === true || this.lists.parents.has(v);
+      const isStore = (v: string): boolean => known?.has(v) === true || inFile.has(v);
       let evidence: string | undefined;
       if (field === 'parentKey') {
-        if (!isStore(value) && parts.every(isStore)) {
+        // The whole is a store only by the store cards: in the file it is this very row's parentKey.
+        if (known?.has(value) !== true && parts.every(isStore)) {
           evidence = parts.every((p) => known?.has(p))
             ? `each a store card's nodeKey in ${this.options.knownParentsFrom ?? 'the store cards'}`
             : 'each a parentKey of other rows in this file';

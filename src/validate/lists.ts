@@ -40,19 +40,10 @@ export function listIssue(field: string, value: string, parts: readonly string[]
  * end, when every store key and record key is known.
  */
 export class ListsInCells {
-  /** parentKey values written alone (no separator): the file's own evidence of what a store is called. */
-  readonly parents = new Set<string>();
-  /** The last parentKey added to `parents`: a file sorted by store repeats it row after row. */
-  private lastPlain: string | undefined;
   readonly candidates: { readonly record: number; readonly field: 'parentKey' | 'key'; readonly value: string; readonly parts: string[] }[] = [];
 
   parent(record: number, value: unknown): void {
-    if (value === this.lastPlain || typeof value !== 'string') return;
-    if (!SEPARATOR.test(value)) {
-      this.parents.add(value);
-      this.lastPlain = value;
-      return;
-    }
+    if (typeof value !== 'string' || !SEPARATOR.test(value)) return;
     const parts = partsOf(value);
     if (parts.length >= 2) this.candidates.push({ record, field: 'parentKey', value, parts });
   }
@@ -63,3 +54,23 @@ export class ListsInCells {
     if (parts.length >= 2) this.candidates.push({ record, field: 'key', value, parts });
   }
 }
+
+/**
+ * Which of `wanted` some valid record's body has as its parentKey: the file's own evidence of what a
+ * store is called, looked for at the end and only when a list needs it, so no record pays for it.
+ */
+export function parentKeysIn(bodies: { readonly length: number; json(index: number): string }, wanted: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  for (let i = 0; i < bodies.length && found.size < wanted.size; i++) {
+    const json = bodies.json(i);
+    const at = json.lastIndexOf(PARENT);
+    if (at === -1) continue;
+    const end = json.lastIndexOf('"');
+    const raw = json.slice(at + PARENT.length - 1, end + 1);
+    const parent = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+    if (wanted.has(parent)) found.add(parent);
+  }
+  return found;
+}
+
+const PARENT = '"parentKey":"';

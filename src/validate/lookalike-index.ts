@@ -5,8 +5,8 @@
 // a skeleton a plain value could have.
 import { issue, type Issue } from '../issues.js';
 import { foldKey } from './key-index.js';
-import { differing, mixedScripts, describeChar, needsSkeleton, skeleton } from './lookalike.js';
-import { PLAIN_BELOW_0370 } from './confusables-table.js';
+import { differing, mixedScripts, describeChar, needsSkeleton, plainSkeletonHash, skeleton, skeletonHash } from './lookalike.js';
+import { PLAIN_BELOW_1F00 } from './confusables-table.js';
 
 export interface Lookalike {
   /** The record refused, its value, and the value it looks like: another record's, or one recorded. */
@@ -49,20 +49,26 @@ export class Lookalikes {
       }
     }
     if (groups.size === 0) return [];
-    // The plain values are skeletoned only if a plain value could have one of these skeletons.
-    const reachable = new Set([...groups.keys()].filter(plainCould));
+    // The plain values are looked at only if a plain value could have one of these skeletons, and
+    // then by a hash of their skeleton, made without a string; a match is confirmed by the skeleton.
+    const reachable = new Map<number, string>();
+    for (const s of groups.keys()) if (plainCould(s)) reachable.set(skeletonHash(s), s);
+    const joins = (value: string): string | undefined => {
+      const s = reachable.get(plainSkeletonHash(value));
+      return s !== undefined && skeleton(value) === s ? s : undefined;
+    };
     if (reachable.size > 0) {
       for (let record = 0; record < count; record++) {
         const value = valueOf(record);
         if (value === undefined || needsSkeleton(value)) continue;
-        const s = plainSkeleton(value);
-        if (reachable.has(s)) groups.get(s)!.file.push(record);
+        const s = joins(value);
+        if (s !== undefined) groups.get(s)!.file.push(record);
       }
       if (recorded) {
         for (const value of recorded()) {
           if (needsSkeleton(value)) continue;
-          const s = plainSkeleton(value);
-          if (reachable.has(s)) groups.get(s)!.recorded.push(value);
+          const s = joins(value);
+          if (s !== undefined) groups.get(s)!.recorded.push(value);
         }
       }
     }
@@ -92,27 +98,14 @@ export class Lookalikes {
 
 /** The characters a plain value's skeleton can hold (from the plain characters' own skeletons). */
 let plainChars: Set<string> | undefined;
-/** Each ASCII character's skeleton, so an ASCII value's is a lookup per character. */
-let asciiSkeletons: string[] | undefined;
 
 function plainCould(s: string): boolean {
   if (!plainChars) {
     plainChars = new Set();
-    for (const [from, to] of PLAIN_BELOW_0370) for (let cp = from; cp <= to; cp++) for (const c of skeleton(String.fromCodePoint(cp))) plainChars.add(c);
+    for (const [from, to] of PLAIN_BELOW_1F00) for (let cp = from; cp <= to; cp++) for (const c of skeleton(String.fromCodePoint(cp))) plainChars.add(c);
   }
   for (const c of s) if (!plainChars.has(c)) return false;
   return true;
-}
-
-function plainSkeleton(value: string): string {
-  asciiSkeletons ??= Array.from({ length: 128 }, (_, c) => skeleton(String.fromCharCode(c)));
-  let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c > 0x7f) return skeleton(value);
-    out += asciiSkeletons[c]!;
-  }
-  return out;
 }
 
 /** LOOKALIKE_KEY or LOOKALIKE_EMAIL for a value that looks like another's, naming both and what differs. */

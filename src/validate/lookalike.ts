@@ -1,6 +1,6 @@
 // Look-alike text (issue 40): characters that show nothing or move other text, keys and emails that
 // look like another record's (UTS #39 skeletons), and words written in two scripts at once.
-import { CONFUSABLES, PLAIN_BELOW_0370 } from './confusables-table.js';
+import { CONFUSABLES, PLAIN_BELOW_1F00 } from './confusables-table.js';
 
 /** `U+202E`: a code point as Unicode writes it. */
 export function hexOf(cp: number): string {
@@ -275,22 +275,52 @@ export function skeleton(text: string): string {
   return out.normalize('NFD').toLowerCase();
 }
 
-/** Below U+0370, the code units whose values need no skeleton (from the generated table). */
-const PLAIN = new Uint8Array(0x370);
-for (const [from, to] of PLAIN_BELOW_0370) PLAIN.fill(1, from, to + 1);
+/** Below U+1F00, the code units whose values need no skeleton (from the generated table). */
+const PLAIN = new Uint8Array(0x1f00);
+for (const [from, to] of PLAIN_BELOW_1F00) PLAIN.fill(1, from, to + 1);
 
 /**
- * Whether a value (NFC) needs the look-alike checks: it holds a character other than ASCII and the
- * Latin letters and marks no confusable mapping names (é, ç, ñ, ß). A value of only those is told
- * apart as it is written; two such values are never compared by their skeletons (0/O, 1/l, rn/m are
- * how real keys differ), only with the values that need the check.
+ * Whether a value (NFC) needs the look-alike checks: it holds a character other than ASCII, the
+ * letters of European alphabets and the Latin letters and marks no confusable mapping names (é, ø,
+ * ł, ñ, ß, ễ). A value of only those is told apart as it is written; two such values are never
+ * compared by their skeletons (0/O, 1/l, rn/m are how real keys differ), only with the values that
+ * need the check.
  */
 export function needsSkeleton(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x370 || PLAIN[c] === 0) return true;
+    if (c >= 0x1f00 || PLAIN[c] === 0) return true;
   }
   return false;
+}
+
+/** Each plain code unit's own skeleton (ASCII and the plain letters), built on first use. */
+let unitSkeletons: string[] | undefined;
+
+/**
+ * A hash of a plain value's skeleton (see needsSkeleton), without making the string: the skeleton of
+ * each character in turn. It may differ from fnv1a(skeleton(text)) where marks reorder across
+ * characters, so a match is confirmed with skeleton() itself; it never misses a value whose
+ * characters' skeletons join to the other's.
+ */
+export function plainSkeletonHash(text: string): number {
+  if (!unitSkeletons) {
+    unitSkeletons = [];
+    for (let c = 0; c < 0x1f00; c++) unitSkeletons.push(PLAIN[c] ? skeleton(String.fromCharCode(c)) : '');
+  }
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    const s = unitSkeletons[text.charCodeAt(i)]!;
+    for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  }
+  return h | 0;
+}
+
+/** The same hash of a skeleton string. */
+export function skeletonHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  return h | 0;
 }
 
 /** The characters of `text` that are not in `other`, position by position when both are as long; for a message. */

@@ -1,7 +1,9 @@
 // Look-alike text (issue 40): the characters that show nothing, UTS #39 skeletons, words in two scripts.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONFUSABLES_VERSION } from '../../src/validate/confusables-table.js';
-import { differing, hiddenCharacter, mixedScripts, nameOf, needsSkeleton, skeleton } from '../../src/validate/lookalike.js';
+import { differing, hiddenCharacter, mixedScripts, nameOf, needsSkeleton, plainSkeletonHash, skeleton, skeletonHash } from '../../src/validate/lookalike.js';
+import { Lookalikes } from '../../src/validate/lookalike-index.js';
 
 describe('hiddenCharacter', () => {
   it.each([
@@ -77,11 +79,12 @@ describe('skeleton (UTS #39, confusables ' + CONFUSABLES_VERSION + ')', () => {
 });
 
 describe('needsSkeleton', () => {
-  it('is false for ASCII and the plain Latin letters', () => {
-    for (const text of ['E00001', 'björn@exämple.se', 'Ñandú-Çà', 'straße', 'Łódź'.slice(1, 2)]) expect(needsSkeleton(text), text).toBe(false);
+  it('is false for ASCII, the letters of European alphabets and Latin letters with marks', () => {
+    for (const text of ['E00001', 'björn@exämple.se', 'Ñandú-Çà', 'straße', 'søren', 'łukasz', 'yıldız', 'Nguyễn'])
+      expect(needsSkeleton(text), text).toBe(false);
   });
-  it('is true for another script or a Latin letter that imitates another', () => {
-    for (const text of ['\u041500001', '\u039500001', 'ex\u0251mple', 'ı', 'ø', '×']) expect(needsSkeleton(text), text).toBe(true);
+  it('is true for another script, or a Latin letter made to imitate another (ɑ, ǀ), or a sign (×)', () => {
+    for (const text of ['\u041500001', '\u039500001', 'ex\u0251mple', '\u01c0', '\u00d7', 'a\u{1d5ba}']) expect(needsSkeleton(text), text).toBe(true);
   });
 });
 
@@ -106,5 +109,51 @@ describe('mixedScripts', () => {
 describe('differing', () => {
   it('names the characters that differ, with code point and script', () => {
     expect(differing('\u041500001', 'E00001')).toBe("'\u0415' (U+0415, Cyrillic) at position 1 where the other has 'E' (U+0045, Latin)");
+  });
+});
+
+describe('plainSkeletonHash', () => {
+  it("is the hash of a plain value's skeleton, made without the string", () => {
+    const unit = fc.constantFrom('a', 'm', 'I', 'l', '1', '0', 'O', '-', '@', '.', 'é', 'ø', 'ł', 'ß', 'ễ', 'Ç', '"', '%');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }), (units) => {
+        const text = units.join('').normalize('NFC');
+        if (needsSkeleton(text)) return;
+        expect(plainSkeletonHash(text)).toBe(skeletonHash(skeleton(text)));
+      }),
+    );
+  });
+});
+
+describe('Lookalikes', () => {
+  const values = ['E00001', 'X1', '\u041500001', 'e00001', '\u039500001', 'ordinary'];
+  it('finds every value that shares a skeleton with another of other text, naming the reference', () => {
+    const index = new Lookalikes();
+    values.forEach((v, record) => needsSkeleton(v) && index.add('key', record, v));
+    const found = index.find('key', values.length, (r) => values[r]);
+    // E00001 is the reference (the first in plain letters); e00001 is its DUPLICATE_KEY, not a look-alike.
+    expect(found.map((f) => [f.record, f.other, f.otherRecord])).toEqual([
+      [2, 'E00001', 0],
+      [4, 'E00001', 0],
+    ]);
+  });
+
+  it('prefers a recorded value as the reference, and names no line for it', () => {
+    const index = new Lookalikes();
+    index.add('key', 0, '\u041500001');
+    expect(
+      index.find(
+        'key',
+        1,
+        () => '\u041500001',
+        () => ['E00001'],
+      ),
+    ).toEqual([{ record: 0, value: '\u041500001', other: 'E00001', otherRecord: undefined }]);
+  });
+
+  it('costs nothing when no value needs a skeleton', () => {
+    let asked = 0;
+    expect(new Lookalikes().find('key', 1000, () => (asked++, 'E1'))).toEqual([]);
+    expect(asked).toBe(0);
   });
 });
