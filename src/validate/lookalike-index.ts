@@ -37,18 +37,18 @@ export class Lookalikes {
    * else the first in plain letters, else the first in the file.
    */
   find(field: string, count: number, valueOf: (record: number) => string | undefined, recorded?: () => Iterable<string>): Lookalike[] {
+    // Only a value beyond plain letters is ever refused, so a file without one costs nothing here. A
+    // recorded look-alike that the file writes in plain letters is a correction, and is sent.
+    const pool = this.pools.get(field);
+    if (!pool) return [];
     const groups = new Map<string, { file: number[]; recorded: string[] }>();
-    for (const [s, records] of this.pools.get(field) ?? []) groups.set(s, { file: [...records], recorded: [] });
+    for (const [s, records] of pool) groups.set(s, { file: [...records], recorded: [] });
     if (recorded) {
       for (const value of recorded()) {
         if (!needsSkeleton(value)) continue;
-        const s = skeleton(value);
-        const group = groups.get(s);
-        if (group) group.recorded.push(value);
-        else groups.set(s, { file: [], recorded: [value] });
+        groups.get(skeleton(value))?.recorded.push(value);
       }
     }
-    if (groups.size === 0) return [];
     // The plain values are looked at only if a plain value could have one of these skeletons, and
     // then by a hash of their skeleton, made without a string; a match is confirmed by the skeleton.
     const reachable = new Map<number, string>();

@@ -164,6 +164,14 @@ describe('letters of another script', () => {
     ]);
     expect(await sb.stored(MEMBERS)).toEqual([expect.objectContaining({ employeeID: 'E00001' })]);
   });
+  it('a recorded look-alike written in plain letters now is a correction, and is sent', async () => {
+    const t = tempDir();
+    expect((await upload(['team-members', t.write('first.csv', 'employeeID,email,name\n\u041500001,a@example.com,A\n')])).code).toBe(0);
+    const fixed = t.write('fixed.csv', 'employeeID,email,name\nE00001,a@example.com,A\n');
+    const r = await upload(['team-members', fixed, '--max-removals', '1'], true);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await sb.stored(MEMBERS)).toEqual([expect.objectContaining({ employeeID: 'E00001' })]);
+  });
 });
 
 describe('a control character in a name', () => {
