@@ -44,6 +44,8 @@ export interface ValidatorOptions {
   readonly keepRejected?: boolean | undefined;
   /** The keys the last upload recorded, when the baseline is at hand: a look-alike of one is refused. */
   readonly recordedKeys?: (() => Iterable<string>) | undefined;
+  /** The emails the last upload recorded (team members), read only when a look-alike may need them. */
+  readonly recordedEmails?: (() => Iterable<string>) | undefined;
   /** Where they were recorded, for messages ("the last upload to https://…"). */
   readonly recordedIn?: string | undefined;
 }
@@ -324,9 +326,10 @@ export class Validator {
       late.push({ record: found.record, issue: lookalikeIssue(this.keyField, found, at, other, this.options.recordedIn ?? 'the last upload') });
     }
     if (this.kind === 'team-members') {
-      for (const found of this.lookalikes.find('email', this.checked, (r) => this.emailOf(r))) {
+      for (const found of this.lookalikes.find('email', this.checked, (r) => this.emailOf(r), this.options.recordedEmails)) {
         const at = this.cellAt(found.record, 'email');
-        late.push({ record: found.record, issue: lookalikeIssue('email', found, at, this.lines[found.otherRecord!], '') });
+        const other = found.otherRecord === undefined ? undefined : this.lines[found.otherRecord];
+        late.push({ record: found.record, issue: lookalikeIssue('email', found, at, other, this.options.recordedIn ?? 'the last upload') });
       }
     }
     for (const list of this.listsInCells()) late.push(list);

@@ -164,6 +164,30 @@ describe('letters of another script', () => {
     ]);
     expect(await sb.stored(MEMBERS)).toEqual([expect.objectContaining({ employeeID: 'E00001' })]);
   });
+  it('an email in another script that looks like the email of another record is LOOKALIKE_EMAIL; --errors-csv holds the row', async () => {
+    const t = tempDir();
+    expect((await upload(['team-members', t.write('first.csv', 'employeeID,email,name\nE1,ac@example.com,A\nE2,eo@example.com,B\n')])).code).toBe(0);
+    const second = t.write('second.csv', 'employeeID,email,name\nE1,ac@example.com,A\nE3,\u0430\u0441@example.com,C\n');
+    const rejected = `${t.dir}/rejected.csv`;
+    const r = await upload(['team-members', second, '--errors-csv', rejected], true);
+    expect(r.code).toBe(3);
+    expect(issuesOf(r)).toEqual([
+      expect.objectContaining({ code: 'LOOKALIKE_EMAIL', line: 3, message: expect.stringContaining("looks like 'ac@example.com' on line 2") }),
+    ]);
+    expect(readFileSync(rejected, 'utf8')).toContain('E3,\u0430\u0441@example.com,C,');
+    // Beside a recorded email only (not in the file), the message names the last upload.
+    const third = t.write('third.csv', 'employeeID,email,name\nE2,\u0435\u043e@example.com,B\n');
+    const again = await upload(['team-members', third], true);
+    expect(issuesOf(again)).toEqual([
+      expect.objectContaining({
+        code: 'LOOKALIKE_EMAIL',
+        line: 2,
+        message: expect.stringContaining("looks like 'eo@example.com' recorded in the last upload"),
+      }),
+    ]);
+    expect((await sb.stored(MEMBERS)).map((m) => (m as { email: string }).email)).toEqual(['ac@example.com', 'eo@example.com']);
+  });
+
   it('a recorded look-alike written in plain letters now is a correction, and is sent', async () => {
     const t = tempDir();
     expect((await upload(['team-members', t.write('first.csv', 'employeeID,email,name\n\u041500001,a@example.com,A\n')])).code).toBe(0);
