@@ -248,7 +248,7 @@ export class Validator {
       // Beyond plain Latin: a word in two scripts is refused here; a look-alike of another record at the end.
       const mixed = mixedScriptIssue(field, sent, { line: raw.line, column });
       if (mixed) this.add(mixed);
-      if (field === this.keyField || field === 'email') {
+      if (field === this.keyField || (field === 'email' && this.kind === 'team-members')) {
         this.lookalikes.add(field, record, sent);
         judgedLate = true;
       }

@@ -175,6 +175,12 @@ const AUGMENTED: Record<string, readonly string[]> = {
   Bopomofo: ['Bopomofo', 'Hanb'],
 };
 
+const CJK_WITH_LATIN = [
+  ['Latin', 'Han', 'Hiragana', 'Katakana'],
+  ['Latin', 'Han', 'Bopomofo'],
+  ['Latin', 'Han', 'Hangul'],
+];
+
 /** The scripts a character may be written in (its Script_Extensions), or undefined for one that goes with any. */
 function scriptsOf(c: string): readonly string[] | undefined {
   if (c < '\u0080') return /[A-Za-z]/.test(c) ? ['Latin'] : undefined;
@@ -230,6 +236,9 @@ function mixedWord(chars: readonly string[], start: number, end: number): MixedS
     common = common === undefined ? scripts : common.filter((s) => scripts.includes(s));
   }
   if (common === undefined || common.length > 0) return undefined;
+  // UTS #39's Highly Restrictive level: Latin beside Japanese, Chinese or Korean writing is normal (`Tokyo東京`).
+  const used = [...counts.keys()];
+  if (CJK_WITH_LATIN.some((allowed) => used.every((s) => allowed.includes(s)))) return undefined;
   // The script the word is mostly in, then the other one (the less used, or the later on a tie).
   const ranked = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || first.get(a)! - first.get(b)!);
   const [major, minor] = ranked as [string, string];

@@ -103,6 +103,10 @@ describe('mixedScripts', () => {
     expect(mixedScripts('\u6771\u4eac\u30bf\u30ef\u30fc\u3068')).toBeUndefined(); // Han + Katakana + Hiragana
     expect(mixedScripts('\ud55c\uad6d\u8a9e')).toBeUndefined(); // Hangul + Han
     expect(mixedScripts('\u0391\u0392C')?.scripts).toEqual(['Greek', 'Latin']);
+    // Latin beside them too (UTS #39 Highly Restrictive), but not beside Cyrillic.
+    expect(mixedScripts('Tokyo\u6771\u4eac')).toBeUndefined();
+    expect(mixedScripts('Seoul\uc11c\uc6b8')).toBeUndefined();
+    expect(mixedScripts('\u6771\u4eac\u0430')?.scripts).toEqual(['Han', 'Cyrillic']);
   });
 });
 
