@@ -5,6 +5,7 @@
 // stays one store name unless `Smith` and `Jones & Co` are each a store.
 import { fastIsEmail } from '../contract/fast.js';
 import { issue, type Issue } from '../issues.js';
+import { shown } from './lookalike.js';
 
 export const SEPARATOR = /[,;|\r\n]/;
 
@@ -25,12 +26,12 @@ export function emailList(field: string, value: unknown, at: { line: number; col
 }
 
 export function listIssue(field: string, value: string, parts: readonly string[], evidence: string, at: { line: number; column: string | null }): Issue {
-  const named = parts.map((p) => `'${p}'`);
+  const named = parts.map((p) => `'${shown(p)}'`);
   const listed = named.length === 2 ? `${named[0]} and ${named[1]}` : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
   return issue(
     'error',
     'MULTIPLE_VALUES',
-    `${field} '${value}' holds ${parts.length} values, ${listed} (${evidence}), but a record has one ${field}: keep the one this record means in the cell (a record for each of the others needs its own row)`,
+    `${field} '${shown(value)}' holds ${parts.length} values, ${listed} (${evidence}), but a record has one ${field}: keep the one this record means in the cell (a record for each of the others needs its own row)`,
     { line: at.line, column: at.column, field, value },
   );
 }

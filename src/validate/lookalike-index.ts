@@ -5,7 +5,7 @@
 // a skeleton a plain value could have.
 import { issue, type Issue } from '../issues.js';
 import { foldKey } from './key-index.js';
-import { differing, mixedScripts, describeChar, needsSkeleton, plainSkeletonHash, skeleton, skeletonHash } from './lookalike.js';
+import { differing, mixedScripts, describeChar, needsSkeleton, plainSkeletonHash, shown, skeleton, skeletonHash } from './lookalike.js';
 import { PLAIN_BELOW_1F00 } from './confusables-table.js';
 
 export interface Lookalike {
@@ -122,7 +122,7 @@ export function lookalikeIssue(
   return issue(
     'error',
     field === 'email' ? 'LOOKALIKE_EMAIL' : 'LOOKALIKE_KEY',
-    `${field} '${found.value}' looks like '${found.other}' ${where} but is other text${differs ? ` (${differs})` : ''}; the two would be ${what} a person cannot tell apart: correct the letter in this cell${otherLine === undefined ? '' : ` or on line ${otherLine}`}, so both are written alike or plainly differ`,
+    `${field} '${shown(found.value)}' looks like '${shown(found.other)}' ${where} but is other text${differs ? ` (${differs})` : ''}; the two would be ${what} a person cannot tell apart: correct the letter in this cell${otherLine === undefined ? '' : ` or on line ${otherLine}`}, so both are written alike or plainly differ`,
     { line: at.line, column: at.column, field, value: found.value },
   );
 }
@@ -136,7 +136,7 @@ export function mixedScriptIssue(field: string, value: string, at: { line: numbe
   return issue(
     'error',
     'LOOKALIKE_CHARACTER',
-    `${field} '${value}' mixes ${major} and ${minor} letters in the word '${mixed.word}': ${odd}; a letter of another script looks like its twin but is other text: retype ${mixed.odd.length === 1 ? 'it' : 'them'} in ${major}, so the word is in one script`,
+    `${field} '${shown(value)}' mixes ${major} and ${minor} letters in the word '${mixed.word}': ${odd}; a letter of another script looks like its twin but is other text: retype ${mixed.odd.length === 1 ? 'it' : 'them'} in ${major}, so the word is in one script`,
     { line: at.line, column: at.column, field, value },
   );
 }

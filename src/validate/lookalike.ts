@@ -350,6 +350,13 @@ export function differing(text: string, other: string): string {
   return parts.slice(0, 3).join('; ') + (parts.length > 3 ? `; and ${parts.length - 3} more` : '');
 }
 
+/** Text for a message, with every control and invisible character escaped (`Downtown\\u000aUptown`): a message shows what a value holds, and moves nothing. */
+export function shown(text: string): string {
+  return ANY_HIDDEN.test(text) ? text.replace(ANY_HIDDEN_ALL, (c) => `\\u${hexOf(c.codePointAt(0)!).slice(2).toLowerCase()}`) : text;
+}
+
+const ANY_HIDDEN_ALL = new RegExp(ANY_HIDDEN.source, 'gu');
+
 /** `'Е' (U+0415, Cyrillic)`. */
 export function describeChar(c: string): string {
   const cp = c.codePointAt(0)!;

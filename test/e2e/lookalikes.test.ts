@@ -259,12 +259,15 @@ describe('one cell, one value', () => {
   it('without the store cards, the parentKeys written alone in the file are the evidence', async () => {
     const file = tempDir().write(
       'staff.csv',
-      'employeeID,email,name,parentKey\nE1,a@example.com,A,Downtown | Uptown\nE2,b@example.com,B,Downtown\nE3,c@example.com,C,Uptown\n',
+      'employeeID,email,name,parentKey\nE1,a@example.com,A,Downtown | Uptown\nE2,b@example.com,B,Downtown\nE3,c@example.com,C,Uptown\nE4,d@example.com,D,"Uptown\nDowntown"\n',
     );
     const r = await upload(['team-members', file]);
     expect(r.code).toBe(3);
     expect(issuesOf(r)).toEqual([
       expect.objectContaining({ code: 'MULTIPLE_VALUES', line: 2, message: expect.stringContaining('each a parentKey of other rows in this file') }),
+      // A line break is a control in a key (INVALID_CHARACTER) and a separator; the message shows it escaped.
+      expect.objectContaining({ code: 'INVALID_CHARACTER', line: 5, message: expect.stringContaining('U+000A LINE FEED') }),
+      expect.objectContaining({ code: 'MULTIPLE_VALUES', line: 5, message: expect.stringContaining("parentKey 'Uptown\\u000aDowntown' holds 2 values") }),
     ]);
   });
 

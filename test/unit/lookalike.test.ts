@@ -2,7 +2,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONFUSABLES_VERSION } from '../../src/validate/confusables-table.js';
-import { differing, hiddenCharacter, mixedScripts, nameOf, needsSkeleton, plainSkeletonHash, skeleton, skeletonHash } from '../../src/validate/lookalike.js';
+import {
+  differing,
+  hiddenCharacter,
+  mixedScripts,
+  nameOf,
+  needsSkeleton,
+  plainSkeletonHash,
+  shown,
+  skeleton,
+  skeletonHash,
+} from '../../src/validate/lookalike.js';
 import { Lookalikes } from '../../src/validate/lookalike-index.js';
 
 describe('hiddenCharacter', () => {
@@ -107,6 +117,14 @@ describe('mixedScripts', () => {
     expect(mixedScripts('Tokyo\u6771\u4eac')).toBeUndefined();
     expect(mixedScripts('Seoul\uc11c\uc6b8')).toBeUndefined();
     expect(mixedScripts('\u6771\u4eac\u0430')?.scripts).toEqual(['Han', 'Cyrillic']);
+  });
+});
+
+describe('shown', () => {
+  it('escapes what a message would otherwise print raw: a line break, a direction mark', () => {
+    expect(shown('Downtown\nUptown')).toBe('Downtown\\u000aUptown');
+    expect(shown('E\u202e10000')).toBe('E\\u202e10000');
+    expect(shown('Ж-001')).toBe('Ж-001');
   });
 });
 
