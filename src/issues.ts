@@ -57,6 +57,9 @@ export const ISSUE_CODES = [
   // across records
   'DUPLICATE_KEY',
   'DUPLICATE_EMAIL',
+  'LOOKALIKE_KEY',
+  'LOOKALIKE_EMAIL',
+  'MULTIPLE_VALUES',
   'UNKNOWN_PARENT',
   // rows an HR export marks as leavers
   'LEAVER_ROW',

@@ -78,6 +78,9 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     knownParentsFrom: input.knownParentsFrom,
     maxIssues: input.maxIssues,
     keepRejected: input.keepRejected,
+    recordedKeys: input.baseline ? () => input.baseline!.records.keys() : undefined,
+    recordedEmails: input.baseline && kind === 'team-members' ? () => recordedEmails(input.baseline!.records) : undefined,
+    recordedIn: input.baseline?.source === 'file' ? 'the --baseline file' : 'the last upload',
   });
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
@@ -195,4 +198,12 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     rejected: validator.rejected,
     mapping: first ? describeMapping(first) : [],
   };
+}
+
+/** The emails of the recorded team members (a look-alike check reads them, rarely). */
+function* recordedEmails(records: RecordsByKey): Iterable<string> {
+  for (const json of records.values()) {
+    const email = (JSON.parse(json) as { email?: unknown }).email;
+    if (typeof email === 'string') yield email;
+  }
 }

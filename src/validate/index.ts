@@ -11,7 +11,10 @@ import { dayValue, type Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { doubled, foldHash, foldKey, KeyList, runOf } from './key-index.js';
 import { describe } from './messages.js';
-import { IDENTIFYING, invisibleCharacter, lookalikeCharacter, toNfc } from './text.js';
+import { IDENTIFYING, invisibleCharacter, lookalikeCharacter, SHOWN_AS_IS, toNfc } from './text.js';
+import { lookalikeIssue, Lookalikes, mixedScriptIssue } from './lookalike-index.js';
+import { needsSkeleton } from './lookalike.js';
+import { emailList, listIssue, ListsInCells, parentKeysIn, partsOf, SEPARATOR } from './lists.js';
 
 /**
  * Identifiers Excel turned into numbers: 1.23E+05 cannot be turned back into the real ID. Excel
@@ -39,6 +42,12 @@ export interface ValidatorOptions {
   readonly maxIssues?: number | undefined;
   /** Keep each rejected record with its issues (for --errors-csv). */
   readonly keepRejected?: boolean | undefined;
+  /** The keys the last upload recorded, when the baseline is at hand: a look-alike of one is refused. */
+  readonly recordedKeys?: (() => Iterable<string>) | undefined;
+  /** The emails the last upload recorded (team members), read only when a look-alike may need them. */
+  readonly recordedEmails?: (() => Iterable<string>) | undefined;
+  /** Where they were recorded, for messages ("the last upload to https://…"). */
+  readonly recordedIn?: string | undefined;
 }
 
 /** A record with at least one error, as it was read, and its issues. */
@@ -64,6 +73,8 @@ function detached(text: string): string {
 
 /** rowIssues of a record without any: shared, so a valid record allocates no array. */
 const NONE: Issue[] = [];
+
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 export class Validator {
   /** The first MAX_ISSUES issues, in the order found. */
@@ -94,10 +105,16 @@ export class Validator {
   private readonly planFirsts: number[] = [];
   private readonly keyList;
   private readonly emailList;
+  /** Keys and emails beyond plain Latin, by skeleton, to find look-alikes at the end. */
+  private readonly lookalikes = new Lookalikes();
+  /** Key and parentKey cells that may hold a list, judged at the end. */
+  private readonly lists = new ListsInCells();
   /** Rejected records with their issues, by record number (with keepRejected). */
   private readonly rejectedRecords = new Map<number, RejectedRecord>();
   /** Valid records whose key or email may repeat an earlier one, kept (with keepRejected) in case they do. */
   private readonly mayRepeat = new Map<number, RejectedRecord>();
+  /** Valid records that finish() may still refuse (a look-alike, a list), kept with keepRejected. */
+  private readonly lateKept = new Map<number, RejectedRecord>();
 
   /** Whether a record with this key was seen (valid or not), after finish(): the diff asks which baseline keys remain. */
   readonly hasKey = (key: string): boolean => this.keyList.has(key);
@@ -202,6 +219,13 @@ export class Validator {
           // A formula the reader found uncalculated is not empty but unknown: named once, as that.
           if (raw.issues?.some((i) => i.code === 'FORMULA_NOT_CALCULATED' && i.column === at.column)) continue;
           const written = at.value === undefined || at.value === null ? null : asText(at.value);
+          if (field === 'email' && zi.path.length === 1) {
+            const list = emailList('email', candidate.email, { line: raw.line, column: at.column });
+            if (list) {
+              this.add(list);
+              continue;
+            }
+          }
           const { code, message } = describe(zi, written, valueAt(candidate, zi.path));
           this.add(issue('error', code, message, { line: raw.line, column: at.column, field: zi.path.join('.') || null, value: at.value }));
         }
@@ -210,13 +234,31 @@ export class Validator {
 
     this.cellCount(raw, plan);
     this.spreadsheet(raw, plan, candidate, plain);
+    const record = this.checked;
+    /** Whether finish() may yet refuse the record (a look-alike, a list): kept for --errors-csv. */
+    let judgedLate = false;
     for (const { field, index, column } of plan.fed) {
-      if (!IDENTIFYING.has(field)) continue;
-      const hidden = plain ? undefined : invisibleCharacter(field, raw.cells[index], { line: raw.line, column });
+      if (!SHOWN_AS_IS.has(field)) continue;
+      const hidden = invisibleCharacter(field, raw.cells[index], plain, { line: raw.line, column });
       if (hidden) this.add(hidden);
-      const lookalike = lookalikeCharacter(field, candidate[field], plain, { line: raw.line, column });
+      if (!IDENTIFYING.has(field)) continue;
+      const sent = candidate[field];
+      const lookalike = lookalikeCharacter(field, sent, plain, { line: raw.line, column });
       if (lookalike) this.add(lookalike);
+      // A value already refused for a hidden character is not also a look-alike (its skeleton drops it).
+      if (hidden || typeof sent !== 'string' || (plain && !NOT_ASCII.test(sent)) || !needsSkeleton(sent)) continue;
+      // Beyond plain Latin: a word in two scripts is refused here; a look-alike of another record at the end.
+      const mixed = mixedScriptIssue(field, sent, { line: raw.line, column });
+      if (mixed) this.add(mixed);
+      if (field === this.keyField || (field === 'email' && this.kind === 'team-members')) {
+        this.lookalikes.add(field, record, sent);
+        judgedLate = true;
+      }
     }
+    const lists = this.lists.candidates.length;
+    if (this.kind === 'team-members') this.lists.parent(record, candidate.parentKey);
+    this.lists.key(record, candidate[this.keyField]);
+    if (this.lists.candidates.length > lists) judgedLate = true;
 
     const key = typeof candidate[this.keyField] === 'string' && candidate[this.keyField] !== '' ? (candidate[this.keyField] as string) : undefined;
     let email: string | undefined;
@@ -226,7 +268,8 @@ export class Validator {
       mayRepeat = this.emailList.add(email === undefined ? undefined : foldKey(email)) || mayRepeat;
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
-      if (known && typeof parent === 'string' && !known.has(parent)) {
+      // A list of known stores is MULTIPLE_VALUES at the end, not an unknown store.
+      if (known && typeof parent === 'string' && !known.has(parent) && !(SEPARATOR.test(parent) && partsOf(parent).every((p) => known.has(p)))) {
         this.add(
           issue(
             'warning',
@@ -239,7 +282,7 @@ export class Validator {
     }
 
     // Keys and emails are compared with the others at the end (finish()); the record is valid until then.
-    const record = this.checked++;
+    this.checked++;
     if (record === this.lines.length) {
       this.lines = doubled(this.lines);
       this.bodyOf = doubled(this.bodyOf);
@@ -262,48 +305,46 @@ export class Validator {
     this.keys.push(detached(key));
     this.bodies.push(JSON.stringify(data));
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
+    else if (judgedLate && this.options.keepRejected) this.lateKept.set(record, { raw, issues: this.rowIssues });
     return true;
   }
 
   /**
-   * After the last record: every key and email that repeats an earlier one is an error on its record,
-   * which is rejected (its body leaves `bodies`). The issues are then put in line order.
+   * After the last record: every key and email that repeats an earlier one, or looks like another
+   * (LOOKALIKE_KEY, LOOKALIKE_EMAIL), and every key or parentKey cell that holds a list
+   * (MULTIPLE_VALUES), is an error on its record, which is rejected (its body leaves `bodies`). The
+   * issues are then put in line order.
    */
   finish(): void {
+    const late: { record: number; issue: Issue }[] = [];
     const repeats = [
       ...this.keyList.finish().map((r) => ({ ...r, field: this.keyField })),
       ...(this.kind === 'team-members' ? this.emailList.finish().map((r) => ({ ...r, field: 'email' })) : []),
     ].sort((a, b) => a.entry - b.entry || (a.field === 'email' ? 1 : -1));
-    if (repeats.length === 0) return;
+    for (const { entry: record, first, field } of repeats) late.push({ record, issue: this.repeatIssue(record, first, field) });
+    for (const found of this.lookalikes.find(this.keyField, this.checked, (r) => this.keyOf(r), this.options.recordedKeys)) {
+      const at = this.cellAt(found.record, this.keyField);
+      const other = found.otherRecord === undefined ? undefined : this.lines[found.otherRecord];
+      late.push({ record: found.record, issue: lookalikeIssue(this.keyField, found, at, other, this.options.recordedIn ?? 'the last upload') });
+    }
+    if (this.kind === 'team-members') {
+      for (const found of this.lookalikes.find('email', this.checked, (r) => this.emailOf(r), this.options.recordedEmails)) {
+        const at = this.cellAt(found.record, 'email');
+        const other = found.otherRecord === undefined ? undefined : this.lines[found.otherRecord];
+        late.push({ record: found.record, issue: lookalikeIssue('email', found, at, other, this.options.recordedIn ?? 'the last upload') });
+      }
+    }
+    for (const list of this.listsInCells()) late.push(list);
+    if (late.length === 0) return;
+    late.sort((a, b) => a.record - b.record);
     const dropped = new Uint8Array(this.bodies.length);
-    for (const { entry: record, first, field } of repeats) {
-      const plan = this.planOf(record);
-      const index = plan.fields.get(field);
-      const written = field === 'email' ? this.emailOf(record)! : this.keyOf(record)!;
-      const earlier = field === 'email' ? this.emailOf(first)! : this.keyOf(first)!;
-      // Said outright when the two are not the same text as written: which is which is the user's question.
-      const what = field === 'email' ? 'emails' : 'keys';
-      const how =
-        earlier.toLowerCase() !== written.toLowerCase()
-          ? ` as '${earlier}' (${what} are compared ignoring case and full-width or compatibility forms)`
-          : field === 'email'
-            ? ' (emails are compared ignoring case)'
-            : earlier !== written
-              ? ` as '${earlier}' (keys are compared ignoring case)`
-              : '';
+    for (const { record, issue: found } of late) {
       this.rowIssues = NONE;
-      this.add(
-        issue(
-          'error',
-          field === 'email' ? 'DUPLICATE_EMAIL' : 'DUPLICATE_KEY',
-          `${field} '${written}' already appears on line ${this.lines[first]}${how}; each ${field} must be unique: remove or fix one of the rows`,
-          { line: this.lines[record]!, column: index === undefined ? null : (plan.columns[index] ?? null), field, value: written },
-        ),
-      );
+      this.add(found);
       const body = this.bodyOf[record]!;
       if (body !== -1) dropped[body] = 1;
       if (!this.options.keepRejected) continue;
-      const kept = this.rejectedRecords.get(record) ?? this.mayRepeat.get(record);
+      const kept = this.rejectedRecords.get(record) ?? this.mayRepeat.get(record) ?? this.lateKept.get(record);
       if (kept) this.rejectedRecords.set(record, { raw: kept.raw, issues: [...kept.issues, ...this.rowIssues] });
     }
     // The rejected bodies leave; each record's body number follows, and a rejected key is kept aside,
@@ -323,6 +364,70 @@ export class Validator {
     this.keys.length = at;
     this.bodies = this.bodies.without(dropped);
     this.issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  }
+
+  /** DUPLICATE_KEY or DUPLICATE_EMAIL for a record whose key or email repeats the one on `first`. */
+  private repeatIssue(record: number, first: number, field: string): Issue {
+    const written = field === 'email' ? this.emailOf(record)! : this.keyOf(record)!;
+    const earlier = field === 'email' ? this.emailOf(first)! : this.keyOf(first)!;
+    // Said outright when the two are not the same text as written: which is which is the user's question.
+    const what = field === 'email' ? 'emails' : 'keys';
+    const how =
+      earlier.toLowerCase() !== written.toLowerCase()
+        ? ` as '${earlier}' (${what} are compared ignoring case and full-width or compatibility forms)`
+        : field === 'email'
+          ? ' (emails are compared ignoring case)'
+          : earlier !== written
+            ? ` as '${earlier}' (keys are compared ignoring case)`
+            : '';
+    return issue(
+      'error',
+      field === 'email' ? 'DUPLICATE_EMAIL' : 'DUPLICATE_KEY',
+      `${field} '${written}' already appears on line ${this.lines[first]}${how}; each ${field} must be unique: remove or fix one of the rows`,
+      { ...this.cellAt(record, field), field, value: written },
+    );
+  }
+
+  /** A record's line, and the column its field was read from. */
+  private cellAt(record: number, field: string): { line: number; column: string | null } {
+    const plan = this.planOf(record);
+    const index = plan.fields.get(field);
+    return { line: this.lines[record]!, column: index === undefined ? null : (plan.columns[index] ?? null) };
+  }
+
+  /**
+   * MULTIPLE_VALUES for each key or parentKey cell that is a list on evidence (lists.ts): every part a
+   * store card's key (known from the service or --store-cards, or written alone as a parentKey in
+   * this file), or every part another record's key (in this file or recorded), and the whole none.
+   */
+  private listsInCells(): { record: number; issue: Issue }[] {
+    const found: { record: number; issue: Issue }[] = [];
+    if (this.lists.candidates.length === 0) return found;
+    const known = this.options.knownParents;
+    // The parentKeys written alone in this file, looked for only where the known stores do not tell.
+    const wanted = new Set(this.lists.candidates.flatMap((c) => (c.field === 'parentKey' ? c.parts : [])).filter((v) => !known?.has(v)));
+    const inFile = wanted.size > 0 ? parentKeysIn(this.bodies, wanted) : new Set<string>();
+    let recorded: Set<string> | undefined;
+    for (const { record, field, value, parts } of this.lists.candidates) {
+      const isStore = (v: string): boolean => known?.has(v) === true || inFile.has(v);
+      let evidence: string | undefined;
+      if (field === 'parentKey') {
+        // The whole is a store only by the store cards: in the file it is this very row's parentKey.
+        if (known?.has(value) !== true && parts.every(isStore)) {
+          evidence = parts.every((p) => known?.has(p))
+            ? `each a store card's nodeKey in ${this.options.knownParentsFrom ?? 'the store cards'}`
+            : 'each a parentKey of other rows in this file';
+        }
+      } else {
+        recorded ??= new Set(this.options.recordedKeys?.() ?? []);
+        const isKey = (v: string): boolean => this.keyList.has(v) || recorded!.has(v);
+        if (!recorded.has(value) && parts.every(isKey)) evidence = `each the ${this.keyField} of another record`;
+      }
+      if (evidence === undefined) continue;
+      const name = field === 'key' ? this.keyField : field;
+      found.push({ record, issue: listIssue(name, value, parts, evidence, this.cellAt(record, name)) });
+    }
+    return found;
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */

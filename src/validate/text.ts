@@ -1,7 +1,8 @@
 // Text as it looks: two strings a person cannot tell apart must not be two different values.
 // Every text value is sent in Unicode NFC (José typed on macOS, exported NFD, equals José typed on
-// Windows), and keys and emails may not hold characters that show nothing at all.
+// Windows), and keys, emails and names may not hold characters that show nothing or move other text.
 import { issue, type Issue } from '../issues.js';
+import { hiddenCharacter, nameOf } from './lookalike.js';
 
 /** Pure ASCII needs no normalising: the common case costs one regular-expression test. */
 const NOT_ASCII = /[\u0080-\uffff]/;
@@ -14,33 +15,66 @@ export function toNfc(candidate: Record<string, unknown>): void {
   }
 }
 
-/** Invisible format characters; a no-break space is not among them: it is trimmed like a space. */
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/;
-const NAMES: Record<number, string> = {
-  0x200b: 'ZERO WIDTH SPACE',
-  0x200c: 'ZERO WIDTH NON-JOINER',
-  0x200d: 'ZERO WIDTH JOINER',
-  0x2060: 'WORD JOINER',
-  0xfeff: 'ZERO WIDTH NO-BREAK SPACE (a byte order mark)',
-  0x00ad: 'SOFT HYPHEN',
-};
-
 /** Fields that identify a record or a person: a hidden character there makes a second, look-alike one. */
 export const IDENTIFYING = new Set(['nodeKey', 'employeeID', 'parentKey', 'email']);
 
-/** INVISIBLE_CHARACTER for a key or email cell (as written, before trimming) holding one, or undefined. */
-export function invisibleCharacter(field: string, written: unknown, at: { line: number; column: string | null }): Issue | undefined {
-  if (typeof written !== 'string' || !INVISIBLE.test(written)) return undefined;
-  const index = written.search(INVISIBLE);
-  const code = written.charCodeAt(index);
-  const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  // Positions count characters as a person does, from 1 (a surrogate pair is one).
-  const position = [...written.slice(0, index)].length + 1;
+/** Fields that may hold no control and no invisible character: the identifying ones, and a person's name. */
+export const SHOWN_AS_IS = new Set([...IDENTIFYING, 'name']);
+
+/** What trimming takes from a cell's ends: never sent, so never refused there. */
+const EDGE_SPACE = /^[\t-\r ]+|[\t-\r ]+$/g;
+/** Below U+0300 (a plain record), the controls, C0 and C1: the only hidden characters such a cell can hold. */
+// eslint-disable-next-line no-control-regex -- finding controls is the point
+const CONTROL_BELOW_0300 = /[\0-\x1f\x7f-\x9f]/;
+
+/**
+ * INVISIBLE_CHARACTER for a key, email or name cell (as written) holding a format character (Cf) or
+ * another default-ignorable one (U+034F, U+180E, a variation selector), INVALID_CHARACTER for one
+ * holding a control (ESC, BEL, a line break inside it), or undefined. The character is named
+ * (U+202E RIGHT-TO-LEFT OVERRIDE). When deleting it is certainly what the person means (it moves no
+ * text and is no control), the fix writes the cell without it.
+ */
+export function invisibleCharacter(field: string, written: unknown, plain: boolean, at: { line: number; column: string | null }): Issue | undefined {
+  if (typeof written !== 'string' || (plain && !CONTROL_BELOW_0300.test(written))) return undefined;
+  const lead = /^[\t-\r ]*/.exec(written)![0].length;
+  const text = written.replace(EDGE_SPACE, '');
+  const found = hiddenCharacter(text, field === 'name');
+  if (!found) return undefined;
+  const position = [...written.slice(0, lead)].length + found.position;
+  const what = nameOf(found.cp);
+  const value = escaped(written);
+  if (found.control) {
+    return issue(
+      'error',
+      'INVALID_CHARACTER',
+      `${field} holds ${what} at position ${position}, a control character: it is no part of any ${field} and would be sent as it is; delete it from the cell (retype the value), or export the file again`,
+      { line: at.line, column: at.column, field, value },
+    );
+  }
+  if (found.bidi) {
+    return issue(
+      'error',
+      'INVISIBLE_CHARACTER',
+      `${field} holds ${what} at position ${position}, a direction mark that changes how the text around it shows: it may look like another ${field} but is not; retype the value as it should read, without the mark`,
+      { line: at.line, column: at.column, field, value },
+    );
+  }
+  const fixes = at.column === null || found.without === undefined ? [] : [{ kind: 'cell' as const, line: at.line, column: at.column, text: found.without }];
   return issue(
     'error',
     'INVISIBLE_CHARACTER',
-    `${field} holds an invisible character, ${hex} ${NAMES[code]}, at position ${position}; it would make a ${field} that looks like another but is not: delete the character (retyping the value does it)`,
-    { line: at.line, column: at.column, field, value: JSON.stringify(written) },
+    `${field} holds ${what} at position ${position}, an invisible character: it would make a ${field} that looks like another but is not; delete the character${fixes.length ? ` (write '${found.without}' in the cell)` : ''}`,
+    { line: at.line, column: at.column, field, value, fixes },
+  );
+}
+
+/** A cell as JSON text with every control and invisible character escaped (`"E\\u202e10000"`), so showing it moves nothing. */
+function escaped(written: string): string {
+  return JSON.stringify(written).replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}\u0080-\u009f]/gu, (c) =>
+    c
+      .split('')
+      .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
   );
 }
 
