@@ -3,6 +3,7 @@
 // fields of the changed records are compared with the baseline: a change is suspect when the file as a
 // whole read badly under --encoding, or when the new text itself looks mis-decoded.
 import type { Bodies } from '../contract/json-array.js';
+import { misreadFrom } from '../read/misread.js';
 import { CHANGED } from './index.js';
 import type { RecordsByKey } from './records.js';
 
@@ -20,6 +21,8 @@ export interface SuspectChanges {
   readonly examples: readonly SuspectChange[];
   /** Some change puts a `?` where the recorded text has a letter: the export lost letters. */
   readonly lostLetters: boolean;
+  /** The encoding that reads the new text's bytes as the recorded text, when one does (the fix). */
+  readonly readAs: string | undefined;
 }
 
 const EXAMPLES = 5;
@@ -41,6 +44,7 @@ const SWAPPED = new Set(['Þ', 'þ', 'ý', 'Ý', 'ð', 'Ð']);
 export function suspectNameChanges(baseline: RecordsByKey, keys: readonly string[], bodies: Bodies, status: Uint8Array, fileSuspect: boolean): SuspectChanges {
   let count = 0;
   let lostLetters = false;
+  let readAs: string | undefined;
   const examples: SuspectChange[] = [];
   for (let i = 0; i < keys.length; i++) {
     if (status[i] !== CHANGED) continue;
@@ -51,13 +55,17 @@ export function suspectNameChanges(baseline: RecordsByKey, keys: readonly string
       const now = after[field];
       if (typeof was !== 'string' || typeof now !== 'string' || was === now) continue;
       const lost = lettersLost(was, now);
-      if (!fileSuspect && !lost && !(MISDECODED.test(now) && !MISDECODED.test(was))) continue;
+      // The recorded text is what another code page (or UTF-8) makes of the new text's bytes: the same
+      // name read in the wrong page (`Eglė` → `Eglë`), whichever page was chosen, the tool's first too.
+      const misread = fileSuspect || lost ? undefined : misreadFrom(was, now);
+      readAs ??= misread;
+      if (!fileSuspect && !lost && !misread && !(MISDECODED.test(now) && !MISDECODED.test(was))) continue;
       lostLetters ||= lost && [...now].includes('?');
       count++;
       if (examples.length < EXAMPLES) examples.push({ key, index: i, field, before: was, after: now });
     }
   }
-  return { count, examples, lostLetters };
+  return { count, examples, lostLetters, readAs };
 }
 
 /**
