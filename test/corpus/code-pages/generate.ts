@@ -47,10 +47,13 @@ export function encoder(page: string): Encode {
     const b = table.get(ch) ?? table.get(ROMANIAN[ch] ?? '');
     if (b !== undefined) return [b];
     // windows-1258: a vowel (perhaps with its circumflex, breve or horn) and the tone as a combining mark.
+    // (NFD puts a dot below before a circumflex: `ộ` is o, dot below, circumflex; the tone is the dot.)
     const parts = ch.normalize('NFD');
-    const base = table.get(parts.slice(0, -1).normalize('NFC'));
-    const tone = table.get(parts.slice(-1));
-    return parts.length > 1 && base !== undefined && tone !== undefined ? [base, tone] : undefined;
+    const toneMark = parts.match(/[\u0300\u0301\u0303\u0309\u0323]/u)?.[0];
+    if (toneMark === undefined) return undefined;
+    const base = table.get(parts.replace(toneMark, '').normalize('NFC'));
+    const tone = table.get(toneMark);
+    return base !== undefined && tone !== undefined ? [base, tone] : undefined;
   };
   return (text) => {
     const out: number[] = [];
