@@ -169,7 +169,7 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
     const after: Uint8Array[] = [];
     let kept = 0;
     const lines = new LineSplitter(found.line);
-    for (let chunk: Uint8Array | undefined = found.rest; chunk; ) {
+    for (let chunk: Uint8Array | undefined = found.rest; chunk;) {
       if (kept < SAMPLE_AFTER) {
         after.push(Uint8Array.from(chunk.subarray(0, SAMPLE_AFTER - kept)));
         kept += Math.min(chunk.length, SAMPLE_AFTER - kept);

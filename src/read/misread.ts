@@ -49,7 +49,7 @@ const utf8 = new TextDecoder('utf-8');
  * `before` (another code page, or `utf-8`); undefined when it is not.
  */
 export function misreadFrom(before: string, after: string): string | undefined {
-  if (before === after || !/[^\x00-\x7f]/.test(after)) return undefined;
+  if (before === after || !/[\u0080-\uffff]/.test(after)) return undefined;
   const all = tables();
   for (const page of all) {
     const bytes = bytesIn(after, page);
@@ -67,7 +67,7 @@ export function misreadFrom(before: string, after: string): string | undefined {
 function sameText(bytes: Uint8Array, page: Page, text: string): boolean {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
-    if ((b < 0x80 ? text.charCodeAt(i) !== b : page.decode[b - 0x80] !== text[i])) return false;
+    if (b < 0x80 ? text.charCodeAt(i) !== b : page.decode[b - 0x80] !== text[i]) return false;
   }
   return true;
 }

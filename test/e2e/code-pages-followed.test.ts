@@ -43,12 +43,12 @@ async function recordedThenLegacy(names: readonly string[], page: string): Promi
 }
 
 /** Follows fixes from the refusal of `file` until the run ends; returns the last result and the path taken. */
-async function follow(file: string): Promise<{ code: number; codes: string[]; issues: Issue[] }> {
+async function follow(file: string): Promise<{ code: number | null; codes: string[]; issues: Issue[] }> {
   let args: string[] = [];
   const codes: string[] = [];
   for (let step = 0; step < 3; step++) {
     const r = await run(file, ...args);
-    const json = r.json() as { error?: { code: string; fixes: Fix[] }; issues: Issue[] };
+    const json = r.json<{ error?: { code: string; fixes: Fix[] }; issues: Issue[] }>();
     const suspect = (json.issues ?? []).find((i) => i.code === 'SUSPECT_ENCODING' && i.severity === 'error');
     const fix = json.error?.fixes[0] ?? suspect?.fixes?.[0];
     codes.push(suspect?.code ?? json.error?.code ?? String(r.code));
@@ -79,7 +79,7 @@ describe('the first NOT_UTF8 fix, followed over recorded names', () => {
     expect(await stored()).toEqual(names);
   });
 
-  it("Romanian in ISO-8859-16, where the first fix (windows-1250) reads ș as ş: SUSPECT_ENCODING, and its fix sends the names as recorded", async () => {
+  it('Romanian in ISO-8859-16, where the first fix (windows-1250) reads ș as ş: SUSPECT_ENCODING, and its fix sends the names as recorded', async () => {
     const names = ['Ștefan Țurcanu', 'Mădălina Stănescu', 'Ion Popa'];
     const file = await recordedThenLegacy(names, 'iso-8859-16');
     const end = await follow(file);
@@ -127,7 +127,7 @@ describe('a UTF-8 file with one row in windows-1250 (20,000 rows)', () => {
 
     const r = await run(file);
     expect(r.code).toBe(3);
-    const { error } = r.json() as { error: { code: string; message: string; hint: string; fixes: Fix[] } };
+    const { error } = r.json<{ error: { code: string; message: string; hint: string; fixes: Fix[] } }>();
     expect(error.code).toBe('MIXED_ENCODING');
     expect(error.message).toContain(`except line ${BAD + 2}, which was saved in another encoding; they read like windows-1250 ('Łukasz Żółć'`);
     expect(error.fixes).toEqual([]);

@@ -69,7 +69,9 @@ describe('other code pages', () => {
     const file = tempDir().write('staff.csv', 'employeeID,email,name\nE1,jose@example.com,José García\n');
     const r = await runCli(['team-members', file, '--dry-run', '--json', '--encoding', 'windows-1252']);
     const suspect = (r.json().issues as { code: string; message: string }[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
-    expect(suspect.message).toContain("is UTF-8 (1 of 1 lines with bytes beyond ASCII are UTF-8 letters; windows-1252 ('JosÃ© GarcÃ\u00ada') shows them mis-decoded)");
+    expect(suspect.message).toContain(
+      "is UTF-8 (1 of 1 lines with bytes beyond ASCII are UTF-8 letters; windows-1252 ('JosÃ© GarcÃ\u00ada') shows them mis-decoded)",
+    );
     expect(suspect.message).toContain('run again with --encoding utf-8 (or without --encoding)');
   });
 });
