@@ -120,8 +120,11 @@ export class ReadingSample {
   }
 }
 
-/** How much better another reading must score to call the chosen one suspect (a few letters' worth). */
-const CLEARLY_BETTER = 3;
+/**
+ * How much better another reading must score to call the chosen one suspect: on the corpus the right
+ * page never scores below the best (0 of 635), and 20 of 5,855 wrong readings come within 2.
+ */
+const CLEARLY_BETTER = 2;
 
 /**
  * SUSPECT_ENCODING: --encoding names a single-byte code page, but the sample is UTF-8 (`Ã©` for `é`,

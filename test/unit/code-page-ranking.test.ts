@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { singleByteDecoder } from '../../src/read/code-pages.js';
 import { decodeText } from '../../src/read/decode.js';
+import { linesBeyondAscii } from '../../src/read/code-pages.js';
+import { suspectReading } from '../../src/read/encoding-evidence.js';
 import { misreadFrom } from '../../src/read/misread.js';
 import { corpus, encoder } from '../corpus/code-pages/generate.js';
 
@@ -47,6 +49,17 @@ describe('the code-page ranking on the corpus', () => {
     // What is left: Romanian in ISO-8859-16 reads byte for byte as windows-1250 but for ș/ş and ț/ţ.
     expect(right, wrong.join('\n')).toBeGreaterThanOrEqual(FLOOR);
   }, 120_000);
+
+  it('never doubts the right page: with --encoding of the page it was saved in, no file is SUSPECT_ENCODING', () => {
+    const doubted = files.filter((f) => suspectReading(linesBeyondAscii(f.bytes), f.page) !== undefined);
+    expect(doubted.map((f) => `${f.language} ${f.page} ${f.rows}`)).toEqual([]);
+  });
+
+  it('doubts a wrong page whenever it garbles: with --encoding windows-1252, every file that then reads otherwise is SUSPECT_ENCODING', () => {
+    const garbled = files.filter((f) => singleByteDecoder('windows-1252').decode(f.bytes) !== f.text);
+    const missed = garbled.filter((f) => suspectReading(linesBeyondAscii(f.bytes), 'windows-1252') === undefined);
+    expect(missed.map((f) => `${f.language} ${f.page} ${f.rows}`)).toEqual([]);
+  });
 
   it('names the right page among the three it offers for every file', async () => {
     for (const file of files.filter((f) => f.rows === 3)) {
