@@ -6,7 +6,6 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { type Fix } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
 import { candidateOf, describeReading, rankLines, type Reading } from './code-pages.js';
-import { plausibility } from './letter-model.js';
 
 /** How many lines beyond ASCII the sample keeps (the ranking reads them, never the whole file). */
 export const SAMPLE_LINES = 200;
@@ -18,9 +17,11 @@ const utf8 = new TextDecoder('utf-8');
  * be valid UTF-8 by chance (`ВІ` in windows-1251 is the bytes of `²`), but then it reads as symbols.
  */
 export function readsAsUtf8(line: Uint8Array): boolean {
-  if (!isUtf8(line)) return false;
-  return plausibility(utf8.decode(line)).marks === 0;
+  return isUtf8(line) && LETTERS_ONLY.test(utf8.decode(line));
 }
+
+/** Beyond ASCII, letters, their marks and typographic punctuation only (one native match per line: the whole file may be read). */
+const LETTERS_ONLY = /^(?:[^\u0080-\u{10ffff}]|\p{L}|\p{M}|[\u00a0’‘“”„–—…•·€])*$/u;
 
 /** The lines of a stream of bytes, each with its number; a lone CR ends a line too (old Mac files). */
 export class LineSplitter {
