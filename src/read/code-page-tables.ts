@@ -1,12 +1,16 @@
-// Single-byte code pages that Node's TextDecoder does not know (it has the WHATWG set only, in Node 22
-// and 24 alike): the DOS pages Excel and older HR tools still write, and VISCII for Vietnamese. Each is
-// its 128 characters for bytes 0x80–0xFF (from glibc's iconv tables); VISCII also puts six letters
-// where ASCII has rarely used controls.
+// Single-byte code pages that Node's TextDecoder does not know (it has the WHATWG set only): the DOS
+// pages Excel and older HR tools still write, VISCII for Vietnamese, and ISO-8859-16, which Node 24
+// reads but Node 22's ICU does not. Each is its 128 characters for bytes 0x80–0xFF (from glibc's iconv
+// tables, which agree with Node 24's for ISO-8859-16); VISCII also puts six letters where ASCII has
+// rarely used controls.
 
 const HIGH_HALF: Readonly<Record<string, string>> = {
   ibm437: 'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0',
   ibm850: 'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜø£Ø×ƒáíóúñÑªº¿®¬½¼¡«»░▒▓│┤ÁÂÀ©╣║╗╝¢¥┐└┴┬├─┼ãÃ╚╔╩╦╠═╬¤ðÐÊËÈıÍÎÏ┘┌█▄¦Ì▀ÓßÔÒõÕµþÞÚÛÙýÝ¯´\u00ad±‗¾¶§÷¸°¨·¹³²■\u00a0',
   ibm852: 'ÇüéâäůćçłëŐőîŹÄĆÉĹĺôöĽľŚśÖÜŤťŁ×čáíóúĄąŽžĘę¬źČş«»░▒▓│┤ÁÂĚŞ╣║╗╝Żż┐└┴┬├─┼Ăă╚╔╩╦╠═╬¤đĐĎËďŇÍÎě┘┌█▄ŢŮ▀ÓßÔŃńňŠšŔÚŕŰýÝţ´\u00ad˝˛ˇ˘§÷¸°¨˙űŘř■\u00a0',
+  'iso-8859-16':
+    '\u0080\u0081\u0082\u0083\u0084\u0085\u0086\u0087\u0088\u0089\u008a\u008b\u008c\u008d\u008e\u008f\u0090\u0091\u0092\u0093\u0094\u0095\u0096\u0097\u0098\u0099\u009a\u009b\u009c\u009d\u009e\u009f' +
+    '\u00a0ĄąŁ€„Š§š©Ș«Ź\u00adźŻ°±ČłŽ”¶·žčș»ŒœŸżÀÁÂĂÄĆÆÇÈÉÊËÌÍÎÏĐŃÒÓÔŐÖŚŰÙÚÛÜĘȚßàáâăäćæçèéêëìíîïđńòóôőöśűùúûüęțÿ',
   viscii: 'ẠẮẰẶẤẦẨẬẼẸẾỀỂỄỆỐỒỔỖỘỢỚỜỞỊỎỌỈỦŨỤỲÕắằặấầẩậẽẹếềểễệốồổỗỠƠộờởịỰỨỪỬơớƯÀÁÂÃẢĂẳẵÈÉÊẺÌÍĨỳĐứÒÓÔạỷừửÙÚỹỵÝỡưàáâãảăữẫèéêẻìíĩỉđựòóôõỏọụùúũủýợỮ',
 };
 
@@ -23,7 +27,15 @@ const ALIASES: Readonly<Record<string, string>> = {
   ibm852: 'ibm852',
   cp852: 'ibm852',
   '852': 'ibm852',
+  'iso-8859-16':
+    '\u0080\u0081\u0082\u0083\u0084\u0085\u0086\u0087\u0088\u0089\u008a\u008b\u008c\u008d\u008e\u008f\u0090\u0091\u0092\u0093\u0094\u0095\u0096\u0097\u0098\u0099\u009a\u009b\u009c\u009d\u009e\u009f' +
+    '\u00a0ĄąŁ€„Š§š©Ș«Ź\u00adźŻ°±ČłŽ”¶·žčș»ŒœŸżÀÁÂĂÄĆÆÇÈÉÊËÌÍÎÏĐŃÒÓÔŐÖŚŰÙÚÛÜĘȚßàáâăäćæçèéêëìíîïđńòóôőöśűùúûüęțÿ',
   viscii: 'viscii',
+  'iso-8859-16': 'iso-8859-16',
+  'iso8859-16': 'iso-8859-16',
+  'iso_8859-16': 'iso-8859-16',
+  latin10: 'iso-8859-16',
+  l10: 'iso-8859-16',
 };
 
 /** The same shape as TextDecoder where decode.ts uses it. */

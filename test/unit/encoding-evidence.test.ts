@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Issue } from '../../src/issues.js';
 import { checkEncoding, decodeText } from '../../src/read/decode.js';
+import { singleByteDecoder } from '../../src/read/code-pages.js';
 import { LineSplitter } from '../../src/read/encoding-evidence.js';
 import { encoder } from '../corpus/code-pages/generate.js';
 
@@ -86,5 +87,15 @@ describe('under --encoding', () => {
     expect(() => checkEncoding(label)).not.toThrow();
     const page = label === 'cp852' ? 'ibm852' : label;
     expect(await decodeAll([bytes(`${name}\n`, page)], label)).toBe(`${name}\n`);
+  });
+});
+
+describe('the tables', () => {
+  it('ISO-8859-16 reads as Node 24’s TextDecoder does, on Node 22 too (whose ICU lacks it)', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, b) => b);
+    const ours = singleByteDecoder('iso-8859-16').decode(all);
+    expect(ours).toHaveLength(256);
+    expect(ours.slice(0xa0)).toBe('\u00a0ĄąŁ€„Š§š©Ș«Ź\u00adźŻ°±ČłŽ”¶·žčș»ŒœŸżÀÁÂĂÄĆÆÇÈÉÊËÌÍÎÏĐŃÒÓÔŐÖŚŰÙÚÛÜĘȚßàáâăäćæçèéêëìíîïđńòóôőöśűùúûüęțÿ');
+    if (Number(process.versions.node.split('.')[0]) >= 24) expect(ours).toBe(new TextDecoder('iso-8859-16').decode(all));
   });
 });
