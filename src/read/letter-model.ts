@@ -89,8 +89,11 @@ const SYMBOL_ALONE = -1;
 const CONTROL = -10;
 const MIXED_SCRIPTS = -6;
 const CASE_FLIP = -4;
-/** Typographic quotes and dashes: Excel writes them, and they sit between words as often as in them. */
-const PUNCTUATION = new Set([...'’‘“”„–—…•·«»']);
+/**
+ * Typographic quotes and dashes: Excel writes them, and they sit between words as often as in them.
+ * Not `·`: inside a word it is what DOS pages make of `ú` (`Rep·blica`); Catalan `l·l` pays alike in every page.
+ */
+const PUNCTUATION = new Set([...'’‘“”„–—…•«»']);
 
 interface LanguageScores {
   readonly name: string;

@@ -2,6 +2,7 @@
 // language's legacy code pages, of 3 to 150 rows, built in memory from languages.ts. The bytes come
 // from each decoder's own table turned round, so no encoder of ours decides them.
 import { tableDecoder } from '../../../src/read/code-page-tables.js';
+import { HELD_OUT } from './held-out.js';
 import { LANGUAGES, type Language } from './languages.js';
 
 export interface CorpusFile {
@@ -24,6 +25,28 @@ export function corpus(): CorpusFile[] {
       for (const rows of SIZES) {
         const bytes = encode(hrExport(language, rows, encode, seed(`${language.name}/${page}/${rows}`)))!;
         // As the page holds it: a Romanian cedilla where the page has no comma below.
+        const text = (tableDecoder(page) ?? new TextDecoder(page)).decode(bytes).normalize('NFC');
+        files.push({ language: language.name, page, rows, text, bytes });
+      }
+    }
+  }
+  return files;
+}
+
+/**
+ * The held-out corpus: per language and page, files of 5 and 30 rows of addresses and contacts
+ * (held-out.ts), in the same pages; lines a page cannot hold are left out.
+ */
+export function heldOut(): CorpusFile[] {
+  const files: CorpusFile[] = [];
+  for (const language of LANGUAGES) {
+    for (const page of language.pages) {
+      const encode = encoder(page);
+      const lines = HELD_OUT[language.name]!.filter((v) => encode(v) !== undefined);
+      for (const rows of [5, 30]) {
+        const random = seed(`held-out/${language.name}/${page}/${rows}`);
+        const body = Array.from({ length: rows }, (_, i) => `S${100 + i}|${lines[Math.floor(random() * lines.length)]!}`);
+        const bytes = encode(['store|address', ...body].join('\n') + '\n')!;
         const text = (tableDecoder(page) ?? new TextDecoder(page)).decode(bytes).normalize('NFC');
         files.push({ language: language.name, page, rows, text, bytes });
       }
