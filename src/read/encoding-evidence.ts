@@ -86,7 +86,7 @@ function lineList(lines: readonly number[], total: number): string {
 /** The refusal of a file that is UTF-8 but for some lines: those lines, and how the likeliest page reads them. */
 export function mixedEncoding(source: string, census: Utf8Census): { message: string; hint: string } {
   const [best] = rankLines(census.bad.map((b) => b.bytes));
-  const reading = best && best.preview.length ? `; they read like ${describeReading(best)}` : '';
+  const reading = best && best.preview.length ? `; ${census.badCount === 1 ? 'it reads' : 'they read'} like ${describeReading(best)}` : '';
   return {
     message: `${source}: the file is UTF-8 (${census.utf8Lines} ${census.utf8Lines === 1 ? 'line' : 'lines'} with letters beyond ASCII read as UTF-8) except ${lineList(
       census.bad.map((b) => b.line),

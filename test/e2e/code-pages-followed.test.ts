@@ -129,7 +129,7 @@ describe('a UTF-8 file with one row in windows-1250 (20,000 rows)', () => {
     expect(r.code).toBe(3);
     const { error } = r.json<{ error: { code: string; message: string; hint: string; fixes: Fix[] } }>();
     expect(error.code).toBe('MIXED_ENCODING');
-    expect(error.message).toContain(`except line ${BAD + 2}, which was saved in another encoding; they read like windows-1250 ('Łukasz Żółć'`);
+    expect(error.message).toContain(`except line ${BAD + 2}, which was saved in another encoding; it reads like windows-1250 ('Łukasz Żółć'`);
     expect(error.fixes).toEqual([]);
     expect(error.hint).toContain('correct those lines');
 

@@ -4,9 +4,8 @@
 // as written. The floor is the number docs/input.md records; the count may rise, never fall.
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { singleByteDecoder } from '../../src/read/code-pages.js';
+import { linesBeyondAscii, singleByteDecoder } from '../../src/read/code-pages.js';
 import { decodeText } from '../../src/read/decode.js';
-import { linesBeyondAscii } from '../../src/read/code-pages.js';
 import { suspectReading } from '../../src/read/encoding-evidence.js';
 import { misreadFrom } from '../../src/read/misread.js';
 import { corpus, encoder, heldOut } from '../corpus/code-pages/generate.js';
