@@ -130,6 +130,33 @@ describe('names already recorded', () => {
     }
   });
 
+  it('a recorded name turned into a word of two scripts (Ivan as Ivаn, a Cyrillic а): exit 3, SUSPECT_ENCODING, nothing sent', async () => {
+    const sb = await sandbox();
+    try {
+      await uploadUtf8(sb, 'employeeID,email,name\nE1,ivan@example.com,Ivan Petrov\n');
+      const r = await runCli(
+        [
+          'team-members',
+          tempDir().write('staff.csv', 'employeeID,email,name\nE1,ivan@example.com,Iv\u0430n Petrov\n'),
+          '--yes',
+          '--json',
+          '--max-changes',
+          '100%',
+          '--state-dir',
+          sb.stateDir,
+        ],
+        { env: sb.env },
+      );
+      expect(r.code, r.stderr).toBe(3);
+      const suspect = (r.json().issues as { code: string; severity: string; message: string }[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
+      expect(suspect.severity).toBe('error');
+      expect(suspect.message).toContain("E1 (line 2) name 'Ivan Petrov' to 'Iv\u0430n Petrov'");
+      expect(await stored(sb)).toEqual(['Ivan Petrov']);
+    } finally {
+      await sb.stop();
+    }
+  });
+
   it('a real rename beside them is no suspect: Jurgen to Jürgen is sent', async () => {
     const sb = await sandbox();
     try {
