@@ -108,6 +108,25 @@ describe('the old advice followed: a wrong page over recorded names', () => {
   });
 });
 
+describe('a UTF-8 file read with --encoding windows-1252 over recorded names', () => {
+  it('is a SUSPECT_ENCODING error whose fix, --encoding utf-8, sends the names as recorded', async () => {
+    const names = ['José García', 'Zoë Müller', 'Łukasz Żółć'];
+    const dir = tempDir();
+    const first = await run(dir.write('first.csv', team(names)), '--no-baseline');
+    expect(first.code, first.stderr).toBe(0);
+    const file = dir.write('staff.csv', team(names));
+    const r = await run(file, '--encoding', 'windows-1252');
+    expect(r.code, r.stderr).toBe(3);
+    const suspect = (r.json().issues as Issue[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
+    expect(suspect.severity).toBe('error');
+    expect(suspect.message).toContain("name 'José García' to 'JosÃ© GarcÃ\u00ada'");
+    expect(suspect.fixes).toEqual([{ kind: 'flags', args: ['--encoding', 'utf-8'] }]);
+    const fixed = await run(file, '--encoding', 'windows-1252', ...suspect.fixes![0]!.args);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(await stored()).toEqual(names);
+  });
+});
+
 describe('a UTF-8 file with one row in windows-1250 (20,000 rows)', () => {
   const ROWS = 20_000;
   const BAD = 12_345; // the row's index; its line is BAD + 2
