@@ -9,6 +9,8 @@ import { candidateOf, describeReading, rankLines, type Reading } from './code-pa
 
 /** How many lines beyond ASCII the sample keeps (the ranking reads them, never the whole file). */
 export const SAMPLE_LINES = 200;
+/** Longer lines are sampled in pieces of this size. */
+const LONGEST_LINE = 16 * 1024;
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -36,15 +38,20 @@ export class LineSplitter {
     // A CR at the end of the last chunk was a break unless this one starts with LF.
     if (this.endsInCr && bytes[0] === 10) start = 1;
     this.endsInCr = false;
-    for (let i = start; i < bytes.length; i++) {
-      const b = bytes[i]!;
-      if (b !== 10 && b !== 13) continue;
+    // Native searches for the next LF and CR, each redone only when passed (a file without CRs costs one).
+    let nextLf = bytes.indexOf(10, start);
+    let nextCr = bytes.indexOf(13, start);
+    for (;;) {
+      const i = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+      if (i === -1) break;
       yield { line: this.next++, bytes: bytes.subarray(start, i) };
-      if (b === 13) {
-        if (i + 1 === bytes.length) this.endsInCr = true;
-        else if (bytes[i + 1] === 10) i++;
-      }
       start = i + 1;
+      if (bytes[i] === 13) {
+        if (i + 1 === bytes.length) this.endsInCr = true;
+        else if (bytes[i + 1] === 10) start = i + 2;
+      }
+      if (nextLf !== -1 && nextLf < start) nextLf = bytes.indexOf(10, start);
+      if (nextCr !== -1 && nextCr < start) nextCr = bytes.indexOf(13, start);
     }
     this.carry = Uint8Array.from(bytes.subarray(start));
     if (end && this.carry.length) yield { line: this.next++, bytes: this.carry };
@@ -103,21 +110,46 @@ export function encodingFixes(readings: readonly Reading[]): Fix[] {
 
 /**
  * The lines beyond ASCII of a file read under --encoding, kept until the sample is full: the first
- * SAMPLE_LINES such lines, wherever they are (a file's first chunk may hold none).
+ * SAMPLE_LINES such lines, wherever they are (a file's first chunk may hold none). It runs on every
+ * decoded file, so a chunk of ASCII costs one native check; a line cut by a chunk's end is kept from
+ * that chunk on (its ASCII start reads alike in every page).
  */
 export class ReadingSample {
   readonly lines: Uint8Array[] = [];
-  private readonly splitter = new LineSplitter(1);
+  /** The line a chunk ended in, when it holds bytes beyond ASCII (copied: reads reuse buffers). */
+  private open: Uint8Array[] = [];
+  private openBytes = 0;
   get full(): boolean {
     return this.lines.length >= SAMPLE_LINES;
   }
   add(chunk: Uint8Array, end = false): void {
     if (this.full) return;
-    // Most chunks of most files are ASCII: one native check skips them (a partial line is carried).
-    for (const { bytes } of this.splitter.lines(chunk, end)) {
-      if (!isAscii(bytes)) this.lines.push(Uint8Array.from(bytes));
-      if (this.full) return;
+    if (this.open.length === 0 && isAscii(chunk)) return;
+    let nextLf = chunk.indexOf(10);
+    let nextCr = chunk.indexOf(13);
+    let start = 0;
+    while (!this.full) {
+      const stop = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+      if (stop === -1) break;
+      this.close(chunk.subarray(start, stop));
+      start = stop + 1;
+      if (stop === nextLf) nextLf = chunk.indexOf(10, start);
+      if (stop === nextCr) nextCr = chunk.indexOf(13, start);
     }
+    const rest = chunk.subarray(start);
+    if (!this.full && (this.open.length > 0 || !isAscii(rest))) {
+      this.open.push(Uint8Array.from(rest.subarray(0, LONGEST_LINE)));
+      this.openBytes += Math.min(rest.length, LONGEST_LINE);
+      // A file on one line (minified JSON) is sampled a piece at a time, never held whole.
+      if (this.openBytes >= LONGEST_LINE) this.close(new Uint8Array(0));
+    }
+    if (end) this.close(new Uint8Array(0));
+  }
+  private close(piece: Uint8Array): void {
+    const line = this.open.length ? Buffer.concat([...this.open, piece]) : piece;
+    this.open = [];
+    this.openBytes = 0;
+    if (!isAscii(line)) this.lines.push(Uint8Array.from(line));
   }
 }
 

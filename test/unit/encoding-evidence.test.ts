@@ -65,6 +65,14 @@ describe('under --encoding', () => {
     expect(notes).toMatchObject([{ code: 'SUSPECT_ENCODING', severity: 'warning', fixes: [{ kind: 'flags', args: ['--encoding', 'windows-1257'] }] }]);
   });
 
+  it('doubts a file on one line (minified JSON) read a piece at a time', async () => {
+    const notes: Issue[] = [];
+    const json = bytes('[' + '{"name":"Eglė Stankevičiūtė"},'.repeat(3000) + '{"name":"Jonas"}]', 'windows-1257');
+    const pieces = Array.from({ length: Math.ceil(json.length / 4096) }, (_, i) => json.subarray(i * 4096, (i + 1) * 4096));
+    await decodeAll(pieces, 'windows-1252', notes);
+    expect(notes).toMatchObject([{ code: 'SUSPECT_ENCODING', fixes: [{ kind: 'flags', args: ['--encoding', 'windows-1257'] }] }]);
+  });
+
   it('says nothing under the right page', async () => {
     const notes: Issue[] = [];
     await decodeAll([bytes('name\nEglė Stankevičiūtė\n', 'windows-1257')], 'windows-1257', notes);
