@@ -80,6 +80,7 @@ export const ERROR_CODES = {
     'INVALID_RECORDS',
     'CANNOT_READ',
     'NOT_UTF8',
+    'MIXED_ENCODING',
     'NOT_UTF16',
     'LOOKS_LIKE_WORKBOOK',
     'WORKBOOK_TOO_LARGE',

@@ -3,6 +3,7 @@
 // fields of the changed records are compared with the baseline: a change is suspect when the file as a
 // whole read badly under --encoding, or when the new text itself looks mis-decoded.
 import type { Bodies } from '../contract/json-array.js';
+import { misreadFrom } from '../read/misread.js';
 import { CHANGED } from './index.js';
 import type { RecordsByKey } from './records.js';
 
@@ -20,6 +21,8 @@ export interface SuspectChanges {
   readonly examples: readonly SuspectChange[];
   /** Some change puts a `?` where the recorded text has a letter: the export lost letters. */
   readonly lostLetters: boolean;
+  /** The encoding that reads the new text's bytes as the recorded text, when one does (the fix). */
+  readonly readAs: string | undefined;
 }
 
 const EXAMPLES = 5;
@@ -31,6 +34,9 @@ const EXAMPLES = 5;
  */
 const MISDECODED = /\u00c3[\u0080-\u00bf]|\p{L}[\u00a1-\u00b6\u00b8-\u00bf]\p{L}|(?:^|\P{L})[\u00a3\u00af\u00a5\u00a6]\p{L}/u;
 
+/** A word of Latin letters with Greek or Cyrillic ones (`Krakуw`): a Cyrillic page read where a Latin one was. */
+const MIXED_WORD = /(?:[a-z\u00c0-\u024f][\p{Script=Cyrillic}\p{Script=Greek}]|[\p{Script=Cyrillic}\p{Script=Greek}][a-z\u00c0-\u024f])/iu;
+
 /** Letters other code pages put where windows-1250/1254 letters stood (`Þule Yýlmaz` for `Şule Yılmaz`). */
 const SWAPPED = new Set(['Þ', 'þ', 'ý', 'Ý', 'ð', 'Ð']);
 
@@ -41,6 +47,7 @@ const SWAPPED = new Set(['Þ', 'þ', 'ý', 'Ý', 'ð', 'Ð']);
 export function suspectNameChanges(baseline: RecordsByKey, keys: readonly string[], bodies: Bodies, status: Uint8Array, fileSuspect: boolean): SuspectChanges {
   let count = 0;
   let lostLetters = false;
+  let readAs: string | undefined;
   const examples: SuspectChange[] = [];
   for (let i = 0; i < keys.length; i++) {
     if (status[i] !== CHANGED) continue;
@@ -51,13 +58,18 @@ export function suspectNameChanges(baseline: RecordsByKey, keys: readonly string
       const now = after[field];
       if (typeof was !== 'string' || typeof now !== 'string' || was === now) continue;
       const lost = lettersLost(was, now);
-      if (!fileSuspect && !lost && !(MISDECODED.test(now) && !MISDECODED.test(was))) continue;
+      // The recorded text is what another code page (or UTF-8) makes of the new text's bytes: the same
+      // name read in the wrong page (`Eglė` → `Eglë`), whichever page was chosen, the tool's first too.
+      const misread = fileSuspect || lost ? undefined : misreadFrom(was, now);
+      readAs ??= misread;
+      const marked = (MISDECODED.test(now) && !MISDECODED.test(was)) || (MIXED_WORD.test(now) && !MIXED_WORD.test(was));
+      if (!fileSuspect && !lost && !misread && !marked) continue;
       lostLetters ||= lost && [...now].includes('?');
       count++;
       if (examples.length < EXAMPLES) examples.push({ key, index: i, field, before: was, after: now });
     }
   }
-  return { count, examples, lostLetters };
+  return { count, examples, lostLetters, readAs };
 }
 
 /**

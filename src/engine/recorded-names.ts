@@ -27,7 +27,9 @@ export function guardRecordedNames(
   }
   const fix = found.lostLetters
     ? 'a `?` stands where the recorded text has a letter, so the export lost those letters: export the file again as UTF-8 (in Excel: "CSV UTF-8")'
-    : 'the new text looks mis-decoded: run again without --encoding to see the code pages ranked, and with --encoding of the one that shows the names right (or export the file again as UTF-8)';
+    : found.readAs
+      ? `the new text is the recorded text's bytes read in the wrong encoding: run again with --encoding ${found.readAs}, which reads them as recorded, if the file was saved in it`
+      : 'the new text looks mis-decoded: run again without --encoding to see the code pages ranked, and with --encoding of the one that shows the names right (or export the file again as UTF-8)';
   const first = found.examples[0]!;
   return [
     ...notes,
@@ -35,6 +37,8 @@ export function guardRecordedNames(
       line: lineOf(first.index) ?? null,
       field: first.field,
       value: first.after,
+      // The encoding that gives back the recorded text, as data; a lossy export has no flag to fix it.
+      fixes: !found.lostLetters && found.readAs ? [{ kind: 'flags', args: ['--encoding', found.readAs] }] : undefined,
     }),
   ];
 }

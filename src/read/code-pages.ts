@@ -1,101 +1,99 @@
 // Which single-byte code page a file that is not UTF-8 was saved in. The bytes cannot say; the words
-// can: decoded in the right code page a name is letters of one script that languages use often
-// (`Łukasz Żółć`), in a wrong one it holds symbols and rare letters (`£ukasz ¯ó³æ`, `Þule Yýlmaz`).
-// The ranking is shown to the user with previews, never applied on its own: guessing is a bug.
+// can: decoded in the right code page a name is letters of one language, used as often as that
+// language uses them (`Eglė Stankevičiūtė`); in a wrong one it holds rare letters, symbols glued to
+// letters, controls or case flips (`Eglë Stankevièiûtë`, `£ukasz ¯ó³æ`, `нМЭЦЮ`): letter-model.ts.
+// The ranking is shown to the user with previews and as fixes, never applied on its own.
+import { tableDecoder, type TableDecoder } from './code-page-tables.js';
+import { plausibility } from './letter-model.js';
 
-/** The candidates, as TextDecoder labels: Central European, Cyrillic, Western, Greek, Turkish, Baltic. */
+/**
+ * The candidates, by the label `--encoding` takes. On a tie (the sample reads the same in both) the
+ * earlier stands: Windows pages first, as Excel saves them; ISO-8859-1 and -9 are not listed because
+ * TextDecoder reads them as windows-1252 and -1254, which only add characters where they have controls.
+ */
 export const CODE_PAGES = [
-  // Western first: where code pages read a file alike, the one Excel saves most is named first.
   'windows-1252',
   'windows-1250',
   'windows-1251',
   'windows-1253',
   'windows-1254',
   'windows-1257',
+  'windows-1258',
   'iso-8859-2',
-  'iso-8859-9',
+  'iso-8859-4',
+  'iso-8859-5',
+  'iso-8859-7',
+  'iso-8859-13',
   'iso-8859-15',
+  'iso-8859-16',
+  'koi8-r',
+  'koi8-u',
+  'macintosh',
+  'ibm866',
+  'ibm850',
+  'ibm437',
+  'ibm852',
+  'viscii',
 ] as const;
 
-// The letters beyond ASCII of the languages these code pages serve. Decoded in the right code page,
-// a file's names use the letters of one language; in a wrong one they hold letters of none (`Þule
-// Yýlmaz` is no language's spelling) and symbols glued to letters (`£ukasz ¯ó³æ`).
-const LANGUAGES: readonly string[] = [
-  'ąćęłńóśźż', // Polish
-  'áčďéěíňóřšťúůýž', // Czech, Slovak
-  'áéíóöőúüű', // Hungarian
-  'ăâîșțşţ', // Romanian
-  'čćđšž', // Croatian, Slovene, Serbian (Latin)
-  'äöüß', // German
-  'àâæçéèêëîïôœùûüÿ', // French
-  'áéíñóúü', // Spanish
-  'áâãàçéêíóôõú', // Portuguese
-  'àèéìíîòóùú', // Italian
-  'éëïöü', // Dutch
-  'åäö', // Swedish, Finnish
-  'åæø', // Danish, Norwegian
-  'çğıiöşü', // Turkish (with İ, whose lower case is i)
-  'ąčęėįšųūž', // Lithuanian
-  'āčēģīķļņšūž', // Latvian
-  'äõöüšž', // Estonian
-  // Cyrillic and Greek by their common letters: the rare ones are what a wrong one of the two makes.
-  'абвгдеиклмнопрстуя',
-  'αβγδεικλμνοπρστυςάέήίόύώη',
-];
+export type CodePage = (typeof CODE_PAGES)[number];
 
-const LETTER = /\p{L}/u;
-const WORD = /[^\s,;|\t"'()[\]{}<>:=/\\.!?0-9@-]+/g;
+/** A decoder for any label: TextDecoder's (WHATWG), else one of the tables of code-page-tables.ts. */
+export function singleByteDecoder(label: string): TableDecoder {
+  const table = tableDecoder(label);
+  return table ?? new TextDecoder(label);
+}
 
-/**
- * How plausible the words of `text` are, in the language that fits them best: each non-ASCII letter
- * of that language counts 1, any other non-ASCII letter −1, a symbol glued to letters −3.
- */
-export function plausibility(text: string): number {
-  const chars: string[] = [];
-  let mixed = 0;
-  for (const word of text.match(WORD) ?? []) {
-    // Latin letters and Greek or Cyrillic ones in one word (`Josι`, `Krakуw`) are no one's spelling.
-    if (/[a-z]/i.test(word) && /[\p{Script=Greek}\p{Script=Cyrillic}]/u.test(word)) mixed++;
-    for (const ch of word) if (ch.charCodeAt(0) >= 0x80) chars.push(ch === 'İ' ? 'i' : ch.toLowerCase());
+/** The code page a label names, when it is one of the candidates (`latin1` is windows-1252). */
+export function candidateOf(label: string): CodePage | undefined {
+  try {
+    const encoding = singleByteDecoder(label).encoding;
+    return (CODE_PAGES as readonly string[]).includes(encoding) ? (encoding as CodePage) : undefined;
+  } catch {
+    return undefined;
   }
-  const symbols = chars.filter((ch) => !LETTER.test(ch)).length;
-  const letters = chars.filter((ch) => LETTER.test(ch));
-  let best = -Infinity;
-  for (const language of LANGUAGES) {
-    const known = letters.filter((ch) => language.includes(ch)).length;
-    best = Math.max(best, known - (letters.length - known));
-  }
-  return (letters.length ? best : 0) - 3 * symbols - 3 * mixed;
 }
 
 export interface Reading {
-  readonly encoding: (typeof CODE_PAGES)[number];
+  readonly encoding: CodePage;
   readonly score: number;
   /** The first values holding characters beyond ASCII, decoded in this code page. */
   readonly preview: readonly string[];
 }
 
-/** The code pages ranked for these bytes (a sample of the file), best first, each with its preview. */
-export function rankCodePages(bytes: Uint8Array, previews = 3): Reading[] {
-  // The lines with bytes beyond ASCII are the evidence; the rest reads the same in every code page.
+/** The lines of `bytes` holding a byte beyond ASCII (at most `max`): the rest reads alike in every page. */
+export function linesBeyondAscii(bytes: Uint8Array, max = 200): Uint8Array[] {
   const lines: Uint8Array[] = [];
   let start = 0;
-  for (let i = 0; i <= bytes.length && lines.length < 200; i++) {
-    if (i === bytes.length || bytes[i] === 10) {
-      const line = bytes.subarray(start, i);
-      if (line.some((b) => b >= 0x80)) lines.push(line);
-      start = i + 1;
-    }
+  while (start < bytes.length && lines.length < max) {
+    let end = bytes.indexOf(10, start);
+    if (end === -1) end = bytes.length;
+    const line = bytes.subarray(start, end);
+    if (line.some((b) => b >= 0x80)) lines.push(line);
+    start = end + 1;
   }
+  return lines;
+}
+
+/** The code pages ranked for these lines (a sample of the file), best first, each with its preview. */
+export function rankLines(lines: readonly Uint8Array[], previews = 3): Reading[] {
   const readings = CODE_PAGES.map((encoding) => {
-    const decoder = new TextDecoder(encoding);
+    const decoder = singleByteDecoder(encoding);
     const texts = lines.map((line) => decoder.decode(line));
-    const values = texts.flatMap((t) => t.split(/[,;\t|]/).map((v) => v.trim().replace(/^"|"$/g, '')));
-    const preview = [...new Set(values.filter((v) => /[^\x20-\x7e]/.test(v)))].slice(0, previews);
-    return { encoding, score: plausibility(texts.join('\n')), preview };
+    return { encoding, score: plausibility(texts.join('\n')).score, preview: previewOf(texts, previews) };
   });
-  // A stable sort: on a tie the order of CODE_PAGES stands (windows before ISO, as Excel saves).
+  // A stable sort: on a tie the order of CODE_PAGES stands.
   return readings.sort((a, b) => b.score - a.score);
+}
+
+/** The code pages ranked for these bytes (a sample of the file), best first, each with its preview. */
+export function rankCodePages(bytes: Uint8Array, previews = 3): Reading[] {
+  return rankLines(linesBeyondAscii(bytes), previews);
+}
+
+function previewOf(texts: readonly string[], previews: number): string[] {
+  const values = texts.flatMap((t) => t.split(/[,;\t|]/).map((v) => v.trim().replace(/^"|"$/g, '')));
+  return [...new Set(values.filter((v) => /[^\x20-\x7e]/.test(v)).map((v) => v.normalize('NFC')))].slice(0, previews);
 }
 
 /** `windows-1250 ('Łukasz Żółć', 'Kraków')`, for messages. */

@@ -1,10 +1,12 @@
 // Bytes to text. A BOM decides (UTF-8, UTF-16 LE/BE); otherwise --encoding, otherwise strict UTF-8.
 import { InputError, UsageError } from '../errors.js';
-import { issue, type Issue } from '../issues.js';
-import { CODE_PAGES, describeReading, rankCodePages } from './code-pages.js';
+import type { Issue } from '../issues.js';
+import { tableDecoder, type TableDecoder } from './code-page-tables.js';
+import { describeReading, rankCodePages } from './code-pages.js';
+import { encodingFixes, LineSplitter, mixedEncoding, ReadingSample, suspectReading, Utf8Census } from './encoding-evidence.js';
 
-/** Node's global TextDecoder (no import: node:util loads much more than this one class). */
-type Decoder = InstanceType<typeof TextDecoder>;
+/** Node's global TextDecoder (no import: node:util loads much more than this one class), or a table's. */
+type Decoder = TableDecoder;
 
 function sniffBom(head: Uint8Array): string | undefined {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
@@ -20,17 +22,38 @@ export function checkEncoding(label: string | undefined): void {
 
 /** UTF-8, however it is spelled (`utf8`, `UTF-8`…), is decoded strictly: a bad byte is an error, never U+FFFD. */
 function makeDecoder(label: string): Decoder {
+  const table = tableDecoder(label);
+  if (table) return table;
   try {
     const decoder = new TextDecoder(label);
     // UTF-16 too: an odd final byte or an unpaired surrogate is a damaged file, not a U+FFFD to send.
-    return decoder.encoding === 'utf-8' || decoder.encoding.startsWith('utf-16') ? new TextDecoder(label, { fatal: true }) : decoder;
+    if (decoder.encoding === 'utf-8' || decoder.encoding.startsWith('utf-16')) return new TextDecoder(label, { fatal: true });
+    return decoder.encoding === 'windows-1258' ? composed(decoder) : decoder;
   } catch {
     throw new UsageError(
       'BAD_FLAG',
       `--encoding '${label}' is not an encoding this tool knows`,
-      'use a WHATWG label such as utf-8, windows-1252, latin1, utf-16le or iso-8859-15',
+      'use a WHATWG label such as utf-8, windows-1252, latin1, utf-16le or iso-8859-15, or ibm437, ibm850, ibm852, viscii',
     );
   }
+}
+
+/**
+ * windows-1258 writes Vietnamese tones as combining marks after the vowel (`Nguyê` + U+0303): the text
+ * is composed (NFC), as people type it, so `Nguyễn` compares equal to the recorded name. A chunk's
+ * last character waits for the next chunk, which may start with its tone.
+ */
+function composed(inner: Decoder): Decoder {
+  let held = '';
+  return {
+    encoding: inner.encoding,
+    decode(input, options) {
+      const text = held + inner.decode(input, options);
+      const keep = options?.stream && text.length ? 1 : 0;
+      held = text.slice(text.length - keep);
+      return text.slice(0, text.length - keep).normalize('NFC');
+    },
+  };
 }
 
 /** Line breaks in bytes: CRLF, LF, and a lone CR (old Mac files) each end one line. */
@@ -125,22 +148,41 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
     return text;
   };
 
-  let sampled = false;
+  // Under --encoding, the first lines beyond ASCII, for SUSPECT_ENCODING (judged once, when full or at the end).
+  const sample = encoding !== undefined && notes ? new ReadingSample() : undefined;
+  const judgeSample = () => {
+    const suspect = suspectReading(sample!.lines, encoding!);
+    if (suspect) notes!.push(suspect);
+  };
   // The start of the file, kept for the code-page ranking a file that is not UTF-8 gets.
   const head: Uint8Array[] = [];
   let headBytes = 0;
   const iterator = bytes[Symbol.asyncIterator]();
   /** The NOT_UTF8 error, ranked on the same bytes however the file is cut into reads: the file's start and what follows the bad byte. */
   const refuse = async (found: NotUtf8): Promise<never> => {
-    const after: Uint8Array[] = [found.rest];
-    for (let more = found.rest.length; more < SAMPLE_AFTER;) {
-      const next = await iterator.next();
-      if (next.done) break;
-      after.push(next.value);
-      more += next.value.length;
-    }
+    // The start of the file, to the bad line: its lines beyond ASCII are UTF-8 (they decoded).
+    const census = new Utf8Census();
     const start = Buffer.concat(head).subarray(0, Math.min(SAMPLE_HEAD, found.offset));
-    throw notUtf8(source, found.line, found.offset, Buffer.concat([start, Buffer.concat(after).subarray(0, SAMPLE_AFTER)]));
+    const before = new LineSplitter(1);
+    for (const { line, bytes } of before.lines(start)) if (line < found.line) census.add(line, bytes);
+    // From the bad byte to the end: every line, to name each that is not UTF-8 (one pass, native checks).
+    const after: Uint8Array[] = [];
+    let kept = 0;
+    const lines = new LineSplitter(found.line);
+    for (let chunk: Uint8Array | undefined = found.rest; chunk;) {
+      if (kept < SAMPLE_AFTER) {
+        after.push(Uint8Array.from(chunk.subarray(0, SAMPLE_AFTER - kept)));
+        kept += Math.min(chunk.length, SAMPLE_AFTER - kept);
+      }
+      const next = await iterator.next();
+      for (const { line, bytes } of lines.lines(chunk, next.done)) census.add(line, bytes);
+      chunk = next.done ? undefined : next.value;
+    }
+    if (census.mixed) {
+      const { message, hint } = mixedEncoding(source, census);
+      throw new InputError('MIXED_ENCODING', message, hint);
+    }
+    throw notUtf8(source, found.line, found.offset, Buffer.concat([start, ...after]));
   };
   for (;;) {
     const step = await iterator.next();
@@ -151,10 +193,9 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
       headBytes += Math.min(chunk.length, SAMPLE_HEAD - headBytes);
     }
     let input: Uint8Array = chunk;
-    if (!sampled && encoding !== undefined && notes) {
-      sampled = true;
-      const suspect = suspectEncoding(chunk, encoding);
-      if (suspect) notes.push(suspect);
+    if (sample && !sample.full) {
+      sample.add(chunk);
+      if (sample.full) judgeSample();
     }
     if (!decoder) {
       // Collect at least 3 bytes so a BOM split across tiny stdin chunks is still seen.
@@ -180,6 +221,10 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
     if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
   }
   const text = await decodeOrRefuse(() => decode(pending, false), refuse);
+  if (sample && !sample.full) {
+    sample.add(new Uint8Array(0), true);
+    judgeSample();
+  }
   if (text) yield text;
 }
 
@@ -212,39 +257,11 @@ function notUtf8(source: string, line: number | undefined, offset: number | unde
   const at = offset === undefined ? '' : ` (byte ${offset})`;
   // The likeliest code pages, each with the first values as it reads them: the user sees which one
   // shows the names right. Never chosen here.
-  const [best, ...others] = rankCodePages(sample).slice(0, 3);
+  const ranked = rankCodePages(sample).slice(0, 3);
+  const [best, ...others] = ranked;
   return new InputError(
     'NOT_UTF8',
     `${where}: the file is not UTF-8${at}; it was saved in a single-byte code page, most likely ${describeReading(best!)}, else ${others.map(describeReading).join(' or ')}`,
-    `run again with --encoding ${best!.encoding} if those are the names as they should read (or with the code page it was saved in)`,
-  );
-}
-
-/**
- * SUSPECT_ENCODING: --encoding names a single-byte code page, but the first chunk reads better in
- * another one (`£ukasz ¯ó³æ` in windows-1252 is `Łukasz Żółć` in windows-1250), or holds UTF-8 read as
- * single bytes (`Ã©` is `é`). A warning: the user named the encoding, and the names are shown.
- */
-function suspectEncoding(bytes: Uint8Array, label: string): Issue | undefined {
-  const chosen = new TextDecoder(label).encoding;
-  const candidates: readonly string[] = CODE_PAGES;
-  if (!candidates.includes(chosen)) return undefined;
-  const readings = rankCodePages(bytes);
-  const mine = readings.find((r) => r.encoding === chosen)!;
-  if (/\u00c3[\u0080-\u00bf]/.test(new TextDecoder(chosen).decode(bytes))) {
-    return issue(
-      'warning',
-      'SUSPECT_ENCODING',
-      `the text read with --encoding ${label} holds UTF-8 read as single bytes (${mine.preview.map((v) => `'${v}'`).join(', ')}): the file is probably UTF-8; run again without --encoding`,
-      { line: null, value: label },
-    );
-  }
-  const best = readings[0]!;
-  if (best.score <= mine.score) return undefined;
-  return issue(
-    'warning',
-    'SUSPECT_ENCODING',
-    `the text read with --encoding ${label} looks mis-decoded: ${describeReading(mine)}; ${describeReading(best)} reads it as words of one language: check which shows the names right, and run again with --encoding ${best.encoding} if it is that one`,
-    { line: null, value: label },
-  );
+    `run again with --encoding ${best!.encoding} if those are the names as they should read (else --encoding ${others.map((r) => r.encoding).join(' or ')}, or the code page it was saved in)`,
+  ).withFixes(...encodingFixes(ranked));
 }

@@ -28,7 +28,11 @@ describe('a Polish export in windows-1250', () => {
       /the file is not UTF-8 \(byte \d+\); it was saved in a single-byte code page, most likely windows-1250 \('Łukasz Żółć', 'Zofia Wójcik'\), else /,
     );
     expect(message).toContain("iso-8859-2 ('Łukasz Żółć', 'Zofia Wójcik')");
-    expect(hint).toBe('run again with --encoding windows-1250 if those are the names as they should read (or with the code page it was saved in)');
+    expect(hint).toBe(
+      'run again with --encoding windows-1250 if those are the names as they should read (else --encoding iso-8859-2 or iso-8859-16, or the code page it was saved in)',
+    );
+    // The same three, as data, in rank order.
+    expect(r.json().error.fixes).toEqual(['windows-1250', 'iso-8859-2', 'iso-8859-16'].map((page) => ({ kind: 'flags', args: ['--encoding', page] })));
     expect(hint).not.toContain('windows-1252');
   });
 
@@ -65,8 +69,10 @@ describe('other code pages', () => {
     const file = tempDir().write('staff.csv', 'employeeID,email,name\nE1,jose@example.com,José García\n');
     const r = await runCli(['team-members', file, '--dry-run', '--json', '--encoding', 'windows-1252']);
     const suspect = (r.json().issues as { code: string; message: string }[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
-    expect(suspect.message).toContain("holds UTF-8 read as single bytes ('JosÃ© GarcÃ\u00ada')");
-    expect(suspect.message).toContain('run again without --encoding');
+    expect(suspect.message).toContain(
+      "is UTF-8 (1 of 1 lines with bytes beyond ASCII are UTF-8 letters; windows-1252 ('JosÃ© GarcÃ\u00ada') shows them mis-decoded)",
+    );
+    expect(suspect.message).toContain('run again with --encoding utf-8 (or without --encoding)');
   });
 });
 
@@ -119,6 +125,33 @@ describe('names already recorded', () => {
       expect(suspect.message).toContain("E1 (line 2) name 'Jürgen Weiß' to 'J?rgen Weiß'");
       expect(suspect.message).toContain('export the file again as UTF-8');
       expect(await stored(sb)).toEqual(['Jürgen Weiß', 'Anna Berg']);
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('a recorded name turned into a word of two scripts (Ivan as Ivаn, a Cyrillic а): exit 3, SUSPECT_ENCODING, nothing sent', async () => {
+    const sb = await sandbox();
+    try {
+      await uploadUtf8(sb, 'employeeID,email,name\nE1,ivan@example.com,Ivan Petrov\n');
+      const r = await runCli(
+        [
+          'team-members',
+          tempDir().write('staff.csv', 'employeeID,email,name\nE1,ivan@example.com,Iv\u0430n Petrov\n'),
+          '--yes',
+          '--json',
+          '--max-changes',
+          '100%',
+          '--state-dir',
+          sb.stateDir,
+        ],
+        { env: sb.env },
+      );
+      expect(r.code, r.stderr).toBe(3);
+      const suspect = (r.json().issues as { code: string; severity: string; message: string }[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
+      expect(suspect.severity).toBe('error');
+      expect(suspect.message).toContain("E1 (line 2) name 'Ivan Petrov' to 'Iv\u0430n Petrov'");
+      expect(await stored(sb)).toEqual(['Ivan Petrov']);
     } finally {
       await sb.stop();
     }

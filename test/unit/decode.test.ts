@@ -24,7 +24,8 @@ describe('decodeText', () => {
   it('names the right line and byte when a character before the bad byte was split between reads', async () => {
     const before = Buffer.from('a\né\nb\nc\n'); // é is two bytes, at offset 2
     const bad = Buffer.from([0xff]);
-    const whole = Buffer.concat([before, bad, Buffer.from('\n')]);
+    // Two lines that are not UTF-8 against one that is: a legacy file (one against one would be MIXED_ENCODING).
+    const whole = Buffer.concat([before, bad, Buffer.from('\n'), bad, Buffer.from('\n')]);
     // Split inside é: the second read starts with its continuation byte.
     const chunks = [whole.subarray(0, 3), whole.subarray(3)];
     await expect(decodeAll(chunks)).rejects.toMatchObject({
