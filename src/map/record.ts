@@ -1,5 +1,6 @@
 // One raw record to a wire-shaped candidate. Values are trimmed and typed the way the wire wants
 // them; whether they are valid is the validate stage's question.
+import type { Fix } from '../errors.js';
 import { issue, asText, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
 import { hoursFromJson } from './hours-json.js';
@@ -63,6 +64,20 @@ export function dayValue(cell: unknown, day: number): unknown {
   return key === undefined ? cell : (cell as Record<string, unknown>)[key];
 }
 
+/**
+ * The flags each hours problem's message offers, whatever the cell: SPLIT_HOURS always says
+ * `--split-hours span`, AMBIGUOUS_TIME `--time-format 12h` or `24h` (./hours.ts, ./twelve-hour.ts).
+ * The text to write instead is left to the person: it is one of the readings the message names.
+ */
+const HOURS_FIXES: Record<'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', readonly Fix[] | undefined> = {
+  INVALID_HOURS: undefined,
+  SPLIT_HOURS: [{ kind: 'flags', args: ['--split-hours', 'span'] }],
+  AMBIGUOUS_TIME: [
+    { kind: 'flags', args: ['--time-format', '12h'] },
+    { kind: 'flags', args: ['--time-format', '24h'] },
+  ],
+};
+
 export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const candidate: Record<string, unknown> = {};
   const { scalars } = plan;
@@ -79,6 +94,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', days: readonly number[], index: number, message: string): void => {
     (issues ??= []).push(
       issue('error', code, days.length ? `${daysLabel(days)}${message}` : message, {
+        fixes: HOURS_FIXES[code],
         line: raw.line,
         column: plan.columns[index] ?? null,
         field: days.length ? `opentToGuestsPeriod.${days[0]}` : 'opentToGuestsPeriod',

@@ -56,7 +56,7 @@ async function* textBytes(bytes: AsyncIterable<Uint8Array>, source: string, form
           'LOOKS_LIKE_WORKBOOK',
           `${source}: this is a spreadsheet workbook (xlsx, xls or ods), but it is being read as ${format}`,
           'drop --format to read it by its extension, or pass --format xlsx (add --sheet NAME for another sheet than the first)',
-        );
+        ).withFixes({ kind: 'flags', args: ['--format', 'xlsx'] });
       }
     }
     yield chunk;
@@ -115,7 +115,8 @@ function workbookFlags(options: ReadOptions, format: InputFormat): void {
       'FLAG_NOT_FOR_FORMAT',
       `${flag} applies to workbooks only, but ${options.source} is read as ${format}`,
       `drop ${flag}, or pass --format xlsx if the file is a workbook`,
-    );
+      // Dropping a flag is no fix a script can add; --format xlsx is (a CSV read so is refused, never sent).
+    ).withFixes({ kind: 'flags', args: ['--format', 'xlsx'] });
   }
 }
 
@@ -130,7 +131,7 @@ export function openRecords(path: string, options: ReadOptions, stdin: Stdin = (
       'FLAG_NOT_FOR_FORMAT',
       `--delimiter applies to CSV only, but ${options.source} is read as ${format}`,
       'drop --delimiter or pass --format csv',
-    );
+    ).withFixes({ kind: 'flags', args: ['--format', 'csv'] });
   }
   const sniffing = options.format === undefined && (format === 'xlsx' || format === 'csv');
   // Without --format, a file named .csv may turn out to be a workbook: its bytes settle the flags.

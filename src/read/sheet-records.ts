@@ -1,11 +1,17 @@
 // One sheet's cells (as ./xlsx-worker.ts found them) to raw records, reading the sheet as it is shown:
 // a hidden row is never uploaded without a word, an error cell is never sent as a name, a title row
 // or a merged two-row header is named as such with the way forward.
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError, type Fix } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
 import { checkHeader } from './csv.js';
 import type { HiddenRows, RawRecord } from './types.js';
 import type { SheetCells } from './xlsx-worker.js';
+
+/** The two answers HIDDEN_ROWS offers, as its message says them. */
+const HIDDEN_ROWS_FIXES: readonly Fix[] = [
+  { kind: 'flags', args: ['--hidden-rows', 'exclude'] },
+  { kind: 'flags', args: ['--hidden-rows', 'include'] },
+];
 
 export interface SheetOptions {
   readonly source: string;
@@ -66,8 +72,8 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
       throw new InputError(
         'TITLE_ROW',
         `${source}: row ${line} of sheet '${sheet}' holds only '${title}', a title rather than a header naming the columns`,
-        `pass --header-row N with the row that names the columns (row ${below.r + 1} looks like it)`,
-      );
+        `pass --header-row ${below.r + 1} if that row names the columns (row ${below.r + 1} looks like it)`,
+      ).withFixes({ kind: 'flags', args: ['--header-row', String(below.r + 1)] });
     }
   }
   checkMerged(cells.merges, head.r, options);
@@ -91,7 +97,7 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
             'error',
             'HIDDEN_ROWS',
             `row ${r} is hidden in sheet '${sheet}' (hidden by hand or by a filter), so it may not be meant for upload; pass --hidden-rows exclude to leave hidden rows out, or --hidden-rows include to upload them`,
-            { line: r },
+            { line: r, fixes: HIDDEN_ROWS_FIXES },
           ),
         );
       }
