@@ -7,6 +7,7 @@ export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday'
  * A time of day in hours, or undefined when the text is not one. `24:00` is midnight at close; with
  * `pastMidnight`, a closing time may also be written in the wire's own terms, up to 30 (26 is 02:00).
  */
+import type { Fix } from '../errors.js';
 import { says, type TimeFormats } from './time-format.js';
 
 import { clock, pastMidnight } from './twelve-hour.js';
@@ -71,7 +72,15 @@ export type DayHours = { since: number; to: number };
 export interface HoursError {
   readonly error: string;
   readonly code?: 'AMBIGUOUS_TIME';
+  /** The flags its message offers: for a time written with a dot or a comma, CLOCK_OR_DECIMAL. */
+  readonly fixes?: readonly Fix[];
 }
+
+/** A time such as `21.30` reads as a clock or as hours: the message offers both flags (timeError). */
+export const CLOCK_OR_DECIMAL: readonly Fix[] = [
+  { kind: 'flags', args: ['--time-format', 'clock'] },
+  { kind: 'flags', args: ['--time-format', 'decimal'] },
+];
 export type HoursResult = DayHours | 'closed' | HoursError;
 
 // "Closed" in the languages of ./weekdays.ts, compared folded (fermé as ferme, stängt as stangt).
@@ -152,8 +161,8 @@ export function timeError(which: 'opening' | 'closing', text: string, result: un
 export function dayHours(sinceText: string, toText: string, format?: TimeFormats): HoursResult {
   const since = parseTime(sinceText, false, format);
   const to = parseTime(toText, true, format);
-  if (since === undefined || since === AMBIGUOUS) return { error: timeError('opening', sinceText, since) };
-  if (to === undefined || to === AMBIGUOUS) return { error: timeError('closing', toText, to) };
+  if (since === undefined || since === AMBIGUOUS) return { error: timeError('opening', sinceText, since), ...(since === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
+  if (to === undefined || to === AMBIGUOUS) return { error: timeError('closing', toText, to), ...(to === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
   if (to === since) {
     return {
       error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (the widest the service accepts), for a closed day leave it empty`,
@@ -187,7 +196,7 @@ export function parseRange(text: string, format?: TimeFormats, google = false): 
   const result = dayHours(since, to, format);
   if (typeof result !== 'object' || !('error' in result)) return result;
   // The ambiguity names the range itself.
-  return result.code ? result : { error: `'${text.trim()}': ${result.error}` };
+  return result.code ? result : { ...result, error: `'${text.trim()}': ${result.error}` };
 }
 
 /**
@@ -262,6 +271,8 @@ export interface DayProblem {
   readonly code?: 'SPLIT_HOURS' | 'AMBIGUOUS_TIME';
   /** When one rule of a written week names several days (`Mo-Fr 9-12, 14-18`), all of them. */
   readonly days?: readonly number[];
+  /** The flags its message offers, where they depend on the text (HoursError). */
+  readonly fixes?: readonly Fix[];
 }
 
 export interface CellOptions {

@@ -66,7 +66,8 @@ export function dayValue(cell: unknown, day: number): unknown {
 
 /**
  * The flags each hours problem's message offers, whatever the cell: SPLIT_HOURS always says
- * `--split-hours span`, AMBIGUOUS_TIME `--time-format 12h` or `24h` (./hours.ts, ./twelve-hour.ts).
+ * `--split-hours span`, AMBIGUOUS_TIME `--time-format 12h` or `24h` (./hours.ts, ./twelve-hour.ts);
+ * an INVALID_HOURS offers flags only where its text does (a dotted time), and brings them along.
  * The text to write instead is left to the person: it is one of the readings the message names.
  */
 const HOURS_FIXES: Record<'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', readonly Fix[] | undefined> = {
@@ -91,10 +92,10 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (raw.unterminated && (raw.unterminated !== 'crlf' || raw.cells.length < plan.columns.length)) (issues ??= []).push(cutShort(plan, raw));
   if (plan.kind !== 'store-cards') return { candidate, issues };
 
-  const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', days: readonly number[], index: number, message: string): void => {
+  const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', days: readonly number[], index: number, message: string, fixes?: readonly Fix[]): void => {
     (issues ??= []).push(
       issue('error', code, days.length ? `${daysLabel(days)}${message}` : message, {
-        fixes: HOURS_FIXES[code],
+        fixes: fixes ?? HOURS_FIXES[code],
         line: raw.line,
         column: plan.columns[index] ?? null,
         field: days.length ? `opentToGuestsPeriod.${days[0]}` : 'opentToGuestsPeriod',
@@ -106,7 +107,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
     const parsed = hoursFromJson(value, plan);
-    for (const p of parsed.problems ?? []) problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message);
+    for (const p of parsed.problems ?? []) problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message, p.fixes);
     if (parsed.holidays) {
       const rules = parsed.holidays.map((r) => `'${r}'`).join(', ');
       (issues ??= []).push(
@@ -131,7 +132,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   // Days whose cells could not be read are left out; the days that could are still checked against
   // the contract, so one bad cell hides no other problem of the record.
   const { period, problems } = hoursFromColumns(plan, raw);
-  for (const p of problems) problem(p.code, p.days, p.index, p.message);
+  for (const p of problems) problem(p.code, p.days, p.index, p.message, p.fixes);
   candidate.opentToGuestsPeriod = period;
   return { candidate, issues };
 }

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hoursFromJson } from '../../src/map/hours-json.js';
-import { dayHours, parseRange, parseTime } from '../../src/map/hours.js';
+import { CLOCK_OR_DECIMAL, dayHours, parseRange, parseTime } from '../../src/map/hours.js';
 
 describe('parseTime', () => {
   it.each([
@@ -175,7 +175,7 @@ describe('a range whose ends are the same time', () => {
 
 describe('times other countries write', () => {
   it('two digits after a dot or comma are ambiguous unless the format is declared', () => {
-    expect(parseRange('08,30-21,30')).toEqual({ error: expect.stringContaining("opening time '08,30' could be 08:30 or 8.3 hours") });
+    expect(parseRange('08,30-21,30')).toEqual({ error: expect.stringContaining("opening time '08,30' could be 08:30 or 8.3 hours"), fixes: CLOCK_OR_DECIMAL });
     expect(parseRange('08.30-21.30', 'clock')).toEqual({ since: 8.5, to: 21.5 });
     expect(parseRange('08.30-21.30', 'decimal')).toEqual({ since: 8.3, to: 21.3 });
     // One digit is decimal hours, and 75 minutes is no clock time, so neither is ambiguous.

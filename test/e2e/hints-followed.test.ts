@@ -1,0 +1,125 @@
+// Every hint is a command the suite has followed (issue 40): per case of ./hints-followed.cases.ts, the
+// real CLI meets the refusal against a real sandbox, each fix it offers as data (`error.fixes`,
+// `issues[].fixes`) is applied as a script would (test/helpers/follow-fix.ts), and the run again must
+// give what the person means — exactly those records on the service, a dry run that sends nothing —
+// or another refusal that sends nothing, whose own fixes are followed in turn. Never exit 0 with a
+// value the file does not mean. One sandbox for the file; each attempt starts from its own state.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, runCli, type CliResult } from '../helpers/cli.js';
+import { followFix, type Fix } from '../helpers/follow-fix.js';
+import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
+import { CASES, type FixCase, type Outcome } from './hints-followed.cases.js';
+
+const PATHS = { 'store-cards': '/integrations/storeCards', 'team-members': '/integrations/teamMembers' } as const;
+type Path = (typeof PATHS)[keyof typeof PATHS];
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(async () => {
+  await sb.stop();
+});
+
+/** What the service holds of both kinds. */
+const holdings = async () => ({ cards: await sb.stored(PATHS['store-cards']), members: await sb.stored(PATHS['team-members']) });
+
+async function empty(path: Path): Promise<void> {
+  const res = await fetch(`${sb.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '[]' });
+  expect(res.status).toBe(200);
+}
+
+interface Attempt {
+  /** The words every run of the attempt ends with: its report, its own state. */
+  readonly keep: readonly string[];
+  readonly held: Awaited<ReturnType<typeof holdings>>;
+}
+
+/** A fresh start: the service emptied, a state store of its own, and the case's `before` uploaded. */
+async function start(c: FixCase, dir: string): Promise<Attempt> {
+  const state = mkdtempSync(join(dir, 'state-'));
+  for (const path of Object.values(PATHS)) await empty(path);
+  if (c.before) {
+    const file = join(dir, c.before.name);
+    writeFileSync(file, c.before.content);
+    const r = await runCli([c.before.kind, file, '--yes', '--no-baseline', '--json', '--state-dir', state], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+  }
+  return { keep: ['--json', '--state-dir', state], held: await holdings() };
+}
+
+/** The case's files written afresh (a cell fix writes into them); its argv with their paths. */
+async function materialise(c: FixCase, dir: string): Promise<{ argv: string[]; file: string | undefined }> {
+  let file: string | undefined;
+  if (c.file && 'fixture' in c.file) copyFileSync(fixture(c.file.fixture), (file = join(dir, basename(c.file.fixture))));
+  else if (c.file) writeFileSync((file = join(dir, c.file.name)), typeof c.file.content === 'string' ? c.file.content : await c.file.content());
+  for (const [name, content] of Object.entries(c.beside ?? {})) writeFileSync(join(dir, name), content);
+  return { argv: c.argv.map((w) => w.replace('{file}', file ?? '').replace('{dir}', dir)), file };
+}
+
+/** The fixes a report offers, by the code that offers them (the error's, then each issue's), each once. */
+function offered(r: CliResult, code?: string): { code: string; fix: Fix }[] {
+  const report = r.json<{ error: { code: string; fixes: Fix[] } | null; issues: { code: string; fixes?: Fix[] }[] }>();
+  const all = [
+    ...(report.error?.fixes ?? []).map((fix) => ({ code: report.error!.code, fix })),
+    ...report.issues.flatMap((i) => (i.fixes ?? []).map((fix) => ({ code: i.code, fix }))),
+  ].filter((f) => code === undefined || f.code === code);
+  const seen = new Set<string>();
+  return all.filter((f) => !seen.has(JSON.stringify(f)) && seen.add(JSON.stringify(f)));
+}
+
+/** The codes a run stopped with: its error's and its error issues'. */
+function codesOf(r: CliResult): string[] {
+  const report = r.json<{ error: { code: string } | null; issues: { code: string; severity: string }[] }>();
+  return [...(report.error ? [report.error.code] : []), ...report.issues.filter((i) => i.severity === 'error').map((i) => i.code)];
+}
+
+const kindOf = (argv: readonly string[]) => argv.find((w): w is keyof typeof PATHS => w in PATHS)!;
+
+/** Follows one fix from a fresh start and checks what it leads to; a refusal's own fixes in turn. */
+async function follow(c: FixCase, dir: string, argv: readonly string[], file: string | undefined, from: { code: string; fix: Fix }, outcome: Outcome): Promise<void> {
+  const attempt = await start(c, dir);
+  const next = followFix(argv, from.fix, { file });
+  const r = await runCli([...next, ...attempt.keep], { env: sb.env });
+  const said = `${next.join(' ')}\n${r.stderr}`;
+  if ('stored' in outcome) {
+    expect(r.code, said).toBe(0);
+    expect(await sb.stored(PATHS[kindOf(next)])).toEqual(outcome.stored);
+  } else if ('sentNothing' in outcome) {
+    expect(r.code, said).toBe(0);
+    expect(await holdings()).toEqual(attempt.held);
+    if (outcome.wrote) expect(existsSync(join(dir, outcome.wrote))).toBe(true);
+  } else if ('exported' in outcome) {
+    expect(r.code, said).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, outcome.exported), 'utf8'))).toEqual(await sb.stored(PATHS[kindOf(next)]));
+  } else {
+    expect(r.code, said).not.toBe(0);
+    expect(r.json().error?.code, said).toBe(outcome.refused);
+    // The fix was taken: what it answered is no longer what stops the run.
+    expect(codesOf(r), said).not.toContain(from.code);
+    expect(await holdings()).toEqual(attempt.held);
+    if (outcome.then) {
+      const fixes = offered(r);
+      expect(fixes.map((f) => f.fix), said).toHaveLength(outcome.then.length);
+      for (const [k, then] of outcome.then.entries()) await follow(c, dir, next, file, fixes[k]!, then);
+    }
+  }
+}
+
+describe('every fix the tool offers, followed', () => {
+  it.each(CASES.map((c) => [`${c.code}: ${c.title}`, c] as const))('%s', async (_title, c) => {
+    const dir = mkdtempSync(join(sb.dir, 'case-'));
+    const attempt = await start(c, dir);
+    const { argv } = await materialise(c, dir);
+    const first = await runCli([...argv, ...attempt.keep], { env: sb.env });
+    expect(codesOf(first).concat(first.json<{ issues: { code: string }[] }>().issues.map((i) => i.code)), first.stderr).toContain(c.code);
+    const fixes = offered(first, c.code);
+    expect(fixes, first.stderr).toHaveLength(c.followed.length);
+    for (const [k, outcome] of c.followed.entries()) {
+      const { file } = await materialise(c, dir);
+      await follow(c, dir, argv, file, fixes[k]!, outcome);
+    }
+  });
+});
