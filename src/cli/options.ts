@@ -112,7 +112,11 @@ export async function planOutOf(flags: Flags, dryRun: boolean, baseUrl: URL | un
   const { planOut } = flags;
   if (planOut === undefined) return undefined;
   if (!dryRun)
-    throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE').withFixes({
+    throw new UsageError(
+      'BAD_FLAG',
+      '--plan-out saves the plan of a dry run',
+      'run with --dry-run --plan-out FILE, review it, then: upload apply FILE',
+    ).withFixes({
       kind: 'flags',
       args: ['--dry-run'],
     });

@@ -161,7 +161,8 @@ export function timeError(which: 'opening' | 'closing', text: string, result: un
 export function dayHours(sinceText: string, toText: string, format?: TimeFormats): HoursResult {
   const since = parseTime(sinceText, false, format);
   const to = parseTime(toText, true, format);
-  if (since === undefined || since === AMBIGUOUS) return { error: timeError('opening', sinceText, since), ...(since === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
+  if (since === undefined || since === AMBIGUOUS)
+    return { error: timeError('opening', sinceText, since), ...(since === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
   if (to === undefined || to === AMBIGUOUS) return { error: timeError('closing', toText, to), ...(to === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
   if (to === since) {
     return {

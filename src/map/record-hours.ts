@@ -70,7 +70,8 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
         // Each end is checked on its own, so a record with both ends wrong names both cells.
         const opening = parseTime(since, false, plan.timeFormat);
         const closing = parseTime(to, true, plan.timeFormat);
-        if (typeof opening !== 'number') fail(source.since!, timeError('opening', since, opening), undefined, opening === AMBIGUOUS ? CLOCK_OR_DECIMAL : undefined);
+        if (typeof opening !== 'number')
+          fail(source.since!, timeError('opening', since, opening), undefined, opening === AMBIGUOUS ? CLOCK_OR_DECIMAL : undefined);
         if (typeof closing !== 'number') fail(source.to!, timeError('closing', to, closing), undefined, closing === AMBIGUOUS ? CLOCK_OR_DECIMAL : undefined);
         if (typeof opening !== 'number' || typeof closing !== 'number') continue;
         const result = dayHours(since, to, plan.timeFormat);

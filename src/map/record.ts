@@ -92,7 +92,13 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (raw.unterminated && (raw.unterminated !== 'crlf' || raw.cells.length < plan.columns.length)) (issues ??= []).push(cutShort(plan, raw));
   if (plan.kind !== 'store-cards') return { candidate, issues };
 
-  const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', days: readonly number[], index: number, message: string, fixes?: readonly Fix[]): void => {
+  const problem = (
+    code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME',
+    days: readonly number[],
+    index: number,
+    message: string,
+    fixes?: readonly Fix[],
+  ): void => {
     (issues ??= []).push(
       issue('error', code, days.length ? `${daysLabel(days)}${message}` : message, {
         fixes: fixes ?? HOURS_FIXES[code],
@@ -107,7 +113,8 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
     const parsed = hoursFromJson(value, plan);
-    for (const p of parsed.problems ?? []) problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message, p.fixes);
+    for (const p of parsed.problems ?? [])
+      problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message, p.fixes);
     if (parsed.holidays) {
       const rules = parsed.holidays.map((r) => `'${r}'`).join(', ');
       (issues ??= []).push(

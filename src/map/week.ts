@@ -196,7 +196,11 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
         const written = `${since.text}-${to.text}`;
         const range = ranges.get(written) ?? ranges.set(written, parseRange(written, options.timeFormat, google)).get(written)!;
         if (range === 'closed' || 'error' in range)
-          throw new Unreadable(range === 'closed' ? 'an empty range' : range.error, range === 'closed' ? undefined : range.code, range === 'closed' ? undefined : range.fixes);
+          throw new Unreadable(
+            range === 'closed' ? 'an empty range' : range.error,
+            range === 'closed' ? undefined : range.code,
+            range === 'closed' ? undefined : range.fixes,
+          );
         periods.push(range);
         i += 3;
         const next = word(i + 1, BEFORE_TIME) ? i + 2 : i + 1;

@@ -114,7 +114,12 @@ function workbookFlags(options: ReadOptions, format: InputFormat, sniffed = fals
   ] as const;
   for (const [flag, value] of flags) {
     if (value === undefined || format === 'xlsx') continue;
-    if (sniffed) throw new UsageError('FLAG_NOT_FOR_FORMAT', `${flag} applies to workbooks only, but ${options.source} is read as ${format}: its bytes are no workbook`, `drop ${flag}`);
+    if (sniffed)
+      throw new UsageError(
+        'FLAG_NOT_FOR_FORMAT',
+        `${flag} applies to workbooks only, but ${options.source} is read as ${format}: its bytes are no workbook`,
+        `drop ${flag}`,
+      );
     // Dropping a flag is no fix a script can add; --format xlsx is (a file that is no workbook is then refused, never sent).
     throw new UsageError(
       'FLAG_NOT_FOR_FORMAT',

@@ -39,7 +39,8 @@ interface Member {
   readonly name: string;
   readonly role?: string;
 }
-const members = (list: readonly Member[]) => `employeeID,email,name,roleCode\n${list.map((m) => `${m.id},${m.id.toLowerCase()}@example.com,${m.name},${m.role ?? ''}`).join('\n')}\n`;
+const members = (list: readonly Member[]) =>
+  `employeeID,email,name,roleCode\n${list.map((m) => `${m.id},${m.id.toLowerCase()}@example.com,${m.name},${m.role ?? ''}`).join('\n')}\n`;
 const wire = (list: readonly Member[]) =>
   list.map((m) => ({ employeeID: m.id, email: `${m.id.toLowerCase()}@example.com`, name: m.name, roleCode: m.role ?? null, parentKey: null }));
 
@@ -143,7 +144,13 @@ export const CASES: readonly FixCase[] = [
   {
     code: 'LOOKS_LIKE_JSON',
     title: 'NDJSON named .csv: --format ndjson, not json',
-    file: { name: 'members.csv', content: wire(TWO).map((r) => JSON.stringify(r)).join('\n') + '\n' },
+    file: {
+      name: 'members.csv',
+      content:
+        wire(TWO)
+          .map((r) => JSON.stringify(r))
+          .join('\n') + '\n',
+    },
     argv: ['team-members', '{file}', '--yes', '--no-baseline'],
     followed: [{ stored: wire(TWO) }],
   },
@@ -155,7 +162,10 @@ export const CASES: readonly FixCase[] = [
     followed: [
       {
         refused: 'INVALID_RECORDS',
-        then: [{ stored: fixtureJson('team-members-hidden-workbook.exclude.wire.json') }, { stored: fixtureJson('team-members-hidden-workbook.include.wire.json') }],
+        then: [
+          { stored: fixtureJson('team-members-hidden-workbook.exclude.wire.json') },
+          { stored: fixtureJson('team-members-hidden-workbook.include.wire.json') },
+        ],
       },
     ],
   },
@@ -187,11 +197,14 @@ export const CASES: readonly FixCase[] = [
     title: 'a filtered-out row: leave it out, or upload it',
     file: { fixture: 'team-members-hidden-workbook.xlsx' },
     argv: ['team-members', '{file}', '--yes', '--no-baseline'],
-    followed: [{ stored: fixtureJson('team-members-hidden-workbook.exclude.wire.json') }, { stored: fixtureJson('team-members-hidden-workbook.include.wire.json') }],
+    followed: [
+      { stored: fixtureJson('team-members-hidden-workbook.exclude.wire.json') },
+      { stored: fixtureJson('team-members-hidden-workbook.include.wire.json') },
+    ],
   },
   {
     code: 'OTHER_SHEETS',
-    title: "a second sheet with data: --sheet reads it instead of the first",
+    title: 'a second sheet with data: --sheet reads it instead of the first',
     file: { name: 'staff.xlsx', content: () => workbook({ Staff: FOUR.slice(0, 1), Temps: FOUR.slice(2) }) },
     argv: ['team-members', '{file}', '--yes', '--no-baseline'],
     followed: [{ stored: wire(FOUR.slice(2)) }],
@@ -224,7 +237,13 @@ export const CASES: readonly FixCase[] = [
             nodeKey: 'DE-003',
             email: 'hamburg@example.de',
             storeConceptCode: null,
-            opentToGuestsPeriod: { '1': { since: 8.3, to: 21.3 }, '2': { since: 8.3, to: 21.3 }, '3': { since: 8.5, to: 20 }, '4': { since: 8, to: 20 }, '5': { since: 8, to: 20 } },
+            opentToGuestsPeriod: {
+              '1': { since: 8.3, to: 21.3 },
+              '2': { since: 8.3, to: 21.3 },
+              '3': { since: 8.5, to: 20 },
+              '4': { since: 8, to: 20 },
+              '5': { since: 8, to: 20 },
+            },
           },
         ],
       },
@@ -265,4 +284,3 @@ export const CASES: readonly FixCase[] = [
     followed: [{ exported: 'export.csv' }],
   },
 ];
-

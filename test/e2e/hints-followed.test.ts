@@ -27,7 +27,11 @@ afterAll(async () => {
 const holdings = async () => ({ cards: await sb.stored(PATHS['store-cards']), members: await sb.stored(PATHS['team-members']) });
 
 async function empty(path: Path): Promise<void> {
-  const res = await fetch(`${sb.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '[]' });
+  const res = await fetch(`${sb.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: '[]',
+  });
   expect(res.status).toBe(200);
 }
 
@@ -79,7 +83,14 @@ function codesOf(r: CliResult): string[] {
 const kindOf = (argv: readonly string[]) => argv.find((w): w is keyof typeof PATHS => w in PATHS)!;
 
 /** Follows one fix from a fresh start and checks what it leads to; a refusal's own fixes in turn. */
-async function follow(c: FixCase, dir: string, argv: readonly string[], file: string | undefined, from: { code: string; fix: Fix }, outcome: Outcome): Promise<void> {
+async function follow(
+  c: FixCase,
+  dir: string,
+  argv: readonly string[],
+  file: string | undefined,
+  from: { code: string; fix: Fix },
+  outcome: Outcome,
+): Promise<void> {
   const attempt = await start(c, dir);
   const next = followFix(argv, from.fix, { file });
   const r = await runCli([...next, ...attempt.keep], { env: sb.env });
@@ -102,7 +113,10 @@ async function follow(c: FixCase, dir: string, argv: readonly string[], file: st
     expect(await holdings()).toEqual(attempt.held);
     if (outcome.then) {
       const fixes = offered(r);
-      expect(fixes.map((f) => f.fix), said).toHaveLength(outcome.then.length);
+      expect(
+        fixes.map((f) => f.fix),
+        said,
+      ).toHaveLength(outcome.then.length);
       for (const [k, then] of outcome.then.entries()) await follow(c, dir, next, file, fixes[k]!, then);
     }
   }

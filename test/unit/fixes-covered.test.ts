@@ -17,31 +17,30 @@ const cell = "the cell's right value is the person's to write: the message names
 /** Codes that offer no fix as data, and why. Every flag the code's docs/report.md row names is in its reason. */
 export const NO_FIX: Readonly<Record<string, string>> = {
   // usage
-  BAD_BASE_URL: 'the address is the person\'s to correct; a user or password in it belongs in UPLOAD_TOKEN or --token-file, a secret',
+  BAD_BASE_URL: "the address is the person's to correct; a user or password in it belongs in UPLOAD_TOKEN or --token-file, a secret",
   INSECURE_BASE_URL: 'https:// on the same host is a guess: whether the service answers there only the person knows',
   NO_BASE_URL: '--base-url and UPLOAD_BASE_URL need the address of the service, which only the person knows (also for --plan-out)',
   BAD_CA_FILE: 'NODE_EXTRA_CA_CERTS is a file of certificates only the person has',
   NO_TOKEN: 'the token (UPLOAD_TOKEN, --token-env, --token-file, SANDBOX_TOKEN) is a secret only the person has',
   BAD_TOKEN: 'the token is a secret only the person can correct',
   TOKEN_FILE_UNREADABLE: '--token-file names a file only the person can correct',
-  STDIN_TWICE: 'which of the records, the token, --baseline and --store-cards goes in a file is the person\'s choice, and the file theirs',
-  BAD_MAPPING: '--map is the person\'s mapping to correct',
+  STDIN_TWICE: "which of the records, the token, --baseline and --store-cards goes in a file is the person's choice, and the file theirs",
+  BAD_MAPPING: "--map is the person's mapping to correct",
   FLAG_FILE_TOO_LARGE: '--token-file, --map, --keys-file or the config file names the wrong file: only the person knows the right one',
   NOT_A_FILE: 'the config file, --config, --token-file, --map or --keys-file names no regular file: only the person knows which is meant',
-  HEADER_ROW_EMPTY: '--header-row N: the row that names the columns is the person\'s to read off the sheet',
+  HEADER_ROW_EMPTY: "--header-row N: the row that names the columns is the person's to read off the sheet",
   SANDBOX_CANNOT_LISTEN: 'another --port (0 picks a free one) starts a server that runs until stopped; the person picks the address others will use',
   SANDBOX_DATA_INVALID: 'a set in --data-dir was changed by hand: the person mends or moves it',
   SANDBOX_NOT_LOOPBACK: '--allow-remote with --host opens the sandbox to other machines: a decision, never a default to take',
-  OUTPUT_UNWRITABLE:
-    'the folder of --errors-csv, --payload-out, --diff-out, --plan-out, --report-html, --html or --output is the person\'s to choose',
-  NO_HISTORY: 'which service and store were meant (--base-url, --state, --target, --merge) is the person\'s to say; `upload history` only shows them',
+  OUTPUT_UNWRITABLE: "the folder of --errors-csv, --payload-out, --diff-out, --plan-out, --report-html, --html or --output is the person's to choose",
+  NO_HISTORY: "which service and store were meant (--base-url, --state, --target, --merge) is the person's to say; `upload history` only shows them",
   NO_PENDING: 'nothing is waiting to be settled: there is nothing to do',
-  BAD_GENERATION: 'which upload to restore or export (--generation N) is the person\'s choice; `upload history` lists them',
-  BAD_NOTIFY_URL: 'the webhook address (--notify) is the person\'s',
-  BAD_CONFIG: 'the config file (--config) is the person\'s to correct',
-  UNTRUSTED_CONFIG: 'who may write the config file is the owner\'s to settle (chmod, chown); a copy passed with --config is theirs to make',
+  BAD_GENERATION: "which upload to restore or export (--generation N) is the person's choice; `upload history` lists them",
+  BAD_NOTIFY_URL: "the webhook address (--notify) is the person's",
+  BAD_CONFIG: "the config file (--config) is the person's to correct",
+  UNTRUSTED_CONFIG: "who may write the config file is the owner's to settle (chmod, chown); a copy passed with --config is theirs to make",
   // the file
-  INVALID_RECORDS: 'its fixes are its issues\' (issues[].fixes), each followed by its own code\'s case',
+  INVALID_RECORDS: "its fixes are its issues' (issues[].fixes), each followed by its own code's case",
   CANNOT_READ: file,
   WORKBOOK_TOO_LARGE: file,
   WORKBOOK_UNREADABLE: file,
@@ -55,8 +54,8 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   JSON_TOO_DEEP: file,
   NOT_AN_OBJECT: file,
   BASELINE_INVALID: '--baseline FILE: another file, or this one mended, only the person has',
-  UNKNOWN_KEY: 'which key was meant is the person\'s: a near key it names is a guess (`upload remove` sends a removal)',
-  DUPLICATE_IN_SET: 'which of two records stays is the person\'s; `--merge` or `--hold-removals` only the person can drop',
+  UNKNOWN_KEY: "which key was meant is the person's: a near key it names is a guess (`upload remove` sends a removal)",
+  DUPLICATE_IN_SET: "which of two records stays is the person's; `--merge` or `--hold-removals` only the person can drop",
   // the guards and the run
   LEADING_ZEROS_LOST: 'the file must be exported again keeping IDs as text; neither --max-removals nor --hold-removals is the fix',
   LOCK_HELD: again,
@@ -65,14 +64,14 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   STATE_MOVED: again,
   OUTCOME_UNKNOWN: again,
   // the service
-  REJECTED: 'the service\'s own reasons say what to change in the records',
+  REJECTED: "the service's own reasons say what to change in the records",
   UNAUTHORIZED: 'the token is a secret only the person can correct',
   REDIRECT: 'a redirect may point anywhere, and the token would go there: the person says whether it is the address (--base-url)',
-  UNREACHABLE: 'the network, the address or the proxy: the person\'s to check',
-  SERVER_ERROR: 'the service\'s to mend; the same upload may be run again once it answers',
-  ANSWER_MALFORMED: 'the service\'s answer, not the command, is wrong',
-  STATUS_MISMATCH: 'the service\'s answer, not the command, is wrong',
-  COUNT_MISMATCH: 'the service\'s answer, not the command, is wrong',
+  UNREACHABLE: "the network, the address or the proxy: the person's to check",
+  SERVER_ERROR: "the service's to mend; the same upload may be run again once it answers",
+  ANSWER_MALFORMED: "the service's answer, not the command, is wrong",
+  STATUS_MISMATCH: "the service's answer, not the command, is wrong",
+  COUNT_MISMATCH: "the service's answer, not the command, is wrong",
   INTERRUPTED: 'the person stopped it',
   INTERNAL_ERROR: 'a bug to report (UPLOAD_DEBUG=1 shows where)',
   // issues
@@ -85,9 +84,10 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   CELL_WITHOUT_COLUMN: file,
   TOO_FEW_CELLS: file,
   TOO_MANY_CELLS: file,
-  AMBIGUOUS_WEEKDAY: 'which language the columns are in is the person\'s to say, by renaming one or leaving it out (--ignore-column)',
+  AMBIGUOUS_WEEKDAY: "which language the columns are in is the person's to say, by renaming one or leaving it out (--ignore-column)",
   HOURS_PAIR_INCOMPLETE: cell,
-  HOURS_TWICE: 'whether the column or --closed-days is wrong is the person\'s to say (drop the day, or the column with --ignore-column); --split-hours is for one day\'s two periods',
+  HOURS_TWICE:
+    "whether the column or --closed-days is wrong is the person's to say (drop the day, or the column with --ignore-column); --split-hours is for one day's two periods",
   HOURS_ORDER: cell,
   HOURS_OUT_OF_RANGE: cell,
   HOLIDAYS_LEFT_OUT: 'a note: the holidays were left out, the rest read',
@@ -164,7 +164,10 @@ describe('every code has its fixes followed, or says why it has none', () => {
     if (!(code in NO_FIX)) return;
     // A row that offers a flag, with a reason that does not say why that flag is no fix, is a hint nobody followed.
     const flags = [...new Set(row(code).match(/--[a-z][a-z-]*/g) ?? [])];
-    expect(flags.filter((f) => !NO_FIX[code]!.includes(f)), `NO_FIX.${code} does not say why these flags of its docs/report.md row are no fix`).toEqual([]);
+    expect(
+      flags.filter((f) => !NO_FIX[code]!.includes(f)),
+      `NO_FIX.${code} does not say why these flags of its docs/report.md row are no fix`,
+    ).toEqual([]);
   });
 
   it('lists no code the source does not have', () => {

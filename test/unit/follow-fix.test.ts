@@ -14,7 +14,13 @@ describe('followFix', () => {
       '--max-removals',
       '3',
     ]);
-    expect(followFix(['remove', 'team-members', '--', '-E1'], { kind: 'flags', args: ['--dry-run'] })).toEqual(['remove', 'team-members', '--dry-run', '--', '-E1']);
+    expect(followFix(['remove', 'team-members', '--', '-E1'], { kind: 'flags', args: ['--dry-run'] })).toEqual([
+      'remove',
+      'team-members',
+      '--dry-run',
+      '--',
+      '-E1',
+    ]);
   });
 
   it("runs a command instead, with the harness's own words kept", () => {
@@ -28,8 +34,16 @@ describe('followFix', () => {
 
   it.each([
     ['a comma CSV', 'id,email,name\nE1,a@example.com,Ann\nE2,b@example.com,Bo\n', 'id,email,name\nE1,a@example.com,Ann\nE2,b@example.com,"Bo, Jr"\n'],
-    ['semicolons, CRLF and a BOM', '\uFEFFid;email;name\r\nE1;a@example.com;Ann\r\nE2;b@example.com;Bo\r\n', '\uFEFFid;email;name\r\nE1;a@example.com;Ann\r\nE2;b@example.com;Bo, Jr\r\n'],
-    ['quoted cells kept as written', 'id,"e,mail",name\nE1,"a@example.com",Ann\nE2,"b@example.com","Bo"\n', 'id,"e,mail",name\nE1,"a@example.com",Ann\nE2,"b@example.com","Bo, Jr"\n'],
+    [
+      'semicolons, CRLF and a BOM',
+      '\uFEFFid;email;name\r\nE1;a@example.com;Ann\r\nE2;b@example.com;Bo\r\n',
+      '\uFEFFid;email;name\r\nE1;a@example.com;Ann\r\nE2;b@example.com;Bo, Jr\r\n',
+    ],
+    [
+      'quoted cells kept as written',
+      'id,"e,mail",name\nE1,"a@example.com",Ann\nE2,"b@example.com","Bo"\n',
+      'id,"e,mail",name\nE1,"a@example.com",Ann\nE2,"b@example.com","Bo, Jr"\n',
+    ],
   ])('writes a cell of %s, every other byte as it was', (_title, before, after) => {
     const file = tempDir().write('a.csv', before);
     expect(followFix(['team-members', file], { kind: 'cell', line: 3, column: 'name', text: 'Bo, Jr' }, { file })).toEqual(['team-members', file]);
