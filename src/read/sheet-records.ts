@@ -55,11 +55,15 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
   if (options.headerRow !== undefined) {
     at = rows.findIndex((row) => row.r + 1 >= options.headerRow!);
     if (at === -1 || rows[at]!.r + 1 !== options.headerRow) {
+      // The next row with more than one cell filled is the header's likely place, as for TITLE_ROW.
+      const below = rows.find((row) => row.r + 1 > options.headerRow! && filled(row.cells) > 1);
       throw new UsageError(
         'HEADER_ROW_EMPTY',
         `--header-row ${options.headerRow}: row ${options.headerRow} of sheet '${sheet}' in ${source} is empty`,
-        'give the number of the row that names the columns, as the spreadsheet numbers it',
-      );
+        below
+          ? `give the number of the row that names the columns, as the spreadsheet numbers it: --header-row ${below.r + 1} if it is row ${below.r + 1} (it looks like it)`
+          : 'give the number of the row that names the columns, as the spreadsheet numbers it',
+      ).withFixes(...(below ? [{ kind: 'flags' as const, args: ['--header-row', String(below.r + 1)] }] : []));
     }
   }
   const head = rows[at];

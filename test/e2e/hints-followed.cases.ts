@@ -16,12 +16,18 @@ export type Outcome =
   /** Another refusal, with this code; nothing sent. `then`: what each of its fixes leads to, in order. */
   | { readonly refused: string; readonly then?: readonly Outcome[] };
 
+export interface Before {
+  readonly kind: Kind;
+  readonly name: string;
+  readonly content: string;
+}
+
 export interface FixCase {
   /** The error or issue code whose fixes are followed. */
   readonly code: string;
   readonly title: string;
-  /** What the service holds first, uploaded by `upload KIND FILE --yes --no-baseline` (so it is recorded). */
-  readonly before?: { readonly kind: Kind; readonly name: string; readonly content: string };
+  /** What the service holds first, uploaded by `upload KIND FILE --yes` in turn (so each is recorded). */
+  readonly before?: Before | readonly Before[];
   /** The file the run reads: written in the case's folder, or a fixture (copied there). */
   readonly file?: { readonly name: string; readonly content: string | (() => Promise<Buffer>) } | { readonly fixture: string };
   /** Other files the run reads, by name, written in the case's folder beside it. */
@@ -64,6 +70,12 @@ const FOUR: Member[] = [
   { id: 'E3', name: 'Kari Lund', role: '20' },
   { id: 'E4', name: 'Per Moe', role: '20' },
 ];
+const HIRES: Member[] = [
+  { id: 'E5', name: 'Liv Holm' },
+  { id: 'E6', name: 'Nils Vik' },
+  { id: 'E7', name: 'Siri Aas' },
+  { id: 'E8', name: 'Tor Bakke' },
+];
 const RENAMED = FOUR.map((m) => ({ ...m, name: `${m.name} Jr` }));
 const NO_ROLES = FOUR.map((m) => ({ id: m.id, name: m.name }));
 const before = { kind: 'team-members', name: 'before.csv', content: members(FOUR) } as const;
@@ -93,6 +105,13 @@ export const CASES: readonly FixCase[] = [
     file: { name: 'one.csv', content: members(FOUR.slice(0, 1)) },
     argv: ['team-members', '{file}', '--yes'],
     followed: [{ stored: wire(FOUR.slice(0, 1)) }],
+  },
+  {
+    code: 'TOO_MANY_REMOVALS',
+    title: 'a restore of the upload before four hires: its removals allowed',
+    before: [before, { kind: 'team-members', name: 'hires.csv', content: members([...FOUR, ...HIRES]) }],
+    argv: ['restore', 'team-members', '--yes'],
+    followed: [{ stored: wire(FOUR) }],
   },
   {
     code: 'TOO_MANY_CHANGES',
@@ -191,6 +210,20 @@ export const CASES: readonly FixCase[] = [
     argv: ['store-cards', '{file}', '--yes', '--no-baseline'],
     // The sheet's unused column 'Opened' might hold the missing days' hours: --closed-days is words only.
     followed: [{ refused: 'INVALID_RECORDS', then: [] }],
+  },
+  {
+    code: 'TITLE_ROW',
+    title: 'a title above the header, the closed days said: --header-row reads the sheet',
+    file: { fixture: 'store-cards-dotted-times-workbook.xlsx' },
+    argv: ['store-cards', '{file}', '--yes', '--no-baseline', '--closed-days', 'We-Su'],
+    followed: [{ stored: fixtureJson('store-cards-dotted-times-workbook.wire.json') }],
+  },
+  {
+    code: 'HEADER_ROW_EMPTY',
+    title: '--header-row naming an empty row: the row below that names the columns',
+    file: { fixture: 'store-cards-dotted-times-workbook.xlsx' },
+    argv: ['store-cards', '{file}', '--yes', '--no-baseline', '--closed-days', 'We-Su', '--header-row', '2'],
+    followed: [{ stored: fixtureJson('store-cards-dotted-times-workbook.wire.json') }],
   },
   {
     code: 'HIDDEN_ROWS',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, runCli, type CliResult } from '../helpers/cli.js';
 import { followFix, type Fix } from '../helpers/follow-fix.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
+import { startCli, until } from '../helpers/spawn.js';
 import { CASES, type FixCase, type Outcome } from './hints-followed.cases.js';
 
 const PATHS = { 'store-cards': '/integrations/storeCards', 'team-members': '/integrations/teamMembers' } as const;
@@ -45,10 +46,10 @@ interface Attempt {
 async function start(c: FixCase, dir: string): Promise<Attempt> {
   const state = mkdtempSync(join(dir, 'state-'));
   for (const path of Object.values(PATHS)) await empty(path);
-  if (c.before) {
-    const file = join(dir, c.before.name);
-    writeFileSync(file, c.before.content);
-    const r = await runCli([c.before.kind, file, '--yes', '--no-baseline', '--json', '--state-dir', state], { env: sb.env });
+  for (const [k, before] of [c.before ?? []].flat().entries()) {
+    const file = join(dir, before.name);
+    writeFileSync(file, before.content);
+    const r = await runCli([before.kind, file, '--yes', ...(k === 0 ? ['--no-baseline'] : []), '--json', '--state-dir', state], { env: sb.env });
     expect(r.code, r.stderr).toBe(0);
   }
   return { keep: ['--json', '--state-dir', state], held: await holdings() };
@@ -135,5 +136,30 @@ describe('every fix the tool offers, followed', () => {
       const { file } = await materialise(c, dir);
       await follow(c, dir, argv, file, fixes[k]!, outcome);
     }
+  });
+});
+
+// `upload sandbox` has no --json: its hint is followed as written, in a process of its own (it runs
+// until stopped).
+describe('the hints of a command without a report, followed as written', () => {
+  it('a sandbox on a port in use: --port 0 listens on a free one', async () => {
+    const busy = new URL(sb.url).port;
+    const refused = await startCli(['sandbox', '--port', busy], { SANDBOX_TOKEN: TOKEN }).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('pick another --port, or --port 0 for a free one');
+    const running = startCli(['sandbox', '--port', busy, '--port', '0'], { SANDBOX_TOKEN: TOKEN });
+    await until(() => running.stderr().includes('Sandbox listening on'));
+    const url = /listening on (http:\/\/[^\s,;]+)/.exec(running.stderr())![1]!;
+    const res = await fetch(`${url}/integrations/teamMembers`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect([res.status, await res.json()]).toEqual([200, []]);
+    running.child.kill('SIGTERM');
+    expect((await running.done).code).toBe(0);
+  });
+
+  it('a sandbox on a host that is not this machine: the hint names --host, not another port', async () => {
+    const refused = await startCli(['sandbox', '--host', '192.0.2.1', '--allow-remote', '--port', '0'], { SANDBOX_TOKEN: TOKEN }).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--host 192.0.2.1 is not an address of this machine');
+    expect(refused.stderr).not.toContain('--port 0');
   });
 });
