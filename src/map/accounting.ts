@@ -65,15 +65,14 @@ export function accountDays(e: DayEvidence): Issue[] {
   const found = unused.length
     ? `; the column${unused.length > 1 ? 's' : ''} not used ${unused.length > 1 ? 'are' : 'is'} ${quoted(unused)}: if ${unused.length > 1 ? 'they hold' : 'it holds'} the hours, name ${unused.length > 1 ? 'them' : 'it'} with --map ${shellQuote(line!.json)}${line!.complete && unused.length > 1 ? ' (the columns are paired with the days in their order: check each pair)' : ''}`
     : `; add a column for ${missing.length > 1 ? 'each' : 'it'}, or name the column that holds ${missing.length > 1 ? 'each' : 'it'} with --map`;
-  // As data, only what needs no more words: the --map line when one column is left for the missing
-  // day (or week), not a pairing of several by their order nor "COLUMN OF MONDAY"; and --closed-days
-  // only where no unused column may hold the hours it would send as closed.
-  const fixes: Fix[] = [];
-  if (line?.complete && unused.length === 1) fixes.push({ kind: 'flags', args: ['--map', line.json] });
-  if (!unused.length) fixes.push({ kind: 'flags', args: ['--closed-days', dayCodes(missing)] });
+  // A later --closed-days replaces an earlier one: the value to give is every closed day, not only these.
+  const allClosed = dayCodes([...closed, ...missing]);
+  // As data, only what needs no more words: --closed-days where no unused column may hold the hours it
+  // would send as closed. Never the --map line: a second --map replaces the run's first, mapping and all.
+  const fixes: Fix[] = unused.length ? [] : [{ kind: 'flags', args: ['--closed-days', allClosed] }];
   const closedDays = unused.length
-    ? `if the stores are closed then and ${unused.length > 1 ? 'those columns hold' : 'that column holds'} no hours, say so with --closed-days ${dayCodes(missing)} and leave ${unused.length > 1 ? 'them' : 'it'} out with ${unused.map((c) => `--ignore-column ${shellQuote(c)}`).join(' ')}`
-    : `if the stores are closed then, say so with --closed-days ${dayCodes(missing)}`;
+    ? `if the stores are closed then and ${unused.length > 1 ? 'those columns hold' : 'that column holds'} no hours, say so with --closed-days ${allClosed} and leave ${unused.length > 1 ? 'them' : 'it'} out with ${unused.map((c) => `--ignore-column ${shellQuote(c)}`).join(' ')}`
+    : `if the stores are closed then, say so with --closed-days ${allClosed}`;
   return [
     issue(
       'error',

@@ -7,6 +7,7 @@ import { hoursFromJson } from './hours-json.js';
 import type { ColumnPlan, ScalarField } from './column-plan.js';
 import { daysLabel, hoursFromColumns } from './record-hours.js';
 import { dayIndex } from './layout.js';
+import { parseTimeFormats, type TimeFormats } from './time-format.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
@@ -79,6 +80,16 @@ const HOURS_FIXES: Record<'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', re
   ],
 };
 
+/** A --time-format fix keeps what the run already said of the other question: `clock` and `12h` give `clock,12h`. */
+function alongside(fixes: readonly Fix[] | undefined, said: TimeFormats | undefined): readonly Fix[] | undefined {
+  if (fixes === undefined || said === undefined) return fixes;
+  return fixes.map((fix) => {
+    if (fix.kind !== 'flags' || fix.args[0] !== '--time-format') return fix;
+    const both = parseTimeFormats(`${said},${fix.args[1]!}`);
+    return typeof both === 'string' ? { kind: 'flags', args: ['--time-format', both] } : fix;
+  });
+}
+
 export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const candidate: Record<string, unknown> = {};
   const { scalars } = plan;
@@ -101,7 +112,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   ): void => {
     (issues ??= []).push(
       issue('error', code, days.length ? `${daysLabel(days)}${message}` : message, {
-        fixes: fixes ?? HOURS_FIXES[code],
+        fixes: alongside(fixes ?? HOURS_FIXES[code], plan.timeFormat),
         line: raw.line,
         column: plan.columns[index] ?? null,
         field: days.length ? `opentToGuestsPeriod.${days[0]}` : 'opentToGuestsPeriod',

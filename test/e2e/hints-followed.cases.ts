@@ -258,6 +258,16 @@ export const CASES: readonly FixCase[] = [
     followed: [{ stored: storeWire({ '6': { since: 9, to: 17 } }) }, { stored: storeWire({ '6': { since: 9, to: 29 } }) }],
   },
   {
+    code: 'AMBIGUOUS_TIME',
+    title: "'9-5' in a run that said --time-format clock: the fix keeps clock (clock,12h or clock,24h)",
+    file: { name: 'stores.csv', content: 'Store ID,Email,Mon,Tue,Wed,Thu,Fri,Sat\nS1,s1@example.com,9.30-17.30,9-17,9-17,9-17,9-17,9-5\n' },
+    argv: ['store-cards', '{file}', '--yes', '--no-baseline', '--closed-days', 'Su', '--time-format', 'clock'],
+    followed: [
+      { stored: storeWire({ '1': { since: 9.5, to: 17.5 }, '6': { since: 9, to: 17 } }) },
+      { stored: storeWire({ '1': { since: 9.5, to: 17.5 }, '6': { since: 9, to: 29 } }) },
+    ],
+  },
+  {
     code: 'INVALID_HOURS',
     title: "'08,30-21,30' and '08.30-21.30': --time-format clock or decimal, each read as the message says",
     file: { fixture: 'store-cards-comma-times.csv' },
@@ -291,10 +301,28 @@ export const CASES: readonly FixCase[] = [
   },
   {
     code: 'MISSING_DAYS',
-    title: 'one day missing and one column unused: the --map line, and no --closed-days that would close it',
+    title: "a day missing and a column unused: no --closed-days that would close what it may hold, no --map that would replace the run's",
     file: { name: 'stores.csv', content: store(',Sat,Kyriaki', ',10-14,11-13') },
-    argv: ['store-cards', '{file}', '--yes', '--no-baseline'],
-    followed: [{ stored: storeWire({ '6': { since: 10, to: 14 }, '0': { since: 11, to: 13 } }) }],
+    argv: ['store-cards', '{file}', '--yes', '--no-baseline', '--map', '{"email":"Email"}'],
+    followed: [],
+  },
+  {
+    code: 'MISSING_DAYS',
+    title: 'Friday said closed, the weekend not: --closed-days with every closed day, not only the missing ones',
+    file: { name: 'stores.csv', content: 'Store ID,Email,Mon,Tue,Wed,Thu\nS1,s1@example.com,9-17,9-17,9-17,9-17\n' },
+    argv: ['store-cards', '{file}', '--yes', '--no-baseline', '--closed-days', 'Fr'],
+    followed: [
+      {
+        stored: [
+          {
+            nodeKey: 'S1',
+            email: 's1@example.com',
+            storeConceptCode: null,
+            opentToGuestsPeriod: { '1': { since: 9, to: 17 }, '2': { since: 9, to: 17 }, '3': { since: 9, to: 17 }, '4': { since: 9, to: 17 } },
+          },
+        ],
+      },
+    ],
   },
   // files beside the records
   {

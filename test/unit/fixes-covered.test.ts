@@ -28,7 +28,8 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   BAD_MAPPING: "--map is the person's mapping to correct",
   FLAG_FILE_TOO_LARGE: '--token-file, --map, --keys-file or the config file names the wrong file: only the person knows the right one',
   NOT_A_FILE: 'the config file, --config, --token-file, --map or --keys-file names no regular file: only the person knows which is meant',
-  SANDBOX_CANNOT_LISTEN: 'upload sandbox has no --json to carry fixes: its --port 0 is followed as written (hints-followed.test.ts)',
+  SANDBOX_CANNOT_LISTEN:
+    "upload sandbox has no --json to carry fixes: its --port 0 is followed as written (hints-followed.test.ts); a --host not of this machine is the person's to correct",
   SANDBOX_DATA_INVALID: 'a set in --data-dir was changed by hand: the person mends or moves it',
   SANDBOX_NOT_LOOPBACK: '--allow-remote with --host opens the sandbox to other machines: a decision, never a default to take',
   OUTPUT_UNWRITABLE: "the folder of --errors-csv, --payload-out, --diff-out, --plan-out, --report-html, --html or --output is the person's to choose",
