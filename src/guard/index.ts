@@ -68,12 +68,19 @@ export function judge(input: GuardInput): Verdict {
   if (input.count === 0 && input.limits.allowEmpty) notes.push(`--allow-empty: this upload deletes every ${noun} on the service`);
   const { diff } = input;
   const verdict = (guards: GuardCheck[], refusal?: GuardRefusal): Verdict => ({ refusal, guards, notes, needs });
+  // `apply` takes no guard flags: a saved plan's override is a new plan, as for the other guards.
   const emptyRefusal = () =>
-    new GuardRefusal(
-      'EMPTY_UPLOAD',
-      `${input.source} holds no valid records; uploading it would delete every ${noun} on the service`,
-      'if that is really what you want, pass --allow-empty',
-    ).withFixes({ kind: 'flags', args: ['--allow-empty'] });
+    input.from === 'plan'
+      ? new GuardRefusal(
+          'EMPTY_UPLOAD',
+          `${input.source} holds no records; applying it would delete every ${noun} on the service`,
+          'if that is really what you want, make a new plan with --dry-run --plan-out FILE --allow-empty, review it, and apply that one',
+        )
+      : new GuardRefusal(
+          'EMPTY_UPLOAD',
+          `${input.source} holds no valid records; uploading it would delete every ${noun} on the service`,
+          'if that is really what you want, pass --allow-empty',
+        ).withFixes({ kind: 'flags', args: ['--allow-empty'] });
 
   if (diff.baseline === 'none' || diff.removed === null || diff.baselineCount === null || !input.changes) {
     const why = 'there is no baseline to compare with';
