@@ -74,6 +74,8 @@ export interface HoursError {
   readonly code?: 'AMBIGUOUS_TIME';
   /** The flags its message offers: for a time written with a dot or a comma, CLOCK_OR_DECIMAL. */
   readonly fixes?: readonly Fix[];
+  /** The text its message says to write instead of the whole cell (`6-30` for `24h`). */
+  readonly write?: string;
 }
 
 /** A time such as `21.30` reads as a clock or as hours: the message offers both flags (timeError). */
@@ -190,6 +192,7 @@ export function parseRange(text: string, format?: TimeFormats, google = false): 
   if (isAllDay(text))
     return {
       error: `'${text.trim()}' (open around the clock) has no exact form on the wire; write 6-30, the widest day the service accepts (06:00 to 06:00 next day)`,
+      write: '6-30',
     };
   const parts = spaced(text).trim().replace(FROM, '').split(TO);
   if (parts.length !== 2) return { error: `'${text.trim()}' is not a range such as 09:00-22:00, 9-22 or closed` };

@@ -17,6 +17,8 @@ export interface HoursProblem {
   readonly message: string;
   /** The flags its message offers, where they depend on the text (a dotted time: CLOCK_OR_DECIMAL). */
   readonly fixes?: readonly Fix[];
+  /** The text its message says to write in the cell instead, when it names the whole cell's. */
+  readonly write?: string;
 }
 
 export function cellText(value: unknown): string {
@@ -46,15 +48,16 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
   for (const { days, sources } of groups.values()) {
     const periods: DayHours[] = [];
     let failed = false;
-    const fail = (index: number, message: string, code: HoursProblem['code'] = 'INVALID_HOURS', fixes?: readonly Fix[]) => {
+    const fail = (index: number, message: string, code: HoursProblem['code'] = 'INVALID_HOURS', fixes?: readonly Fix[], write?: string) => {
       failed = true;
-      problems.push({ code, days, index, message, ...(fixes && { fixes }) });
+      problems.push({ code, days, index, message, ...(fixes && { fixes }), ...(write !== undefined && { write }) });
     };
     for (const source of sources) {
       if (source.layout === 'range') {
         const result = parseDay(cellText(raw.cells[source.index]), plan.timeFormat);
         if (result === 'closed') continue;
-        if ('error' in result) fail(source.index, result.error, result.code, result.fixes);
+        // A cell that is the whole day's range (not a part of a longer one) can be written anew.
+        if ('error' in result) fail(source.index, result.error, result.code, result.fixes, result.write);
         else periods.push(...result.periods);
         continue;
       }

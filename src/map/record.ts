@@ -150,7 +150,12 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   // Days whose cells could not be read are left out; the days that could are still checked against
   // the contract, so one bad cell hides no other problem of the record.
   const { period, problems } = hoursFromColumns(plan, raw);
-  for (const p of problems) problem(p.code, p.days, p.index, p.message, p.fixes);
+  for (const p of problems) {
+    const column = plan.columns[p.index];
+    // The text the message says to write is a fix of the cell it names: its line, its column as headed.
+    const write: Fix[] = p.write !== undefined && column !== undefined ? [{ kind: 'cell', line: raw.line, column, text: p.write }] : [];
+    problem(p.code, p.days, p.index, p.message, p.fixes || write.length ? [...(p.fixes ?? []), ...write] : undefined);
+  }
   candidate.opentToGuestsPeriod = period;
   return { candidate, issues };
 }

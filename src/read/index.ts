@@ -139,8 +139,10 @@ export function openRecords(path: string, options: ReadOptions, stdin: Stdin = (
     throw new UsageError(
       'FLAG_NOT_FOR_FORMAT',
       `--delimiter applies to CSV only, but ${options.source} is read as ${format}`,
-      'drop --delimiter or pass --format csv',
-    ).withFixes({ kind: 'flags', args: ['--format', 'csv'] });
+      // No fix as data: --format csv suits a CSV file misnamed, and a JSON file read so is told
+      // --format json, which brings the run back here; which it is, the person knows.
+      'drop --delimiter, or pass --format csv if the file is CSV',
+    );
   }
   const sniffing = options.format === undefined && (format === 'xlsx' || format === 'csv');
   // Without --format, a file named .csv may turn out to be a workbook: its bytes settle the flags.

@@ -38,6 +38,14 @@ export interface FixCase {
   readonly followed: readonly Outcome[];
 }
 
+const AROUND_THE_CLOCK = [
+  {
+    nodeKey: 'EN-002',
+    email: 'airport@example.com',
+    storeConceptCode: null,
+    opentToGuestsPeriod: { '1': { since: 6, to: 30 }, '2': { since: 6, to: 30 }, '3': { since: 6, to: 30 } },
+  },
+];
 const fixtureJson = (name: string): unknown[] => JSON.parse(readFileSync(fixture(name), 'utf8')) as unknown[];
 
 interface Member {
@@ -197,10 +205,10 @@ export const CASES: readonly FixCase[] = [
   },
   {
     code: 'FLAG_NOT_FOR_FORMAT',
-    title: 'JSON with --delimiter: --format csv is refused in turn as JSON, never read as CSV',
+    title: 'JSON with --delimiter: no --format csv as data, which would lead round to --format json and back',
     file: { name: 'members.json', content: JSON.stringify(wire(TWO)) },
     argv: ['team-members', '{file}', '--yes', '--no-baseline', '--delimiter', ';'],
-    followed: [{ refused: 'LOOKS_LIKE_JSON', then: [{ refused: 'FLAG_NOT_FOR_FORMAT' }] }],
+    followed: [],
   },
   // workbooks
   {
@@ -290,6 +298,16 @@ export const CASES: readonly FixCase[] = [
           },
         ],
       },
+    ],
+  },
+  {
+    code: 'INVALID_HOURS',
+    title: "'24h' and '24/7' in day cells: each cell written 6-30, as the message says, the other then its own question",
+    file: { fixture: 'store-cards-around-the-clock.csv' },
+    argv: ['store-cards', '{file}', '--yes', '--no-baseline', '--closed-days', 'Th-Su'],
+    followed: [
+      { refused: 'INVALID_RECORDS', then: [{ stored: AROUND_THE_CLOCK }] },
+      { refused: 'INVALID_RECORDS', then: [{ stored: AROUND_THE_CLOCK }] },
     ],
   },
   {

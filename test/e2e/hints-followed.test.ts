@@ -64,12 +64,19 @@ async function materialise(c: FixCase, dir: string): Promise<{ argv: string[]; f
   return { argv: c.argv.map((w) => w.replace('{file}', file ?? '').replace('{dir}', dir)), file };
 }
 
+interface Offered {
+  readonly code: string;
+  /** Offered by the run's error (not by one of its issues). */
+  readonly error: boolean;
+  readonly fix: Fix;
+}
+
 /** The fixes a report offers, by the code that offers them (the error's, then each issue's), each once. */
-function offered(r: CliResult, code?: string): { code: string; fix: Fix }[] {
+function offered(r: CliResult, code?: string): Offered[] {
   const report = r.json<{ error: { code: string; fixes: Fix[] } | null; issues: { code: string; fixes?: Fix[] }[] }>();
   const all = [
-    ...(report.error?.fixes ?? []).map((fix) => ({ code: report.error!.code, fix })),
-    ...report.issues.flatMap((i) => (i.fixes ?? []).map((fix) => ({ code: i.code, fix }))),
+    ...(report.error?.fixes ?? []).map((fix) => ({ code: report.error!.code, error: true, fix })),
+    ...report.issues.flatMap((i) => (i.fixes ?? []).map((fix) => ({ code: i.code, error: false, fix }))),
   ].filter((f) => code === undefined || f.code === code);
   const seen = new Set<string>();
   return all.filter((f) => !seen.has(JSON.stringify(f)) && seen.add(JSON.stringify(f)));
@@ -83,14 +90,19 @@ function codesOf(r: CliResult): string[] {
 
 const kindOf = (argv: readonly string[]) => argv.find((w): w is keyof typeof PATHS => w in PATHS)!;
 
-/** Follows one fix from a fresh start and checks what it leads to; a refusal's own fixes in turn. */
+/**
+ * Follows one fix from a fresh start and checks what it leads to; a refusal's own fixes in turn.
+ * `taken`: the fixes followed on the way here, none of which may be offered again (a fix that did not
+ * take, or hints that lead round in a circle).
+ */
 async function follow(
   c: FixCase,
   dir: string,
   argv: readonly string[],
   file: string | undefined,
-  from: { code: string; fix: Fix },
+  from: Offered,
   outcome: Outcome,
+  taken: readonly string[] = [],
 ): Promise<void> {
   const attempt = await start(c, dir);
   const next = followFix(argv, from.fix, { file });
@@ -109,16 +121,27 @@ async function follow(
   } else {
     expect(r.code, said).not.toBe(0);
     expect(r.json().error?.code, said).toBe(outcome.refused);
-    // The fix was taken: what it answered is no longer what stops the run.
-    expect(codesOf(r), said).not.toContain(from.code);
+    // The fix was taken: the refusal it answered is not what stops the run now, and no fix followed on
+    // the way is offered again.
+    if (from.error) expect(r.json().error?.code, said).not.toBe(from.code);
+    const now = [...taken, JSON.stringify(from.fix)];
+    const fixes = offered(r);
+    expect(
+      fixes.filter((f) => now.includes(JSON.stringify(f.fix))),
+      said,
+    ).toEqual([]);
     expect(await holdings()).toEqual(attempt.held);
     if (outcome.then) {
-      const fixes = offered(r);
       expect(
         fixes.map((f) => f.fix),
         said,
       ).toHaveLength(outcome.then.length);
-      for (const [k, then] of outcome.then.entries()) await follow(c, dir, next, file, fixes[k]!, then);
+      // Each of them alone, from the file as this fix left it.
+      const written = file === undefined ? undefined : readFileSync(file);
+      for (const [k, then] of outcome.then.entries()) {
+        if (file !== undefined) writeFileSync(file, written!);
+        await follow(c, dir, next, file, fixes[k]!, then, now);
+      }
     }
   }
 }

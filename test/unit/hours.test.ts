@@ -193,8 +193,8 @@ describe('times other countries write', () => {
     expect(parseRange(text)).toBe('closed');
   });
 
-  it.each(['24h', '24 h', '24/7', 'rund um die Uhr', '24 uur', '24h/24', '24 ore'])('%j asks for 6-30', (text) => {
-    expect(parseRange(text)).toEqual({ error: expect.stringContaining('write 6-30') });
+  it.each(['24h', '24 h', '24/7', 'rund um die Uhr', '24 uur', '24h/24', '24 ore'])('%j asks for 6-30, the cell to write', (text) => {
+    expect(parseRange(text)).toEqual({ error: expect.stringContaining('write 6-30'), write: '6-30' });
   });
 
   it('ranges with words of other languages', () => {
