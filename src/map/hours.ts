@@ -277,6 +277,8 @@ export interface DayProblem {
   readonly days?: readonly number[];
   /** The flags its message offers, where they depend on the text (HoursError). */
   readonly fixes?: readonly Fix[];
+  /** The text its message says to write instead of the whole cell (`Mo-Su 6-30` for `24/7`). */
+  readonly write?: string;
 }
 
 export interface CellOptions {

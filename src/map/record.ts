@@ -90,6 +90,12 @@ function alongside(fixes: readonly Fix[] | undefined, said: TimeFormats | undefi
   });
 }
 
+/** A problem's fixes, and the text its message says to write as a fix of the cell it names (its line, its column as headed). */
+function withCell(p: { readonly fixes?: readonly Fix[]; readonly write?: string }, column: string | undefined, line: number): readonly Fix[] | undefined {
+  if (p.write === undefined || column === undefined) return p.fixes;
+  return [...(p.fixes ?? []), { kind: 'cell', line, column, text: p.write }];
+}
+
 export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const candidate: Record<string, unknown> = {};
   const { scalars } = plan;
@@ -124,8 +130,10 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
     const parsed = hoursFromJson(value, plan);
-    for (const p of parsed.problems ?? [])
-      problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message, p.fixes);
+    for (const p of parsed.problems ?? []) {
+      const days = p.days ?? (p.day === undefined ? [] : [p.day]);
+      problem(p.code ?? 'INVALID_HOURS', days, plan.hoursJson, p.message, withCell(p, plan.columns[plan.hoursJson], raw.line));
+    }
     if (parsed.holidays) {
       const rules = parsed.holidays.map((r) => `'${r}'`).join(', ');
       (issues ??= []).push(
@@ -150,12 +158,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   // Days whose cells could not be read are left out; the days that could are still checked against
   // the contract, so one bad cell hides no other problem of the record.
   const { period, problems } = hoursFromColumns(plan, raw);
-  for (const p of problems) {
-    const column = plan.columns[p.index];
-    // The text the message says to write is a fix of the cell it names: its line, its column as headed.
-    const write: Fix[] = p.write !== undefined && column !== undefined ? [{ kind: 'cell', line: raw.line, column, text: p.write }] : [];
-    problem(p.code, p.days, p.index, p.message, p.fixes || write.length ? [...(p.fixes ?? []), ...write] : undefined);
-  }
+  for (const p of problems) problem(p.code, p.days, p.index, p.message, withCell(p, plan.columns[p.index], raw.line));
   candidate.opentToGuestsPeriod = period;
   return { candidate, issues };
 }

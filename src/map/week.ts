@@ -71,11 +71,17 @@ function quoted(text: string): string {
  */
 export function parseWeek(text: string, options: CellOptions): WeekHours {
   const cell = quoted(text);
-  const problem = (message: string, code?: 'AMBIGUOUS_TIME', fixes?: readonly Fix[]): WeekHours => ({
+  const problem = (message: string, code?: 'AMBIGUOUS_TIME', fixes?: readonly Fix[], write?: string): WeekHours => ({
     period: {},
-    problems: [{ day: undefined, message, ...(code && { code }), ...(fixes && { fixes }) }],
+    problems: [{ day: undefined, message, ...(code && { code }), ...(fixes && { fixes }), ...(write !== undefined && { write }) }],
   });
-  if (isAllDay(text)) return problem(`'${cell}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
+  if (isAllDay(text))
+    return problem(
+      `'${cell}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`,
+      undefined,
+      undefined,
+      'Mo-Su 6-30',
+    );
   let read: Rules;
   try {
     read = readRules(tokenize(text, true), options);

@@ -311,6 +311,24 @@ export const CASES: readonly FixCase[] = [
     ],
   },
   {
+    code: 'INVALID_HOURS',
+    title: "a week column of '24/7': the cell written Mo-Su 6-30, as the message says",
+    file: { name: 'stores.csv', content: 'Store ID,Email,Opening hours\nS1,s1@example.com,24/7\n' },
+    argv: ['store-cards', '{file}', '--yes', '--no-baseline'],
+    followed: [
+      {
+        stored: [
+          {
+            nodeKey: 'S1',
+            email: 's1@example.com',
+            storeConceptCode: null,
+            opentToGuestsPeriod: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, { since: 6, to: 30 }])),
+          },
+        ],
+      },
+    ],
+  },
+  {
     code: 'MISSING_DAYS',
     title: 'no column for the weekend and none unused: --closed-days',
     file: { name: 'stores.csv', content: store('', '') },
