@@ -168,7 +168,8 @@ export function dayHours(sinceText: string, toText: string, format?: TimeFormats
   if (to === undefined || to === AMBIGUOUS) return { error: timeError('closing', toText, to), ...(to === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
   if (to === since) {
     return {
-      error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (the widest the service accepts), for a closed day leave it empty`,
+      // A pair of columns cannot hold "6-30": each end is said for both layouts.
+      error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (opening 6, closing 30: the widest the service accepts), for a closed day leave it empty`,
     };
   }
   if (to > since) return { since: round(since), to: round(to) };
