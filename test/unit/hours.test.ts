@@ -170,6 +170,8 @@ describe('a range whose ends are the same time', () => {
   });
   it("6-30 in the wire's own terms is around the clock", () => {
     expect(parseRange('6-30')).toEqual({ since: 6, to: 30 });
+    // As the message words it for a pair of columns: opening 6, closing 30.
+    expect(dayHours('6', '30')).toEqual({ since: 6, to: 30 });
   });
 });
 
