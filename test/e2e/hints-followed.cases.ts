@@ -107,6 +107,13 @@ export const CASES: readonly FixCase[] = [
     followed: [{ refused: 'TOO_MANY_REMOVALS', then: [{ stored: [] }] }],
   },
   {
+    code: 'EMPTY_UPLOAD',
+    title: 'upload remove of every recorded key: --allow-empty, the removals being the ones named',
+    before,
+    argv: ['remove', 'team-members', 'E1', 'E2', 'E3', 'E4', '--yes'],
+    followed: [{ stored: [] }],
+  },
+  {
     code: 'TOO_MANY_REMOVALS',
     title: 'three of four members left out on purpose',
     before,
@@ -128,6 +135,14 @@ export const CASES: readonly FixCase[] = [
     file: { name: 'renamed.csv', content: members(RENAMED) },
     argv: ['team-members', '{file}', '--yes'],
     followed: [{ stored: wire(RENAMED) }],
+  },
+  {
+    code: 'TOO_MANY_CHANGES',
+    title: 'a --merge renaming two of four: its override keeps the merge, the other two kept',
+    before,
+    file: { name: 'two-renamed.csv', content: members(RENAMED.slice(0, 2)) },
+    argv: ['team-members', '{file}', '--merge', '--yes'],
+    followed: [{ stored: wire([...RENAMED.slice(0, 2), ...FOUR.slice(2)]) }],
   },
   {
     code: 'VALUES_EMPTIED',
