@@ -47,7 +47,7 @@ export async function parseSending(
       'NO_CONFIRMATION',
       'this upload replaces every record on the service and there is no terminal to confirm it',
       'review it with --dry-run, then pass --yes',
-    );
+    ).withFixes({ kind: 'flags', args: ['--dry-run'] }, { kind: 'flags', args: ['--yes'] });
   }
   return { retries, timeoutSeconds, baseUrl, token, tokenEnv, confirm };
 }
@@ -113,7 +113,14 @@ export async function planOutOf(flags: Flags, dryRun: boolean, baseUrl: URL | un
   const { planOut } = flags;
   if (planOut === undefined) return undefined;
   if (!dryRun)
-    throw new UsageError('BAD_FLAG', '--plan-out saves the plan of a dry run', 'run with --dry-run --plan-out FILE, review it, then: upload apply FILE');
+    throw new UsageError(
+      'BAD_FLAG',
+      '--plan-out saves the plan of a dry run',
+      'run with --dry-run --plan-out FILE, review it, then: upload apply FILE',
+    ).withFixes({
+      kind: 'flags',
+      args: ['--dry-run'],
+    });
   if (!baseUrl)
     throw new UsageError(
       'NO_BASE_URL',

@@ -47,13 +47,13 @@ export default defineCommand({
     } catch (err) {
       if (err instanceof UploadError) return { failure: err }; // its data directory, named as such
       const e = err as NodeJS.ErrnoException;
+      // Another port cannot help a host that is not this machine's: that hint would only fail again.
+      const hint =
+        e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND'
+          ? `--host ${flags.host} is not an address of this machine: give one of its own, or leave --host out for 127.0.0.1`
+          : 'pick another --port, or --port 0 for a free one';
       return {
-        failure: new UsageError(
-          'SANDBOX_CANNOT_LISTEN',
-          `the sandbox cannot listen on ${flags.host}:${port}: ${e.code ?? e.message}`,
-          'pick another --port (0 picks a free one)',
-          { cause: err },
-        ),
+        failure: new UsageError('SANDBOX_CANNOT_LISTEN', `the sandbox cannot listen on ${flags.host}:${port}: ${e.code ?? e.message}`, hint, { cause: err }),
       };
     }
     // Listening for the signal before saying so: a supervisor that stops it on the line (a test, a

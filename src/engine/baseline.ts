@@ -185,8 +185,14 @@ async function readStoreCardKeys(path: string, stdin?: Stdin): Promise<ReadonlyS
     throw new InputError(
       'STORE_CARDS_INVALID',
       `--store-cards ${source}: ${plural(plan.errors, 'error')} in the store-card file, so the parentKeys cannot be checked against it`,
-      `see them with: upload store-cards ${path} --dry-run; or drop --store-cards`,
-    );
+      `see them with: upload store-cards ${path === '-' ? 'FILE' : asWord(path)} --dry-run; or drop --store-cards`,
+      // From standard input the file is gone once read: the person names it, no script can.
+    ).withFixes(...(path === '-' ? [] : [{ kind: 'command' as const, args: ['store-cards', path, '--dry-run'] }]));
   }
   return new Set(plan.keys);
+}
+
+/** A path as one word of a shell command: as it is when it is plain, else in single quotes. */
+function asWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

@@ -87,5 +87,5 @@ function inexact(key: string, field: string, value: string): UsageError {
     'EXPORT_INEXACT',
     `record ${key}: ${field} ${value} has no exact form in a CSV or workbook cell, so that file would not upload back to the same records`,
     'export it with --format json, which keeps every value exactly as recorded',
-  );
+  ).withFixes({ kind: 'flags', args: ['--format', 'json'] });
 }

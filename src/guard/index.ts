@@ -68,18 +68,26 @@ export function judge(input: GuardInput): Verdict {
   if (input.count === 0 && input.limits.allowEmpty) notes.push(`--allow-empty: this upload deletes every ${noun} on the service`);
   const { diff } = input;
   const verdict = (guards: GuardCheck[], refusal?: GuardRefusal): Verdict => ({ refusal, guards, notes, needs });
+  // `apply` takes no guard flags: a saved plan's override is a new plan, as for the other guards.
   const emptyRefusal = () =>
-    new GuardRefusal(
-      'EMPTY_UPLOAD',
-      `${input.source} holds no valid records; uploading it would delete every ${noun} on the service`,
-      'if that is really what you want, pass --allow-empty',
-    );
+    input.from === 'plan'
+      ? new GuardRefusal(
+          'EMPTY_UPLOAD',
+          `${input.source} holds no records; applying it would delete every ${noun} on the service`,
+          'if that is really what you want, make a new plan with --dry-run --plan-out FILE --allow-empty, review it, and apply that one',
+        )
+      : new GuardRefusal(
+          'EMPTY_UPLOAD',
+          `${input.source} holds no valid records; uploading it would delete every ${noun} on the service`,
+          'if that is really what you want, pass --allow-empty',
+        ).withFixes({ kind: 'flags', args: ['--allow-empty'] });
 
   if (diff.baseline === 'none' || diff.removed === null || diff.baselineCount === null || !input.changes) {
     const why = 'there is no baseline to compare with';
     const guards = [empty, ...notApplied(input, why)];
     if (empty.verdict === 'refused') return verdict(guards, emptyRefusal());
     // Without an address there is no store to look in: a dry run says so and leaves the verdict to a real run.
+    // --baseline FILE names a file only the person knows; --no-baseline is the fix a script can take.
     if (input.has.baseUrl && !input.acknowledgeNoBaseline) {
       return verdict(
         guards,
@@ -87,7 +95,7 @@ export function judge(input: GuardInput): Verdict {
           'NO_BASELINE',
           `there is no baseline to compare with (${input.noBaselineWhy ?? 'no earlier upload is recorded'}), so the removal and change guards cannot protect this upload: it would replace whatever the service holds with ${thousands(input.count)} ${noun}${input.count === 1 ? '' : 's'}`,
           'pass --baseline FILE (e.g. the export that was last uploaded) to compare with it, or --no-baseline if you know nothing on the service must be kept',
-        ),
+        ).withFixes({ kind: 'flags', args: ['--no-baseline'] }),
       );
     }
     notes.push(
@@ -109,18 +117,20 @@ export function judge(input: GuardInput): Verdict {
   if (!first?.refusal) return verdict(guards);
   const overrides = refusing.map((f) => f.refusal!.override).join(' ');
   const also = refusing.slice(1).map((f) => ` — also, ${f.refusal!.message}`);
-  return verdict(
-    guards,
-    new GuardRefusal(
-      first.check.name,
-      first.refusal.message + also.join(''),
-      overrideHint(
-        refusing.map((f) => f.check.name),
-        overrides,
-        input.from ?? 'file',
-      ),
+  const from = input.from ?? 'file';
+  const refusal = new GuardRefusal(
+    first.check.name,
+    first.refusal.message + also.join(''),
+    overrideHint(
+      refusing.map((f) => f.check.name),
+      overrides,
+      from,
     ),
   );
+  // Every override is `--flag COUNT`: one fix with all of them, as the hint says "run again with" them
+  // together. A saved plan's override is a new plan, made from a file only its planner has: no fix.
+  if (from === 'plan') return verdict(guards, refusal);
+  return verdict(guards, refusal.withFixes({ kind: 'flags', args: refusing.flatMap((f) => f.refusal!.override.split(' ')) }));
 }
 
 /** The override, and what it is for: a complete file for removals, a file read as intended for changes. */

@@ -61,15 +61,24 @@ export function accountDays(e: DayEvidence): Issue[] {
   if (!missing.length) return [];
   const unused = e.unused.map((i) => e.columns[i]!);
   const some = missing.length > 1 ? 'have' : 'has';
+  const line = unused.length ? mapLine(missing, unused) : undefined;
   const found = unused.length
-    ? `; the column${unused.length > 1 ? 's' : ''} not used ${unused.length > 1 ? 'are' : 'is'} ${quoted(unused)}: if ${unused.length > 1 ? 'they hold' : 'it holds'} the hours, name ${unused.length > 1 ? 'them' : 'it'} with --map ${shellQuote(mapLine(missing, unused))}`
+    ? `; the column${unused.length > 1 ? 's' : ''} not used ${unused.length > 1 ? 'are' : 'is'} ${quoted(unused)}: if ${unused.length > 1 ? 'they hold' : 'it holds'} the hours, name ${unused.length > 1 ? 'them' : 'it'} with --map ${shellQuote(line!.json)}${line!.complete && unused.length > 1 ? ' (the columns are paired with the days in their order: check each pair)' : ''}`
     : `; add a column for ${missing.length > 1 ? 'each' : 'it'}, or name the column that holds ${missing.length > 1 ? 'each' : 'it'} with --map`;
+  // A later --closed-days replaces an earlier one: the value to give is every closed day, not only these.
+  const allClosed = dayCodes([...closed, ...missing]);
+  // As data, only what needs no more words: --closed-days where no unused column may hold the hours it
+  // would send as closed. Never the --map line: a second --map replaces the run's first, mapping and all.
+  const fixes: Fix[] = unused.length ? [] : [{ kind: 'flags', args: ['--closed-days', allClosed] }];
+  const closedDays = unused.length
+    ? `if the stores are closed then and ${unused.length > 1 ? 'those columns hold' : 'that column holds'} no hours, say so with --closed-days ${allClosed} and leave ${unused.length > 1 ? 'them' : 'it'} out with ${unused.map((c) => `--ignore-column ${shellQuote(c)}`).join(' ')}`
+    : `if the stores are closed then, say so with --closed-days ${allClosed}`;
   return [
     issue(
       'error',
       'MISSING_DAYS',
-      `${dayList(missing)} ${some} no column in the file, so ${missing.length > 1 ? 'they' : 'it'} would be sent as closed${found}; if the stores are closed then, say so with --closed-days ${dayCodes(missing)}`,
-      { ...at, column: unused[0] ?? null, value: dayCodes(missing) },
+      `${dayList(missing)} ${some} no column in the file, so ${missing.length > 1 ? 'they' : 'it'} would be sent as closed${found}; ${closedDays}`,
+      { ...at, column: unused[0] ?? null, value: dayCodes(missing), fixes },
     ),
   ];
 }
@@ -79,12 +88,13 @@ export function accountDays(e: DayEvidence): Issue[] {
  * the days, they are paired in order (the user reads and confirms the line before using it); one
  * column for a whole missing week is the week column; otherwise the columns are left to fill in.
  */
-function mapLine(missing: readonly number[], unused: readonly string[]): string {
-  if (missing.length === 7 && unused.length === 1) return JSON.stringify({ opentToGuestsPeriod: unused[0] });
+function mapLine(missing: readonly number[], unused: readonly string[]): { json: string; complete: boolean } {
+  if (missing.length === 7 && unused.length === 1) return { json: JSON.stringify({ opentToGuestsPeriod: unused[0] }), complete: true };
   const order = [...missing].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7));
   const days: Record<string, string> = {};
-  order.forEach((d, k) => (days[DAY_CODES[d]!] = unused.length === missing.length ? unused[k]! : `COLUMN OF ${DAY_NAMES[d]!.toUpperCase()}`));
-  return JSON.stringify({ opentToGuestsPeriod: days });
+  const complete = unused.length === missing.length;
+  order.forEach((d, k) => (days[DAY_CODES[d]!] = complete ? unused[k]! : `COLUMN OF ${DAY_NAMES[d]!.toUpperCase()}`));
+  return { json: JSON.stringify({ opentToGuestsPeriod: days }), complete };
 }
 
 /**

@@ -72,7 +72,8 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): WeekHo
     const result = oneDay(dayValue, options);
     if (result === 'closed') continue;
     if ('split' in result) problems.push({ day, message: result.split, code: 'SPLIT_HOURS' });
-    else if ('error' in result) problems.push({ day, message: result.error, ...(result.code && { code: result.code }) });
+    else if ('error' in result)
+      problems.push({ day, message: result.error, ...(result.code && { code: result.code }), ...(result.fixes && { fixes: result.fixes }) });
     else period[String(day)] = result;
   }
   return problems.length ? { period, problems } : { period };

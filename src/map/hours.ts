@@ -7,6 +7,7 @@ export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday'
  * A time of day in hours, or undefined when the text is not one. `24:00` is midnight at close; with
  * `pastMidnight`, a closing time may also be written in the wire's own terms, up to 30 (26 is 02:00).
  */
+import type { Fix } from '../errors.js';
 import { says, type TimeFormats } from './time-format.js';
 
 import { clock, pastMidnight } from './twelve-hour.js';
@@ -74,7 +75,17 @@ export type DayHours = { since: number; to: number };
 export interface HoursError {
   readonly error: string;
   readonly code?: 'AMBIGUOUS_TIME';
+  /** The flags its message offers: for a time written with a dot or a comma, CLOCK_OR_DECIMAL. */
+  readonly fixes?: readonly Fix[];
+  /** The text its message says to write instead of the whole cell (`6-30` for `24h`). */
+  readonly write?: string;
 }
+
+/** A time such as `21.30` reads as a clock or as hours: the message offers both flags (timeError). */
+export const CLOCK_OR_DECIMAL: readonly Fix[] = [
+  { kind: 'flags', args: ['--time-format', 'clock'] },
+  { kind: 'flags', args: ['--time-format', 'decimal'] },
+];
 export type HoursResult = DayHours | 'closed' | HoursError;
 
 // "Closed" in the languages of ./weekdays.ts, compared folded (fermé as ferme, stängt as stangt).
@@ -155,11 +166,13 @@ export function timeError(which: 'opening' | 'closing', text: string, result: un
 export function dayHours(sinceText: string, toText: string, format?: TimeFormats): HoursResult {
   const since = parseTime(sinceText, false, format);
   const to = parseTime(toText, true, format);
-  if (since === undefined || since === AMBIGUOUS) return { error: timeError('opening', sinceText, since) };
-  if (to === undefined || to === AMBIGUOUS) return { error: timeError('closing', toText, to) };
+  if (since === undefined || since === AMBIGUOUS)
+    return { error: timeError('opening', sinceText, since), ...(since === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
+  if (to === undefined || to === AMBIGUOUS) return { error: timeError('closing', toText, to), ...(to === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
   if (to === since) {
     return {
-      error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (the widest the service accepts), for a closed day leave it empty`,
+      // A pair of columns cannot hold "6-30": each end is said for both layouts.
+      error: `opening and closing time are both ${sinceText.trim()}; for a day open around the clock write 6-30 (opening 6, closing 30: the widest the service accepts), for a closed day leave it empty`,
     };
   }
   if (to > since) return { since: round(since), to: round(to) };
@@ -183,6 +196,7 @@ export function parseRange(text: string, format?: TimeFormats, google = false): 
   if (isAllDay(text))
     return {
       error: `'${text.trim()}' (open around the clock) has no exact form on the wire; write 6-30, the widest day the service accepts (06:00 to 06:00 next day)`,
+      write: '6-30',
     };
   const parts = spaced(text).trim().replace(FROM, '').split(TO);
   if (parts.length !== 2) return { error: `'${text.trim()}' is not a range such as 09:00-22:00, 9-22 or closed` };
@@ -190,7 +204,7 @@ export function parseRange(text: string, format?: TimeFormats, google = false): 
   const result = dayHours(since, to, format);
   if (typeof result !== 'object' || !('error' in result)) return result;
   // The ambiguity names the range itself.
-  return result.code ? result : { error: `'${text.trim()}': ${result.error}` };
+  return result.code ? result : { ...result, error: `'${text.trim()}': ${result.error}` };
 }
 
 /**
@@ -265,6 +279,10 @@ export interface DayProblem {
   readonly code?: 'SPLIT_HOURS' | 'AMBIGUOUS_TIME';
   /** When one rule of a written week names several days (`Mo-Fr 9-12, 14-18`), all of them. */
   readonly days?: readonly number[];
+  /** The flags its message offers, where they depend on the text (HoursError). */
+  readonly fixes?: readonly Fix[];
+  /** The text its message says to write instead of the whole cell (`Mo-Su 6-30` for `24/7`). */
+  readonly write?: string;
 }
 
 export interface CellOptions {

@@ -121,10 +121,13 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
   }
   if (flags.timeFormat !== undefined) {
     const flag = checkTimeFormat('--time-format', flags.timeFormat);
-    if (timeFormat !== undefined && timeFormat !== flag) {
+    // The flag may answer the question the mapping leaves open (`clock` there, `12h` here), never the
+    // one it answered the other way.
+    const both = timeFormat === undefined ? flag : parseTimeFormats(`${timeFormat},${flag}`);
+    if (typeof both !== 'string') {
       throw bad('--time-format', `'${flag}' contradicts the mapping's "timeFormat": "${timeFormat}"`, 'keep one of them');
     }
-    timeFormat = flag;
+    timeFormat = both;
   }
   if (flags.splitHours !== undefined) {
     const flag = checkSplitHours('--split-hours', flags.splitHours);

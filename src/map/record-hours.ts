@@ -3,7 +3,8 @@
 // is read, even after one fails: a record's problems are all reported in one run.
 import type { RawRecord } from '../read/types.js';
 import { dayList } from './day-words.js';
-import { dayHours, isClosed, onePeriod, parseDay, parseTime, timeError, type DayHours } from './hours.js';
+import type { Fix } from '../errors.js';
+import { AMBIGUOUS, CLOCK_OR_DECIMAL, dayHours, isClosed, onePeriod, parseDay, parseTime, timeError, type DayHours } from './hours.js';
 import type { DayColumns } from './layout.js';
 import type { ColumnPlan } from './column-plan.js';
 
@@ -14,6 +15,10 @@ export interface HoursProblem {
   /** The column of the cell to name. */
   readonly index: number;
   readonly message: string;
+  /** The flags its message offers, where they depend on the text (a dotted time: CLOCK_OR_DECIMAL). */
+  readonly fixes?: readonly Fix[];
+  /** The text its message says to write in the cell instead, when it names the whole cell's. */
+  readonly write?: string;
 }
 
 export function cellText(value: unknown): string {
@@ -43,15 +48,16 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
   for (const { days, sources } of groups.values()) {
     const periods: DayHours[] = [];
     let failed = false;
-    const fail = (index: number, message: string, code: HoursProblem['code'] = 'INVALID_HOURS') => {
+    const fail = (index: number, message: string, code: HoursProblem['code'] = 'INVALID_HOURS', fixes?: readonly Fix[], write?: string) => {
       failed = true;
-      problems.push({ code, days, index, message });
+      problems.push({ code, days, index, message, ...(fixes && { fixes }), ...(write !== undefined && { write }) });
     };
     for (const source of sources) {
       if (source.layout === 'range') {
         const result = parseDay(cellText(raw.cells[source.index]), plan.timeFormat);
         if (result === 'closed') continue;
-        if ('error' in result) fail(source.index, result.error, result.code);
+        // A cell that is the whole day's range (not a part of a longer one) can be written anew.
+        if ('error' in result) fail(source.index, result.error, result.code, result.fixes, result.write);
         else periods.push(...result.periods);
         continue;
       }
@@ -67,13 +73,14 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
         // Each end is checked on its own, so a record with both ends wrong names both cells.
         const opening = parseTime(since, false, plan.timeFormat);
         const closing = parseTime(to, true, plan.timeFormat);
-        if (typeof opening !== 'number') fail(source.since!, timeError('opening', since, opening));
-        if (typeof closing !== 'number') fail(source.to!, timeError('closing', to, closing));
+        if (typeof opening !== 'number')
+          fail(source.since!, timeError('opening', since, opening), undefined, opening === AMBIGUOUS ? CLOCK_OR_DECIMAL : undefined);
+        if (typeof closing !== 'number') fail(source.to!, timeError('closing', to, closing), undefined, closing === AMBIGUOUS ? CLOCK_OR_DECIMAL : undefined);
         if (typeof opening !== 'number' || typeof closing !== 'number') continue;
         const result = dayHours(since, to, plan.timeFormat);
         if (result === 'closed') continue;
         // An ambiguous clock is settled in the closing cell (write 17:00).
-        if ('error' in result) fail(result.code ? source.to! : source.since!, result.error, result.code);
+        if ('error' in result) fail(result.code ? source.to! : source.since!, result.error, result.code, result.fixes);
         else periods.push(result);
       }
     }

@@ -1,11 +1,13 @@
 // One raw record to a wire-shaped candidate. Values are trimmed and typed the way the wire wants
 // them; whether they are valid is the validate stage's question.
+import type { Fix } from '../errors.js';
 import { issue, asText, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
 import { hoursFromJson } from './hours-json.js';
 import type { ColumnPlan, ScalarField } from './column-plan.js';
 import { daysLabel, hoursFromColumns } from './record-hours.js';
 import { dayIndex } from './layout.js';
+import { parseTimeFormats, type TimeFormats } from './time-format.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
@@ -63,6 +65,37 @@ export function dayValue(cell: unknown, day: number): unknown {
   return key === undefined ? cell : (cell as Record<string, unknown>)[key];
 }
 
+/**
+ * The flags each hours problem's message offers, whatever the cell: SPLIT_HOURS always says
+ * `--split-hours span`, AMBIGUOUS_TIME `--time-format 12h` or `24h` (./hours.ts, ./twelve-hour.ts);
+ * an INVALID_HOURS offers flags only where its text does (a dotted time), and brings them along.
+ * The text to write instead is left to the person: it is one of the readings the message names.
+ */
+const HOURS_FIXES: Record<'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', readonly Fix[] | undefined> = {
+  INVALID_HOURS: undefined,
+  SPLIT_HOURS: [{ kind: 'flags', args: ['--split-hours', 'span'] }],
+  AMBIGUOUS_TIME: [
+    { kind: 'flags', args: ['--time-format', '12h'] },
+    { kind: 'flags', args: ['--time-format', '24h'] },
+  ],
+};
+
+/** A --time-format fix keeps what the run already said of the other question: `clock` and `12h` give `clock,12h`. */
+function alongside(fixes: readonly Fix[] | undefined, said: TimeFormats | undefined): readonly Fix[] | undefined {
+  if (fixes === undefined || said === undefined) return fixes;
+  return fixes.map((fix) => {
+    if (fix.kind !== 'flags' || fix.args[0] !== '--time-format') return fix;
+    const both = parseTimeFormats(`${said},${fix.args[1]!}`);
+    return typeof both === 'string' ? { kind: 'flags', args: ['--time-format', both] } : fix;
+  });
+}
+
+/** A problem's fixes, and the text its message says to write as a fix of the cell it names (its line, its column as headed). */
+function withCell(p: { readonly fixes?: readonly Fix[]; readonly write?: string }, column: string | undefined, line: number): readonly Fix[] | undefined {
+  if (p.write === undefined || column === undefined) return p.fixes;
+  return [...(p.fixes ?? []), { kind: 'cell', line, column, text: p.write }];
+}
+
 export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const candidate: Record<string, unknown> = {};
   const { scalars } = plan;
@@ -76,9 +109,16 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (raw.unterminated && (raw.unterminated !== 'crlf' || raw.cells.length < plan.columns.length)) (issues ??= []).push(cutShort(plan, raw));
   if (plan.kind !== 'store-cards') return { candidate, issues };
 
-  const problem = (code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME', days: readonly number[], index: number, message: string): void => {
+  const problem = (
+    code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME',
+    days: readonly number[],
+    index: number,
+    message: string,
+    fixes?: readonly Fix[],
+  ): void => {
     (issues ??= []).push(
       issue('error', code, days.length ? `${daysLabel(days)}${message}` : message, {
+        fixes: alongside(fixes ?? HOURS_FIXES[code], plan.timeFormat),
         line: raw.line,
         column: plan.columns[index] ?? null,
         field: days.length ? `opentToGuestsPeriod.${days[0]}` : 'opentToGuestsPeriod',
@@ -90,7 +130,10 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
     const parsed = hoursFromJson(value, plan);
-    for (const p of parsed.problems ?? []) problem(p.code ?? 'INVALID_HOURS', p.days ?? (p.day === undefined ? [] : [p.day]), plan.hoursJson, p.message);
+    for (const p of parsed.problems ?? []) {
+      const days = p.days ?? (p.day === undefined ? [] : [p.day]);
+      problem(p.code ?? 'INVALID_HOURS', days, plan.hoursJson, p.message, withCell(p, plan.columns[plan.hoursJson], raw.line));
+    }
     if (parsed.holidays) {
       const rules = parsed.holidays.map((r) => `'${r}'`).join(', ');
       (issues ??= []).push(
@@ -115,7 +158,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   // Days whose cells could not be read are left out; the days that could are still checked against
   // the contract, so one bad cell hides no other problem of the record.
   const { period, problems } = hoursFromColumns(plan, raw);
-  for (const p of problems) problem(p.code, p.days, p.index, p.message);
+  for (const p of problems) problem(p.code, p.days, p.index, p.message, withCell(p, plan.columns[p.index], raw.line));
   candidate.opentToGuestsPeriod = period;
   return { candidate, issues };
 }

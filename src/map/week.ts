@@ -6,6 +6,7 @@
 // A day the cell does not name is closed (as in OpenStreetMap). Anything not understood is an error
 // for the whole cell, never a closed day. See docs/decisions.md for why this is not the
 // `opening_hours` package.
+import type { Fix } from '../errors.js';
 import {
   AND,
   EVERY_DAY,
@@ -43,6 +44,7 @@ class Unreadable extends Error {
   constructor(
     message: string,
     readonly code?: 'AMBIGUOUS_TIME',
+    readonly fixes?: readonly Fix[],
   ) {
     super(message);
   }
@@ -69,15 +71,24 @@ function quoted(text: string): string {
  */
 export function parseWeek(text: string, options: CellOptions): WeekHours {
   const cell = quoted(text);
-  const problem = (message: string, code?: 'AMBIGUOUS_TIME'): WeekHours => ({ period: {}, problems: [{ day: undefined, message, ...(code && { code }) }] });
-  if (isAllDay(text)) return problem(`'${cell}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
+  const problem = (message: string, code?: 'AMBIGUOUS_TIME', fixes?: readonly Fix[], write?: string): WeekHours => ({
+    period: {},
+    problems: [{ day: undefined, message, ...(code && { code }), ...(fixes && { fixes }), ...(write !== undefined && { write }) }],
+  });
+  if (isAllDay(text))
+    return problem(
+      `'${cell}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`,
+      undefined,
+      undefined,
+      'Mo-Su 6-30',
+    );
   let read: Rules;
   try {
     read = readRules(tokenize(text, true), options);
   } catch (err) {
     if (!(err instanceof Unreadable)) throw err;
     if (err.code) return problem(`'${cell}': ${err.message}`, err.code);
-    return problem(`'${cell}' is not a week the tool can read: ${err.message}; write it as ${EXAMPLE}, or use one column per day`);
+    return problem(`'${cell}' is not a week the tool can read: ${err.message}; write it as ${EXAMPLE}, or use one column per day`, undefined, err.fixes);
   }
   const { rules, holidays } = read;
   const notes = holidays.length ? { holidays } : {};
@@ -191,7 +202,11 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
         const written = `${since.text}-${to.text}`;
         const range = ranges.get(written) ?? ranges.set(written, parseRange(written, options.timeFormat, google)).get(written)!;
         if (range === 'closed' || 'error' in range)
-          throw new Unreadable(range === 'closed' ? 'an empty range' : range.error, range === 'closed' ? undefined : range.code);
+          throw new Unreadable(
+            range === 'closed' ? 'an empty range' : range.error,
+            range === 'closed' ? undefined : range.code,
+            range === 'closed' ? undefined : range.fixes,
+          );
         periods.push(range);
         i += 3;
         const next = word(i + 1, BEFORE_TIME) ? i + 2 : i + 1;

@@ -187,12 +187,15 @@ export async function* readCsvBatches(
         held += part;
         const json = looksLikeJson(held);
         if (json === undefined && held.length < 4096) continue;
-        if (json)
+        if (json) {
+          // An array is JSON; an object first is NDJSON (a JSON object alone is neither, and says so).
+          const format = held.trimStart().startsWith('[') ? 'json' : 'ndjson';
           throw new InputError(
             'LOOKS_LIKE_JSON',
             `${source}:1: this looks like JSON, but it is being read as CSV`,
-            'pass --format json (an array) or --format ndjson (one object per line)',
-          );
+            format === 'json' ? 'pass --format json (the file is an array)' : 'pass --format ndjson (the file starts with an object: one object per line)',
+          ).withFixes({ kind: 'flags', args: ['--format', format] });
+        }
         part = held;
         held = undefined;
       }

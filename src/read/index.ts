@@ -56,7 +56,7 @@ async function* textBytes(bytes: AsyncIterable<Uint8Array>, source: string, form
           'LOOKS_LIKE_WORKBOOK',
           `${source}: this is a spreadsheet workbook (xlsx, xls or ods), but it is being read as ${format}`,
           'drop --format to read it by its extension, or pass --format xlsx (add --sheet NAME for another sheet than the first)',
-        );
+        ).withFixes({ kind: 'flags', args: ['--format', 'xlsx'] });
       }
     }
     yield chunk;
@@ -102,8 +102,11 @@ async function* oneByOne(records: AsyncIterable<RawRecord>): AsyncGenerator<read
   for await (const record of records) yield [record];
 }
 
-/** --sheet, --header-row and --hidden-rows read workbooks only. */
-function workbookFlags(options: ReadOptions, format: InputFormat): void {
+/**
+ * --sheet, --header-row and --hidden-rows read workbooks only. `sniffed`: the bytes, not a name or
+ * --format, showed the file is no workbook, so --format xlsx would only be refused in turn.
+ */
+function workbookFlags(options: ReadOptions, format: InputFormat, sniffed = false): void {
   const flags = [
     ['--sheet', options.sheet],
     ['--header-row', options.headerRow],
@@ -111,11 +114,18 @@ function workbookFlags(options: ReadOptions, format: InputFormat): void {
   ] as const;
   for (const [flag, value] of flags) {
     if (value === undefined || format === 'xlsx') continue;
+    if (sniffed)
+      throw new UsageError(
+        'FLAG_NOT_FOR_FORMAT',
+        `${flag} applies to workbooks only, but ${options.source} is read as ${format}: its bytes are no workbook`,
+        `drop ${flag}`,
+      );
+    // Dropping a flag is no fix a script can add; --format xlsx is (a file that is no workbook is then refused, never sent).
     throw new UsageError(
       'FLAG_NOT_FOR_FORMAT',
       `${flag} applies to workbooks only, but ${options.source} is read as ${format}`,
       `drop ${flag}, or pass --format xlsx if the file is a workbook`,
-    );
+    ).withFixes({ kind: 'flags', args: ['--format', 'xlsx'] });
   }
 }
 
@@ -129,7 +139,9 @@ export function openRecords(path: string, options: ReadOptions, stdin: Stdin = (
     throw new UsageError(
       'FLAG_NOT_FOR_FORMAT',
       `--delimiter applies to CSV only, but ${options.source} is read as ${format}`,
-      'drop --delimiter or pass --format csv',
+      // No fix as data: --format csv suits a CSV file misnamed, and a JSON file read so is told
+      // --format json, which brings the run back here; which it is, the person knows.
+      'drop --delimiter, or pass --format csv if the file is CSV',
     );
   }
   const sniffing = options.format === undefined && (format === 'xlsx' || format === 'csv');
@@ -172,7 +184,7 @@ async function* sniffed(bytes: AsyncGenerator<Uint8Array>, options: ReadOptions,
   }
   const named = info.format;
   info.format = head.length >= 4 && isWorkbook(head) ? 'xlsx' : 'csv';
-  workbookFlags(options, info.format);
+  workbookFlags(options, info.format, true);
   if (info.format !== named) {
     if (info.format === 'xlsx' && (options.encoding !== undefined || options.delimiter !== undefined)) {
       const flag = options.encoding !== undefined ? '--encoding' : '--delimiter';

@@ -35,8 +35,8 @@ export function readNotes(info: Readonly<ReadInfo>, sheetFlag: string | undefine
       issue(
         'warning',
         'OTHER_SHEETS',
-        `the workbook has other sheets with data (${others}); only the first visible one, '${sheet.name}', was read: pass --sheet NAME to read another`,
-        { line: null },
+        `the workbook has other sheets with data (${others}); only the first visible one, '${sheet.name}', was read: pass --sheet NAME with one of them to read it instead`,
+        { line: null, fixes: sheet.others.map((name) => ({ kind: 'flags', args: ['--sheet', name] })) },
       ),
     );
   }

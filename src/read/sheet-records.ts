@@ -1,11 +1,17 @@
 // One sheet's cells (as ./xlsx-worker.ts found them) to raw records, reading the sheet as it is shown:
 // a hidden row is never uploaded without a word, an error cell is never sent as a name, a title row
 // or a merged two-row header is named as such with the way forward.
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError, type Fix } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
 import { checkHeader } from './csv.js';
 import type { HiddenRows, RawRecord } from './types.js';
 import type { SheetCells } from './xlsx-worker.js';
+
+/** The two answers HIDDEN_ROWS offers, as its message says them. */
+const HIDDEN_ROWS_FIXES: readonly Fix[] = [
+  { kind: 'flags', args: ['--hidden-rows', 'exclude'] },
+  { kind: 'flags', args: ['--hidden-rows', 'include'] },
+];
 
 export interface SheetOptions {
   readonly source: string;
@@ -49,11 +55,15 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
   if (options.headerRow !== undefined) {
     at = rows.findIndex((row) => row.r + 1 >= options.headerRow!);
     if (at === -1 || rows[at]!.r + 1 !== options.headerRow) {
+      // The next row with more than one cell filled is the header's likely place, as for TITLE_ROW.
+      const below = rows.find((row) => row.r + 1 > options.headerRow! && filled(row.cells) > 1);
       throw new UsageError(
         'HEADER_ROW_EMPTY',
         `--header-row ${options.headerRow}: row ${options.headerRow} of sheet '${sheet}' in ${source} is empty`,
-        'give the number of the row that names the columns, as the spreadsheet numbers it',
-      );
+        below
+          ? `give the number of the row that names the columns, as the spreadsheet numbers it: --header-row ${below.r + 1} if it is row ${below.r + 1} (it looks like it)`
+          : 'give the number of the row that names the columns, as the spreadsheet numbers it',
+      ).withFixes(...(below ? [{ kind: 'flags' as const, args: ['--header-row', String(below.r + 1)] }] : []));
     }
   }
   const head = rows[at];
@@ -66,8 +76,8 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
       throw new InputError(
         'TITLE_ROW',
         `${source}: row ${line} of sheet '${sheet}' holds only '${title}', a title rather than a header naming the columns`,
-        `pass --header-row N with the row that names the columns (row ${below.r + 1} looks like it)`,
-      );
+        `pass --header-row ${below.r + 1} if that row names the columns (row ${below.r + 1} looks like it)`,
+      ).withFixes({ kind: 'flags', args: ['--header-row', String(below.r + 1)] });
     }
   }
   checkMerged(cells.merges, head.r, options);
@@ -91,7 +101,7 @@ export function sheetRecords(cells: SheetCells, options: SheetOptions): SheetRec
             'error',
             'HIDDEN_ROWS',
             `row ${r} is hidden in sheet '${sheet}' (hidden by hand or by a filter), so it may not be meant for upload; pass --hidden-rows exclude to leave hidden rows out, or --hidden-rows include to upload them`,
-            { line: r },
+            { line: r, fixes: HIDDEN_ROWS_FIXES },
           ),
         );
       }

@@ -96,6 +96,16 @@ describe('judge', () => {
     expect(guard({ count: 0, limits: { allowEmpty: true } }).join('\n')).toContain('deletes every team member');
   });
 
+  it("offers --allow-empty as a fix, but not to a saved plan's apply, which takes no guard flags", () => {
+    expect(verdict({ count: 0 }).refusal?.fixes).toEqual([{ kind: 'flags', args: ['--allow-empty'] }]);
+    const plan = verdict({ count: 0, from: 'plan' }).refusal;
+    expect([plan?.code, plan?.fixes, plan?.hint]).toEqual([
+      'EMPTY_UPLOAD',
+      [],
+      expect.stringContaining('make a new plan with --dry-run --plan-out FILE --allow-empty'),
+    ]);
+  });
+
   it('refuses an upload with no baseline unless --no-baseline acknowledges it', () => {
     expect(() => guard({ acknowledgeNoBaseline: false, noBaselineWhy: 'nothing recorded in /state' })).toThrow(
       expect.objectContaining({

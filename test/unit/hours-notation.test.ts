@@ -1,7 +1,7 @@
 // Times and ranges as people in six countries write them (issue 20): 9h30, 20 Uhr, 9.00, de … a ….
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDay, parseRange, parseTime } from '../../src/map/hours.js';
+import { CLOCK_OR_DECIMAL, parseDay, parseRange, parseTime } from '../../src/map/hours.js';
 
 describe('times as written', () => {
   it.each([
@@ -22,7 +22,7 @@ describe('times as written', () => {
   });
 
   it('21.30 stays ambiguous: minutes or hundredths', () => {
-    expect(parseRange('9-21.30')).toEqual({ error: expect.stringContaining("closing time '21.30' could be 21:30 or 21.3 hours") });
+    expect(parseRange('9-21.30')).toEqual({ error: expect.stringContaining("closing time '21.30' could be 21:30 or 21.3 hours"), fixes: CLOCK_OR_DECIMAL });
   });
 });
 
@@ -74,7 +74,7 @@ describe('a lunch break: two periods in one cell', () => {
   });
 
   it('a comma inside a time is not a break: 08,30-21,30 stays one (ambiguous) range', () => {
-    expect(parseDay('08,30-21,30')).toEqual({ error: expect.stringContaining('could be 08:30 or 8.3 hours') });
+    expect(parseDay('08,30-21,30')).toEqual({ error: expect.stringContaining('could be 08:30 or 8.3 hours'), fixes: CLOCK_OR_DECIMAL });
     expect(parseDay('08,30-21,30', 'clock')).toEqual({ periods: [{ since: 8.5, to: 21.5 }] });
   });
 });

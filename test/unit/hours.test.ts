@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hoursFromJson } from '../../src/map/hours-json.js';
-import { dayHours, parseRange, parseTime } from '../../src/map/hours.js';
+import { CLOCK_OR_DECIMAL, dayHours, parseRange, parseTime } from '../../src/map/hours.js';
 
 describe('parseTime', () => {
   it.each([
@@ -175,12 +175,14 @@ describe('a range whose ends are the same time', () => {
   });
   it("6-30 in the wire's own terms is around the clock", () => {
     expect(parseRange('6-30')).toEqual({ since: 6, to: 30 });
+    // As the message words it for a pair of columns: opening 6, closing 30.
+    expect(dayHours('6', '30')).toEqual({ since: 6, to: 30 });
   });
 });
 
 describe('times other countries write', () => {
   it('two digits after a dot or comma are ambiguous unless the format is declared', () => {
-    expect(parseRange('08,30-21,30')).toEqual({ error: expect.stringContaining("opening time '08,30' could be 08:30 or 8.3 hours") });
+    expect(parseRange('08,30-21,30')).toEqual({ error: expect.stringContaining("opening time '08,30' could be 08:30 or 8.3 hours"), fixes: CLOCK_OR_DECIMAL });
     expect(parseRange('08.30-21.30', 'clock')).toEqual({ since: 8.5, to: 21.5 });
     expect(parseRange('08.30-21.30', 'decimal')).toEqual({ since: 8.3, to: 21.3 });
     // One digit is decimal hours, and 75 minutes is no clock time, so neither is ambiguous.
@@ -204,8 +206,8 @@ describe('times other countries write', () => {
     expect(parseRange(text)).toBe('closed');
   });
 
-  it.each(['24h', '24 h', '24/7', 'rund um die Uhr', '24 uur', '24h/24', '24 ore'])('%j asks for 6-30', (text) => {
-    expect(parseRange(text)).toEqual({ error: expect.stringContaining('write 6-30') });
+  it.each(['24h', '24 h', '24/7', 'rund um die Uhr', '24 uur', '24h/24', '24 ore'])('%j asks for 6-30, the cell to write', (text) => {
+    expect(parseRange(text)).toEqual({ error: expect.stringContaining('write 6-30'), write: '6-30' });
   });
 
   it('ranges with words of other languages', () => {

@@ -23,12 +23,16 @@ describe('loadMapping', () => {
     expect(loadMapping(file, 'team-members')).toEqual(expected);
   });
 
-  it('flags add to the mapping: --ignore-column adds up, --time-format must agree', () => {
+  it('flags add to the mapping: --ignore-column adds up, --time-format must agree (or answer the other question)', () => {
     expect(loadMapping('{"ignore": ["A"]}', 'team-members', { ignoreColumns: ['B'], timeFormat: 'decimal' })).toMatchObject({
       ignore: ['B', 'A'],
       timeFormat: 'decimal',
     });
     expect(code(() => loadMapping('{"timeFormat": "clock"}', 'store-cards', { timeFormat: 'decimal' }))).toBe('BAD_MAPPING');
+    // The flag may answer the other question (AMBIGUOUS_TIME's fix keeps the run's clock: clock,12h).
+    expect(loadMapping('{"timeFormat": "clock"}', 'store-cards', { timeFormat: '12h' })).toMatchObject({ timeFormat: 'clock,12h' });
+    expect(loadMapping('{"timeFormat": "clock"}', 'store-cards', { timeFormat: 'clock,24h' })).toMatchObject({ timeFormat: 'clock,24h' });
+    expect(code(() => loadMapping('{"timeFormat": "clock,12h"}', 'store-cards', { timeFormat: '24h' }))).toBe('BAD_MAPPING');
     expect(loadMapping(undefined, 'store-cards')).toEqual({ fields: {}, ignore: [], timeFormat: undefined });
   });
 
