@@ -117,7 +117,13 @@ function flagRule(flags: Flags): FourEyes | undefined {
  * `apply`: a plan made for a named target is applied to that target only. A run pointed at another one
  * is refused (PLAN_BASE_URL); a plan for a protected target needs `--target NAME` on the command line.
  */
-export async function planTargetCheck(flags: TargetedFlags, io: ProcessIo): Promise<(planTarget: string | null) => void> {
+export async function planTargetCheck(
+  flags: TargetedFlags,
+  io: ProcessIo,
+  /** The command and the plan, for a hint that runs as written. */
+  line: { step: 'approve' | 'apply'; plan: string } = { step: 'apply', plan: 'PLAN' },
+): Promise<(planTarget: string | null) => void> {
+  const { nextCommand } = await import('../engine/approval.js');
   const { loadConfig } = await import('../config/load.js');
   const chosen = typeof flags.targetName === 'string' ? flags.targetName : undefined;
   const explicit = typeof flags.target === 'string';
@@ -133,11 +139,12 @@ export async function planTargetCheck(flags: TargetedFlags, io: ProcessIo): Prom
     }
     const target = Object.hasOwn(targets, planTarget) ? targets[planTarget] : undefined;
     if (target?.protected === true && !explicit) {
+      const next = nextCommand(line.step, line.plan, planTarget);
       throw new UsageError(
         'PROTECTED_TARGET',
         `the plan was made for the protected target '${planTarget}', which must be named on the command line; nothing was sent`,
-        `run: upload apply PLAN --target ${planTarget}`,
-      );
+        `run: ${next.text}`,
+      ).withFixes(next.fix);
     }
   };
 }

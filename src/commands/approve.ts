@@ -35,8 +35,8 @@ export default defineCommand({
       throw new UsageError(
         'NO_CONFIRMATION',
         'approving records your name under this plan, and there is no terminal to ask you',
-        'review the plan (upload approve PLAN on a terminal shows it), then run again with --yes',
-      );
+        `review the plan (on a terminal, the same command shows it and asks), then run the same command with --yes`,
+      ).withFixes({ kind: 'flags', args: ['--yes'] });
     // An address given as well must be the plan's (PLAN_BASE_URL); nothing is sent, so no token is read.
     const baseUrl = flags.baseUrl === undefined ? undefined : resolveBaseUrl(flags.settings.baseUrl, io.env);
     const state = parseState(flags, io);
@@ -48,7 +48,7 @@ export default defineCommand({
       tokenEnv: DEFAULTS.tokenEnv,
       confirm: flags.yes === true ? 'yes' : 'prompt',
     } as const;
-    const checkTarget = await planTargetCheck(flags, io);
+    const checkTarget = await planTargetCheck(flags, io, { step: 'approve', plan: plan as string });
     return runApprove({ plan: plan as string, ...send, ...state, host: state.identity.host, checkTarget, target: flags.targetName ?? null }, run);
   },
 });
