@@ -49,7 +49,7 @@ function checkNamed(target: ChosenTarget | undefined, interactive: boolean): voi
     'PROTECTED_TARGET',
     `${target.target.baseUrl} is the address of the target '${target.name}' (${what}), which this run does not name; nothing was read or sent`,
     `name it on the command line: --target ${target.name}`,
-  );
+  ).withFixes({ kind: 'flags', args: ['--target', target.name] });
 }
 
 /** The command as typed (after `upload`), without what a plan's dry run does not take (--yes) or must not show (webhooks). */
