@@ -73,7 +73,7 @@ export function stricter(a: FourEyes | undefined, b: FourEyes | undefined): Four
 }
 
 const remake = (target: string | null) =>
-  `make a new plan with --dry-run --plan-out FILE${target ? ` --target ${target}` : ''}, have it approved with \`upload approve FILE\`, and apply that one`;
+  `make a new plan with --dry-run --plan-out FILE${target ? ` --target ${target}` : ''}, have it approved with \`upload approve FILE${target ? ` --target ${target}` : ''}\`, and apply that one`;
 
 /** The record of this plan file (by its id), whose content must still be what was recorded. */
 export async function recordedPlan(store: StateStore, key: StateKey, digest: string, planId: string | undefined, target: string | null): Promise<PlanRecord> {
@@ -126,7 +126,11 @@ function forged(why: readonly string[], what: string): GuardRefusal {
 export async function tally(store: StateStore, key: StateKey, plan: PlanRecord, rule: FourEyes): Promise<Tally> {
   const given = await store.approvals(key, plan.digest);
   const unverified = given.filter((a) => a.unverified);
-  if (unverified.length) throw forged(unverified.map((a) => a.unverified!), `an approval of this plan's content`);
+  if (unverified.length)
+    throw forged(
+      unverified.map((a) => a.unverified!),
+      `an approval of this plan's content`,
+    );
   const all = given.filter((a) => a.approver !== plan.planner);
   const counted = new Map<string, Approval>();
   const [expired, future, otherPlans]: [Approval[], Approval[], Approval[]] = [[], [], []];
@@ -149,7 +153,9 @@ export function assertApproved(plan: PlanRecord, rule: FourEyes, found: Tally, t
   const of = (list: readonly Approval[]) => `the approval${list.length === 1 ? '' : 's'} of ${list.map((a) => `${a.approver} (${a.approvedAt})`).join(', ')}`;
   const why = [
     found.expired.length ? `; ${of(found.expired)} expired after ${rule.hours} h` : '',
-    found.future.length ? `; ${of(found.future)} ${found.future.length === 1 ? 'is' : 'are'} dated ahead of this machine's clock, and do${found.future.length === 1 ? 'es' : ''} not count` : '',
+    found.future.length
+      ? `; ${of(found.future)} ${found.future.length === 1 ? 'is' : 'are'} dated ahead of this machine's clock, and do${found.future.length === 1 ? 'es' : ''} not count`
+      : '',
     found.otherPlans.length ? `; ${of(found.otherPlans)} approved another plan with the same content, and each plan needs its own` : '',
   ].join('');
   const next = nextCommand('approve', path, target);
