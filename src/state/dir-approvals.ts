@@ -115,7 +115,18 @@ export async function listPlans(dir: string): Promise<PlanRecord[]> {
   const found: PlanRecord[] = [];
   for (const name of names.filter((n) => n.endsWith('.json') && PLAN_ID.test(n.slice(0, -5)))) {
     const record = await readOwned<PlanRecord & Owned>(join(plans, name), 'planner');
-    if (record && `${record.planId}.json` === name) found.push(strip(record));
+    if (!record || `${record.planId}.json` !== name) continue;
+    // Anyone in the group can write a file here: its fields are taken as the types they must be.
+    const { digest, planId, planner, plannedAt, generation, source, unverified } = record;
+    found.push({
+      digest: String(digest),
+      planId,
+      planner: String(planner),
+      plannedAt: String(plannedAt),
+      generation: Number(generation),
+      source: String(source),
+      ...(unverified ? { unverified } : {}),
+    });
   }
   return found.sort((a, b) => a.plannedAt.localeCompare(b.plannedAt));
 }
