@@ -535,7 +535,13 @@ export class PostgresStore implements StateStore {
   async approve(key: StateKey, plan: Pick<PlanRecord, 'digest' | 'planId'>, host: string): Promise<Approval> {
     await this.fourEyesReady();
     await this.session
-      .once('INSERT INTO upload_approvals (base_url, kind, digest, plan_id, host) VALUES ($1, $2, $3, $4, $5)', [key.baseUrl, key.kind, plan.digest, plan.planId, host])
+      .once('INSERT INTO upload_approvals (base_url, kind, digest, plan_id, host) VALUES ($1, $2, $3, $4, $5)', [
+        key.baseUrl,
+        key.kind,
+        plan.digest,
+        plan.planId,
+        host,
+      ])
       .catch(async (err: unknown) => {
         throw await this.lacking('approve', err);
       });
