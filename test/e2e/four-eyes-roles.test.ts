@@ -159,4 +159,23 @@ describe('the documented roles, following every hint as written', () => {
     const approved = await as('approver', ['approve', 'again.plan.json', '--yes', ...fixOf(unnamed, 'flags')]);
     expect(approved.code, approved.stderr).toBe(0);
   });
+
+  it('counts an approval for the plan it approved, not for a second plan with the same bytes', async () => {
+    for (const name of ['twin1.plan.json', 'twin2.plan.json'])
+      expect((await as('planner', ['team-members', 'staff.csv', '--dry-run', '--plan-out', name, '--target', 'production'])).code).toBe(0);
+    expect((await as('approver', ['approve', 'twin1.plan.json', '--target', 'production', '--yes'])).code).toBe(0);
+    const twin = await as('cron', ['apply', 'twin2.plan.json', '--target', 'production', '--yes', '--json']);
+    expect(twin.code).toBe(4);
+    expect(twin.json<Report>().error.code).toBe('NOT_APPROVED');
+    // The approver approved two plans of these bytes (this one's twin, and the one above): neither counts here.
+    expect(twin.json<Report>().error.message).toMatch(new RegExp(`the approvals of ${ROLES.approver} \\(.*\\), ${ROLES.approver} \\(`));
+    expect(twin.json<Report>().error.message).toContain('approved another plan with the same content');
+    const rows = await asAdmin(db, `SELECT DISTINCT plan_id FROM upload_approvals WHERE approved_by = $1`, [ROLES.approver]);
+    expect(rows.rows.map((r: { plan_id: string }) => r.plan_id)).toContain(
+      (JSON.parse(readFileSync(join(dir, 'twin1.plan.json'), 'utf8')) as { planId: string }).planId,
+    );
+    const first = await as('cron', ['apply', 'twin1.plan.json', '--target', 'production', '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await members()).toHaveLength(20);
+  });
 });
