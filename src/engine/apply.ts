@@ -32,6 +32,7 @@ import {
   type ToApprove,
 } from './approval.js';
 import { normaliseBaseUrl } from '../state/paths.js';
+import { addressKey } from '../config/address.js';
 import type { Planned } from './definition.js';
 import type { State } from './state.js';
 
@@ -80,7 +81,8 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
       options.checkTarget?.(saved.doc.target ?? null);
       const { kind, body } = saved.doc;
       const baseUrl = resolveBaseUrl({ value: saved.doc.baseUrl, from: `the plan's baseUrl` }, {});
-      if (options.baseUrl && options.baseUrl.href !== baseUrl.href) {
+      // The same service however written (../config/address.ts, the one normaliser).
+      if (options.baseUrl && addressKey(options.baseUrl) !== addressKey(baseUrl)) {
         throw new UsageError(
           'PLAN_BASE_URL',
           `the plan was made for ${saved.doc.baseUrl}, but this run is given ${options.baseUrl.href.replace(/\/$/, '')}`,

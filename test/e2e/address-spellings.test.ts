@@ -63,4 +63,21 @@ describe('a protected target written localhost', () => {
     expect(await other.stored('/integrations/teamMembers')).toHaveLength(7);
     expect(await production.stored('/integrations/teamMembers')).toEqual(before);
   });
+
+  it('applies a plan given its address in another spelling, and refuses another port (PLAN_BASE_URL)', async () => {
+    const state = ['--state-dir', join(other.dir, 'state')];
+    const file = writeMembers(other.dir, 'more.csv', range(1, 9));
+    const port = new URL(other.url).port;
+    const planned = await runCli(['team-members', file, '--base-url', other.url, ...state, '--dry-run', '--plan-out', join(other.dir, 'more.plan.json')], {
+      env,
+    });
+    expect(planned.code, planned.stderr).toBe(0);
+    const elsewhere = await runCli(['apply', join(other.dir, 'more.plan.json'), '--base-url', production.url, ...state, '--yes', '--json'], { env });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.json<Report>().error.code).toBe('PLAN_BASE_URL');
+    expect(await other.stored('/integrations/teamMembers')).toHaveLength(7);
+    const applied = await runCli(['apply', join(other.dir, 'more.plan.json'), '--base-url', `http://[::ffff:127.0.0.1]:${port}/`, ...state, '--yes'], { env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await other.stored('/integrations/teamMembers')).toHaveLength(9);
+  });
 });
