@@ -10,7 +10,7 @@ export default defineCommand({
   usage: 'approve <plan>',
   summary: 'approve a plan someone else made, for a target that needs approvals (four eyes)',
   description:
-    "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval in the target's state store, bound to the plan's digest: the body's bytes, the kind, the address, the upload it was planned against and its guard limits. You are named as the store knows you (PostgreSQL's session_user, or your operating-system account), never by UPLOAD_USER; the planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.",
+    "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval in the target's state store, bound to the plan: its id, and its digest (the body's bytes, the kind, the address, the upload it was planned against and its guard limits); another plan with the same content needs its own. You are named as the store knows you (PostgreSQL's session_user, or your operating-system account), never by UPLOAD_USER; the planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.",
   examples: [
     '$ upload team-members staff.csv --dry-run --plan-out staff.plan.json --target production   the planner',
     '$ upload approve staff.plan.json --target production                                       someone else',

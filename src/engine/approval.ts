@@ -1,5 +1,5 @@
 // Four eyes (docs/review-then-apply.md): a target with `"approvals": N` takes a plan, N approvals by
-// people other than its planner, bound to the plan's digest, and one apply. The digest covers exactly
+// people other than its planner, bound to the plan (its id and digest), and one apply. The digest covers exactly
 // what the approvers judged: the body's bytes, the kind, the address, the generation the plan was made
 // against and the guard limits it was judged with. Names come from the state store (whoami), never from
 // UPLOAD_USER or the plan file.
