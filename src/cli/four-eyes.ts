@@ -3,6 +3,7 @@
 // made this run must be named, or its name typed on a terminal.
 import { basename, extname } from 'node:path';
 import type { ChosenTarget } from '../config/target.js';
+import { nextCommand, shellWord } from '../engine/approval.js';
 import { GuardRefusal, UsageError } from '../errors.js';
 import type { Flags } from './flags.js';
 import { interactive, type ProcessIo } from './io.js';
@@ -19,21 +20,25 @@ export function checkWrite(writes: 'direct' | 'planned', chosen: Targeted, io: P
 function checkPlanned(chosen: Targeted, argv: readonly string[]): void {
   const rule = chosen.fourEyes;
   if (!rule) return;
-  const name = chosen.target?.name;
+  const name = chosen.target?.name ?? null;
   const where = name ? `the target '${name}'` : 'this service (--approvals)';
   const plan = planName(argv);
-  const named = name && !argv.some((a) => a === '--target' || a.startsWith('--target=')) ? ` --target ${name}` : '';
-  const approvals = name ? '' : ` --approvals ${rule.approvals}`;
+  // Each command runs as written: the target named (a protected one must be), --yes where nothing asks.
+  const named = name && !argv.some((a) => a === '--target' || a.startsWith('--target=')) ? ['--target', name] : [];
+  const approvals = name ? [] : ['--approvals', String(rule.approvals)];
+  const first = [...planArgs(argv), '--dry-run', '--plan-out', plan, ...named, ...approvals];
+  const approve = nextCommand('approve', plan, name, approvals);
+  const apply = nextCommand('apply', plan, name, approvals);
   const commands = [
-    `${planCommand(argv)} --dry-run --plan-out ${plan}${named}${approvals}`,
-    `upload approve ${plan}${named}${approvals}   (someone else${rule.approvals > 1 ? `; ${rule.approvals} people` : ''})`,
-    `upload apply ${plan}${named}${approvals}`,
+    ['upload', ...first].map(shellWord).join(' '),
+    `${approve.text}   (someone else${rule.approvals > 1 ? `; ${rule.approvals} people` : ''})`,
+    apply.text,
   ];
   throw new GuardRefusal(
     'PLAN_REQUIRED',
     `${where} needs ${rule.approvals} approval${rule.approvals === 1 ? '' : 's'} by someone other than the planner before anything is sent: a direct upload, restore, remove or --merge is refused; nothing was read or sent`,
     `plan, approve, apply:${commands.map((c, i) => `\n     ${i + 1}. ${c}`).join('')}`,
-  );
+  ).withFixes({ kind: 'command', args: first });
 }
 
 /** A guarded target reached by its address, not its name: on a terminal its name is typed; elsewhere it must be named. */
@@ -44,22 +49,22 @@ function checkNamed(target: ChosenTarget | undefined, interactive: boolean): voi
     'PROTECTED_TARGET',
     `${target.target.baseUrl} is the address of the target '${target.name}' (${what}), which this run does not name; nothing was read or sent`,
     `name it on the command line: --target ${target.name}`,
-  );
+  ).withFixes({ kind: 'flags', args: ['--target', target.name] });
 }
 
-/** The command as typed, without what a plan's dry run does not take (--yes) or must not show (webhooks). */
-function planCommand(argv: readonly string[]): string {
+/** The command as typed (after `upload`), without what a plan's dry run does not take (--yes) or must not show (webhooks). */
+function planArgs(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--yes' || a === '-y' || a === '--json' || a.startsWith('--notify=') || a.startsWith('--notify-on=')) continue;
+    if (a === '--yes' || a === '-y' || a === '--json' || a.startsWith('--notify=') || a.startsWith('--notify-on=') || a.startsWith('--plan-out=')) continue;
     if (a === '--notify' || a === '--notify-on' || a === '--plan-out') {
       i++;
       continue;
     }
-    out.push(/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`);
+    out.push(a);
   }
-  return ['upload', ...out].join(' ');
+  return out;
 }
 
 /** staff.csv → staff.plan.json; a restore or remove → restore.plan.json. */

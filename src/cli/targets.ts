@@ -6,6 +6,7 @@ import type { Settings } from '../config/settings.js';
 import type { ChosenTarget } from '../config/target.js';
 import { DEFAULT_APPROVAL_HOURS, stricter, type FourEyes } from '../engine/approval.js';
 import { UsageError } from '../errors.js';
+import { normaliseBaseUrl } from '../state/paths.js';
 import type { Flags } from './flags.js';
 import type { ProcessIo } from './io.js';
 
@@ -47,13 +48,16 @@ export async function withTarget(
   how: { showOnly?: boolean; address?: string | undefined; noTarget?: boolean } = {},
 ): Promise<Targeted> {
   const { resolveSettings, settingsAsFlags, targetValue } = await import('../config/settings.js');
-  const resolve_ = (target: ChosenTarget | undefined) => resolveSettings({ flags, given: line.given, target, kind, env: io.env });
+  // `targetsSpelling`: the address given is the target's, written another way; the run uses the target's
+  // own spelling, so that its history, plans and approvals stay under one address.
+  const resolve_ = (target: ChosenTarget | undefined, targetsSpelling = false) =>
+    resolveSettings({ flags, given: targetsSpelling ? (key) => key !== 'baseUrl' && line.given(key) : line.given, target, kind, env: io.env });
   const laidUnder = (settings: Settings): Flags => ({ ...flags, ...(settingsAsFlags(settings) as Flags) });
   if (how.noTarget) {
     const settings = resolve_(undefined);
     return { flags: laidUnder(settings), settings, config: undefined, target: undefined, fourEyes: flagRule(flags) };
   }
-  const [{ loadConfig }, { chooseTarget, checkAddress }, { addressKey, guardedAt }] = await Promise.all([
+  const [{ loadConfig }, { chooseTarget, checkAddress }, { guardedAt, resolverForRun, sameService }] = await Promise.all([
     import('../config/load.js'),
     import('../config/target.js'),
     import('../config/address.js'),
@@ -62,11 +66,13 @@ export async function withTarget(
   let target = chooseTarget(loaded, flags.target, io.env, how);
   let settings = resolve_(target);
   let notice: string | undefined;
+  // Each host name looked up once in this run, and only when a name meets an IP literal (config/address.ts).
+  const resolve = resolverForRun();
   // Protection follows the address: wherever it came from, a guarded target's address is that target.
   const address = how.address ?? (settings.baseUrl.value as string | null) ?? undefined;
   // A saved plan for another address than the target named with --target is that mismatch (PLAN_BASE_URL).
-  const namedElsewhere = how.address !== undefined && target?.how === '--target' && addressKey(target.target.baseUrl) !== addressKey(how.address);
-  const at = loaded && address && !namedElsewhere ? guardedAt(loaded.config, address) : [];
+  const namedElsewhere = how.address !== undefined && target?.how === '--target' && !(await sameService(target.target.baseUrl, how.address, resolve));
+  const at = loaded && address && !namedElsewhere ? await guardedAt(loaded.config, address, resolve) : [];
   if (loaded && at.length > 0 && !at.some((m) => m.name === target?.name)) {
     if (at.length > 1)
       throw new UsageError(
@@ -82,9 +88,22 @@ export async function withTarget(
   // Two addresses are a question, asked once the address has made the run the target it is: the
   // target's and the one the command line or the environment gives (the settings without a target).
   const explicit = resolve_(undefined).baseUrl;
-  checkAddress(target, explicit.from === 'default' ? undefined : { value: explicit.value as string, from: explicit.from });
+  const given = explicit.from === 'default' ? undefined : { value: explicit.value as string, from: explicit.from };
+  const same = target && given ? await sameService(target.target.baseUrl, given.value, resolve) : true;
+  checkAddress(target, given, same);
+  // Written as the target writes it (the same state key), the flag keeps its name as the value's source.
+  if (target && given && same && storeKey(given.value) !== storeKey(target.target.baseUrl)) settings = resolve_(target, true);
   if (target) checkTargetState(target, settings, targetValue('state', target, kind));
   return { flags: laidUnder(settings), settings, config: loaded, target, fourEyes: stricter(ruleOf(target), flagRule(flags)), notice };
+}
+
+/** The address as the state store files it (../state/paths.ts). */
+function storeKey(address: string): string {
+  try {
+    return normaliseBaseUrl(new URL(address));
+  } catch {
+    return address;
+  }
 }
 
 /** A guarded target's plans, approvals and history are in its own store: another one named is refused. */
@@ -117,7 +136,13 @@ function flagRule(flags: Flags): FourEyes | undefined {
  * `apply`: a plan made for a named target is applied to that target only. A run pointed at another one
  * is refused (PLAN_BASE_URL); a plan for a protected target needs `--target NAME` on the command line.
  */
-export async function planTargetCheck(flags: TargetedFlags, io: ProcessIo): Promise<(planTarget: string | null) => void> {
+export async function planTargetCheck(
+  flags: TargetedFlags,
+  io: ProcessIo,
+  /** The command and the plan, for a hint that runs as written. */
+  line: { step: 'approve' | 'apply'; plan: string } = { step: 'apply', plan: 'PLAN' },
+): Promise<(planTarget: string | null) => void> {
+  const { nextCommand } = await import('../engine/approval.js');
   const { loadConfig } = await import('../config/load.js');
   const chosen = typeof flags.targetName === 'string' ? flags.targetName : undefined;
   const explicit = typeof flags.target === 'string';
@@ -133,11 +158,12 @@ export async function planTargetCheck(flags: TargetedFlags, io: ProcessIo): Prom
     }
     const target = Object.hasOwn(targets, planTarget) ? targets[planTarget] : undefined;
     if (target?.protected === true && !explicit) {
+      const next = nextCommand(line.step, line.plan, planTarget);
       throw new UsageError(
         'PROTECTED_TARGET',
         `the plan was made for the protected target '${planTarget}', which must be named on the command line; nothing was sent`,
-        `run: upload apply PLAN --target ${planTarget}`,
-      );
+        `run: ${next.text}`,
+      ).withFixes(next.fix);
     }
   };
 }

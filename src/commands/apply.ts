@@ -29,7 +29,7 @@ export default defineCommand({
     ]);
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
-    const checkTarget = await planTargetCheck(flags, io);
+    const checkTarget = await planTargetCheck(flags, io, { step: 'apply', plan: plan as string });
     const target = flags.targetName ?? null;
     return runApply({ plan: plan as string, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget, target }, run);
   },

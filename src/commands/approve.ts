@@ -10,7 +10,7 @@ export default defineCommand({
   usage: 'approve <plan>',
   summary: 'approve a plan someone else made, for a target that needs approvals (four eyes)',
   description:
-    "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval in the target's state store, bound to the plan's digest: the body's bytes, the kind, the address, the upload it was planned against and its guard limits. You are named as the store knows you (PostgreSQL's session_user, or your operating-system account), never by UPLOAD_USER; the planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.",
+    "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval in the target's state store, bound to the plan: its id, and its digest (the body's bytes, the kind, the address, the upload it was planned against and its guard limits); another plan with the same content needs its own. You are named as the store knows you (PostgreSQL's session_user, or your operating-system account), never by UPLOAD_USER; the planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.",
   examples: [
     '$ upload team-members staff.csv --dry-run --plan-out staff.plan.json --target production   the planner',
     '$ upload approve staff.plan.json --target production                                       someone else',
@@ -35,8 +35,8 @@ export default defineCommand({
       throw new UsageError(
         'NO_CONFIRMATION',
         'approving records your name under this plan, and there is no terminal to ask you',
-        'review the plan (upload approve PLAN on a terminal shows it), then run again with --yes',
-      );
+        `review the plan (on a terminal, the same command shows it and asks), then run the same command with --yes`,
+      ).withFixes({ kind: 'flags', args: ['--yes'] });
     // An address given as well must be the plan's (PLAN_BASE_URL); nothing is sent, so no token is read.
     const baseUrl = flags.baseUrl === undefined ? undefined : resolveBaseUrl(flags.settings.baseUrl, io.env);
     const state = parseState(flags, io);
@@ -48,7 +48,7 @@ export default defineCommand({
       tokenEnv: DEFAULTS.tokenEnv,
       confirm: flags.yes === true ? 'yes' : 'prompt',
     } as const;
-    const checkTarget = await planTargetCheck(flags, io);
+    const checkTarget = await planTargetCheck(flags, io, { step: 'approve', plan: plan as string });
     return runApprove({ plan: plan as string, ...send, ...state, host: state.identity.host, checkTarget, target: flags.targetName ?? null }, run);
   },
 });

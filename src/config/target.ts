@@ -4,6 +4,7 @@
 // because the token follows the address. A protected target is only ever chosen by name, on the
 // command line.
 import { UsageError } from '../errors.js';
+import { addressKey } from './address.js';
 import { configCandidates, type LoadedConfig } from './load.js';
 import type { Target } from './schema.js';
 
@@ -62,10 +63,15 @@ export interface ExplicitAddress {
 /**
  * Refuses (CONFLICTING_ADDRESS, exit 2) when the chosen target names another service than the one
  * given explicitly: the token goes nowhere until the person says which. The same address written two
- * ways (a trailing slash, upper-case host) is one address.
+ * ways (a trailing slash, upper-case host, `localhost.`) is one address (./address.ts, the one normaliser).
  */
-export function checkAddress(chosen: ChosenTarget | undefined, explicit: ExplicitAddress | undefined): void {
-  if (!chosen || !explicit || sameAddress(chosen.target.baseUrl, explicit.value)) return;
+export function checkAddress(
+  chosen: ChosenTarget | undefined,
+  explicit: ExplicitAddress | undefined,
+  /** Whether the two are one service, as ./address.ts's sameService found (a host name resolved); else compared as written. */
+  same?: boolean,
+): void {
+  if (!chosen || !explicit || (same ?? addressKey(chosen.target.baseUrl) === addressKey(explicit.value))) return;
   const by = chosen.how === 'defaultTarget' ? `the defaultTarget of ${chosen.configPath}` : chosen.how;
   throw new UsageError(
     'CONFLICTING_ADDRESS',
@@ -80,15 +86,3 @@ const dropTarget: Record<ChosenTarget['how'], (config: string) => string> = {
   defaultTarget: (config) => `remove defaultTarget from ${config} (if you did not put it there, move the file away)`,
   address: (config) => `know that the first is the address of a target in ${config}, which this run is`,
 };
-
-function sameAddress(a: string, b: string): boolean {
-  const norm = (text: string) => {
-    try {
-      const url = new URL(text);
-      return `${url.origin}${url.pathname.replace(/\/+$/, '')}${url.search}`;
-    } catch {
-      return text.trim();
-    }
-  };
-  return norm(a) === norm(b);
-}

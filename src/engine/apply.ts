@@ -32,6 +32,7 @@ import {
   type ToApprove,
 } from './approval.js';
 import { normaliseBaseUrl } from '../state/paths.js';
+import { addressKey } from '../config/address.js';
 import type { Planned } from './definition.js';
 import type { State } from './state.js';
 
@@ -80,7 +81,8 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
       options.checkTarget?.(saved.doc.target ?? null);
       const { kind, body } = saved.doc;
       const baseUrl = resolveBaseUrl({ value: saved.doc.baseUrl, from: `the plan's baseUrl` }, {});
-      if (options.baseUrl && options.baseUrl.href !== baseUrl.href) {
+      // The same service however written (../config/address.ts, the one normaliser).
+      if (options.baseUrl && addressKey(options.baseUrl) !== addressKey(baseUrl)) {
         throw new UsageError(
           'PLAN_BASE_URL',
           `the plan was made for ${saved.doc.baseUrl}, but this run is given ${options.baseUrl.href.replace(/\/$/, '')}`,
@@ -122,7 +124,9 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
     plan: ({ head, target }, against, ctx) => {
       const { doc, body } = target.found!;
       const { source, user, host, createdAt } = doc;
-      ctx.emit({ type: 'applying', plan: options.plan, records: doc.body.records, source, user, host, createdAt });
+      // Under four eyes the planner is who the store recorded, not the name the plan file carries.
+      const planner = approved?.story.planner ?? toApprove?.plan.planner;
+      ctx.emit({ type: 'applying', plan: options.plan, records: doc.body.records, source, user, host, createdAt, ...(planner ? { planner } : {}) });
       const payload = { records: doc.body.records, chunks: [body], bytes: body.length, sha256: doc.body.sha256 };
       const latest = against.baseline?.records;
       const planned = latest && decodeCanonical(body, KINDS[doc.kind].keyField);
@@ -158,7 +162,7 @@ function approverCheck(state: State, saved: Saved, options: ApplyOptions): Promi
       `${target ? `the target '${target}'` : state.key.baseUrl} needs no approvals, and this plan was not made for approval; nothing was recorded`,
       'apply it as it is (upload apply PLAN), or set "approvals" on the target and make a new plan',
     );
-  return checkApprover(state.store, state.key, saved.digest, saved.doc.planId, saved.fourEyes, target);
+  return checkApprover(state.store, state.key, saved.digest, saved.doc.planId, saved.fourEyes, target, options.plan);
 }
 
 /**

@@ -1,14 +1,36 @@
 // Four eyes (docs/review-then-apply.md): a target with `"approvals": N` takes a plan, N approvals by
-// people other than its planner, bound to the plan's digest, and one apply. The digest covers exactly
+// people other than its planner, bound to the plan (its id and digest), and one apply. The digest covers exactly
 // what the approvers judged: the body's bytes, the kind, the address, the generation the plan was made
 // against and the guard limits it was judged with. Names come from the state store (whoami), never from
 // UPLOAD_USER or the plan file.
 import type { Kind } from '../contract/kinds.js';
-import { GuardRefusal } from '../errors.js';
+import { GuardRefusal, type Fix } from '../errors.js';
 import type { Approval, ApprovalStory, PlanRecord, StateKey, StateStore } from '../state/types.js';
 
 /** How long an approval counts, unless the target says otherwise. */
 export const DEFAULT_APPROVAL_HOURS = 24;
+
+/**
+ * How far ahead of the reading machine's clock an approval may be dated and still count: two machines
+ * sharing a folder rarely agree to the second. Anything further ahead was not given yet, or was dated
+ * by hand, and does not count.
+ */
+export const CLOCK_SKEW_SECONDS = 60;
+
+/**
+ * The commands a person runs next, as the words of a hint and as fix data: the target named (a
+ * protected one must be), and --yes where nothing asks (apply; approve asks on a terminal, and says
+ * --yes elsewhere: NO_CONFIRMATION).
+ */
+export function nextCommand(step: 'approve' | 'apply', path: string, target: string | null, extra: readonly string[] = []): { text: string; fix: Fix } {
+  const args = [step, path, ...(target ? ['--target', target] : []), ...extra, ...(step === 'apply' ? ['--yes'] : [])];
+  return { text: ['upload', ...args.map(shellWord)].join(' '), fix: { kind: 'command', args } };
+}
+
+/** A word as a POSIX shell reads it back: bare when it can be, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
 
 /** What a target asks of an upload: N approvals, each valid for `hours`. */
 export interface FourEyes {
@@ -51,11 +73,12 @@ export function stricter(a: FourEyes | undefined, b: FourEyes | undefined): Four
 }
 
 const remake = (target: string | null) =>
-  `make a new plan with --dry-run --plan-out FILE${target ? ` --target ${target}` : ''}, have it approved with \`upload approve FILE\`, and apply that one`;
+  `make a new plan with --dry-run --plan-out FILE${target ? ` --target ${target}` : ''}, have it approved with \`upload approve FILE${target ? ` --target ${target}` : ''}\`, and apply that one`;
 
 /** The record of this plan file (by its id), whose content must still be what was recorded. */
 export async function recordedPlan(store: StateStore, key: StateKey, digest: string, planId: string | undefined, target: string | null): Promise<PlanRecord> {
   const found = planId ? (await store.plans(key)).find((p) => p.planId === planId) : undefined;
+  if (found?.unverified) throw forged([found.unverified], 'the record of this plan being made');
   if (found?.digest === digest) return found;
   if (found)
     throw new GuardRefusal(
@@ -81,36 +104,66 @@ export async function assertUnused(store: StateStore, key: StateKey, digest: str
     );
 }
 
-/** The approvals that count (by others than the planner, not expired), and those that do not. */
+/** The approvals that count (by others than the planner, of this plan, in time), and those that do not. */
 export interface Tally {
   readonly counted: readonly Approval[];
   readonly expired: readonly Approval[];
+  /** Dated ahead of this machine's clock (by more than CLOCK_SKEW_SECONDS): not given yet, as far as it knows. */
+  readonly future: readonly Approval[];
+  /** Approvals of another plan with the same content: each plan needs its own. */
+  readonly otherPlans: readonly Approval[];
+}
+
+/** FORGED_RECORD: a record the store cannot vouch for is not skipped quietly: someone wrote it. */
+function forged(why: readonly string[], what: string): GuardRefusal {
+  return new GuardRefusal(
+    'FORGED_RECORD',
+    `${what} cannot be trusted: ${why.join('; ')}. Only the system's owner of a record says who made it, so it does not count, and nothing was recorded or sent`,
+    "have the store's owner look into it (the file is kept, and whoever can log in as its owner wrote it); once it is removed, make a new plan and have it approved",
+  );
 }
 
 export async function tally(store: StateStore, key: StateKey, plan: PlanRecord, rule: FourEyes): Promise<Tally> {
-  const all = (await store.approvals(key, plan.digest)).filter((a) => a.approver !== plan.planner);
+  const given = await store.approvals(key, plan.digest);
+  const unverified = given.filter((a) => a.unverified);
+  if (unverified.length)
+    throw forged(
+      unverified.map((a) => a.unverified!),
+      `an approval of this plan's content`,
+    );
+  const all = given.filter((a) => a.approver !== plan.planner);
   const counted = new Map<string, Approval>();
-  const expired: Approval[] = [];
+  const [expired, future, otherPlans]: [Approval[], Approval[], Approval[]] = [[], [], []];
   for (const a of all) {
-    if (a.ageSeconds > rule.hours * 3600) expired.push(a);
+    // Bound to the plan, not only its bytes: an approval of another plan file with the same content is not this one's.
+    if (a.planId !== plan.planId) otherPlans.push(a);
+    else if (a.ageSeconds < -CLOCK_SKEW_SECONDS) future.push(a);
+    else if (a.ageSeconds > rule.hours * 3600) expired.push(a);
     // One person counts once, however often they approved: the latest approval stands for them.
     else counted.set(a.approver, a);
   }
-  return { counted: [...counted.values()], expired: expired.filter((a) => !counted.has(a.approver)) };
+  const uncounted = (list: Approval[]) => list.filter((a) => !counted.has(a.approver));
+  return { counted: [...counted.values()], expired: uncounted(expired), future: uncounted(future), otherPlans: uncounted(otherPlans) };
 }
 
 /** NOT_APPROVED unless N people other than the planner approved exactly this digest within the validity. */
 export function assertApproved(plan: PlanRecord, rule: FourEyes, found: Tally, target: string | null, path: string): void {
   if (found.counted.length >= rule.approvals) return;
   const have = found.counted.length ? `approved by ${found.counted.map((a) => a.approver).join(', ')}` : 'approved by nobody yet';
-  const lapsed = found.expired.length
-    ? `; the approval${found.expired.length === 1 ? '' : 's'} of ${found.expired.map((a) => `${a.approver} (${a.approvedAt})`).join(', ')} expired after ${rule.hours} h`
-    : '';
+  const of = (list: readonly Approval[]) => `the approval${list.length === 1 ? '' : 's'} of ${list.map((a) => `${a.approver} (${a.approvedAt})`).join(', ')}`;
+  const why = [
+    found.expired.length ? `; ${of(found.expired)} expired after ${rule.hours} h` : '',
+    found.future.length
+      ? `; ${of(found.future)} ${found.future.length === 1 ? 'is' : 'are'} dated ahead of this machine's clock, and do${found.future.length === 1 ? 'es' : ''} not count`
+      : '',
+    found.otherPlans.length ? `; ${of(found.otherPlans)} approved another plan with the same content, and each plan needs its own` : '',
+  ].join('');
+  const next = nextCommand('approve', path, target);
   throw new GuardRefusal(
     'NOT_APPROVED',
-    `${target ? `the target '${target}'` : 'this address'} needs ${rule.approvals} approval${rule.approvals === 1 ? '' : 's'} by someone other than the planner (${plan.planner}); this plan is ${have}${lapsed}; nothing was sent`,
-    `ask ${rule.approvals - found.counted.length === 1 ? 'someone else' : `${rule.approvals - found.counted.length} other people`} to run: upload approve ${path}${target ? ` --target ${target}` : ''}`,
-  );
+    `${target ? `the target '${target}'` : 'this address'} needs ${rule.approvals} approval${rule.approvals === 1 ? '' : 's'} by someone other than the planner (${plan.planner}); this plan is ${have}${why}; nothing was sent`,
+    `ask ${rule.approvals - found.counted.length === 1 ? 'someone else' : `${rule.approvals - found.counted.length} other people`} to run: ${next.text}`,
+  ).withFixes(next.fix);
 }
 
 /** The history's account of an applied plan. */
@@ -140,14 +193,17 @@ export async function checkApprover(
   planId: string | undefined,
   rule: FourEyes,
   target: string | null,
+  path = 'PLAN',
 ): Promise<ToApprove> {
   const plan = await recordedPlan(store, key, digest, planId, target);
   const me = await store.whoami();
-  if (me === plan.planner)
+  if (me === plan.planner) {
+    const next = nextCommand('approve', path, target);
     throw new GuardRefusal(
       'SELF_APPROVAL',
       `${me} made this plan (at ${plan.plannedAt}), and a plan cannot be approved by the person who made it; nothing was recorded`,
-      'ask someone else to approve it: upload approve PLAN',
-    );
+      `ask someone else to approve it: ${next.text}`,
+    ).withFixes(next.fix);
+  }
   return { plan, rule, me, found: await tally(store, key, plan, rule) };
 }

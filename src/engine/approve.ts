@@ -3,7 +3,7 @@
 // limits); then, asked on a terminal or with --yes, an approval of its digest is recorded in the state
 // store under the name the store gives this person (docs/review-then-apply.md). Nothing is sent.
 import { GuardRefusal, Interrupted } from '../errors.js';
-import { tally, type Tally } from './approval.js';
+import { nextCommand, tally, type Tally } from './approval.js';
 import { applyDefinition, type ApplyOptions } from './apply.js';
 import type { RunContext } from './context.js';
 import { runFrame } from './frame.js';
@@ -56,12 +56,14 @@ export function runApprove(options: ApproveOptions, ctx: RunContext): Promise<Ru
           if (!yes) throw new GuardRefusal('DECLINED', 'not approved; nothing was recorded', 'run again and answer y to approve');
         }
         ctx_.signal?.throwIfAborted();
-        const given = await state.store.approve(state.key, plan.digest, options.host);
+        const given = await state.store.approve(state.key, plan, options.host);
         const found = await tally(state.store, state.key, plan, rule);
         const missing = Math.max(0, rule.approvals - found.counted.length);
+        const target_ = options.target ?? null;
+        const next = missing ? nextCommand('approve', options.plan, target_) : nextCommand('apply', options.plan, target_);
         ctx_.emit({
           type: 'notice',
-          message: `Approved by ${me} at ${given.approvedAt} (valid ${rule.hours} h). ${found.counted.length} of ${rule.approvals} approval${rule.approvals === 1 ? '' : 's'}${missing ? `: ${missing} more needed before upload apply` : `: upload apply ${options.plan} can send it now`}.`,
+          message: `Approved by ${me} at ${given.approvedAt} (valid ${rule.hours} h). ${found.counted.length} of ${rule.approvals} approval${rule.approvals === 1 ? '' : 's'}${missing ? `: ${missing} more needed (someone else: ${next.text}) before upload apply` : `: ${next.text} can send it now`}.`,
         });
         return report(found);
       },

@@ -22,9 +22,11 @@ export type RunEvent =
       readonly user: string;
       readonly host: string;
       readonly createdAt: string;
+      /** Under four eyes: the planner as the state store recorded them (the plan file's user is only what its machine said). */
+      readonly planner?: string;
     }
   /** A dry run's plan, saved for `upload apply`. */
-  | { readonly type: 'plan-saved'; readonly path: string }
+  | { readonly type: 'plan-saved'; readonly path: string; /** The next step, as a command a person runs as written. */ readonly next?: string }
   | { readonly type: 'reading'; readonly source: string; readonly records: number | null }
   | { readonly type: 'read'; readonly source: string }
   | { readonly type: 'warning'; readonly message: string }

@@ -95,7 +95,10 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
     },
     payload,
   );
-  ctx.emit({ type: 'plan-saved', path });
+  // The next step as a person runs it: approval by someone else under four eyes, else the apply itself.
+  const { nextCommand } = await import('./approval.js');
+  const next = nextCommand(approval ? 'approve' : 'apply', path, target, target || !def.fourEyes ? [] : ['--approvals', String(def.fourEyes.approvals)]);
+  ctx.emit({ type: 'plan-saved', path, next: approval ? `someone else approves it: ${next.text}` : `send exactly it with: ${next.text}` });
 }
 
 async function recordPlan(
@@ -116,7 +119,7 @@ async function recordPlan(
   const n = rule.approvals;
   ctx.emit({
     type: 'notice',
-    message: `Recorded in ${state.store.label} as planned by ${record.planner}: ${plan.target ? `the target '${plan.target}'` : 'this address'} needs ${n} approval${n === 1 ? '' : 's'} by someone else (upload approve), valid ${rule.hours} h, before upload apply.`,
+    message: `Recorded in ${state.store.label} as planned by ${record.planner}: ${plan.target ? `the target '${plan.target}'` : 'this address'} needs ${n} approval${n === 1 ? '' : 's'} by someone else, valid ${rule.hours} h, before it is applied.`,
   });
   return { approvals: n, hours: rule.hours, planner: record.planner };
 }

@@ -37,10 +37,12 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       ui.info(`Restoring ${describeBaseline(event.upload, event.kind)}`);
       return;
     case 'applying':
-      ui.info(`Plan ${event.plan}: ${plural(event.records, 'record')} from ${event.source}, made by ${event.user}@${event.host} at ${event.createdAt}`);
+      ui.info(
+        `Plan ${event.plan}: ${plural(event.records, 'record')} from ${event.source}, made ${event.planner ? `by ${event.planner} (as the state store recorded it), on ${event.host}` : `by ${event.user}@${event.host}`} at ${event.createdAt}`,
+      );
       return;
     case 'plan-saved':
-      ui.info(`Plan saved to ${event.path}: send exactly it with: upload apply ${event.path}`);
+      ui.info(`Plan saved to ${event.path}: ${event.next ?? `send exactly it with: upload apply ${event.path}`}`);
       return;
     case 'recorded':
       ui.info(`Recorded as upload #${event.generation} in ${event.store}`);

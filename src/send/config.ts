@@ -5,8 +5,12 @@ import { readSmall } from '../read/small-file.js';
 import type { Stdin } from '../read/types.js';
 
 export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+  // The spellings docs/targets.md matches: a trailing dot, and 127/8 mapped into IPv6 as the URL parser writes it.
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host) || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
 }
 
 /**

@@ -378,8 +378,8 @@ export class DirectoryStore implements StateStore {
     return fourEyes.listPlans(this.dir(key));
   }
 
-  async approve(key: StateKey, digest: string, host: string): Promise<Approval> {
-    return fourEyes.approve(await this.ensure(key), digest, host, this.modes());
+  async approve(key: StateKey, plan: Pick<PlanRecord, 'digest' | 'planId'>, host: string): Promise<Approval> {
+    return fourEyes.approve(await this.ensure(key), plan, host, this.modes());
   }
 
   approvals(key: StateKey, digest: string): Promise<Approval[]> {

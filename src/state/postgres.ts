@@ -10,6 +10,7 @@ import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
 import { anotherPending, lockLost, lostBeforeRecord, stateMoved } from './refusals.js';
 import { boundsFrom, Session, type Bounds } from './pg-session.js';
+import { lackingRole, type Need } from './pg-roles.js';
 import type {
   Approval,
   ApprovalStory,
@@ -28,6 +29,9 @@ import type {
 
 /** Columns added after the first release, for tables an earlier version created. */
 export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb, ADD COLUMN IF NOT EXISTS approval jsonb`;
+
+/** Approvals name the plan they approved (an earlier version's approve only its digest, and count for no plan). */
+export const APPROVAL_PLAN_COLUMN = `ALTER TABLE upload_approvals ADD COLUMN IF NOT EXISTS plan_id text`;
 
 /**
  * Four eyes: plans made and approvals given, each row written once. Who made a row is the database's
@@ -51,6 +55,7 @@ CREATE TABLE IF NOT EXISTS upload_approvals (
   base_url    text        NOT NULL,
   kind        text        NOT NULL,
   digest      text        NOT NULL,
+  plan_id     text,                  -- the plan approved (NULL: approved before approvals named it)
   host        text        NOT NULL,
   approved_by text        NOT NULL DEFAULT session_user,
   approved_at timestamptz NOT NULL DEFAULT now()
@@ -191,23 +196,24 @@ export class PostgresStore implements StateStore {
   private missingColumns = false;
 
   private async lacksColumns(): Promise<boolean> {
-    const { rows } = await this.q<{ n: string; t: string }>(
+    const { rows } = await this.q<{ n: string; t: string; p: string }>(
       `SELECT (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals', 'approval')) AS n,
-              (SELECT count(*) FROM pg_tables WHERE tablename IN ('upload_plans', 'upload_approvals')) AS t`,
+              (SELECT count(*) FROM pg_tables WHERE tablename IN ('upload_plans', 'upload_approvals')) AS t,
+              (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_approvals' AND column_name = 'plan_id') AS p`,
     );
-    return Number(rows[0]?.n) < 3 || Number(rows[0]?.t) < 2;
+    return Number(rows[0]?.n) < 3 || Number(rows[0]?.t) < 2 || Number(rows[0]?.p) < 1;
   }
 
   /** Tables of an earlier version gain ADDED_COLUMNS on the write path, before anything is sent. */
   private async addColumns(): Promise<string[]> {
     if (!this.missingColumns) return [];
     try {
-      await this.q(`${ADDED_COLUMNS};${FOUR_EYES_SQL}`);
+      await this.q(`${ADDED_COLUMNS};${FOUR_EYES_SQL};${APPROVAL_PLAN_COLUMN}`);
     } catch (err) {
       throw new UsageError(
         'STATE_UNUSABLE',
         `the state tables in ${this.label} are of an earlier version and this role cannot add the columns and tables this version records (${(err as Error).message}); nothing was sent`,
-        `as the tables' owner, run: ${ADDED_COLUMNS}; and the four-eyes tables in docs/state.md`,
+        `as the tables' owner, run: ${ADDED_COLUMNS}; ${APPROVAL_PLAN_COLUMN}; and the four-eyes tables in docs/state.md`,
         { cause: err },
       );
     }
@@ -258,7 +264,7 @@ export class PostgresStore implements StateStore {
     const id = JSON.stringify(key);
     const { lease, token } = await takeLease(session, key, holder, this.times, this.label).catch(async (err: unknown) => {
       await session.end();
-      throw err;
+      throw await this.lacking('send', err);
     });
     const tracked: Lease = {
       ...lease,
@@ -480,6 +486,11 @@ export class PostgresStore implements StateStore {
     return rows.map((r) => r.entry);
   }
 
+  /** A permission refused: the message names the role the person lacks (./pg-roles.ts). */
+  private lacking(need: Need, err: unknown): Promise<unknown> {
+    return lackingRole(this.q, this.label, need, err);
+  }
+
   async whoami(): Promise<string> {
     const { rows } = await this.q<{ who: string }>('SELECT session_user AS who');
     return rows[0]!.who;
@@ -501,7 +512,9 @@ export class PostgresStore implements StateStore {
       plan.planId,
       plan.generation,
       plan.source,
-    ]);
+    ]).catch(async (err: unknown) => {
+      throw await this.lacking('plan', err);
+    });
     const found = (await this.plans(key)).find((p) => p.planId === plan.planId);
     if (!found) throw new Error('the plan just recorded cannot be read back');
     return found;
@@ -520,11 +533,21 @@ export class PostgresStore implements StateStore {
     }));
   }
 
-  async approve(key: StateKey, digest: string, host: string): Promise<Approval> {
+  async approve(key: StateKey, plan: Pick<PlanRecord, 'digest' | 'planId'>, host: string): Promise<Approval> {
     await this.fourEyesReady();
-    await this.session.once('INSERT INTO upload_approvals (base_url, kind, digest, host) VALUES ($1, $2, $3, $4)', [key.baseUrl, key.kind, digest, host]);
+    await this.session
+      .once('INSERT INTO upload_approvals (base_url, kind, digest, plan_id, host) VALUES ($1, $2, $3, $4, $5)', [
+        key.baseUrl,
+        key.kind,
+        plan.digest,
+        plan.planId,
+        host,
+      ])
+      .catch(async (err: unknown) => {
+        throw await this.lacking('approve', err);
+      });
     const me = await this.whoami();
-    const mine = (await this.approvals(key, digest)).filter((a) => a.approver === me);
+    const mine = (await this.approvals(key, plan.digest)).filter((a) => a.approver === me && a.planId === plan.planId);
     return mine[mine.length - 1]!;
   }
 
@@ -532,12 +555,13 @@ export class PostgresStore implements StateStore {
     if (!this.ready || this.missingColumns) return [];
     // The age on the database's clock: the same clock that stamped the approval.
     const { rows } = await this.q<Row>(
-      `SELECT approved_by, approved_at, host, extract(epoch FROM now() - approved_at)::float8 AS age
+      `SELECT plan_id, approved_by, approved_at, host, extract(epoch FROM now() - approved_at)::float8 AS age
          FROM upload_approvals WHERE base_url = $1 AND kind = $2 AND digest = $3 ORDER BY id`,
       [key.baseUrl, key.kind, digest],
     );
     return rows.map((r) => ({
       digest,
+      planId: typeof r.plan_id === 'string' ? r.plan_id : null,
       approver: String(r.approved_by),
       approvedAt: new Date(r.approved_at as string).toISOString(),
       host: String(r.host),

@@ -45,16 +45,25 @@ export interface PlanRecord {
   /** The generation the plan was made against. */
   readonly generation: number;
   readonly source: string;
+  /**
+   * Why the store cannot vouch for this record, when it cannot (a directory record whose file's owner
+   * is not the person it names, or that has no owner to check): it never counts (FORGED_RECORD).
+   */
+  readonly unverified?: string | undefined;
 }
 
 export interface Approval {
   readonly digest: string;
+  /** The plan it approved (its id): an approval counts for that plan only. Null: given before approvals named their plan. */
+  readonly planId: string | null;
   readonly approver: string;
   readonly approvedAt: string;
   /** How long ago it was given, on the store's clock (the database's, or this machine's for a directory). */
   readonly ageSeconds: number;
   /** The machine it was given from (UPLOAD_HOST or the host name): for the history, never for counting. */
   readonly host: string;
+  /** Why the store cannot vouch for this record, as PlanRecord.unverified: it never counts (FORGED_RECORD). */
+  readonly unverified?: string | undefined;
 }
 
 /** What the history keeps of an applied plan. */
@@ -220,9 +229,13 @@ export interface StateStore {
   recordPlan(key: StateKey, plan: Omit<PlanRecord, 'planner' | 'plannedAt'>): Promise<PlanRecord>;
   /** The plans recorded for a key, oldest first. */
   plans(key: StateKey): Promise<PlanRecord[]>;
-  /** Records an approval of a digest by whoami() (write-once: appended, never changed). */
-  approve(key: StateKey, digest: string, host: string): Promise<Approval>;
-  /** The approvals of a digest, oldest first; a directory store leaves out records whose owner is not who they name. */
+  /** Records an approval of a plan (its id and digest) by whoami() (write-once: appended, never changed). */
+  approve(key: StateKey, plan: Pick<PlanRecord, 'digest' | 'planId'>, host: string): Promise<Approval>;
+  /**
+   * The approvals of a digest (of every plan with that content), oldest first; a directory store marks
+   * records whose owner is not who they name (`unverified`) and dates an approval by both the time
+   * written in it and its file's modification time (the older of the two; the earlier if either is ahead).
+   */
   approvals(key: StateKey, digest: string): Promise<Approval[]>;
   /** Every key with anything recorded (for copying a store). */
   keys(): Promise<StateKey[]>;

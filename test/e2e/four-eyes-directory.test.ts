@@ -164,7 +164,7 @@ describe('four eyes on a directory store', () => {
 
   it('refuses an approval given more than the target’s hours ago, and a plan changed after its approval', async () => {
     expect((await plan('late.plan.json', 'b.csv')).code).toBe(0);
-    // Another set: approvals are bound to content, and the same content planned twice shares them.
+    // Another set: approvals are bound to the plan and its content (a second plan of the same content needs its own).
     expect((await plan('changed.plan.json', 'c.csv')).code).toBe(0);
     const approver = twoAccounts ? APPROVER : undefined;
     // Given "25 hours ago", on the approving machine's clock (libfaketime): expired for a 24 h target.

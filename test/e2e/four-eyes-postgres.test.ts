@@ -19,7 +19,9 @@ import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tag = randomBytes(3).toString('hex');
-const ROLES = { planner: `alice_${tag}`, approver: `bob_${tag}`, cron: `cron_${tag}`, reader: `upload_reader_${tag}` };
+const ROLES = { planner: `alice_${tag}`, approver: `bob_${tag}`, cron: `cron_${tag}` };
+/** The group roles of docs/state.md, for this test alone (roles belong to the whole server). */
+const GROUPS = ['upload_reader', 'upload_planner', 'upload_approver', 'upload_sender'].map((g) => `${g}_${tag}`);
 
 let sb: TestSandbox;
 let db: string;
@@ -33,7 +35,7 @@ function documentedGrants(database: string): string {
   const section = doc.slice(doc.indexOf('## Four eyes: who planned, who approved'));
   const sql = /```sql\n([\s\S]*?)```/.exec(section)![1]!;
   return sql
-    .replaceAll('upload_reader', ROLES.reader)
+    .replaceAll(/\bupload_(reader|planner|approver|sender)\b/g, `$&_${tag}`)
     .replaceAll(/\balice\b/g, ROLES.planner)
     .replaceAll(/\bbob\b/g, ROLES.approver)
     .replaceAll(/\bcron\b/g, ROLES.cron)
@@ -100,7 +102,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sb?.stop();
-  for (const role of [ROLES.planner, ROLES.approver, ROLES.cron, ROLES.reader])
+  for (const role of [ROLES.planner, ROLES.approver, ROLES.cron, ...GROUPS])
     await asAdmin(db, `DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`).catch(() => {});
 });
 

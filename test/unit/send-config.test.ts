@@ -22,9 +22,18 @@ describe('the base URL: https, or plain http to loopback only', () => {
     expect(() => resolveBaseUrl({ value: 'ftp://api.example.com', from: '--base-url' }, {})).toThrow(expect.objectContaining({ code: 'BAD_BASE_URL' }));
     expect(() => resolveBaseUrl({ value: null, from: 'default' }, {})).toThrow(expect.objectContaining({ code: 'NO_BASE_URL' }));
   });
-  it('isLoopback', () => {
-    expect(isLoopback('LOCALHOST')).toBe(true);
-    expect(isLoopback('127.0.0.1.nip.io')).toBe(false);
+  it.each([
+    ['LOCALHOST', true],
+    ['localhost.', true],
+    ['127.0.0.1', true],
+    ['[::1]', true],
+    [new URL('http://[::ffff:127.0.0.1]').hostname, true],
+    ['[::ffff:7f00:1]', true],
+    ['127.0.0.1.nip.io', false],
+    ['[::ffff:a00:1]', false],
+    ['localhost.example.com', false],
+  ])('isLoopback(%s) is %s', (host, loopback) => {
+    expect(isLoopback(host)).toBe(loopback);
   });
 });
 
