@@ -92,6 +92,9 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
       ...(limits ? { limits } : {}),
       planId,
       ...(approval ? { approval } : {}),
+      // The removals held back travel with the plan: approve shows them, apply reports and records them.
+      ...(planned.held?.length ? { heldRemovals: [...planned.held] } : {}),
+      ...(planned.what.operation === 'release' ? { release: { generation: planned.what.release.generation, keys: [...planned.what.release.keys] } } : {}),
     },
     payload,
   );
