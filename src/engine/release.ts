@@ -103,14 +103,19 @@ export function holdOf(listed: readonly Generation[], head: Generation, wanted: 
 }
 
 /** NOTHING_HELD: what the upload held (if anything) and where it went; an earlier hold that still stands is the fix. */
-function nothingHeld(options: ReleaseOptions, state: State, listed: readonly ListedGeneration[], head: Generation, latest: ReadonlyMap<string, string>, n: number): UsageError {
+function nothingHeld(
+  options: ReleaseOptions,
+  state: State,
+  listed: readonly ListedGeneration[],
+  head: Generation,
+  latest: ReadonlyMap<string, string>,
+  n: number,
+): UsageError {
   const { kind } = options;
   const noun = KINDS[kind].noun;
   const g = listed.find((x) => x.generation === n);
   const had = g?.heldRemovals?.length ?? 0;
-  const why = had
-    ? `the ${plural(had, noun)} it held back are no longer held (removed since, or named again by a later file)`
-    : 'it held no removals back';
+  const why = had ? `the ${plural(had, noun)} it held back are no longer held (removed since, or named again by a later file)` : 'it held no removals back';
   // The newest earlier upload whose holds still stand, when this one's do not.
   const earlier = listed
     .filter((x) => x.generation < n && x.heldRemovals?.length)

@@ -117,9 +117,7 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       return;
     case 'released': {
       const shown = event.keys.slice(0, 10).join(', ') + (event.keys.length > 10 ? `, and ${thousands(event.keys.length - 10)} more` : '');
-      ui.notice(
-        style.green(`Released ${plural(event.keys.length, 'held removal')} of upload #${event.generation}: ${shown} no longer on the service.`),
-      );
+      ui.notice(style.green(`Released ${plural(event.keys.length, 'held removal')} of upload #${event.generation}: ${shown} are no longer on the service.`));
     }
   }
 }
