@@ -52,6 +52,9 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
+    // A release (or the plan of one) says which held removals it removes, whatever else it reports.
+    const released = planned.what.operation === 'release' || planned.what.operation === 'apply' ? planned.what.release : undefined;
+    if (released) facts = { ...facts, released };
     if (planned.approval) facts = { ...facts, approval: approvalReport(planned.approval, null) };
     // A set made of the file and the recorded upload is checked whole: a new record may clash with a kept one.
     const clash =
@@ -100,7 +103,6 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
       ctx,
     );
     if (planned.approval) facts = { ...facts, approval: approvalReport(planned.approval, planned.approval.story.appliedBy) };
-    const released = planned.what.operation === 'release' || planned.what.operation === 'apply' ? planned.what.release : undefined;
     if (released) ctx.emit({ type: 'released', kind: target.kind, ...released });
     return { facts: { ...facts, executed, done: 'uploaded' } };
   } catch (failure) {

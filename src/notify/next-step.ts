@@ -96,7 +96,7 @@ function failed(f: StepFacts, review: string, history: string): NextStep {
 }
 
 /** Flags that say where the records go, carried from the command line into `upload release`. */
-const WHERE_FLAGS = ['--base-url', '--state', '--config'];
+const WHERE_FLAGS = ['--base-url', '--state', '--state-dir', '--config'];
 
 /** `upload release KIND --target NAME --dry-run`: what the held removals' release would remove (where the run went). */
 function releaseCommand(f: StepFacts, kind: string): string {

@@ -120,7 +120,7 @@ async function heldThroughThePlan(p: People, sb: TestSandbox): Promise<void> {
   webhook.server.close();
   expect(apply.code, apply.stderr).toBe(9);
   expect(apply.stderr).toContain(`5 removals held back: ${HELD.join(', ')}.`);
-  expect(apply.json()).toMatchObject({ outcome: 'uploaded', exitCode: 9, heldRemovals: HELD, diff: { added: 0, removed: 0, changed: 2 } });
+  expect(apply.json()).toMatchObject({ outcome: 'uploaded', exitCode: 9, heldRemovals: HELD, released: null, diff: { added: 0, removed: 0, changed: 2 } });
   expect(webhook.got).toHaveLength(1);
   expect(webhook.got[0]).toMatchObject({
     verdict: 'held-removals',
@@ -131,6 +131,12 @@ async function heldThroughThePlan(p: People, sb: TestSandbox): Promise<void> {
   });
   expect(webhook.got[0]!.headline).toContain('saved plan applied succeeded, 5 removals held back (exit 9)');
   expect(readFileSync(join(p.dir, 'nightly.html'), 'utf8')).toContain(`Removals held back (5): <span class="mono">${HELD.join(', ')}</span>`);
+  // The notification's next command, followed: the release's dry run lists exactly the five, and sends nothing.
+  const next = (webhook.got[0]!.next as { command: string }).command.split(' ').slice(1);
+  const dry = await p.as('cron', [...next, '--json']);
+  expect(dry.code, dry.stderr).toBe(0);
+  const upload = apply.json().generation as number;
+  expect(dry.json()).toMatchObject({ outcome: 'dry-run', released: { generation: upload, keys: HELD }, diff: { removed: 5, added: 0, changed: 0 } });
 
   // The five are still on the service, the renames went through.
   expect(await keysOf(sb)()).toEqual(range(1, 30).map(id));
@@ -159,12 +165,14 @@ async function releasedThroughThePlan(p: People, sb: TestSandbox): Promise<void>
   expect(plan.json()).toMatchObject({
     source: `5 held removals of upload #${upload}`,
     heldRemovals: [],
+    released: { generation: upload, keys: HELD },
     diff: { added: 0, removed: 5, changed: 0, examples: { removed: HELD } },
   });
   expect(JSON.parse(readFileSync(join(p.dir, 'release.plan.json'), 'utf8'))).toMatchObject({ release: { generation: upload, keys: HELD } });
 
   const approve = await p.as('approver', ['approve', 'release.plan.json', ...production, '--yes']);
   expect(approve.code, approve.stderr).toBe(0);
+
   expect(approve.stderr).toContain(`The plan releases the 5 removals upload #${upload} held back (${HELD.join(', ')}): it removes exactly them.`);
   expect(approve.stderr).toContain('+0 −5 ~0');
 
@@ -175,6 +183,7 @@ async function releasedThroughThePlan(p: People, sb: TestSandbox): Promise<void>
     outcome: 'uploaded',
     exitCode: 0,
     heldRemovals: [],
+    released: { generation: upload, keys: HELD },
     generation: upload + 1,
     diff: { removed: 5, added: 0, changed: 0 },
   });
@@ -318,7 +327,7 @@ describe('held removals on a target without approvals', () => {
     expect((await run(['team-members', 'first.csv', ...staging, '--yes', '--no-baseline'])).code).toBe(0);
     const one = await run(['team-members', 'nightly.csv', ...staging, '--yes', '--hold-removals', '--json']);
     expect(one.code, one.stderr).toBe(9);
-    expect(one.json()).toMatchObject({ generation: 2, heldRemovals: HELD });
+    expect(one.json()).toMatchObject({ generation: 2, heldRemovals: HELD, released: null });
     // The hint, followed below, names the release.
     expect(one.stderr).toContain('`upload release team-members --target staging` removes exactly them');
     const two = await run(['team-members', 'nightly2.csv', ...staging, '--yes', '--hold-removals', '--json']);
@@ -340,7 +349,12 @@ describe('held removals on a target without approvals', () => {
     const released = await run(['release', 'team-members', ...staging, '--generation', '2', '--yes', '--json']);
     expect(released.code, released.stderr).toBe(0);
     expect(released.stderr).toContain(`Released 4 held removals of upload #2: ${earlier.join(', ')} are no longer on the service.`);
-    expect(released.json()).toMatchObject({ outcome: 'uploaded', generation: 4, diff: { removed: 4, added: 0, changed: 0 } });
+    expect(released.json()).toMatchObject({
+      outcome: 'uploaded',
+      generation: 4,
+      released: { generation: 2, keys: earlier },
+      diff: { removed: 4, added: 0, changed: 0 },
+    });
     expect(await keysOf(sb)()).toEqual([...range(1, 25), 28].map(id));
 
     // The latest upload (the release) holds nothing; the second night's holds that still stand are the fix.
