@@ -102,7 +102,7 @@ export function holdOf(listed: readonly Generation[], head: Generation, wanted: 
   return { generation, keys: (from.heldRemovals ?? []).filter(stillHeld) };
 }
 
-/** NOTHING_HELD: what the upload held (if anything) and where it went; an earlier hold that still stands is the fix. */
+/** NOTHING_HELD: what the upload held (if anything) and where it went; another upload's hold that still stands is the fix. */
 function nothingHeld(
   options: ReleaseOptions,
   state: State,
@@ -113,21 +113,21 @@ function nothingHeld(
 ): UsageError {
   const { kind } = options;
   const noun = KINDS[kind].noun;
-  const g = listed.find((x) => x.generation === n);
-  const had = g?.heldRemovals?.length ?? 0;
+  const had = listed.find((x) => x.generation === n)?.heldRemovals?.length ?? 0;
   const why = had ? `the ${plural(had, noun)} it held back are no longer held (removed since, or named again by a later file)` : 'it held no removals back';
-  // The newest earlier upload whose holds still stand, when this one's do not.
-  const earlier = listed
-    .filter((x) => x.generation < n && x.heldRemovals?.length)
+  // The newest other upload whose holds still stand: the latest (when --generation named another), or an earlier one.
+  const other = listed
+    .filter((x) => x.generation !== n && x.heldRemovals?.length)
     .map((x) => holdOf(listed, head, x.generation, latest))
     .find((h) => h.keys.length);
   const target = options.target ? ['--target', options.target] : ['--base-url', state.key.baseUrl];
+  const args = other && ['release', kind, ...target, ...(other.generation === head.generation ? [] : ['--generation', String(other.generation)])];
   const refusal = new UsageError(
     'NOTHING_HELD',
     `nothing to release: upload #${n} of ${noun}s to ${state.key.baseUrl}${n === head.generation ? ' (the latest)' : ''} — ${why}; nothing was sent`,
-    earlier
-      ? `upload #${earlier.generation} held back ${plural(earlier.keys.length, noun)} that are still held: upload release ${kind} ${target.join(' ')} --generation ${earlier.generation}`
+    other && args
+      ? `upload #${other.generation}${other.generation === head.generation ? ' (the latest)' : ''} held back ${plural(other.keys.length, noun)} that are still held: upload ${args.join(' ')}`
       : `\`upload history ${kind} ${target.join(' ')}\` shows which uploads held removals back; to remove other records: upload remove ${kind} KEY… ${target.join(' ')}`,
   );
-  return earlier ? refusal.withFixes({ kind: 'command', args: ['release', kind, ...target, '--generation', String(earlier.generation)] }) : refusal;
+  return args ? refusal.withFixes({ kind: 'command', args }) : refusal;
 }

@@ -328,8 +328,18 @@ describe('held removals on a target without approvals', () => {
     const one = await run(['team-members', 'nightly.csv', ...staging, '--yes', '--hold-removals', '--json']);
     expect(one.code, one.stderr).toBe(9);
     expect(one.json()).toMatchObject({ generation: 2, heldRemovals: HELD, released: null });
-    // The hint, followed below, names the release.
     expect(one.stderr).toContain('`upload release team-members --target staging` removes exactly them');
+    // The first upload held nothing: refused, and the fix is the release of the latest upload's holds, as the hint above says.
+    const first = await run(['release', 'team-members', ...staging, '--generation', '1', '--yes', '--json']);
+    expect(first.code).toBe(2);
+    expect(first.json().error).toMatchObject({ code: 'NOTHING_HELD', fixes: [{ kind: 'command', args: ['release', 'team-members', '--target', 'staging'] }] });
+    expect(first.json().error.hint).toContain(
+      'upload #2 (the latest) held back 5 team members that are still held: upload release team-members --target staging',
+    );
+    const followedFirst = await run([...(first.json().error.fixes[0].args as string[]), '--dry-run', '--json']);
+    expect(followedFirst.code, followedFirst.stderr).toBe(0);
+    expect(followedFirst.json()).toMatchObject({ outcome: 'dry-run', released: { generation: 2, keys: HELD }, diff: { removed: 5, added: 0, changed: 0 } });
+    expect(await keysOf(sb)()).toEqual(range(1, 30).map(id));
     const two = await run(['team-members', 'nightly2.csv', ...staging, '--yes', '--hold-removals', '--json']);
     expect(two.code, two.stderr).toBe(9);
     const heldTwice = [24, 25, 26, 27, 29, 30].map(id);
