@@ -176,7 +176,7 @@ async function releasedThroughThePlan(p: People, sb: TestSandbox): Promise<void>
   expect(approve.stderr).toContain(`The plan releases the 5 removals upload #${upload} held back (${HELD.join(', ')}): it removes exactly them.`);
   expect(approve.stderr).toContain('+0 −5 ~0');
 
-  const apply = await p.as('cron', ['apply', 'release.plan.json', ...production, '--yes', '--json']);
+  const apply = await p.as('cron', ['apply', 'release.plan.json', ...production, '--yes', '--json', '--report-html', 'release.html']);
   expect(apply.code, apply.stderr).toBe(0);
   expect(apply.stderr).toContain(`Released 5 held removals of upload #${upload}: ${HELD.join(', ')} are no longer on the service.`);
   expect(apply.json()).toMatchObject({
@@ -187,6 +187,9 @@ async function releasedThroughThePlan(p: People, sb: TestSandbox): Promise<void>
     generation: upload + 1,
     diff: { removed: 5, added: 0, changed: 0 },
   });
+  expect(readFileSync(join(p.dir, 'release.html'), 'utf8')).toContain(
+    `Releases the 5 removals upload #${upload} held back: <span class="mono">${HELD.join(', ')}</span>`,
+  );
   // Exactly the five are gone; everybody else is as they were.
   expect(await sb.stored('/integrations/teamMembers')).toEqual(before);
 
