@@ -46,7 +46,8 @@ export interface Hold {
 
 export function releaseDefinition(options: ReleaseOptions): Definition {
   const { kind } = options;
-  // Known once the hold is read: the removal limit is exactly the keys held.
+  // Known once the hold is read: the removal limit is exactly the keys held. The frame reads the guards
+  // after the plan step (a getter, so this definition must not be spread before it runs).
   let held = 0;
   return {
     ...commandBasics(options, { kind, source: null, dryRun: options.dryRun }),
