@@ -77,6 +77,8 @@ export interface Planned {
   readonly set?: RecordSet;
   /** Recorded keys the set keeps although the file leaves them out (--hold-removals; set by the judge step). */
   readonly held?: readonly string[];
+  /** The guards' settings when only the planned set knows them (a release: its removal limit is the keys found held). */
+  readonly guards?: GuardSettings;
   /** Four eyes (apply): who planned and approved it, and the checks to make again under the lock. */
   readonly approval?: { readonly story: ApprovalStory; readonly rule: FourEyes; recheck(): Promise<void> };
 }

@@ -40,8 +40,8 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     const against = await def.baseline(opened, ctx);
     facts = { ...facts, against: against.against };
     let planned = await def.plan(opened, against, ctx);
-    // Read once the set is planned: a release's removal limit is the keys it found held.
-    const guards = target.guards ?? def.guards;
+    // The planned set's own, then the target's (a saved plan's), then the command's.
+    const guards = planned.guards ?? target.guards ?? def.guards;
     // A saved plan's report names the plan; the others name what the records came from.
     facts = { ...facts, source: facts.source ?? planned.source, records: planned.records, diff: planned.diff, ...(planned.file ? { file: planned.file } : {}) };
 

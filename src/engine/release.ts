@@ -46,14 +46,10 @@ export interface Hold {
 
 export function releaseDefinition(options: ReleaseOptions): Definition {
   const { kind } = options;
-  // Known once the hold is read: the removal limit is exactly the keys held. The frame reads the guards
-  // after the plan step (a getter, so this definition must not be spread before it runs).
-  let held = 0;
   return {
     ...commandBasics(options, { kind, source: null, dryRun: options.dryRun }),
-    get guards() {
-      return recordedSetGuards({ ...options.limits, maxRemovals: { kind: 'count', count: held } });
-    },
+    // Known once the hold is read (the planned set's guards): the removal limit is exactly the keys held.
+    guards: undefined,
     outputs: { planOut: options.planOut, target: options.target },
     locate: () => Promise.resolve({ kind, baseUrl: options.baseUrl }),
     baseline: async ({ state, head }) => {
@@ -65,7 +61,6 @@ export function releaseDefinition(options: ReleaseOptions): Definition {
       const listed = await state!.store.generations(state!.key);
       const hold = holdOf(listed, head!, options.generation, recorded);
       if (!hold.keys.length) throw nothingHeld(options, state!, listed, head!, recorded, hold.generation);
-      held = hold.keys.length;
       const set = removeKeys(recorded, hold.keys);
       const diff = diffRecords(recorded, 'snapshot', set.keys, bodiesOf(set));
       return {
@@ -76,6 +71,7 @@ export function releaseDefinition(options: ReleaseOptions): Definition {
         changes: () => analyseChanges(kind, recorded, set.keys, bodiesOf(set), diff),
         payload: encoded(set.bodies),
         set,
+        guards: recordedSetGuards({ ...options.limits, maxRemovals: { kind: 'count', count: hold.keys.length } }),
         what: { operation: 'release', release: hold } as const,
       };
     },
