@@ -90,7 +90,14 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
       }
       const fourEyes = stricter(options.fourEyes, saved.doc.approval);
       const digest = fourEyes
-        ? approvalDigest({ bodySha256: body.sha256, kind, address: normaliseBaseUrl(baseUrl), generation: saved.doc.generation, limits: limitsOf(saved.doc) })
+        ? approvalDigest({
+            bodySha256: body.sha256,
+            kind,
+            address: normaliseBaseUrl(baseUrl),
+            generation: saved.doc.generation,
+            limits: limitsOf(saved.doc),
+            held: saved.doc.heldRemovals,
+          })
         : undefined;
       return { kind, baseUrl, facts: { records: body.records }, found: { ...saved, fourEyes, digest }, guards: guardsOf(saved.doc) };
     },

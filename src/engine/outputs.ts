@@ -74,7 +74,7 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
   const target = def.outputs?.target ?? null;
   // Four eyes: the plan is recorded in the store as made by whoever the store says runs this.
   const approval = def.fourEyes
-    ? await recordPlan(def.fourEyes, { state, generation, limits, payload, planId, source: planned.source, target }, ctx)
+    ? await recordPlan(def.fourEyes, { state, generation, limits, payload, planId, source: planned.source, target, held: planned.held }, ctx)
     : undefined;
   await writePlan(
     path,
@@ -103,7 +103,16 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
 
 async function recordPlan(
   rule: FourEyes,
-  plan: { state: State; generation: number; limits: PlanLimits | undefined; payload: Payload; planId: string; source: string; target: string | null },
+  plan: {
+    state: State;
+    generation: number;
+    limits: PlanLimits | undefined;
+    payload: Payload;
+    planId: string;
+    source: string;
+    target: string | null;
+    held: readonly string[] | undefined;
+  },
   ctx: RunContext,
 ): Promise<{ approvals: number; hours: number; planner: string }> {
   const [{ approvalDigest }, { limitsOf }] = await Promise.all([import('./approval.js'), import('./saved-plan.js')]);
@@ -114,6 +123,7 @@ async function recordPlan(
     address: state.key.baseUrl,
     generation,
     limits: limitsOf({ limits: plan.limits }),
+    held: plan.held,
   });
   const record = await state.store.recordPlan(state.key, { digest, planId: plan.planId, generation, source: plan.source });
   const n = rule.approvals;

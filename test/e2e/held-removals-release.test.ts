@@ -6,11 +6,12 @@
 // system account where the machine allows it (./four-eyes-directory.test.ts). A target without
 // approvals releases directly, an earlier hold by --generation N, and nothing held is NOTHING_HELD.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestOf } from '../../src/engine/saved-plan.js';
 import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { id, membersCsv, range } from '../helpers/members.js';
@@ -102,6 +103,14 @@ async function heldThroughThePlan(p: People, sb: TestSandbox): Promise<void> {
     diff: { added: 0, removed: 0, changed: 2 },
     approval: { approvers: [{ name: p.name.approver }] },
   });
+
+  // The held keys edited out of the approved plan, and the plan re-signed to match: not the plan approved.
+  const { heldRemovals: _held, digest: _digest, ...rest } = JSON.parse(readFileSync(join(p.dir, 'nightly.plan.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(p.dir, 'stripped.plan.json'), JSON.stringify({ ...rest, digest: digestOf(rest as Parameters<typeof digestOf>[0]) }));
+  const stripped = await p.as('cron', ['apply', 'stripped.plan.json', ...production, '--yes', '--json']);
+  expect(stripped.code).toBe(4);
+  expect(stripped.json().error.code).toBe('PLAN_CHANGED');
+  expect(await keysOf(sb)()).toEqual(range(1, 30).map(id));
 
   const webhook = await hook();
   const apply = await p.as('cron', [
