@@ -97,6 +97,7 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
             generation: saved.doc.generation,
             limits: limitsOf(saved.doc),
             held: saved.doc.heldRemovals,
+            release: saved.doc.release,
           })
         : undefined;
       return { kind, baseUrl, facts: { records: body.records }, found: { ...saved, fourEyes, digest }, guards: guardsOf(saved.doc) };

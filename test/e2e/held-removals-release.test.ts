@@ -185,6 +185,14 @@ async function releasedThroughThePlan(p: People, sb: TestSandbox): Promise<void>
   expect(approve.stderr).toContain(`The plan releases the 5 removals upload #${upload} held back (${HELD.join(', ')}): it removes exactly them.`);
   expect(approve.stderr).toContain('+0 −5 ~0');
 
+  // What the release says it releases, edited and re-signed: not the plan approved.
+  const { digest: _digest, ...doc } = JSON.parse(readFileSync(join(p.dir, 'release.plan.json'), 'utf8')) as Record<string, unknown>;
+  const relabelled = { ...doc, release: { generation: upload - 1, keys: HELD.slice(1) } };
+  writeFileSync(join(p.dir, 'relabelled.plan.json'), JSON.stringify({ ...relabelled, digest: digestOf(relabelled as Parameters<typeof digestOf>[0]) }));
+  const edited = await p.as('cron', ['apply', 'relabelled.plan.json', ...production, '--yes', '--json']);
+  expect(edited.code).toBe(4);
+  expect(edited.json().error.code).toBe('PLAN_CHANGED');
+
   const apply = await p.as('cron', ['apply', 'release.plan.json', ...production, '--yes', '--json', '--report-html', 'release.html']);
   expect(apply.code, apply.stderr).toBe(0);
   expect(apply.stderr).toContain(`Released 5 held removals of upload #${upload}: ${HELD.join(', ')} are no longer on the service.`);
