@@ -60,6 +60,7 @@ export const ERROR_CODES = {
     'OUTPUT_UNWRITABLE',
     'NO_HISTORY',
     'NO_PENDING',
+    'NOTHING_HELD',
     'BAD_GENERATION',
     'PLAN_BASE_URL',
     'STATE_UNREACHABLE',

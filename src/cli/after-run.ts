@@ -82,7 +82,7 @@ export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: s
 
 /** What the command line asked for: the commands that are not an upload of a file say it by name. */
 function operationOf(command: string, argv: readonly string[]): RunFacts['operation'] {
-  if (command === 'remove' || command === 'restore' || command === 'apply' || command === 'export') return command;
+  if (command === 'remove' || command === 'restore' || command === 'apply' || command === 'release' || command === 'export') return command;
   if (command === 'state') return argv.includes('resolve') ? 'resolve' : 'state';
   return argv.includes('--merge') ? 'merge' : 'upload';
 }

@@ -112,6 +112,7 @@ export const FLAGS = {
   noColor: { flags: '--no-color', help: 'no colour in the output' },
   quiet: { flags: '-q, --quiet', help: 'print only warnings, errors and the outcome' },
   generation: { flags: '--generation <n>', help: 'the upload to restore (see upload history); default: the one before the latest' },
+  releaseGeneration: { flags: '--generation <n>', help: 'the upload whose held removals to release (see upload history); default: the latest' },
   limit: { flags: '--limit <n>', help: 'show at most this many uploads', default: '20' },
   to: { flags: '--to <dir|url>', help: 'the store to copy into' },
   from: { flags: '--from <dir|url>', help: 'the store to copy from (default: $UPLOAD_STATE, else the state folder of this system)' },

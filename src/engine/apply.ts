@@ -9,6 +9,7 @@ import { diffRecords, noBaseline } from '../diff/index.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { GuardRefusal, InputError, UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
+import { plural } from '../numbers.js';
 import { baselineOf } from './report.js';
 import { resolveBaseUrl } from '../send/config.js';
 import { latestUpload } from './baseline.js';
@@ -91,7 +92,15 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
       }
       const fourEyes = stricter(options.fourEyes, saved.doc.approval);
       const digest = fourEyes
-        ? approvalDigest({ bodySha256: body.sha256, kind, address: normaliseBaseUrl(baseUrl), generation: saved.doc.generation, limits: limitsOf(saved.doc) })
+        ? approvalDigest({
+            bodySha256: body.sha256,
+            kind,
+            address: normaliseBaseUrl(baseUrl),
+            generation: saved.doc.generation,
+            limits: limitsOf(saved.doc),
+            held: saved.doc.heldRemovals,
+            release: saved.doc.release,
+          })
         : undefined;
       return { kind, baseUrl, facts: { records: body.records }, found: { ...saved, fourEyes, digest }, guards: guardsOf(saved.doc) };
     },
@@ -127,6 +136,9 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
       // Under four eyes the planner is who the store recorded, not the name the plan file carries.
       const planner = approved?.story.planner ?? toApprove?.plan.planner;
       ctx.emit({ type: 'applying', plan: options.plan, records: doc.body.records, source, user, host, createdAt, ...(planner ? { planner } : {}) });
+      const held = doc.heldRemovals ?? [];
+      if (held.length) ctx.emit({ type: 'plan-held', kind: doc.kind, held, release: releaseCommand(doc, options.target ?? doc.target ?? null) });
+      if (doc.release) ctx.emit({ type: 'notice', message: `The plan releases ${releaseWords(doc.release)}: it removes exactly them.` });
       const payload = { records: doc.body.records, chunks: [body], bytes: body.length, sha256: doc.body.sha256 };
       const latest = against.baseline?.records;
       const planned = latest && decodeCanonical(body, KINDS[doc.kind].keyField);
@@ -147,7 +159,9 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
         diff,
         changes: () => (latest ? analyseChanges(doc.kind, latest, keys, bodies, diff) : undefined),
         payload: () => Promise.resolve(payload),
-        what: { operation: 'apply', savedPlan: options.plan, notes: doc.notes ?? [] },
+        what: { operation: 'apply', savedPlan: options.plan, notes: doc.notes ?? [], release: doc.release },
+        // Held back as the plan was made: reported, recorded in the history and said (exit 9) as a direct --hold-removals upload is.
+        ...(held.length ? { held } : {}),
         ...(approved ? { approval: approved } : {}),
       });
     },
@@ -189,6 +203,17 @@ async function checkApprovals(state: State, saved: Saved, options: ApplyOptions)
       await judge();
     },
   };
+}
+
+/** "the 5 removals upload #12 held back (E0026, E0027, …)" */
+function releaseWords({ generation, keys }: NonNullable<PlanDocument['release']>): string {
+  const shown = keys.slice(0, 10).join(', ') + (keys.length > 10 ? `, and ${keys.length - 10} more` : '');
+  return `the ${plural(keys.length, 'removal')} upload #${generation} held back (${shown})`;
+}
+
+/** `release KIND --target NAME` (or --base-url, for a plan made without a named target). */
+function releaseCommand(doc: PlanDocument, target: string | null): string[] {
+  return ['release', doc.kind, ...(target ? ['--target', target] : ['--base-url', doc.baseUrl])];
 }
 
 /** The limits a plan was judged with; a plan written before plans recorded them gets the defaults. */

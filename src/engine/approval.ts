@@ -46,6 +46,10 @@ export interface DigestInput {
   readonly address: string;
   readonly generation: number;
   readonly limits: { readonly maxRemovals: string; readonly maxChanges: string; readonly maxEmptied: string; readonly allowEmpty: boolean };
+  /** The keys the plan holds back (--hold-removals): what apply reports and records, so not to be edited away. */
+  readonly held?: readonly string[] | undefined;
+  /** A release's plan: the upload whose holds it removes and those keys, as its history will say. */
+  readonly release?: { readonly generation: number; readonly keys: readonly string[] } | undefined;
 }
 
 /** The approval digest: what an approval is bound to. */
@@ -61,6 +65,9 @@ export function approvalDigest(input: DigestInput): string {
     limits.maxChanges,
     limits.maxEmptied,
     String(limits.allowEmpty),
+    // Only when some are held: the digest of a plan that holds nothing is what it always was.
+    ...(input.held?.length ? [`held:${JSON.stringify([...input.held].sort())}`] : []),
+    ...(input.release ? [`release:${input.release.generation}:${JSON.stringify([...input.release.keys].sort())}`] : []),
   ];
   // node:crypto on use, as ../contract/json-array.ts does: the rules above load with every run's target.
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(fields)).digest('hex');

@@ -42,8 +42,18 @@ export type PlannedAs =
   | { readonly operation: 'remove' }
   /** An earlier generation sent again: the new one says which. */
   | { readonly operation: 'restore'; readonly restoredFrom: number }
-  /** A saved plan: its path, and what its guards said when it was made (shown when there is nothing to judge it against again). */
-  | { readonly operation: 'apply'; readonly savedPlan: string; readonly notes: readonly string[] };
+  /** The removals an upload held back (`upload release`): which upload, and exactly those keys. */
+  | { readonly operation: 'release'; readonly release: { readonly generation: number; readonly keys: readonly string[] } }
+  /**
+   * A saved plan: its path, and what its guards said when it was made (shown when there is nothing to
+   * judge it against again); a plan of a release is recorded as the release it is.
+   */
+  | {
+      readonly operation: 'apply';
+      readonly savedPlan: string;
+      readonly notes: readonly string[];
+      readonly release?: { readonly generation: number; readonly keys: readonly string[] } | undefined;
+    };
 
 /** The set a run would send, and what it changes. */
 export interface Planned {
@@ -67,6 +77,8 @@ export interface Planned {
   readonly set?: RecordSet;
   /** Recorded keys the set keeps although the file leaves them out (--hold-removals; set by the judge step). */
   readonly held?: readonly string[];
+  /** The guards' settings when only the planned set knows them (a release: its removal limit is the keys found held). */
+  readonly guards?: GuardSettings;
   /** Four eyes (apply): who planned and approved it, and the checks to make again under the lock. */
   readonly approval?: { readonly story: ApprovalStory; readonly rule: FourEyes; recheck(): Promise<void> };
 }

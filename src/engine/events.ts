@@ -47,12 +47,16 @@ export type RunEvent =
   | { readonly type: 'guard-notes'; readonly notes: readonly string[] }
   | { readonly type: 'guards'; readonly kind: Kind; readonly guards: readonly GuardCheck[] }
   /** --hold-removals: the removal guard would have refused; these recorded keys are sent as they are. */
-  | { readonly type: 'held'; readonly kind: Kind; readonly held: readonly string[] }
+  | { readonly type: 'held'; readonly kind: Kind; readonly held: readonly string[]; readonly release: readonly string[] }
+  /** A saved plan holds removals back (it was made with --hold-removals); `release` is the command that removes exactly them. */
+  | { readonly type: 'plan-held'; readonly kind: Kind; readonly held: readonly string[]; readonly release: readonly string[] }
   | { readonly type: 'dry-run'; readonly kind: Kind; readonly count: number; readonly needs: readonly string[] }
   | { readonly type: 'sending'; readonly kind: Kind; readonly count: number; readonly origin: string }
   | { readonly type: 'send'; readonly event: SendEvent; readonly origin: string }
   | { readonly type: 'sent' }
-  | { readonly type: 'uploaded'; readonly message: string };
+  | { readonly type: 'uploaded'; readonly message: string }
+  /** A release was sent and recorded: exactly these held keys are gone from the service. */
+  | { readonly type: 'released'; readonly kind: Kind; readonly generation: number; readonly keys: readonly string[] };
 
 /** The question a real run asks before it sends. */
 export interface ConfirmRequest {

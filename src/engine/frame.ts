@@ -36,11 +36,12 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     if (target.baseUrl) state = await openState(def.state, target.baseUrl, target.kind, ctx);
     const head = state ? await state.store.head(state.key) : undefined;
     const opened: Opened<Found> = { target, state, head };
-    const guards = target.guards ?? def.guards;
 
     const against = await def.baseline(opened, ctx);
     facts = { ...facts, against: against.against };
     let planned = await def.plan(opened, against, ctx);
+    // The planned set's own, then the target's (a saved plan's), then the command's.
+    const guards = planned.guards ?? target.guards ?? def.guards;
     // A saved plan's report names the plan; the others name what the records came from.
     facts = { ...facts, source: facts.source ?? planned.source, records: planned.records, diff: planned.diff, ...(planned.file ? { file: planned.file } : {}) };
 
@@ -51,6 +52,9 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));
     if (verdict?.guards.length) facts = { ...facts, guards: verdict.guards };
     if (planned.held?.length) facts = { ...facts, diff: planned.diff, held: planned.held };
+    // A release (or the plan of one) says which held removals it removes, whatever else it reports.
+    const released = planned.what.operation === 'release' || planned.what.operation === 'apply' ? planned.what.release : undefined;
+    if (released) facts = { ...facts, released };
     if (planned.approval) facts = { ...facts, approval: approvalReport(planned.approval, null) };
     // A set made of the file and the recorded upload is checked whole: a new record may clash with a kept one.
     const clash =
@@ -91,7 +95,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
         diff: planned.diff,
         restoredFrom: planned.what.operation === 'restore' ? planned.what.restoredFrom : null,
         plan: planned.what.operation === 'apply' ? planned.what.savedPlan : null,
-        operation: planned.what.operation,
+        operation: planned.what.operation === 'apply' && planned.what.release ? 'release' : planned.what.operation,
         heldRemovals: planned.held,
         locate: locatorOf(planned.file, planned.set),
         approval: planned.approval,
@@ -99,6 +103,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
       ctx,
     );
     if (planned.approval) facts = { ...facts, approval: approvalReport(planned.approval, planned.approval.story.appliedBy) };
+    if (released) ctx.emit({ type: 'released', kind: target.kind, ...released });
     return { facts: { ...facts, executed, done: 'uploaded' } };
   } catch (failure) {
     return { facts, failure };
@@ -168,7 +173,8 @@ function judgeStep(
   const judged = judgeHolding(input, set ?? { keys: [], bodies: [] }, hold);
   const { verdict } = judged;
   if (judged.held.length) {
-    ctx.emit({ type: 'held', kind, held: judged.held });
+    const where = def.outputs?.target ? ['--target', def.outputs.target] : opened.state ? ['--base-url', opened.state.key.baseUrl] : [];
+    ctx.emit({ type: 'held', kind, held: judged.held, release: ['release', kind, ...where] });
     const kept = judged.planned;
     planned = {
       ...planned,

@@ -72,9 +72,10 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
   // node:crypto on use: most runs save no plan.
   const planId = process.getBuiltinModule('node:crypto').randomUUID();
   const target = def.outputs?.target ?? null;
+  const release = planned.what.operation === 'release' ? { generation: planned.what.release.generation, keys: [...planned.what.release.keys] } : undefined;
   // Four eyes: the plan is recorded in the store as made by whoever the store says runs this.
   const approval = def.fourEyes
-    ? await recordPlan(def.fourEyes, { state, generation, limits, payload, planId, source: planned.source, target }, ctx)
+    ? await recordPlan(def.fourEyes, { state, generation, limits, payload, planId, source: planned.source, target, held: planned.held, release }, ctx)
     : undefined;
   await writePlan(
     path,
@@ -92,6 +93,9 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
       ...(limits ? { limits } : {}),
       planId,
       ...(approval ? { approval } : {}),
+      // The removals held back travel with the plan: approve shows them, apply reports and records them.
+      ...(planned.held?.length ? { heldRemovals: [...planned.held] } : {}),
+      ...(release ? { release } : {}),
     },
     payload,
   );
@@ -103,7 +107,17 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
 
 async function recordPlan(
   rule: FourEyes,
-  plan: { state: State; generation: number; limits: PlanLimits | undefined; payload: Payload; planId: string; source: string; target: string | null },
+  plan: {
+    state: State;
+    generation: number;
+    limits: PlanLimits | undefined;
+    payload: Payload;
+    planId: string;
+    source: string;
+    target: string | null;
+    held: readonly string[] | undefined;
+    release: { generation: number; keys: readonly string[] } | undefined;
+  },
   ctx: RunContext,
 ): Promise<{ approvals: number; hours: number; planner: string }> {
   const [{ approvalDigest }, { limitsOf }] = await Promise.all([import('./approval.js'), import('./saved-plan.js')]);
@@ -114,6 +128,8 @@ async function recordPlan(
     address: state.key.baseUrl,
     generation,
     limits: limitsOf({ limits: plan.limits }),
+    held: plan.held,
+    release: plan.release,
   });
   const record = await state.store.recordPlan(state.key, { digest, planId: plan.planId, generation, source: plan.source });
   const n = rule.approvals;

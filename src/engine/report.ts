@@ -64,6 +64,8 @@ export interface UploadReport {
   generation: number | null;
   /** Keys --hold-removals kept on the service although the file leaves them out (exit 9); empty: none. */
   heldRemovals?: readonly string[];
+  /** `upload release` (and approve or apply of its plan): the upload whose holds it removes, and exactly those keys; null elsewhere. */
+  released?: { readonly generation: number; readonly keys: readonly string[] } | null;
   /** Four eyes (approve, apply): planner, approvers and applier of the plan; null elsewhere. */
   approval?: ApprovalReport | null;
   response: { status: number; message: string } | null;

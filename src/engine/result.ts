@@ -39,6 +39,8 @@ export interface RunFacts {
   readonly guards?: readonly GuardCheck[];
   /** Removals --hold-removals held back: the keys kept on the service although the file leaves them out. */
   readonly held?: readonly string[];
+  /** `upload release`: the upload whose held removals the set removes, and those keys. */
+  readonly released?: { readonly generation: number; readonly keys: readonly string[] };
   readonly executed?: Executed;
   /** Four eyes: who planned and approved the plan, and (once sent) who applied it. */
   readonly approval?: ApprovalReport;

@@ -45,6 +45,10 @@ const planDocument = z.strictObject({
   planId: z.string().optional(),
   /** Four eyes: the target needs this many approvals, each valid this long; the planner as the state store named them. */
   approval: z.strictObject({ approvals: z.number().int().min(1), hours: z.number().positive(), planner: z.string() }).optional(),
+  /** --hold-removals: the recorded keys the body keeps although the file leaves them out (absent: none held, or an older plan). */
+  heldRemovals: z.array(z.string()).min(1).optional(),
+  /** `upload release`: the upload whose held removals the plan removes, and those keys. */
+  release: z.strictObject({ generation: z.number().int().min(1), keys: z.array(z.string()).min(1) }).optional(),
   body: z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().min(2), records: z.number().int().min(0) }),
   digest: z.string(),
 });

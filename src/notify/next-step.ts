@@ -41,10 +41,15 @@ export function nextStep(f: StepFacts): NextStep {
     case 'success':
       return { command: history, why: f.dryRun ? 'nothing was sent; the dry run found nothing to stop it' : 'nothing to do; the history shows this upload' };
     case 'held-removals':
-      return {
-        command: review,
-        why: `${f.held} records the file leaves out are still on the service; check them on the review page, and if they are meant to go, run the upload once with --max-removals set to the removals it shows`,
-      };
+      return f.kind
+        ? {
+            command: releaseCommand(f, f.kind),
+            why: `${f.held} records the file leaves out are still on the service (held back); this dry run lists exactly them, and without --dry-run removes exactly them (where the target needs approvals: with --plan-out, approved and applied)`,
+          }
+        : {
+            command: review,
+            why: `${f.held} records the file leaves out are still on the service; check them on the review page, and if they are meant to go, run the upload once with --max-removals set to the removals it shows`,
+          };
     case 'unknown':
       return { command: again(f), why: 'the service may or may not hold the new set; sending the same set again is safe and settles it' };
     case 'refused':
@@ -88,6 +93,22 @@ function failed(f: StepFacts, review: string, history: string): NextStep {
       }
       return { command: review, why: 'nothing was sent; the review page names each problem by line and column' };
   }
+}
+
+/** Flags that say where the records go, carried from the command line into `upload release`. */
+const WHERE_FLAGS = ['--base-url', '--state', '--state-dir', '--config'];
+
+/** `upload release KIND --target NAME --dry-run`: what the held removals' release would remove (where the run went). */
+function releaseCommand(f: StepFacts, kind: string): string {
+  const where: string[] = [];
+  if (f.target) where.push('--target', f.target);
+  for (let i = 0; i < f.argv.length; i++) {
+    const [name] = f.argv[i]!.split('=');
+    if (!WHERE_FLAGS.includes(name!)) continue;
+    where.push(f.argv[i]!);
+    if (!f.argv[i]!.includes('=') && i + 1 < f.argv.length) where.push(f.argv[++i]!);
+  }
+  return ['upload', ...['release', kind, ...where, '--dry-run'].map(quote)].join(' ');
 }
 
 /** The same command again, without the notification flags. */

@@ -20,7 +20,7 @@ export type NotifiedReport = Readonly<UploadReport>;
  * What the run was: an upload (a full upload of a file, a merge, a removal of keys, a restore, a plan
  * applied), or one of the commands that only read or copy the state (an export, a state copy, a settling).
  */
-export type NotifiedOperation = 'upload' | 'merge' | 'remove' | 'restore' | 'apply' | 'export' | 'state' | 'resolve';
+export type NotifiedOperation = 'upload' | 'merge' | 'remove' | 'restore' | 'apply' | 'release' | 'export' | 'state' | 'resolve';
 
 export interface RunFacts {
   /** The command that ran: store-cards, team-members, restore, apply, remove, … */
@@ -161,6 +161,7 @@ const OPERATION_WORDS: Readonly<Record<NotifiedOperation, string>> = {
   remove: 'removal',
   restore: 'restore',
   apply: 'saved plan applied',
+  release: 'release of held removals',
   export: 'export',
   state: 'state copy',
   resolve: 'settling of an unconfirmed upload',

@@ -42,6 +42,7 @@ export function assembleReport(facts: RunFacts, ending: Ending): UploadReport {
     guards: facts.guards ?? null,
     generation: executed?.generation ?? null,
     heldRemovals: facts.held ?? [],
+    released: facts.released ?? null,
     approval: facts.approval ?? null,
     response: executed ? { status: executed.answer.status, message: executed.answer.message } : (ending.response ?? null),
     error: ending.error,

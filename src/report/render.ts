@@ -82,7 +82,16 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       const shown = event.held.slice(0, 5).join(', ') + (event.held.length > 5 ? `, and ${thousands(event.held.length - 5)} more` : '');
       ui.notice(
         style.yellow(
-          `Removals held back (--hold-removals): the file leaves out ${plural(event.held.length, noun)} (${shown}) that --max-removals does not allow removing; they are sent as recorded, so nothing is deleted. To remove them, run again with --max-removals ${event.held.length}.`,
+          `Removals held back (--hold-removals): the file leaves out ${plural(event.held.length, noun)} (${shown}) that --max-removals does not allow removing; they are sent as recorded, so nothing is deleted. If they are meant to go: once this upload is recorded, \`upload ${event.release.join(' ')}\` removes exactly them (or run again with --max-removals ${event.held.length}).`,
+        ),
+      );
+      return;
+    }
+    case 'plan-held': {
+      const shown = event.held.slice(0, 5).join(', ') + (event.held.length > 5 ? `, and ${thousands(event.held.length - 5)} more` : '');
+      ui.notice(
+        style.yellow(
+          `${plural(event.held.length, 'removal')} held back: ${shown}. The plan was made with --hold-removals: it keeps them on the service as recorded, so nothing is deleted. Once it is applied, \`upload ${event.release.join(' ')}\` removes exactly them.`,
         ),
       );
       return;
@@ -107,5 +116,10 @@ export function renderEvent(ui: Ui, event: RunEvent): void {
       return;
     case 'uploaded':
       ui.notice(style.green(`✓ ${event.message}`));
+      return;
+    case 'released': {
+      const shown = event.keys.slice(0, 10).join(', ') + (event.keys.length > 10 ? `, and ${thousands(event.keys.length - 10)} more` : '');
+      ui.notice(style.green(`Released ${plural(event.keys.length, 'held removal')} of upload #${event.generation}: ${shown} are no longer on the service.`));
+    }
   }
 }

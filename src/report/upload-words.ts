@@ -23,6 +23,8 @@ const whatItDid: Phrase = (g, kind) => {
       return `Put back the list as it was after upload #${g.restoredFrom ?? '?'}`;
     case 'apply':
       return `Sent a reviewed plan (${g.plan ?? g.source})`;
+    case 'release':
+      return `Released the ${g.source}: took off the list exactly the ${KINDS[kind].noun}s that upload had held back`;
   }
 };
 
@@ -31,7 +33,7 @@ const heldBack: Phrase = (g, kind) => {
   const held = g.heldRemovals ?? [];
   if (!held.length) return null;
   const shown = held.slice(0, 10).join(', ') + (held.length > 10 ? `, and ${held.length - 10} more` : '');
-  return `Kept ${noun(kind, held.length)} the file left out, instead of deleting them: ${shown}`;
+  return `Held back ${plural(held.length, 'removal')}: kept ${noun(kind, held.length)} the file left out, instead of deleting them: ${shown}`;
 };
 
 /** Four eyes: who planned it, who approved it, who sent it, as the state store named them. */

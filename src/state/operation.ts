@@ -17,6 +17,9 @@ export function describeOperation(g: Generation): string {
       return `restore of #${g.restoredFrom ?? '?'}`;
     case 'apply':
       return `apply of plan ${g.plan ?? g.source}`;
+    case 'release':
+      // "released 5 held removals of upload #12 (plan release.plan.json)"
+      return `released ${g.source}${g.plan ? ` (plan ${g.plan})` : ''}`;
     case 'upload':
       return `full upload of ${g.source}`;
   }

@@ -79,7 +79,7 @@ export interface ApprovalStory {
  * What an upload was: a full upload of a file, a merge of a file onto the last recorded set, a removal
  * of keys from it, a restore of an earlier upload, or the apply of a saved plan.
  */
-export type Operation = 'upload' | 'merge' | 'remove' | 'restore' | 'apply';
+export type Operation = 'upload' | 'merge' | 'remove' | 'restore' | 'apply' | 'release';
 
 export interface AuditEntry {
   readonly time: string;

@@ -139,9 +139,17 @@ describe('a notification after a run', () => {
     const fields = sent.blocks[1]!.fields!.map((f) => f.text);
     expect(fields).toContain('*Target*\nnightly');
     expect(fields).toContain('*Held back*\n40 (keys not listed: they look like emails or names)');
-    expect(sent.blocks[2]!.text!.text).toContain(
-      `upload team-members ${cut} --state-dir ${sb.stateDir} --config ${config} --target nightly --dry-run --report-html review.html`,
-    );
+    const next = `upload release team-members --target nightly --state-dir ${sb.stateDir} --config ${config} --dry-run`;
+    expect(sent.blocks[2]!.text!.text).toContain(next);
+    // Followed: the release's dry run lists exactly the 40 held back, and sends nothing.
+    const dry = await runCli([...next.split(' ').slice(1), '--json'], { env: { UPLOAD_TOKEN: TOKEN } });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.json()).toMatchObject({
+      outcome: 'dry-run',
+      released: { generation: 2, keys: range(11, 50).map((i) => `p${i}@example.com`) },
+      diff: { removed: 40 },
+    });
+    expect(await sb.stored('/integrations/teamMembers')).toHaveLength(50);
   });
 
   it('posts a Teams Adaptive Card with --notify-format teams, and refuses an unknown form', async () => {

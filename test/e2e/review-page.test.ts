@@ -280,7 +280,11 @@ describe('the history page says what each upload was', () => {
       );
       expect(rows).toEqual([
         ['#5', 'Put back the list as it was after upload #1', 'restore'],
-        ['#4', `Replaced the whole list with the 3 store cards of ${only}Kept 2 store cards the file left out, instead of deleting them: S2, S3`, 'upload'],
+        [
+          '#4',
+          `Replaced the whole list with the 3 store cards of ${only}Held back 2 removals: kept 2 store cards the file left out, instead of deleting them: S2, S3`,
+          'upload',
+        ],
         ['#3', 'Took store cards off the list (keys S9)', 'remove'],
         ['#2', `Added or updated the store cards in ${merge}, kept every other one`, 'merge'],
         ['#1', expect.stringMatching(/^Replaced the whole list with the 3 store cards of /), 'upload'],

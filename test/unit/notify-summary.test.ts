@@ -83,7 +83,7 @@ describe('a notification', () => {
     });
     expect(n.text).toBe(
       '⚠️ production (scheduling.example.com): team members full upload succeeded, 2 removals held back (exit 9) · 3 records, +1 −0 ~1 · 1 issues · upload #7 · ' +
-        'next: upload team-members /data/staff.csv --target production --dry-run --report-html review.html · on sync-01, 1.2 s',
+        'next: upload release team-members --target production --dry-run · on sync-01, 1.2 s',
     );
     expect(n.text).not.toMatch(/❌|refused|failed|unknown/);
   });

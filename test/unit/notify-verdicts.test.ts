@@ -40,7 +40,7 @@ const facts: RunFacts = {
 describe('the verdict and the next command', () => {
   const cases: [string, NotifiedReport, string, RegExp][] = [
     ['success', report('uploaded', 0, null), '✅', /^upload history store-cards --target prod$/],
-    ['held-removals', report('uploaded', 9, null, { heldRemovals: ['0001'] }), '⚠️', /--dry-run --report-html review\.html$/],
+    ['held-removals', report('uploaded', 9, null, { heldRemovals: ['0001'] }), '⚠️', /^upload release store-cards --target prod --dry-run$/],
     [
       'refused',
       report('refused', 4, 'TOO_MANY_REMOVALS'),
@@ -107,7 +107,11 @@ describe('keys in a notification', () => {
 });
 
 describe('the chat formats', () => {
-  const n = notification(report('uploaded', 9, null, { heldRemovals: ['0001', '0002'] }), { ...facts, argv: ['store-cards', '/data/<b>&_x_.csv'] });
+  const n = notification(report('uploaded', 9, null, { heldRemovals: ['0001', '0002'] }), {
+    ...facts,
+    // The next command (a release, for held removals) carries the store's path as typed.
+    argv: ['store-cards', '/data/<b>&_x_.csv', '--state', '/data/<b>&_x_.state'],
+  });
 
   it('Slack: text plus blocks, its markup characters escaped', () => {
     const body = formatNotification('slack', n) as { text: string; blocks: { type: string; text?: { text: string }; fields?: { text: string }[] }[] };
@@ -117,7 +121,7 @@ describe('the chat formats', () => {
     expect(all).not.toMatch(/<b>/);
     expect(all).toContain('&lt;b&gt;&amp;');
     expect(body.blocks[1]!.fields!.map((f) => f.text)).toContain('*Held back*\n2: 0001, 0002');
-    expect(body.blocks[2]!.text!.text).toMatch(/^\*Next:\* `upload store-cards/);
+    expect(body.blocks[2]!.text!.text).toMatch(/^\*Next:\* `upload release store-cards --target prod --state '\/data\/&lt;b&gt;&amp;_x_\.state' --dry-run`/);
   });
 
   it('Teams: a message with one Adaptive Card, its Markdown escaped', () => {
@@ -131,7 +135,7 @@ describe('the chat formats', () => {
     expect(head).toMatchObject({ type: 'TextBlock', color: 'Warning', weight: 'Bolder' });
     expect(factSet!.facts).toContainEqual({ title: 'Service', value: 'api.example.com' });
     expect(factSet!.facts).toContainEqual({ title: 'Upload', value: '#12' });
-    expect(command!.text).toContain('\\<b\\>&\\_x\\_.csv');
+    expect(command!.text).toContain('\\<b\\>&\\_x\\_.state');
   });
 });
 

@@ -58,15 +58,20 @@ export function guardSection(r: ReviewReport): string {
   const heldPart = held.length
     ? `<p>Removals held back (${num(held.length)}): <span class="mono">${esc(held.slice(0, 200).join(', '))}${held.length > 200 ? ' …' : ''}</span></p>`
     : '';
+  // `upload release`: exactly which held removals this set removes, and whose.
+  const released = r.released?.keys ?? [];
+  const releasedPart = r.released
+    ? `<p>Releases the ${num(released.length)} removals upload #${esc(r.released.generation)} held back: <span class="mono">${esc(released.slice(0, 200).join(', '))}${released.length > 200 ? ' …' : ''}</span></p>`
+    : '';
   if (!entries.length) {
     const refusal = r.outcome === 'refused' && r.error ? `<p>Refused: <code>${esc(r.error.code)}</code> ${esc(r.error.message)}</p>` : '';
-    return `<section id="guards"><h2>Guards</h2>${refusal}<p class="note">No guard judged this run: it stopped before there was a set to judge${refusal ? '' : ', or its guards spoke when its plan was made'}.</p>${heldPart}</section>`;
+    return `<section id="guards"><h2>Guards</h2>${refusal}<p class="note">No guard judged this run: it stopped before there was a set to judge${refusal ? '' : ', or its guards spoke when its plan was made'}.</p>${heldPart}${releasedPart}</section>`;
   }
   const rows = entries.map(([name, g]) => {
     const verdict = text(g.verdict ?? g.status ?? g.outcome, g.ok === true ? 'passed' : g.ok === false ? 'refused' : '—');
     return `<tr data-guard="${esc(name)}"><td><code>${esc(name)}</code></td><td class="${verdictClass(verdict)}">${esc(verdict)}</td><td>${guardDetails(g)}</td></tr>`;
   });
-  return `<section id="guards"><h2>Guards</h2><div class="wrap"><table><thead><tr><th>guard</th><th>verdict</th><th>details</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${heldPart}</section>`;
+  return `<section id="guards"><h2>Guards</h2><div class="wrap"><table><thead><tr><th>guard</th><th>verdict</th><th>details</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${heldPart}${releasedPart}</section>`;
 }
 
 const KNOWN = ['guard', 'name', 'verdict', 'status', 'outcome', 'ok', 'flag', 'setting', 'count', 'limit', 'field', 'fields', 'why'];
