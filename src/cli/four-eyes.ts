@@ -11,7 +11,8 @@ import type { Targeted } from './targets.js';
 /** Before a run that writes: refused where approvals are needed and it would send directly; named where the address chose. */
 export function checkWrite(writes: 'direct' | 'planned', chosen: Targeted, io: ProcessIo, given: Flags, line: { argv: readonly string[] }): void {
   // Refused even when named: said first, with the way round.
-  if (writes === 'direct') checkPlanned(chosen, line.argv);
+  // An unattended run under autoApply goes on: the engine sends it within the bounds or keeps it waiting (engine/auto-apply.ts).
+  if (writes === 'direct' && !(chosen.fourEyes?.autoApply && given.yes === true)) checkPlanned(chosen, line.argv);
   checkNamed(chosen.target, interactive(io) && given.yes !== true);
 }
 
@@ -20,12 +21,13 @@ function checkPlanned(chosen: Targeted, argv: readonly string[]): void {
   const rule = chosen.fourEyes;
   if (!rule) return;
   const name = chosen.target?.name;
-  const where = name ? `the target '${name}'` : 'this service (--approvals)';
+  const stored = chosen.policyFrom;
+  const where = name ? `the target '${name}'` : stored ? `this address (by the policy recorded in ${stored})` : 'this service (--approvals)';
   const plan = planName(argv);
   const named = name && !argv.some((a) => a === '--target' || a.startsWith('--target=')) ? ` --target ${name}` : '';
-  const approvals = name ? '' : ` --approvals ${rule.approvals}`;
+  const approvals = name ? '' : stored ? ` --state ${stored}` : ` --approvals ${rule.approvals}`;
   const commands = [
-    `${planCommand(argv)} --dry-run --plan-out ${plan}${named}${approvals}`,
+    `${planCommand(argv)} --dry-run --plan-out ${plan}${named}${stored && argv.includes('--state') ? '' : approvals}`,
     `upload approve ${plan}${named}${approvals}   (someone else${rule.approvals > 1 ? `; ${rule.approvals} people` : ''})`,
     `upload apply ${plan}${named}${approvals}`,
   ];

@@ -32,9 +32,12 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   let config: LoadedConfig | undefined;
   let after: AfterRun | undefined;
   let notice: string | undefined;
+  // Opened once for the whole command: the policy gate reads it before the run, the run uses it.
+  const stores = new Map<string, Promise<StateStore>>();
+  let policyNotices: readonly string[] = [];
   try {
     kind = spec.kind?.(args, given);
-    const chosen = await withTarget(given, io, line, kind, {
+    let chosen = await withTarget(given, io, line, kind, {
       showOnly: spec.readOnly === true,
       address: spec.address?.(args),
       noTarget: !has('target'),
@@ -42,9 +45,22 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     ({ target, notice, config } = chosen);
     flags = { ...chosen.flags, targetName: target?.name, fourEyes: chosen.fourEyes, settings: chosen.settings };
     const writes = has('target') ? spec.writes?.(flags) : undefined;
+    // The policy the store records for the address, config file or not (./policy-gate.ts).
+    if (has('target') && spec.writes) {
+      const { readStorePolicy, ruleOf } = await import('./policy-gate.js');
+      const open = (which: string) => openOnce(stores, which, io.env);
+      const gate = await readStorePolicy(chosen, open, writes !== undefined || given.planOut !== undefined, spec.address?.(args));
+      if (gate) {
+        policyNotices = [...gate.store.notices, ...gate.notices];
+        const fromStore = gate.recorded !== undefined && !gate.config?.approvals && (gate.effective?.approvals ?? 0) > 0;
+        chosen = { ...chosen, fourEyes: ruleOf(gate.effective), ...(fromStore ? { policyFrom: gate.store.label } : {}) };
+        flags = { ...flags, fourEyes: chosen.fourEyes };
+      }
+    }
     if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);
     if (has('notify') && spec.showsSettings !== true) after = await prepareAfterRun(name, flags, io, target, line.argv);
   } catch (failure) {
+    await closeAll(stores);
     return { facts: blank(), failure, json };
   }
   if (spec.ownsTerminal) {
@@ -73,7 +89,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     redact: io.secrets.redact,
   });
   if (notice) ui.notice(notice);
-  const stores = new Map<string, Promise<StateStore>>();
+  for (const line_ of policyNotices) ui.notice(line_);
   const ctx = context(args, flags, target, config, io, line, { ui, signal: interrupt.signal, protectedName, review: after?.html?.review, stores }, (l) =>
     ui.notice(l),
   );
@@ -157,6 +173,16 @@ function context(
       files: outputFiles,
     },
   };
+}
+
+/** A store opened before the run (the policy gate), kept for the run in the same map. */
+function openOnce(stores: Map<string, Promise<StateStore>>, which: string, env: NodeJS.ProcessEnv): Promise<StateStore> {
+  let opened = stores.get(which);
+  if (!opened) {
+    opened = import('../state/index.js').then(({ openStore }) => openStore(which, { env }));
+    stores.set(which, opened);
+  }
+  return opened;
 }
 
 async function closeAll(stores: Map<string, Promise<StateStore>>): Promise<void> {
