@@ -32,7 +32,8 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   let config: LoadedConfig | undefined;
   let after: AfterRun | undefined;
   let notice: string | undefined;
-  // Opened once for the whole command: the policy gate reads it before the run, the run uses it.
+  // The policy gate's store, before the run (closed once read), and the run's stores.
+  const early = new Map<string, Promise<StateStore>>();
   const stores = new Map<string, Promise<StateStore>>();
   let policyNotices: readonly string[] = [];
   try {
@@ -48,10 +49,11 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     // The policy the store records for the address, config file or not (./policy-gate.ts).
     if (has('target') && spec.writes) {
       const { readStorePolicy, ruleOf } = await import('./policy-gate.js');
-      const open = (which: string) => openOnce(stores, which, io.env);
-      const gate = await readStorePolicy(chosen, open, writes !== undefined || given.planOut !== undefined, spec.address?.(args));
+      // A connection of its own, closed at once: the run's store is opened with its Ctrl-C signal, later.
+      const gate = await readStorePolicy(chosen, (which) => openOnce(early, which, io.env), writes !== undefined || given.planOut !== undefined, spec.address?.(args));
+      await closeAll(early);
       if (gate) {
-        policyNotices = [...gate.store.notices, ...gate.notices];
+        policyNotices = gate.notices;
         const fromStore = gate.recorded !== undefined && !gate.config?.approvals && (gate.effective?.approvals ?? 0) > 0;
         chosen = { ...chosen, fourEyes: ruleOf(gate.effective), ...(fromStore ? { policyFrom: gate.store.label } : {}) };
         flags = { ...flags, fourEyes: chosen.fourEyes };
@@ -60,7 +62,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);
     if (has('notify') && spec.showsSettings !== true) after = await prepareAfterRun(name, flags, io, target, line.argv);
   } catch (failure) {
-    await closeAll(stores);
+    await closeAll(early);
     return { facts: blank(), failure, json };
   }
   if (spec.ownsTerminal) {
@@ -175,7 +177,7 @@ function context(
   };
 }
 
-/** A store opened before the run (the policy gate), kept for the run in the same map. */
+/** A store opened before the run (the policy gate), once per location. */
 function openOnce(stores: Map<string, Promise<StateStore>>, which: string, env: NodeJS.ProcessEnv): Promise<StateStore> {
   let opened = stores.get(which);
   if (!opened) {
