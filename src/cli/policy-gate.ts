@@ -85,7 +85,10 @@ export async function protection(
   }
   const data = policySources(gate, config);
   const lines = [`Protective settings (the stricter of the config and the policy the state store records for the address)${unread}:`];
-  for (const [key, s] of Object.entries(data)) lines.push(`  ${key.padEnd(14)}  ${s.value === null ? '(none)' : typeof s.value === 'string' ? s.value : JSON.stringify(s.value)}  ← ${s.from}`);
+  const { describeBounds } = await import('../guard/policy.js');
+  const shown = (key: string, v: unknown) =>
+    v === null ? '(none)' : key === 'autoApply' ? describeBounds(v as AutoApply) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v as number);
+  for (const [key, s] of Object.entries(data)) lines.push(`  ${key.padEnd(14)}  ${shown(key, s.value)}  ← ${s.from}`);
   return { lines, data };
 }
 

@@ -43,7 +43,14 @@ export default defineCommand({
     // The protective settings: the config's and the store's, the stricter, and where each came from.
     const { protection } = await import('../cli/policy-gate.js');
     const guarded = await protection({ settings, target, flags }, store);
-    const lines = [...formatConfig(effective), ...guarded.lines];
+    // The protective settings' sources in the same column as the others'.
+    const shown = formatConfig(effective);
+    const column = Math.max(0, ...shown.map((l) => l.indexOf('← ')));
+    const aligned = (l: string) => {
+      const at = l.indexOf(' ← ');
+      return at < 0 ? l : `${l.slice(0, at).trimEnd().padEnd(column - 1)} ${l.slice(at + 1)}`;
+    };
+    const lines = [...shown, ...guarded.lines.map(aligned)];
     if (flags.json !== true) io.stdout.write(`${io.secrets.redact(lines.join('\n'))}\n`);
     return { data: { ...effective, protection: guarded.data } };
   },
