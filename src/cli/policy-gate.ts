@@ -87,7 +87,7 @@ export async function protection(
   const lines = [`Protective settings (the stricter of the config and the policy the state store records for the address)${unread}:`];
   const { describeBounds } = await import('../guard/policy.js');
   const shown = (key: string, v: unknown) =>
-    v === null ? '(none)' : key === 'autoApply' ? describeBounds(v as AutoApply) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v as number);
+    v === null ? '(none)' : key === 'autoApply' ? describeBounds(v as AutoApply) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : JSON.stringify(v);
   for (const [key, s] of Object.entries(data)) lines.push(`  ${key.padEnd(14)}  ${shown(key, s.value)}  ← ${s.from}`);
   return { lines, data };
 }
@@ -99,13 +99,22 @@ export function policySources(p: StorePolicy | undefined, config: Policy | undef
   const from = (key: keyof Policy, asks: (x: Policy) => boolean): string => {
     const inConfig = config !== undefined && asks(config);
     const inStore = recorded !== undefined && asks(recorded);
-    return inConfig && inStore ? 'both' : inConfig ? 'config' : inStore ? `store (${p!.store.label}, set by ${p!.recorded!.setBy} at ${p!.recorded!.setAt})` : 'default';
+    return inConfig && inStore
+      ? 'both'
+      : inConfig
+        ? 'config'
+        : inStore
+          ? `store (${p!.store.label}, set by ${p!.recorded!.setBy} at ${p!.recorded!.setAt})`
+          : 'default';
   };
   const e = effective;
   return {
     protected: { value: e?.protected ?? false, from: from('protected', (x) => x.protected) },
     approvals: { value: e?.approvals ?? 0, from: from('approvals', (x) => x.approvals > 0 && x.approvals === e?.approvals) },
-    approvalHours: { value: e?.approvals ? e.approvalHours : null, from: from('approvalHours', (x) => x.approvals > 0 && x.approvalHours === e?.approvalHours) },
+    approvalHours: {
+      value: e?.approvals ? e.approvalHours : null,
+      from: from('approvalHours', (x) => x.approvals > 0 && x.approvalHours === e?.approvalHours),
+    },
     autoApply: {
       value: e?.approvals ? e.autoApply : null,
       from: from('autoApply', (x) => x.approvals > 0 && x.autoApply !== null && sameBounds(x.autoApply, e?.autoApply)),

@@ -50,7 +50,12 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     if (has('target') && spec.writes) {
       const { readStorePolicy, ruleOf } = await import('./policy-gate.js');
       // A connection of its own, closed at once: the run's store is opened with its Ctrl-C signal, later.
-      const gate = await readStorePolicy(chosen, (which) => openOnce(early, which, io.env), writes !== undefined || given.planOut !== undefined, spec.address?.(args));
+      const gate = await readStorePolicy(
+        chosen,
+        (which) => openOnce(early, which, io.env),
+        writes !== undefined || given.planOut !== undefined,
+        spec.address?.(args),
+      );
       await closeAll(early);
       if (gate) {
         policyNotices = gate.notices;

@@ -7,7 +7,7 @@ export default defineCommand({
   usage: 'apply [plan]',
   summary: 'send exactly a plan saved by --dry-run --plan-out, if the service has not moved since',
   description:
-    'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent). Where the target needs approvals, only a plan approved by enough other people, for exactly its content and within their validity, is sent, and only once (NOT_APPROVED, PLAN_CHANGED, PLAN_USED). Without a plan file: the plan kept in the target\'s state store that is approved (--plan N to name one).',
+    "Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent). Where the target needs approvals, only a plan approved by enough other people, for exactly its content and within their validity, is sent, and only once (NOT_APPROVED, PLAN_CHANGED, PLAN_USED). Without a plan file: the plan kept in the target's state store that is approved (--plan N to name one).",
   examples: [
     '$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json',
     '$ upload apply reviewed.plan.json --yes',

@@ -48,7 +48,12 @@ export default defineCommand({
     const column = Math.max(0, ...shown.map((l) => l.indexOf('← ')));
     const aligned = (l: string) => {
       const at = l.indexOf(' ← ');
-      return at < 0 ? l : `${l.slice(0, at).trimEnd().padEnd(column - 1)} ${l.slice(at + 1)}`;
+      return at < 0
+        ? l
+        : `${l
+            .slice(0, at)
+            .trimEnd()
+            .padEnd(column - 1)} ${l.slice(at + 1)}`;
     };
     const lines = [...shown, ...guarded.lines.map(aligned)];
     if (flags.json !== true) io.stdout.write(`${io.secrets.redact(lines.join('\n'))}\n`);

@@ -11,7 +11,11 @@ export default defineCommand({
   description: `show: what the state store records for the service's address — approvals and how long each counts, protected, the autoApply bounds — who recorded it and when. Every run that opens the store for this address obeys it, with or without a config file (the stricter of the config and the store).
 
 set: record the target's protective settings ("protected", "approvals", "approvalHours", "autoApply") as the address's policy, exactly. Anyone may record a stricter policy (a run whose target asks more does so by itself); a weaker one only the store's administrator: on PostgreSQL a role with UPDATE on upload_policies (docs/state.md), on a directory store the owner of its folder (else POLICY_WEAKER, nothing recorded).`,
-  examples: ['$ upload policy show --target production', '$ upload policy set --target production          as the store\'s administrator, to weaken it', '$ upload policy show --base-url https://scheduling.example.com --state postgres://db.example.com/scheduling --json'],
+  examples: [
+    '$ upload policy show --target production',
+    "$ upload policy set --target production          as the store's administrator, to weaken it",
+    '$ upload policy show --base-url https://scheduling.example.com --state postgres://db.example.com/scheduling --json',
+  ],
   order: 6.8,
   flags: ['baseUrl', ...GROUPS.store, 'json', ...GROUPS.target],
   run: async ({ args: [action], flags, io, store, say, target }) => {
@@ -39,10 +43,13 @@ set: record the target's protective settings ("protected", "approvals", "approva
         );
       const wanted = policyOfTarget(target.target) ?? NO_POLICY;
       const before = await opened.policy(address);
-      if (before && samePolicy(before.policy, wanted)) say(`The policy of ${address} in ${opened.label} is already the target '${target.name}''s: ${describePolicy(wanted)}.`);
+      if (before && samePolicy(before.policy, wanted))
+        say(`The policy of ${address} in ${opened.label} is already the target '${target.name}''s: ${describePolicy(wanted)}.`);
       else {
         const after = await opened.setPolicy(address, wanted, 'set');
-        say(`Recorded in ${opened.label} the policy of ${address}, from the target '${target.name}': ${describePolicy(after.policy)} (was: ${before ? describePolicy(before.policy) : 'none'}).`);
+        say(
+          `Recorded in ${opened.label} the policy of ${address}, from the target '${target.name}': ${describePolicy(after.policy)} (was: ${before ? describePolicy(before.policy) : 'none'}).`,
+        );
       }
     }
     const recorded = await opened.policy(address);

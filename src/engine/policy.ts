@@ -29,4 +29,3 @@ export function policyOfTarget(target: Target | undefined): Policy | undefined {
     autoApply: target.approvals ? (target.autoApply ?? null) : null,
   };
 }
-

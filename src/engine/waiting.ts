@@ -125,7 +125,8 @@ export async function chooseWaiting(
   const plans = await keptPlans(store, address);
   const chosen = (plan: KeptPlan): Chosen => ({
     label: `--plan ${plan.number}`,
-    load: async () => checkKeptPlan(plan.document, await store.readWaitingBody({ baseUrl: plan.doc.baseUrl, kind: plan.kind }, plan.planId), `plan #${plan.number}`),
+    load: async () =>
+      checkKeptPlan(plan.document, await store.readWaitingBody({ baseUrl: plan.doc.baseUrl, kind: plan.kind }, plan.planId), `plan #${plan.number}`),
   });
   if (given !== undefined) {
     const n = Number(given);
@@ -152,7 +153,9 @@ export async function chooseWaiting(
       purpose === 'apply' && open.length
         ? `have it approved first: upload approve ${where.join(' ')} --plan ${open[open.length - 1]!.plan.number}`
         : 'nothing to do: plans are kept here when an unattended run is outside its autoApply bounds',
-    ).withFixes(...(purpose === 'apply' && open.length ? [{ kind: 'command' as const, args: ['approve', ...command(open[open.length - 1]!.plan.number).slice(1)] }] : []));
+    ).withFixes(
+      ...(purpose === 'apply' && open.length ? [{ kind: 'command' as const, args: ['approve', ...command(open[open.length - 1]!.plan.number).slice(1)] }] : []),
+    );
   }
   const newest = ready[ready.length - 1]!.plan.number;
   throw new UsageError(
@@ -163,7 +166,14 @@ export async function chooseWaiting(
 }
 
 /** The refusal of an unattended run outside its bounds: the plan is kept, and this is the command that approves it. */
-export function awaitingApproval(k: { number: number; digest: string; reasons: readonly string[]; bounds: string; where: readonly string[]; label: string }): GuardRefusal {
+export function awaitingApproval(k: {
+  number: number;
+  digest: string;
+  reasons: readonly string[];
+  bounds: string;
+  where: readonly string[];
+  label: string;
+}): GuardRefusal {
   const args = ['approve', ...k.where, '--plan', String(k.number)];
   return new GuardRefusal(
     'AWAITING_APPROVAL',

@@ -59,8 +59,7 @@ export interface PlanCounts {
 export function outsideBounds(bounds: AutoApply, counts: PlanCounts): string[] {
   if (counts.added === null || counts.removed === null || counts.changed === null)
     return ['there is no recorded upload to compare it with, so its changes are not known'];
-  const changedLimit =
-    typeof bounds.maxChanged === 'number' ? bounds.maxChanged : Math.floor((percent(bounds.maxChanged) / 100) * (counts.baselineCount ?? 0));
+  const changedLimit = typeof bounds.maxChanged === 'number' ? bounds.maxChanged : Math.floor((percent(bounds.maxChanged) / 100) * (counts.baselineCount ?? 0));
   const out: string[] = [];
   if (counts.added > bounds.maxAdded) out.push(`${counts.added} added (at most ${bounds.maxAdded})`);
   if (counts.changed > changedLimit)

@@ -38,12 +38,7 @@ interface Found {
  * The policy of an address: the root owner's latest record, combined with every later record
  * (`stricter`, from the engine: the one rule of what is stricter) by anyone else.
  */
-export async function readPolicy(
-  root: string,
-  site: string,
-  address: string,
-  stricter: (a: Policy, b: Policy) => Policy,
-): Promise<RecordedPolicy | undefined> {
+export async function readPolicy(root: string, site: string, address: string, stricter: (a: Policy, b: Policy) => Policy): Promise<RecordedPolicy | undefined> {
   const dir = join(root, 'policies', site);
   const names = await readdir(dir).catch(() => [] as string[]);
   const admin = await ownerOf(root);
@@ -69,14 +64,7 @@ export async function readPolicy(
 }
 
 /** Writes a policy record; 'set' (which may weaken) only by the owner of the store's folder. */
-export async function writePolicy(
-  root: string,
-  site: string,
-  record: PolicyFile,
-  modes: RecordModes,
-  weaker: boolean,
-  label: string,
-): Promise<void> {
+export async function writePolicy(root: string, site: string, record: PolicyFile, modes: RecordModes, weaker: boolean, label: string): Promise<void> {
   const admin = await ownerOf(root);
   if (weaker && (record.how === 'strengthen' || admin !== uid()))
     throw new GuardRefusal(

@@ -118,9 +118,22 @@ describe('the policy in a PostgreSQL store, each person their own role', () => {
       `SET ROLE ${ROLES.cron}; INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, approval)
        VALUES ('${sb.url}', 'team-members', 99, now(), 'cron', 'h', '0', 'x.csv', 1, 2, 'x', ${approval})`;
     await expect(asAdmin(db, row('NULL'))).rejects.toThrow(/asks 1 approval\(s\), and this upload records none/);
-    const forged = JSON.stringify({ digest: 'f'.repeat(64), planner: ROLES.planner, plannedAt: '2026-01-01', approvers: [{ name: ROLES.approver, at: '2026-01-01' }], appliedBy: ROLES.cron });
+    const forged = JSON.stringify({
+      digest: 'f'.repeat(64),
+      planner: ROLES.planner,
+      plannedAt: '2026-01-01',
+      approvers: [{ name: ROLES.approver, at: '2026-01-01' }],
+      appliedBy: ROLES.cron,
+    });
     await expect(asAdmin(db, row(`'${forged}'`))).rejects.toThrow(/approval\(s\) of the plan by others than its planner, and it has 0/);
-    const byPolicy = JSON.stringify({ digest: 'f'.repeat(64), planner: ROLES.cron, plannedAt: '2026-01-01', approvers: [], appliedBy: ROLES.cron, policy: BOUNDS });
+    const byPolicy = JSON.stringify({
+      digest: 'f'.repeat(64),
+      planner: ROLES.cron,
+      plannedAt: '2026-01-01',
+      approvers: [],
+      appliedBy: ROLES.cron,
+      policy: BOUNDS,
+    });
     await expect(asAdmin(db, row(`'${byPolicy}'`))).rejects.toThrow(/allows no upload approved by policy/);
     const intent = `SET ROLE ${ROLES.cron}; INSERT INTO upload_intents (base_url, kind, generation, meta, snapshot) VALUES ('${sb.url}', 'team-members', 2, '{}', '\\x5b5d')`;
     await expect(asAdmin(db, intent)).rejects.toThrow(/records none/);
@@ -130,7 +143,17 @@ describe('the policy in a PostgreSQL store, each person their own role', () => {
   });
 
   it('records a stronger policy from a stronger config; only the administrator weakens it', async () => {
-    const strong = await as('planner', 'work', ['team-members', 'v2.csv', '--dry-run', '--plan-out', 's.plan.json', '--config', 'strong.json', '--target', 'production']);
+    const strong = await as('planner', 'work', [
+      'team-members',
+      'v2.csv',
+      '--dry-run',
+      '--plan-out',
+      's.plan.json',
+      '--config',
+      'strong.json',
+      '--target',
+      'production',
+    ]);
     expect(strong.code, strong.stderr).toBe(0);
     const show = async () => JSON.parse((await as('cron', 'bare', ['policy', 'show', ...bareFlags(), '--json'])).stdout) as Record<string, any>;
     expect((await show()).policy.approvals).toBe(2);
@@ -182,7 +205,18 @@ describe('the policy in a PostgreSQL store, each person their own role', () => {
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
     const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
     const before = await members();
-    const outside = await as('cron', 'work', ['team-members', 'v3.csv', '--target', 'production', '--yes', '--json', '--notify', hookUrl, '--notify-on', 'always']);
+    const outside = await as('cron', 'work', [
+      'team-members',
+      'v3.csv',
+      '--target',
+      'production',
+      '--yes',
+      '--json',
+      '--notify',
+      hookUrl,
+      '--notify-on',
+      'always',
+    ]);
     hook.close();
     expect(outside.code).toBe(4);
     const error = outside.json().error;

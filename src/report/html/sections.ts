@@ -148,7 +148,9 @@ export function provenanceSection(r: ReviewReport, p: Provenance): string {
 
 /** "approved by policy (autoApply: at most …)", or who planned and approved it. */
 function fourEyesWords(a: NonNullable<ReviewReport['approval']>): string {
-  const approved = a.policy ? `approved by policy (autoApply: ${describeBounds(a.policy)})` : `approved by ${a.approvers.map((p) => p.name).join(', ') || 'nobody yet'}`;
+  const approved = a.policy
+    ? `approved by policy (autoApply: ${describeBounds(a.policy)})`
+    : `approved by ${a.approvers.map((p) => p.name).join(', ') || 'nobody yet'}`;
   return `planned by ${a.planner}, ${approved}${a.appliedBy ? `, applied by ${a.appliedBy}` : ''}`;
 }
 
