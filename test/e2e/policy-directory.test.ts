@@ -93,8 +93,9 @@ describe('the policy in a directory store', () => {
 
   it('autoApply: within the bounds it is sent, approved by policy; outside, the plan is kept in the store and nothing is sent', async () => {
     expect((await run('work', ['policy', 'set', '--config', 'auto.json', '--target', 'production'])).code).toBe(0);
-    const within = await run('bare', ['team-members', 'v2.csv', ...bareFlags(), '--yes', '--json']);
+    const within = await run('bare', ['team-members', 'v2.csv', ...bareFlags(), '--yes', '--json', '--report-html', 'night.html']);
     expect(within.code, within.stderr).toBe(0);
+    expect(readFileSync(join(bare, 'night.html'), 'utf8')).toContain('approved by policy (autoApply: at most 5 added, 2 changed, 0 removed)');
     expect(within.json().approval).toMatchObject({ approvers: [], planner: me, appliedBy: me, policy: BOUNDS });
     expect((await members()).find((m) => m.employeeID === 'E0003')?.name).toBe('Renamed 3');
 
