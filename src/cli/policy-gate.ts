@@ -3,6 +3,7 @@
 // over what the config asks — the stricter of the two, whether or not there is a config file. A run
 // whose target asks more than the store records records the stronger policy, so that the next run,
 // config or not, obeys it too.
+import { UsageError } from '../errors.js';
 import type { AutoApply, Policy, RecordedPolicy, StateStore } from '../state/types.js';
 import type { FourEyes } from '../engine/approval.js';
 import type { Targeted } from './targets.js';
@@ -59,6 +60,21 @@ export async function readStorePolicy(
       : undefined;
   const effective = stricterPolicy(stricterPolicy(config, recorded?.policy), fromFlag);
   return { address, store, recorded, config, effective, notices };
+}
+
+/**
+ * An address the store records as protected, in a run with no target: it is written only to an
+ * address named on the command line (--base-url), never one an environment variable supplied, as a
+ * protected target is only ever chosen by --target.
+ */
+export function checkNamedAddress(p: StorePolicy, settings: Targeted['settings']): void {
+  const from = settings.baseUrl.from;
+  if (from === '--base-url') return;
+  throw new UsageError(
+    'PROTECTED_TARGET',
+    `${p.address} is protected by the policy recorded in ${p.store.label}, and this run's address came from ${from}, not the command line; nothing was read or sent`,
+    `name it on the command line: --base-url ${p.address}`,
+  ).withFixes({ kind: 'flags', args: ['--base-url', p.address] });
 }
 
 /** The rule four eyes applies: the effective policy's approvals, validity and autoApply. */

@@ -62,6 +62,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
         const fromStore = gate.recorded !== undefined && !gate.config?.approvals && (gate.effective?.approvals ?? 0) > 0;
         chosen = { ...chosen, fourEyes: ruleOf(gate.effective), ...(fromStore ? { policyFrom: gate.store.label } : {}) };
         flags = { ...flags, fourEyes: chosen.fourEyes };
+        if (writes && !target && gate.effective?.protected) (await import('./policy-gate.js')).checkNamedAddress(gate, chosen.settings);
       }
     }
     if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);

@@ -19,8 +19,8 @@ let state: string;
 const me = userInfo().username;
 const BOUNDS = { maxAdded: 5, maxChanged: 2, maxRemoved: 0 };
 
-function run(where: 'work' | 'bare', args: readonly string[]): Promise<CliResult> {
-  return runCli(args, { cwd: where === 'work' ? work : bare, env: { UPLOAD_TOKEN: TOKEN, XDG_CONFIG_HOME: xdg } });
+function run(where: 'work' | 'bare', args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(args, { cwd: where === 'work' ? work : bare, env: { UPLOAD_TOKEN: TOKEN, XDG_CONFIG_HOME: xdg, ...env } });
 }
 const bareFlags = () => ['--base-url', sb.url, '--state', state];
 const members = () => sb.stored('/integrations/teamMembers') as Promise<{ employeeID: string; name: string }[]>;
@@ -36,6 +36,7 @@ beforeAll(async () => {
   writeFileSync(join(work, 'upload.config.json'), production());
   writeFileSync(join(work, 'strong.json'), production({ approvals: 2 }));
   writeFileSync(join(work, 'auto.json'), production({ autoApply: BOUNDS }));
+  writeFileSync(join(work, 'guarded.json'), production({ autoApply: BOUNDS, protected: true }));
   for (const folder of [work, bare]) {
     writeFileSync(join(folder, 'v1.csv'), membersCsv(range(1, 20)));
     writeFileSync(join(folder, 'v2.csv'), membersCsv(range(1, 20), [3]));
@@ -121,5 +122,20 @@ describe('the policy in a directory store', () => {
     expect(apply.code).toBe(2);
     expect(apply.json().error).toMatchObject({ code: 'NO_WAITING_PLAN', fixes: [fix] });
     expect(await members()).toEqual(before);
+  });
+
+  it('a protected address is written only when the command line names it, never by UPLOAD_BASE_URL', async () => {
+    expect(
+      (await run('work', ['team-members', 'v2.csv', '--dry-run', '--plan-out', 'g.plan.json', '--config', 'guarded.json', '--target', 'production'])).code,
+    ).toBe(0);
+    const byVariable = await run('bare', ['team-members', 'v2.csv', '--state', state, '--yes', '--json'], { UPLOAD_BASE_URL: sb.url });
+    expect(byVariable.code).toBe(2);
+    const error = byVariable.json().error;
+    expect(error).toMatchObject({ code: 'PROTECTED_TARGET', fixes: [{ kind: 'flags', args: ['--base-url', sb.url] }] });
+    expect(error.message).toContain(`protected by the policy recorded in ${state}`);
+    // The fix followed: the same run, the address named; within the bounds, it is sent approved by policy.
+    const named = await run('bare', ['team-members', 'v2.csv', '--state', state, '--yes', '--json', ...error.fixes[0].args], { UPLOAD_BASE_URL: sb.url });
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.json().approval).toMatchObject({ policy: BOUNDS });
   });
 });
