@@ -3,7 +3,9 @@
 // over what the config asks — the stricter of the two, whether or not there is a config file. A run
 // whose target asks more than the store records records the stronger policy, so that the next run,
 // config or not, obeys it too.
-import { UsageError } from '../errors.js';
+import type { Settings } from '../config/settings.js';
+import { GuardRefusal, UsageError } from '../errors.js';
+import type { Flags } from './flags.js';
 import type { AutoApply, Policy, RecordedPolicy, StateStore } from '../state/types.js';
 import type { FourEyes } from '../engine/approval.js';
 import type { Targeted } from './targets.js';
@@ -77,6 +79,33 @@ export function checkNamedAddress(p: StorePolicy, settings: Targeted['settings']
   ).withFixes({ kind: 'flags', args: ['--base-url', p.address] });
 }
 
+const FLAG_OF = { maxRemovals: '--max-removals', maxChanges: '--max-changes', maxEmptied: '--max-emptied' } as const;
+
+/**
+ * The guard floors: a limit the policy records is the most a run at the address may allow. One that
+ * came from the target, a variable or the default is lowered to it (and says so in its source); one
+ * given on the command line that allows more is refused (POLICY_WEAKER), never silently lowered.
+ */
+export async function withFloors(p: StorePolicy, settings: Settings, given: (flag: string) => boolean): Promise<{ settings: Settings; flags: Partial<Flags> }> {
+  const { FLOOR_KEYS, tighterLimit } = await import('../guard/policy.js');
+  let next = settings;
+  const flags: Record<string, string> = {};
+  for (const key of FLOOR_KEYS) {
+    const floor = p.effective?.limits?.[key];
+    const current = String(settings[key].value);
+    if (floor === undefined || tighterLimit(current, floor) === current) continue;
+    if (given(key))
+      throw new GuardRefusal(
+        'POLICY_WEAKER',
+        `${FLAG_OF[key]} ${current} allows more than the policy recorded in ${p.store.label} lets any run at ${p.address} allow (${floor}); nothing was read or sent`,
+        `allow at most that: ${FLAG_OF[key]} ${floor} (a larger limit takes the store's administrator: upload policy set)`,
+      ).withFixes({ kind: 'flags', args: [FLAG_OF[key], floor] });
+    next = { ...next, [key]: { value: floor, from: `the policy in ${p.store.label}` } };
+    flags[key] = floor;
+  }
+  return { settings: next, flags };
+}
+
 /** The rule four eyes applies: the effective policy's approvals, validity and autoApply. */
 export function ruleOf(policy: Policy | undefined): FourEyes | undefined {
   return policy?.approvals ? { approvals: policy.approvals, hours: policy.approvalHours, autoApply: policy.autoApply } : undefined;
@@ -124,7 +153,13 @@ export function policySources(p: StorePolicy | undefined, config: Policy | undef
           : 'default';
   };
   const e = effective;
+  const floors = Object.fromEntries(
+    (['maxRemovals', 'maxChanges', 'maxEmptied'] as const)
+      .filter((k) => e?.limits?.[k] !== undefined)
+      .map((k) => [`${k} (floor)`, { value: e!.limits![k], from: from('limits', (x) => x.limits?.[k] === e!.limits![k]) }]),
+  );
   return {
+    ...floors,
     protected: { value: e?.protected ?? false, from: from('protected', (x) => x.protected) },
     approvals: { value: e?.approvals ?? 0, from: from('approvals', (x) => x.approvals > 0 && x.approvals === e?.approvals) },
     approvalHours: {

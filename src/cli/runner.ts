@@ -63,6 +63,11 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
         chosen = { ...chosen, fourEyes: ruleOf(gate.effective), ...(fromStore ? { policyFrom: gate.store.label } : {}) };
         flags = { ...flags, fourEyes: chosen.fourEyes };
         if (writes && !target && gate.effective?.protected) (await import('./policy-gate.js')).checkNamedAddress(gate, chosen.settings);
+        if (gate.effective?.limits) {
+          const floored = await (await import('./policy-gate.js')).withFloors(gate, chosen.settings, line.given);
+          chosen = { ...chosen, settings: floored.settings };
+          flags = { ...flags, ...floored.flags, settings: floored.settings };
+        }
       }
     }
     if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);

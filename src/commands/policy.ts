@@ -19,12 +19,8 @@ set: record the target's protective settings ("protected", "approvals", "approva
   order: 6.8,
   flags: ['baseUrl', ...GROUPS.store, 'json', ...GROUPS.target],
   run: async ({ args: [action], flags, io, store, say, target }) => {
-    const [{ UsageError }, { resolveBaseUrl }, { policyAddress, policyOfTarget, NO_POLICY }, { describePolicy, samePolicy }] = await Promise.all([
-      import('../errors.js'),
-      import('../send/config.js'),
-      import('../engine/policy.js'),
-      import('../guard/policy.js'),
-    ]);
+    const [{ UsageError }, { resolveBaseUrl }, { policyAddress, policyOfTarget, NO_POLICY }, { describeBounds, describePolicy, samePolicy }] =
+      await Promise.all([import('../errors.js'), import('../send/config.js'), import('../engine/policy.js'), import('../guard/policy.js')]);
     if (action !== 'show' && action !== 'set')
       throw new UsageError(
         'BAD_USAGE',
@@ -59,7 +55,8 @@ set: record the target's protective settings ("protected", "approvals", "approva
             `Policy of ${address} in ${opened.label}:`,
             `  approvals      ${recorded.policy.approvals ? `${recorded.policy.approvals} (each valid ${recorded.policy.approvalHours} h)` : 'none'}`,
             `  protected      ${recorded.policy.protected ? 'yes' : 'no'}`,
-            `  autoApply      ${recorded.policy.autoApply ? describePolicy(recorded.policy).replace(/^.*autoApply /, '') : 'none'}`,
+            `  autoApply      ${recorded.policy.autoApply ? describeBounds(recorded.policy.autoApply) : 'none'}`,
+            `  guard floors   ${describePolicy(recorded.policy).split('guard floors: ')[1] ?? 'none'}`,
             `  set by         ${recorded.setBy} at ${recorded.setAt}`,
           ]
         : [`No policy is recorded for ${address} in ${opened.label}: runs there obey their config file alone.`];

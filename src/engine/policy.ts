@@ -27,5 +27,9 @@ export function policyOfTarget(target: Target | undefined): Policy | undefined {
     approvals: target.approvals ?? 0,
     approvalHours: target.approvalHours ?? DEFAULT_APPROVAL_HOURS,
     autoApply: target.approvals ? (target.autoApply ?? null) : null,
+    // The target's guard limits become the address's floors: no run there may allow more.
+    ...(target.guards && Object.values(target.guards).some((v) => v !== undefined)
+      ? { limits: Object.fromEntries(Object.entries(target.guards).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))) }
+      : {}),
   };
 }

@@ -2,7 +2,7 @@
 // bounds (docs/review-then-apply.md, "The policy lives in the store"). Pure: the stores keep the
 // records, the runner combines them with the config (src/cli/policy-gate.ts), and PostgreSQL checks
 // the same rule in its own function (upload_policy_at_least, src/state/pg-policy.ts).
-import type { AutoApply, Policy } from '../state/types.js';
+import type { AutoApply, GuardFloors, Policy } from '../state/types.js';
 
 /** The stricter of two policies: more approvals, shorter validity, narrower autoApply (none beats any). */
 export function stricterPolicy(a: Policy | undefined, b: Policy | undefined): Policy | undefined {
@@ -10,7 +10,33 @@ export function stricterPolicy(a: Policy | undefined, b: Policy | undefined): Po
   // An address without approvals sends everything unattended: its autoApply and hours say nothing.
   const hours = !a.approvals ? b.approvalHours : !b.approvals ? a.approvalHours : Math.min(a.approvalHours, b.approvalHours);
   const autoApply = !a.approvals ? b.autoApply : !b.approvals ? a.autoApply : narrower(a.autoApply, b.autoApply);
-  return { protected: a.protected || b.protected, approvals: Math.max(a.approvals, b.approvals), approvalHours: hours, autoApply };
+  const limits = tighterFloors(a.limits, b.limits);
+  return {
+    protected: a.protected || b.protected,
+    approvals: Math.max(a.approvals, b.approvals),
+    approvalHours: hours,
+    autoApply,
+    ...(limits ? { limits } : {}),
+  };
+}
+
+export const FLOOR_KEYS = ['maxRemovals', 'maxChanges', 'maxEmptied'] as const;
+
+function tighterFloors(a: GuardFloors | undefined, b: GuardFloors | undefined): GuardFloors | undefined {
+  if (!a || !b) return a ?? b;
+  return Object.fromEntries(FLOOR_KEYS.flatMap((k) => ((a[k] ?? b[k]) === undefined ? [] : [[k, tighterLimit(a[k], b[k])]])));
+}
+
+/**
+ * The tighter of two guard limits as the flags write them: the smaller of two counts or two
+ * percentages; a count and a percentage cannot be compared without a plan, and the count (a fixed
+ * cap) is taken.
+ */
+export function tighterLimit(a: string | undefined, b: string | undefined): string {
+  if (a === undefined || b === undefined) return (a ?? b)!;
+  const [pa, pb] = [a.endsWith('%'), b.endsWith('%')];
+  if (pa === pb) return percent(a) <= percent(b) ? a : b;
+  return pa ? b : a;
 }
 
 function narrower(a: AutoApply | null, b: AutoApply | null): AutoApply | null {
@@ -30,6 +56,10 @@ const percent = (text: string): number => Number(text.replace(/%$/, ''));
 /** Whether `next` asks at least as much as `recorded`: what anyone may record (PostgreSQL's upload_policy_at_least says the same). */
 export function atLeastAsStrict(next: Policy, recorded: Policy): boolean {
   if (next.approvals < recorded.approvals || (recorded.protected && !next.protected)) return false;
+  for (const k of FLOOR_KEYS) {
+    const r = recorded.limits?.[k];
+    if (r !== undefined && (next.limits?.[k] === undefined || tighterLimit(next.limits[k], r) !== next.limits[k])) return false;
+  }
   if (!recorded.approvals) return true;
   if (next.approvalHours > recorded.approvalHours) return false;
   if (!next.autoApply) return true;
@@ -75,10 +105,12 @@ export function describeBounds(bounds: AutoApply): string {
 
 /** "2 approvals (valid 24 h), protected, autoApply at most …" */
 export function describePolicy(p: Policy): string {
+  const floors = FLOOR_KEYS.filter((k) => p.limits?.[k] !== undefined).map((k) => `${k} at most ${p.limits![k]}`);
   const parts = [
     p.approvals ? `${p.approvals} approval${p.approvals === 1 ? '' : 's'} (valid ${p.approvalHours} h)` : 'no approvals',
     ...(p.protected ? ['protected'] : []),
     ...(p.approvals ? [p.autoApply ? `autoApply ${describeBounds(p.autoApply)}` : 'no autoApply'] : []),
+    ...(floors.length ? [`guard floors: ${floors.join(', ')}`] : []),
   ];
   return parts.join(', ');
 }

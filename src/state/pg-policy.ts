@@ -35,8 +35,16 @@ BEGIN
 END $$;
 CREATE OR REPLACE TRIGGER upload_policy_stamp BEFORE INSERT OR UPDATE ON upload_policies
   FOR EACH ROW EXECUTE FUNCTION upload_policy_stamp();
+CREATE OR REPLACE FUNCTION upload_limit_at_least(n text, o text) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+  SELECT o IS NULL OR (n IS NOT NULL AND (
+         ((right(n, 1) = '%') = (right(o, 1) = '%') AND rtrim(n, '%')::numeric <= rtrim(o, '%')::numeric)
+      OR (right(n, 1) <> '%' AND right(o, 1) = '%')))
+$$;
 CREATE OR REPLACE FUNCTION upload_policy_at_least(n jsonb, o jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
   SELECT (n->>'approvals')::int >= (o->>'approvals')::int
+     AND upload_limit_at_least(n->'limits'->>'maxRemovals', o->'limits'->>'maxRemovals')
+     AND upload_limit_at_least(n->'limits'->>'maxChanges', o->'limits'->>'maxChanges')
+     AND upload_limit_at_least(n->'limits'->>'maxEmptied', o->'limits'->>'maxEmptied')
      AND ((o->>'protected')::boolean IS NOT TRUE OR (n->>'protected')::boolean IS TRUE)
      AND ((o->>'approvals')::int = 0 OR (
           (n->>'approvalHours')::float8 <= (o->>'approvalHours')::float8

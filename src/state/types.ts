@@ -87,6 +87,14 @@ export interface Policy {
   readonly approvalHours: number;
   /** null: every upload needs its approvals. */
   readonly autoApply: AutoApply | null;
+  /** The guard limits as floors: the most any run at the address may allow, as the flags write them ("37", "2%"). */
+  readonly limits?: GuardFloors | undefined;
+}
+
+export interface GuardFloors {
+  readonly maxRemovals?: string | undefined;
+  readonly maxChanges?: string | undefined;
+  readonly maxEmptied?: string | undefined;
 }
 
 /** A policy as recorded: for which address, by whom (the store's name for them) and when. */

@@ -37,10 +37,12 @@ beforeAll(async () => {
   writeFileSync(join(work, 'strong.json'), production({ approvals: 2 }));
   writeFileSync(join(work, 'auto.json'), production({ autoApply: BOUNDS }));
   writeFileSync(join(work, 'guarded.json'), production({ autoApply: BOUNDS, protected: true }));
+  writeFileSync(join(work, 'floors.json'), production({ autoApply: BOUNDS, protected: true, guards: { maxRemovals: 2 } }));
   for (const folder of [work, bare]) {
     writeFileSync(join(folder, 'v1.csv'), membersCsv(range(1, 20)));
     writeFileSync(join(folder, 'v2.csv'), membersCsv(range(1, 20), [3]));
     writeFileSync(join(folder, 'v3.csv'), membersCsv(range(1, 30), [3]));
+    writeFileSync(join(folder, 'minus3.csv'), membersCsv(range(4, 20), [3]));
   }
   // Before any policy: an ordinary upload, with no config.
   const first = await run('bare', ['team-members', 'v1.csv', ...bareFlags(), '--yes', '--no-baseline']);
@@ -137,5 +139,40 @@ describe('the policy in a directory store', () => {
     const named = await run('bare', ['team-members', 'v2.csv', '--state', state, '--yes', '--json', ...error.fixes[0].args], { UPLOAD_BASE_URL: sb.url });
     expect(named.code, named.stderr).toBe(0);
     expect(named.json().approval).toMatchObject({ policy: BOUNDS });
+  });
+
+  it('a guard limit the policy records is a floor: a run allows no more, and one that asks more on its command line is refused', async () => {
+    const recorded = await run('work', [
+      'team-members',
+      'v2.csv',
+      '--dry-run',
+      '--plan-out',
+      'f.plan.json',
+      '--config',
+      'floors.json',
+      '--target',
+      'production',
+    ]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const flags = [...bareFlags(), '--dry-run', '--json'];
+    // No limit given: the floor is the limit, and the removal guard refuses three removals with it.
+    const floored = await run('bare', ['team-members', 'minus3.csv', ...flags]);
+    expect(floored.code).toBe(4);
+    const refusal = floored.json().error;
+    expect(refusal.code).toBe('TOO_MANY_REMOVALS');
+    expect(refusal.message).toContain('more than --max-removals allows (2)');
+    expect(refusal.hint).toContain('--max-removals 3');
+    // Its hint, followed, asks more than the floor: refused as such, with the floor as the fix.
+    const more = await run('bare', ['team-members', 'minus3.csv', ...flags, '--max-removals', '3']);
+    expect(more.code).toBe(4);
+    const weaker = more.json().error;
+    expect(weaker).toMatchObject({ code: 'POLICY_WEAKER', fixes: [{ kind: 'flags', args: ['--max-removals', '2'] }] });
+    expect(weaker.message).toContain(`--max-removals 3 allows more than the policy recorded in ${state}`);
+    // And that fix, followed, is the floor again: the removal guard's refusal, nothing sent.
+    const floor = await run('bare', ['team-members', 'minus3.csv', ...flags, ...weaker.fixes[0].args]);
+    expect(floor.code).toBe(4);
+    expect(floor.json().error.code).toBe('TOO_MANY_REMOVALS');
+    const config = await run('bare', ['config', ...bareFlags(), '--json']);
+    expect(JSON.parse(config.stdout).protection['maxRemovals (floor)']).toMatchObject({ value: '2' });
   });
 });

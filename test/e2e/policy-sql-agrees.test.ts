@@ -20,6 +20,13 @@ const policies = fc.record({
     }),
     { nil: null },
   ),
+  limits: fc.option(
+    fc.record(
+      { maxRemovals: fc.constantFrom('0', '2', '10', '5%', '10%'), maxChanges: fc.constantFrom('3', '50', '2%'), maxEmptied: fc.constantFrom('1', '20%') },
+      { requiredKeys: [] },
+    ),
+    { nil: undefined },
+  ),
 });
 
 let client: pg.Client;
