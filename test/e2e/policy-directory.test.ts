@@ -42,6 +42,7 @@ beforeAll(async () => {
     writeFileSync(join(folder, 'v1.csv'), membersCsv(range(1, 20)));
     writeFileSync(join(folder, 'v2.csv'), membersCsv(range(1, 20), [3]));
     writeFileSync(join(folder, 'v3.csv'), membersCsv(range(1, 30), [3]));
+    writeFileSync(join(folder, 'v4.csv'), membersCsv(range(1, 31), [3]));
     writeFileSync(join(folder, 'minus3.csv'), membersCsv(range(4, 20), [3]));
   }
   // Before any policy: an ordinary upload, with no config.
@@ -123,6 +124,17 @@ describe('the policy in a directory store', () => {
     const apply = await run('bare', ['apply', ...bareFlags(), '--yes', '--json']);
     expect(apply.code).toBe(2);
     expect(apply.json().error).toMatchObject({ code: 'NO_WAITING_PLAN', fixes: [fix] });
+    // A second night outside the bounds: two plans wait, and approve without --plan asks which.
+    expect((await run('bare', ['team-members', 'v4.csv', ...bareFlags(), '--yes'])).code).toBe(4);
+    const which = await run('bare', ['approve', ...bareFlags(), '--yes', '--json']);
+    expect(which.code).toBe(2);
+    const choose = which.json().error;
+    expect(choose).toMatchObject({ code: 'CHOOSE_PLAN', fixes: [{ kind: 'flags', args: ['--plan', '2'] }] });
+    expect(choose.message).toMatch(/#1 {2}team-members .*\+10 −0 ~0[\s\S]*#2 {2}team-members .*\+11 −0 ~0/);
+    // The fix, followed, names plan #2 (and its planner may not approve it).
+    const second = await run('bare', ['approve', ...bareFlags(), '--yes', '--json', ...(choose.fixes[0].args as string[])]);
+    expect(second.code).toBe(4);
+    expect(second.json().error.code).toBe('SELF_APPROVAL');
     expect(await members()).toEqual(before);
   });
 
