@@ -76,6 +76,9 @@ export const ERROR_CODES = {
     'UNTRUSTED_CONFIG',
     'CONFLICTING_ADDRESS',
     'NOT_A_FILE',
+    // plans kept in the store
+    'NO_WAITING_PLAN',
+    'CHOOSE_PLAN',
   ],
   invalid: [
     'INVALID_RECORDS',
@@ -126,6 +129,9 @@ export const ERROR_CODES = {
     'PLAN_USED',
     'PLAN_UNRECORDED',
     'FORGED_RECORD',
+    // the policy in the store
+    'AWAITING_APPROVAL',
+    'POLICY_WEAKER',
   ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
   unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING', 'NOT_RECORDED'],

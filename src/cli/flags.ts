@@ -98,6 +98,10 @@ export const FLAGS = {
     flags: '--approvals <n>',
     help: 'four eyes without a config: this many other people must approve a plan before it is applied (a target\'s "approvals" sets it)',
   },
+  plan: {
+    flags: '--plan <n>',
+    help: 'approve or apply, without a plan file: the plan kept in the state store with this number (the list says it)',
+  },
   allowEmpty: { flags: '--allow-empty', help: 'allow uploading no records at all (deletes every record)' },
   retries: { flags: '--retries <n>', help: 'retries after a passing failure', default: String(DEFAULTS.retries) },
   timeout: { flags: '--timeout <seconds>', help: 'time to wait for the answer to one attempt', default: String(DEFAULTS.timeoutSeconds) },

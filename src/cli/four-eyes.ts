@@ -12,7 +12,8 @@ import type { Targeted } from './targets.js';
 /** Before a run that writes: refused where approvals are needed and it would send directly; named where the address chose. */
 export function checkWrite(writes: 'direct' | 'planned', chosen: Targeted, io: ProcessIo, given: Flags, line: { argv: readonly string[] }): void {
   // Refused even when named: said first, with the way round.
-  if (writes === 'direct') checkPlanned(chosen, line.argv);
+  // An unattended run under autoApply goes on: the engine sends it within the bounds or keeps it waiting (engine/auto-apply.ts).
+  if (writes === 'direct' && !(chosen.fourEyes?.autoApply && given.yes === true)) checkPlanned(chosen, line.argv);
   checkNamed(chosen.target, interactive(io) && given.yes !== true);
 }
 
@@ -21,12 +22,14 @@ function checkPlanned(chosen: Targeted, argv: readonly string[]): void {
   const rule = chosen.fourEyes;
   if (!rule) return;
   const name = chosen.target?.name ?? null;
-  const where = name ? `the target '${name}'` : 'this service (--approvals)';
+  const stored = chosen.policyFrom;
+  const where = name ? `the target '${name}'` : stored ? `this address (by the policy recorded in ${stored})` : 'this service (--approvals)';
   const plan = planName(argv);
-  // Each command runs as written: the target named (a protected one must be), --yes where nothing asks.
+  // Each command runs as written: the target named (a protected one must be), --yes where nothing asks;
+  // without a target, the store that records the policy, or the approvals the command line asked.
   const named = name && !argv.some((a) => a === '--target' || a.startsWith('--target=')) ? ['--target', name] : [];
-  const approvals = name ? [] : ['--approvals', String(rule.approvals)];
-  const first = [...planArgs(argv), '--dry-run', '--plan-out', plan, ...named, ...approvals];
+  const approvals = name ? [] : stored ? ['--state', stored] : ['--approvals', String(rule.approvals)];
+  const first = [...planArgs(argv), '--dry-run', '--plan-out', plan, ...named, ...(stored && argv.includes('--state') ? [] : approvals)];
   const approve = nextCommand('approve', plan, name, approvals);
   const apply = nextCommand('apply', plan, name, approvals);
   const commands = [

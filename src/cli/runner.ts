@@ -32,9 +32,13 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   let config: LoadedConfig | undefined;
   let after: AfterRun | undefined;
   let notice: string | undefined;
+  // The policy gate's store, before the run (closed once read), and the run's stores.
+  const early = new Map<string, Promise<StateStore>>();
+  const stores = new Map<string, Promise<StateStore>>();
+  let policyNotices: readonly string[] = [];
   try {
     kind = spec.kind?.(args, given);
-    const chosen = await withTarget(given, io, line, kind, {
+    let chosen = await withTarget(given, io, line, kind, {
       showOnly: spec.readOnly === true,
       address: spec.address?.(args),
       noTarget: !has('target'),
@@ -44,9 +48,34 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     io.secrets.keepPasswordsIn(Object.values(chosen.settings).map((setting) => setting.value));
     flags = { ...chosen.flags, targetName: target?.name, fourEyes: chosen.fourEyes, settings: chosen.settings };
     const writes = has('target') ? spec.writes?.(flags) : undefined;
+    // The policy the store records for the address, config file or not (./policy-gate.ts).
+    if (has('target') && spec.writes) {
+      const { readStorePolicy, ruleOf } = await import('./policy-gate.js');
+      // A connection of its own, closed at once: the run's store is opened with its Ctrl-C signal, later.
+      const gate = await readStorePolicy(
+        chosen,
+        (which) => openOnce(early, which, io.env),
+        writes !== undefined || given.planOut !== undefined,
+        spec.address?.(args),
+      );
+      await closeAll(early);
+      if (gate) {
+        policyNotices = gate.notices;
+        const fromStore = gate.recorded !== undefined && !gate.config?.approvals && (gate.effective?.approvals ?? 0) > 0;
+        chosen = { ...chosen, fourEyes: ruleOf(gate.effective), ...(fromStore ? { policyFrom: gate.store.label } : {}) };
+        flags = { ...flags, fourEyes: chosen.fourEyes };
+        if (writes && !target && gate.effective?.protected) (await import('./policy-gate.js')).checkNamedAddress(gate, chosen.settings);
+        if (gate.effective?.limits) {
+          const floored = await (await import('./policy-gate.js')).withFloors(gate, chosen.settings, line.given);
+          chosen = { ...chosen, settings: floored.settings };
+          flags = { ...flags, ...floored.flags, settings: floored.settings };
+        }
+      }
+    }
     if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);
     if (has('notify') && spec.showsSettings !== true) after = await prepareAfterRun(name, flags, io, target, line.argv);
   } catch (failure) {
+    await closeAll(early);
     return { facts: blank(), failure, json };
   }
   if (spec.ownsTerminal) {
@@ -75,7 +104,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     redact: io.secrets.redact,
   });
   if (notice) ui.notice(notice);
-  const stores = new Map<string, Promise<StateStore>>();
+  for (const line_ of policyNotices) ui.notice(line_);
   const ctx = context(args, flags, target, config, io, line, { ui, signal: interrupt.signal, protectedName, review: after?.html?.review, stores }, (l) =>
     ui.notice(l),
   );
@@ -159,6 +188,16 @@ function context(
       files: outputFiles,
     },
   };
+}
+
+/** A store opened before the run (the policy gate), once per location. */
+function openOnce(stores: Map<string, Promise<StateStore>>, which: string, env: NodeJS.ProcessEnv): Promise<StateStore> {
+  let opened = stores.get(which);
+  if (!opened) {
+    opened = import('../state/index.js').then(({ openStore }) => openStore(which, { env }));
+    stores.set(which, opened);
+  }
+  return opened;
 }
 
 async function closeAll(stores: Map<string, Promise<StateStore>>): Promise<void> {

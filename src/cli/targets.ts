@@ -38,6 +38,8 @@ export interface Targeted {
   readonly fourEyes: FourEyes | undefined;
   /** Said when the run's address made it a target it did not name (docs/targets.md). */
   readonly notice?: string | undefined;
+  /** The approvals were asked by the policy recorded in this state store (its label), not by a config (./policy-gate.ts). */
+  readonly policyFrom?: string | undefined;
 }
 
 export async function withTarget(

@@ -4,23 +4,24 @@ import { GROUPS } from '../cli/flags.js';
 import { planAddress } from '../cli/plan-address.js';
 
 export default defineCommand({
-  usage: 'apply <plan>',
+  usage: 'apply [plan]',
   summary: 'send exactly a plan saved by --dry-run --plan-out, if the service has not moved since',
   description:
-    'Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent). Where the target needs approvals, only a plan approved by enough other people, for exactly its content and within their validity, is sent, and only once (NOT_APPROVED, PLAN_CHANGED, PLAN_USED).',
+    "Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent). Where the target needs approvals, only a plan approved by enough other people, for exactly its content and within their validity, is sent, and only once (NOT_APPROVED, PLAN_CHANGED, PLAN_USED). Without a plan file: the plan kept in the target's state store that is approved (--plan N to name one).",
   examples: [
     '$ upload team-members staff.csv --dry-run --plan-out reviewed.plan.json',
     '$ upload apply reviewed.plan.json --yes',
     '$ upload apply staff.plan.json --target production --yes     once others approved it (upload approve)',
+    '$ upload apply --target production --yes                     the approved plan the night kept waiting',
   ],
   order: 6.5,
-  flags: [...GROUPS.sending, ...GROUPS.output, ...GROUPS.state, ...GROUPS.target, ...GROUPS.fourEyes, ...GROUPS.after],
+  flags: [...GROUPS.sending, 'plan', ...GROUPS.output, ...GROUPS.state, ...GROUPS.target, ...GROUPS.fourEyes, ...GROUPS.after],
   interruptible: true,
   writes: () => 'planned',
   // The plan names its service: a guarded target's address makes this run that target.
   address: ([plan]) => planAddress(plan as string),
-  facts: ([plan]) => ({ kind: null, source: plan as string, dryRun: false }),
-  run: async ({ args: [plan], flags, io, run }) => {
+  facts: ([plan]) => ({ kind: null, source: (plan as string | undefined) ?? null, dryRun: false }),
+  run: async ({ args: [file], flags, io, run }) => {
     const [{ parseSending }, { parseState }, { planTargetCheck }, { runApply }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
@@ -29,8 +30,11 @@ export default defineCommand({
     ]);
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
-    const checkTarget = await planTargetCheck(flags, io, { step: 'apply', plan: plan as string });
     const target = flags.targetName ?? null;
-    return runApply({ plan: plan as string, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget, target }, run);
+    // No file: the approved plan kept in the store (--plan N names one).
+    const kept = file === undefined ? await (await import('../cli/kept-plan.js')).keptPlan(flags, io, run, 'apply') : undefined;
+    const plan = kept?.label ?? (file as string);
+    const checkTarget = await planTargetCheck(flags, io, { step: 'apply', plan });
+    return runApply({ plan, stored: kept?.stored, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget, target }, run);
   },
 });

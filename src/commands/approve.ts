@@ -7,22 +7,23 @@ import { interactive } from '../cli/io.js';
 import { planAddress } from '../cli/plan-address.js';
 
 export default defineCommand({
-  usage: 'approve <plan>',
+  usage: 'approve [plan]',
   summary: 'approve a plan someone else made, for a target that needs approvals (four eyes)',
   description:
-    "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval in the target's state store, bound to the plan: its id, and its digest (the body's bytes, the kind, the address, the upload it was planned against and its guard limits); another plan with the same content needs its own. You are named as the store knows you (PostgreSQL's session_user, or your operating-system account), never by UPLOAD_USER; the planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.",
+    "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval in the target's state store, bound to the plan: its id, and its digest (the body's bytes, the kind, the address, the upload it was planned against and its guard limits); another plan with the same content needs its own. You are named as the store knows you (PostgreSQL's session_user, or your operating-system account), never by UPLOAD_USER; the planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.\n\nWithout a plan file: the plans an unattended run kept in the target's state store awaiting approval (outside its autoApply bounds) are listed; --plan N approves the one with that number, after showing it (with only one waiting, that one).",
   examples: [
     '$ upload team-members staff.csv --dry-run --plan-out staff.plan.json --target production   the planner',
     '$ upload approve staff.plan.json --target production                                       someone else',
     '$ upload apply staff.plan.json --target production --yes                                    anyone allowed to send; once',
+    '$ upload approve --target production --plan 3                                              a plan the night kept waiting',
   ],
   order: 6,
-  flags: ['yes', 'json', 'baseUrl', ...GROUPS.store, 'noColor', 'quiet', ...GROUPS.target, ...GROUPS.fourEyes, ...GROUPS.after],
+  flags: ['yes', 'json', 'baseUrl', 'plan', ...GROUPS.store, 'noColor', 'quiet', ...GROUPS.target, ...GROUPS.fourEyes, ...GROUPS.after],
   interruptible: true,
   writes: () => 'planned',
   address: ([plan]) => planAddress(plan as string),
-  facts: ([plan]) => ({ kind: null, source: plan as string, dryRun: false }),
-  run: async ({ args: [plan], flags, io, run }) => {
+  facts: ([plan]) => ({ kind: null, source: (plan as string | undefined) ?? null, dryRun: false }),
+  run: async ({ args: [file], flags, io, run }) => {
     const [{ UsageError }, { parseState }, { planTargetCheck }, { resolveBaseUrl }, { DEFAULTS }, { runApprove }] = await Promise.all([
       import('../errors.js'),
       import('../cli/parse.js'),
@@ -48,7 +49,10 @@ export default defineCommand({
       tokenEnv: DEFAULTS.tokenEnv,
       confirm: flags.yes === true ? 'yes' : 'prompt',
     } as const;
-    const checkTarget = await planTargetCheck(flags, io, { step: 'approve', plan: plan as string });
-    return runApprove({ plan: plan as string, ...send, ...state, host: state.identity.host, checkTarget, target: flags.targetName ?? null }, run);
+    // No file: a plan kept in the store (--plan N), shown and approved as a file would be.
+    const kept = file === undefined ? await (await import('../cli/kept-plan.js')).keptPlan(flags, io, run, 'approve') : undefined;
+    const plan = kept?.label ?? (file as string);
+    const checkTarget = await planTargetCheck(flags, io, { step: 'approve', plan });
+    return runApprove({ plan, stored: kept?.stored, ...send, ...state, host: state.identity.host, checkTarget, target: flags.targetName ?? null }, run);
   },
 });

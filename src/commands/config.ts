@@ -30,7 +30,7 @@ export default defineCommand({
   // Showing a protected target's settings writes nothing, so naming it by UPLOAD_TARGET is fine here.
   readOnly: true,
   showsSettings: true,
-  run: async ({ flags, io, target, config, settings }) => {
+  run: async ({ flags, io, target, config, settings, store }) => {
     const [{ checkSettings }, { parseNotify }, { effectiveConfig, formatConfig }] = await Promise.all([
       import('../cli/parse.js'),
       import('../notify/index.js'),
@@ -40,7 +40,23 @@ export default defineCommand({
     checkSettings(flags);
     parseNotify(settings, (secret) => io.secrets.keep(secret));
     const effective = effectiveConfig(config, target, settings, io.env);
-    if (flags.json !== true) io.stdout.write(`${io.secrets.redact(formatConfig(effective).join('\n'))}\n`);
-    return { data: effective };
+    // The protective settings: the config's and the store's, the stricter, and where each came from.
+    const { protection } = await import('../cli/policy-gate.js');
+    const guarded = await protection({ settings, target, flags }, store);
+    // The protective settings' sources in the same column as the others'.
+    const shown = formatConfig(effective);
+    const column = Math.max(0, ...shown.map((l) => l.indexOf('← ')));
+    const aligned = (l: string) => {
+      const at = l.indexOf(' ← ');
+      return at < 0
+        ? l
+        : `${l
+            .slice(0, at)
+            .trimEnd()
+            .padEnd(column - 1)} ${l.slice(at + 1)}`;
+    };
+    const lines = [...shown, ...guarded.lines.map(aligned)];
+    if (flags.json !== true) io.stdout.write(`${io.secrets.redact(lines.join('\n'))}\n`);
+    return { data: { ...effective, protection: guarded.data } };
   },
 });

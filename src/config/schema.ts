@@ -35,6 +35,17 @@ export const targetSchema = z.strictObject({
     .positive()
     .max(24 * 365)
     .optional(),
+  /**
+   * With "approvals": an unattended run (--yes) whose plan is within every bound is sent without a
+   * second person ("approved by policy"); any other is kept in the state store awaiting approval.
+   */
+  autoApply: z
+    .strictObject({
+      maxAdded: z.number().int().min(0),
+      maxChanged: z.union([z.number().int().min(0), z.string().regex(/^\d+(\.\d+)?%$/, 'a count (20) or a percentage ("2%")')]),
+      maxRemoved: z.number().int().min(0),
+    })
+    .optional(),
 });
 
 export const configSchema = z.strictObject({

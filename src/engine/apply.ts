@@ -48,6 +48,8 @@ export interface ApplyOptions extends SendOptions, StateOptions {
   readonly fourEyes?: FourEyes | undefined;
   /** The named target, for the messages. */
   readonly target?: string | null;
+  /** A plan kept in the state store instead of a file (./waiting.ts): `plan` is then how it is named (`--plan N`). */
+  readonly stored?: (() => Promise<{ doc: PlanDocument; body: Buffer }>) | undefined;
 }
 
 export function runApply(options: ApplyOptions, ctx: RunContext): Promise<RunResult> {
@@ -78,7 +80,7 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
     staleCode: 'PLAN_STALE',
     // Everything after this step works from the plan it reads.
     locate: async () => {
-      const saved = await readPlan(options.plan);
+      const saved = options.stored ? await options.stored() : await readPlan(options.plan);
       options.checkTarget?.(saved.doc.target ?? null);
       const { kind, body } = saved.doc;
       const baseUrl = resolveBaseUrl({ value: saved.doc.baseUrl, from: `the plan's baseUrl` }, {});

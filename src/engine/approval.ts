@@ -5,7 +5,7 @@
 // UPLOAD_USER or the plan file.
 import type { Kind } from '../contract/kinds.js';
 import { GuardRefusal, type Fix } from '../errors.js';
-import type { Approval, ApprovalStory, PlanRecord, StateKey, StateStore } from '../state/types.js';
+import type { Approval, ApprovalStory, AutoApply, PlanRecord, StateKey, StateStore } from '../state/types.js';
 
 /** How long an approval counts, unless the target says otherwise. */
 export const DEFAULT_APPROVAL_HOURS = 24;
@@ -36,6 +36,8 @@ export function shellWord(word: string): string {
 export interface FourEyes {
   readonly approvals: number;
   readonly hours: number;
+  /** An unattended run within these bounds is sent without a second person (../engine/auto-apply.ts). */
+  readonly autoApply?: AutoApply | null | undefined;
 }
 
 export interface DigestInput {

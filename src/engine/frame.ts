@@ -71,6 +71,11 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
       return { facts: { ...facts, done: 'dry-run' } };
     }
     if (def.act) return { facts: { ...facts, ...(await def.act(opened, planned, against, ctx)), done: 'approved' } };
+    // An unattended run where approvals are needed (the runner let it through for autoApply): within its bounds, or kept waiting.
+    if (def.fourEyes?.approvals && !planned.approval && planned.what.operation !== 'apply') {
+      const { approveByPolicy } = await import('./auto-apply.js');
+      planned = { ...planned, approval: await approveByPolicy(def, guards, opened, planned, verdict?.notes ?? [], ctx) };
+    }
 
     const { baseUrl } = target;
     const { token } = def.send;
@@ -114,7 +119,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
 
 function approvalReport({ story, rule }: NonNullable<Planned['approval']>, appliedBy: string | null): ApprovalReport {
   const { planner, plannedAt, approvers, digest } = story;
-  return { digest, needed: rule.approvals, hours: rule.hours, planner, plannedAt, approvers, appliedBy };
+  return { digest, needed: rule.approvals, hours: rule.hours, planner, plannedAt, approvers, appliedBy, ...(story.policy ? { policy: story.policy } : {}) };
 }
 
 /**

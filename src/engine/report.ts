@@ -7,7 +7,7 @@ import type { Fix, Outcome, ServiceSaid } from '../errors.js';
 import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
-import type { Generation } from '../state/types.js';
+import type { AutoApply, Generation } from '../state/types.js';
 
 export interface DiffReport {
   readonly baseline: Diff['baseline'];
@@ -98,4 +98,6 @@ export interface ApprovalReport {
   readonly approvers: readonly { readonly name: string; readonly at: string }[];
   /** Who applied it; null until it was sent. */
   readonly appliedBy: string | null;
+  /** Sent without a second person, within the address's autoApply bounds ("approved by policy"); absent otherwise. */
+  readonly policy?: AutoApply;
 }

@@ -147,3 +147,34 @@ export async function readPlan(path: string): Promise<{ doc: PlanDocument; body:
   }
   return { doc, body };
 }
+
+/** A plan's document as writePlan writes it, without writing it: a plan kept in the state store (./waiting.ts). */
+export async function planDocumentOf(facts: Unsigned, payload: Payload, bodyFile: string): Promise<PlanDocument> {
+  const unsigned = {
+    format: PLAN_FORMAT,
+    ...facts,
+    toolVersion: await toolVersion(),
+    body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records },
+  } as const;
+  return { ...unsigned, digest: digestOf(unsigned) };
+}
+
+/** A plan kept in the store, checked as readPlan checks a file: its document intact, its body the bytes it names. */
+export function checkKeptPlan(document: string, body: Buffer, label: string): { doc: PlanDocument; body: Buffer } {
+  const changed = (why: string): never => {
+    throw new GuardRefusal('PLAN_CHANGED', `${label}: ${why}; approvals are bound to a plan's exact content, and nothing was sent`, 'make a new plan');
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(document);
+  } catch {
+    return changed('the plan kept in the store is not valid JSON');
+  }
+  const result = planDocument.safeParse(parsed);
+  if (!result.success) return changed('the plan kept in the store is not a plan this tool wrote');
+  const { digest, ...rest } = result.data;
+  if (digestOf(rest) !== digest) return changed('the plan kept in the store has been changed since it was made');
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  if (body.length !== result.data.body.bytes || sha256 !== result.data.body.sha256) return changed('its body in the store has changed since the plan was made');
+  return { doc: result.data, body };
+}

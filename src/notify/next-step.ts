@@ -19,6 +19,8 @@ export interface StepFacts {
   readonly kind: string | null;
   readonly target: string | null;
   readonly errorCode: string | null;
+  /** The refusal's command, when its fix is one (AWAITING_APPROVAL: the command that approves the kept plan). */
+  readonly fix?: readonly string[] | undefined;
   readonly held: number;
   readonly dryRun: boolean;
 }
@@ -67,6 +69,11 @@ function refused(f: StepFacts, review: string, history: string): NextStep {
     case 'STATE_MOVED':
     case 'PLAN_STALE':
       return { command: history, why: 'the recorded uploads changed or one is unsettled; the history shows which (docs/on-call.md)' };
+    case 'AWAITING_APPROVAL':
+      return {
+        command: f.fix ? ['upload', ...f.fix].map((a) => quote(a)).join(' ') : again(f),
+        why: 'nothing was sent: the plan is outside the autoApply bounds and is kept in the state store; someone other than the planner approves it with this command (it shows the plan first), then upload apply sends it',
+      };
     case 'LEADING_ZEROS_LOST':
       return { command: review, why: 'the file lost the leading zeros of its keys; export it again keeping IDs as text — never raise --max-removals for this' };
     default:

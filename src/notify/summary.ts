@@ -4,7 +4,9 @@
 // this one value, so what may leave the company is decided here once.
 import { KINDS } from '../contract/kinds.js';
 import type { UploadReport } from '../engine/report.js';
+import { describeBounds } from '../guard/policy.js';
 import { thousands } from '../numbers.js';
+import type { AutoApply } from '../state/types.js';
 import { listableKeys, type ListedKeys } from './safe-keys.js';
 import { nextStep, type NextStep } from './next-step.js';
 import { VERDICT_MARK, verdictOf, type Verdict } from './verdict.js';
@@ -62,7 +64,13 @@ export interface Notification {
   readonly guards: readonly GuardVerdict[];
   readonly heldRemovals: ListedKeys | null;
   /** Four eyes: who planned, approved and applied the plan (as the state store named them); null elsewhere. */
-  readonly fourEyes: { readonly planner: string; readonly approvers: readonly string[]; readonly appliedBy: string | null } | null;
+  readonly fourEyes: {
+    readonly planner: string;
+    readonly approvers: readonly string[];
+    readonly appliedBy: string | null;
+    /** Sent within the address's autoApply bounds, without a second person. */
+    readonly byPolicy?: AutoApply;
+  } | null;
   readonly generation: number | null;
   readonly next: NextStep;
   readonly durationMs: number;
@@ -108,12 +116,15 @@ export function notification(report: NotifiedReport, facts: RunFacts, now = new 
     kind: report.kind,
     target: facts.target,
     errorCode,
+    fix: report.error?.fixes.find((f) => f.kind === 'command')?.args,
     held: held?.count ?? 0,
     dryRun: report.dryRun,
   });
   const headline = headlineOf(verdict, report, facts, errorCode, held?.count ?? 0);
   const a = report.approval;
-  const fourEyes = a ? { planner: a.planner, approvers: a.approvers.map((p) => p.name), appliedBy: a.appliedBy } : null;
+  const fourEyes = a
+    ? { planner: a.planner, approvers: a.approvers.map((p) => p.name), appliedBy: a.appliedBy, ...(a.policy ? { byPolicy: a.policy } : {}) }
+    : null;
   const n = (x: number | null) => (x === null ? '?' : thousands(x));
   const diff = counts.added === null ? 'no baseline' : `+${n(counts.added)} −${n(counts.removed)} ~${n(counts.changed)}`;
   const text = [
@@ -123,7 +134,7 @@ export function notification(report: NotifiedReport, facts: RunFacts, now = new 
     ...(report.generation !== null ? [`upload #${report.generation}`] : []),
     ...(fourEyes
       ? [
-          `planned by ${fourEyes.planner}, approved by ${fourEyes.approvers.join(', ') || 'nobody yet'}${fourEyes.appliedBy ? `, applied by ${fourEyes.appliedBy}` : ''}`,
+          `planned by ${fourEyes.planner}, approved by ${fourEyes.byPolicy ? `policy (autoApply: ${describeBounds(fourEyes.byPolicy)})` : fourEyes.approvers.join(', ') || 'nobody yet'}${fourEyes.appliedBy ? `, applied by ${fourEyes.appliedBy}` : ''}`,
         ]
       : []),
     `next: ${next.command}`,

@@ -15,6 +15,8 @@ import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
 import * as fourEyes from './dir-approvals.js';
+import * as policies from './dir-policy.js';
+import { atLeastAsStrict, stricterPolicy } from '../guard/policy.js';
 import { appendRegularFile, createFileExclusive, linkFileAtomic, NotAFile, readRegularFile, writeFileAtomic } from '../files/atomic.js';
 import { posixModes, sharedWithGroup } from '../files/modes.js';
 import { siteName } from './paths.js';
@@ -23,7 +25,22 @@ import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
 import { anotherPending, lockLost, lostBeforeRecord, stateMoved } from './refusals.js';
 import { readLegacy, type Legacy } from './legacy.js';
-import type { Approval, AuditEntry, Generation, Holder, Intended, Intent, Lease, ListedGeneration, PlanRecord, StateKey, StateStore } from './types.js';
+import type {
+  Approval,
+  AuditEntry,
+  Generation,
+  Holder,
+  Intended,
+  Intent,
+  Lease,
+  ListedGeneration,
+  PlanRecord,
+  Policy,
+  RecordedPolicy,
+  StateKey,
+  StateStore,
+  WaitingPlan,
+} from './types.js';
 
 export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
@@ -384,6 +401,29 @@ export class DirectoryStore implements StateStore {
 
   approvals(key: StateKey, digest: string): Promise<Approval[]> {
     return fourEyes.listApprovals(this.dir(key), digest);
+  }
+
+  policy(address: string): Promise<RecordedPolicy | undefined> {
+    return policies.readPolicy(this.root, siteName(new URL(address)), address, (a, b) => stricterPolicy(a, b)!);
+  }
+
+  async setPolicy(address: string, policy: Policy, how: 'strengthen' | 'set'): Promise<RecordedPolicy> {
+    const recorded = await this.policy(address);
+    const weaker = recorded !== undefined && !atLeastAsStrict(policy, recorded.policy);
+    await policies.writePolicy(this.root, siteName(new URL(address)), { address, policy, how }, this.modes(), weaker, this.label);
+    return (await this.policy(address))!;
+  }
+
+  async keepPlan(key: StateKey, plan: { planId: string; digest: string; document: string }, body: Buffer): Promise<WaitingPlan> {
+    return policies.keepPlan(await this.ensure(key), plan, body, this.modes());
+  }
+
+  waitingPlans(key: StateKey): Promise<WaitingPlan[]> {
+    return policies.listWaiting(this.dir(key));
+  }
+
+  readWaitingBody(key: StateKey, planId: string): Promise<Buffer> {
+    return policies.readWaitingBody(this.dir(key), planId);
   }
 
   async dump(key: StateKey): Promise<KeyDump> {

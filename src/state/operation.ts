@@ -1,5 +1,6 @@
 // What an upload was, for the history: recorded with each upload since `--merge`, `remove` and
 // `--hold-removals` exist; derived from the other provenance for uploads recorded before.
+import { describeBounds } from '../guard/policy.js';
 import type { ApprovalStory, Generation, Operation } from './types.js';
 
 export function operationOf(g: Generation): Operation {
@@ -28,6 +29,7 @@ export function describeOperation(g: Generation): string {
 /** "planned by alice at …, approved by bob at …, applied by cron": four eyes in one line. */
 export function describeApproval(a: ApprovalStory): string {
   const at = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  if (a.policy) return `planned by ${a.planner} at ${at(a.plannedAt)}, approved by policy (autoApply: ${describeBounds(a.policy)}), applied by ${a.appliedBy}`;
   const approvers = a.approvers.map((p) => `${p.name} at ${at(p.at)}`).join(', ');
   return `planned by ${a.planner} at ${at(a.plannedAt)}, approved by ${approvers || 'nobody'}, applied by ${a.appliedBy}`;
 }

@@ -11,6 +11,8 @@ import { pauseAt } from './pause.js';
 import { anotherPending, lockLost, lostBeforeRecord, stateMoved } from './refusals.js';
 import { boundsFrom, Session, type Bounds } from './pg-session.js';
 import { lackingRole, type Need } from './pg-roles.js';
+import * as policies from './pg-policy.js';
+import { atLeastAsStrict } from '../guard/policy.js';
 import type {
   Approval,
   ApprovalStory,
@@ -23,8 +25,11 @@ import type {
   ListedGeneration,
   Operation,
   PlanRecord,
+  Policy,
+  RecordedPolicy,
   StateKey,
   StateStore,
+  WaitingPlan,
 } from './types.js';
 
 /** Columns added after the first release, for tables an earlier version created. */
@@ -111,7 +116,7 @@ CREATE TABLE IF NOT EXISTS upload_leases (
   renewed_at timestamptz NOT NULL,   -- the heartbeat
   expires_at timestamptz NOT NULL,   -- on the database's clock
   PRIMARY KEY (base_url, kind)
-);${FOUR_EYES_SQL}`;
+);${FOUR_EYES_SQL}${policies.POLICY_SQL}`;
 
 const TABLES = ['upload_generations', 'upload_heads', 'upload_audit', 'upload_intents', 'upload_leases'];
 
@@ -198,17 +203,17 @@ export class PostgresStore implements StateStore {
   private async lacksColumns(): Promise<boolean> {
     const { rows } = await this.q<{ n: string; t: string; p: string }>(
       `SELECT (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals', 'approval')) AS n,
-              (SELECT count(*) FROM pg_tables WHERE tablename IN ('upload_plans', 'upload_approvals')) AS t,
+              (SELECT count(*) FROM pg_tables WHERE tablename IN ('upload_plans', 'upload_approvals', ${policies.POLICY_TABLES.map((t) => `'${t}'`).join(', ')})) AS t,
               (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_approvals' AND column_name = 'plan_id') AS p`,
     );
-    return Number(rows[0]?.n) < 3 || Number(rows[0]?.t) < 2 || Number(rows[0]?.p) < 1;
+    return Number(rows[0]?.n) < 3 || Number(rows[0]?.t) < 2 + policies.POLICY_TABLES.length || Number(rows[0]?.p) < 1;
   }
 
   /** Tables of an earlier version gain ADDED_COLUMNS on the write path, before anything is sent. */
   private async addColumns(): Promise<string[]> {
     if (!this.missingColumns) return [];
     try {
-      await this.q(`${ADDED_COLUMNS};${FOUR_EYES_SQL};${APPROVAL_PLAN_COLUMN}`);
+      await this.q(`${ADDED_COLUMNS};${FOUR_EYES_SQL};${APPROVAL_PLAN_COLUMN};${policies.POLICY_SQL}`);
     } catch (err) {
       throw new UsageError(
         'STATE_UNUSABLE',
@@ -567,6 +572,35 @@ export class PostgresStore implements StateStore {
       host: String(r.host),
       ageSeconds: Number(r.age),
     }));
+  }
+
+  async policy(address: string): Promise<RecordedPolicy | undefined> {
+    if (!this.ready || this.missingColumns) return undefined;
+    return policies.readPolicy(this.q, address);
+  }
+
+  async setPolicy(address: string, policy: Policy, how: 'strengthen' | 'set'): Promise<RecordedPolicy> {
+    await this.fourEyesReady();
+    const recorded = await this.policy(address);
+    await policies.writePolicy(this.q, address, policy, recorded !== undefined && !atLeastAsStrict(policy, recorded.policy), how, this.label);
+    return (await this.policy(address))!;
+  }
+
+  async keepPlan(key: StateKey, plan: { planId: string; digest: string; document: string }, body: Buffer): Promise<WaitingPlan> {
+    await this.fourEyesReady();
+    await policies.keepPlan(this.q, key, plan, body);
+    const kept = (await this.waitingPlans(key)).find((p) => p.planId === plan.planId);
+    if (!kept) throw new Error('the plan just kept cannot be read back');
+    return kept;
+  }
+
+  async waitingPlans(key: StateKey): Promise<WaitingPlan[]> {
+    if (!this.ready || this.missingColumns) return [];
+    return policies.listWaiting(this.q, key);
+  }
+
+  readWaitingBody(key: StateKey, planId: string): Promise<Buffer> {
+    return policies.readWaitingBody(this.q, key, planId);
   }
 
   async dump(key: StateKey): Promise<KeyDump> {

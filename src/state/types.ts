@@ -73,6 +73,60 @@ export interface ApprovalStory {
   readonly plannedAt: string;
   readonly approvers: readonly { readonly name: string; readonly at: string }[];
   readonly appliedBy: string;
+  /** Sent without a second person because the plan was within the address's autoApply bounds (absent: people approved it). */
+  readonly policy?: AutoApply | undefined;
+}
+
+/**
+ * The bounds within which an unattended run on an address that needs approvals is sent without a
+ * second person (docs/review-then-apply.md, "A night within a policy"). maxChanged is a count or a
+ * percentage of the records recorded ("2%").
+ */
+export interface AutoApply {
+  readonly maxAdded: number;
+  readonly maxChanged: number | string;
+  readonly maxRemoved: number;
+}
+
+/** What protects an address, as its state store records it (engine/policy.ts combines it with a config). */
+export interface Policy {
+  readonly protected: boolean;
+  /** 0: no approvals needed. */
+  readonly approvals: number;
+  readonly approvalHours: number;
+  /** null: every upload needs its approvals. */
+  readonly autoApply: AutoApply | null;
+  /** The guard limits as floors: the most any run at the address may allow, as the flags write them ("37", "2%"). */
+  readonly limits?: GuardFloors | undefined;
+}
+
+export interface GuardFloors {
+  readonly maxRemovals?: string | undefined;
+  readonly maxChanges?: string | undefined;
+  readonly maxEmptied?: string | undefined;
+}
+
+/** A policy as recorded: for which address, by whom (the store's name for them) and when. */
+export interface RecordedPolicy {
+  readonly address: string;
+  readonly policy: Policy;
+  readonly setBy: string;
+  readonly setAt: string;
+}
+
+/**
+ * A plan kept in the store because an unattended run's plan was outside its autoApply bounds: the plan
+ * document as a plan file holds it, and its body's exact bytes, until someone approves and applies it.
+ */
+export interface WaitingPlan {
+  /** Its place in the key's list of kept plans, oldest first, from 1: what `--plan N` names. */
+  readonly number: number;
+  readonly planId: string;
+  readonly digest: string;
+  readonly planner: string;
+  readonly plannedAt: string;
+  /** The plan document (JSON text, as writePlan writes it). */
+  readonly document: string;
 }
 
 /**
@@ -237,6 +291,21 @@ export interface StateStore {
    * written in it and its file's modification time (the older of the two; the earlier if either is ahead).
    */
   approvals(key: StateKey, digest: string): Promise<Approval[]>;
+  /** The policy recorded for an address (a state key's baseUrl), or undefined. */
+  policy(address: string): Promise<RecordedPolicy | undefined>;
+  /**
+   * Records a policy for an address. 'strengthen': anyone who runs a target may record a policy at
+   * least as strict as the recorded one (POLICY_WEAKER otherwise). 'set': the store's administrator
+   * (PostgreSQL: a role with UPDATE on upload_policies; a directory: the owner of its folder) may
+   * record any policy, weaker too.
+   */
+  setPolicy(address: string, policy: Policy, how: 'strengthen' | 'set'): Promise<RecordedPolicy>;
+  /** Keeps a plan awaiting approval, its document and exact bytes, under whoami() (write-once, by its planId). */
+  keepPlan(key: StateKey, plan: { planId: string; digest: string; document: string }, body: Buffer): Promise<WaitingPlan>;
+  /** The plans kept awaiting approval, oldest first (applied ones too: the caller knows which were used). */
+  waitingPlans(key: StateKey): Promise<WaitingPlan[]>;
+  /** A kept plan's body, exactly as kept. */
+  readWaitingBody(key: StateKey, planId: string): Promise<Buffer>;
   /** Every key with anything recorded (for copying a store). */
   keys(): Promise<StateKey[]>;
   /**

@@ -216,6 +216,9 @@ describe('four eyes on PostgreSQL, each person their own role', () => {
     expect(expired.json().error.code).toBe('NOT_APPROVED');
     expect(expired.json().error.message).toContain(`${ROLES.approver}`);
     expect(expired.json().error.message).toContain('expired');
+    // That run recorded its stricter validity in the store's policy (docs/review-then-apply.md, "The policy
+    // lives in the store"), which every later run obeys: the administrator puts the day back.
+    await asAdmin(db, `UPDATE upload_policies SET policy = jsonb_set(policy, '{approvalHours}', '24')`);
 
     const before = await generations();
     const first = await as('cron', ['apply', 'once.plan.json', '--target', 'production', '--yes']);

@@ -1,6 +1,7 @@
 // Parts of the review page that render the report's own keys: the outcome, the guards' verdicts, the
 // provenance, the mapping and the issues. Every value goes through esc().
 import type { UploadReport } from '../../engine/report.js';
+import { describeBounds } from '../../guard/policy.js';
 import { esc } from './escape.js';
 import { fieldWords } from '../field-words.js';
 
@@ -143,10 +144,19 @@ export function provenanceSection(r: ReviewReport, p: Provenance): string {
     fact('baseline', baseline),
     fact('baseline sha256', `<span class="mono">${esc(b.sha256 ?? '—')}</span>`),
     p.plan !== null ? fact('plan', esc(p.plan)) : '',
+    r.approval ? fact('four eyes', esc(fourEyesWords(r.approval))) : '',
     fact(p.plan !== null ? 'plan body sha256' : 'body sha256', `<span class="mono">${esc(p.sha256 ?? '— (no body: nothing valid to send)')}</span>`),
     fact('command', `<span class="mono">${esc(p.command)}</span>`),
     fact('page written', esc(p.generatedAt)),
   ].join('')}</dl></section>`;
+}
+
+/** "approved by policy (autoApply: at most …)", or who planned and approved it. */
+function fourEyesWords(a: NonNullable<ReviewReport['approval']>): string {
+  const approved = a.policy
+    ? `approved by policy (autoApply: ${describeBounds(a.policy)})`
+    : `approved by ${a.approvers.map((p) => p.name).join(', ') || 'nobody yet'}`;
+  return `planned by ${a.planner}, ${approved}${a.appliedBy ? `, applied by ${a.appliedBy}` : ''}`;
 }
 
 export function mappingSection(r: ReviewReport): string {
