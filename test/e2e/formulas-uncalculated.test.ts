@@ -16,6 +16,7 @@ interface Issue {
   column: string;
   value: string;
   message: string;
+  fixes?: unknown[];
 }
 
 const day = (since: number, to: number) => ({ since, to });
@@ -65,6 +66,9 @@ describe('a formula with an empty cached value (openpyxl) is FORMULA_NOT_CALCULA
     expect(issues[0]!.message).toMatch(
       /^cell D2 of sheet 'Stores' holds the formula =TIME\(9,0,0\) but no calculated value .*open the workbook in Excel or LibreOffice and save it/,
     );
+    // Opening and saving the workbook is no flag, cell or command: the fix is the words alone (no
+    // `fixes`), and they are followed below, in LibreOffice.
+    expect(issues.map((i) => i.fixes)).toEqual([undefined, undefined]);
     expect(run.json().error).toMatchObject({ code: 'INVALID_RECORDS' });
   });
 

@@ -1,9 +1,9 @@
 // Every hint is a command the suite has followed (issue 40): each error and issue code either has a
-// case in the corpus that follows its fixes (test/e2e/hints-followed.cases.ts), or is listed here as
-// having no fix, with why — and a code whose docs/report.md row names a flag says, in its reason, why
-// each flag it names is no fix a script could take. The lead adds rows here when merging a branch that
-// gives a code its fixes (a case) or owns one (OWNED_ELSEWHERE, until then).
-import { readdirSync, readFileSync } from 'node:fs';
+// case in the corpus that follows its fixes (test/e2e/hints-followed.cases.ts), or an end-to-end test
+// of its own that follows them (FOLLOWED_IN), or is listed here as having no fix, with why — and a
+// code whose docs/report.md row or hint names a flag says, in its reason, why each flag it names is no
+// fix a script could take (or that it is a hint in words, not yet data).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/errors.js';
@@ -40,6 +40,8 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   BAD_NOTIFY_URL: "the webhook address (--notify) is the person's",
   BAD_CONFIG: "the config file (--config) is the person's to correct",
   UNTRUSTED_CONFIG: "who may write the config file is the owner's to settle (chmod, chown); a copy passed with --config is theirs to make",
+  SHEET_NOT_FOUND:
+    "which sheet is meant is the person's: the message lists the workbook's sheets for --sheet (hint in words: a hidden sheet is not yet offered as a fix, as OTHER_SHEETS offers the others)",
   // the file
   INVALID_RECORDS: "its fixes are its issues' (issues[].fixes), each followed by its own code's case",
   CANNOT_READ: 'the file (or --keys-file) cannot be read: only the person can say where it is, or make it readable',
@@ -57,6 +59,20 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   BASELINE_INVALID: '--baseline FILE: another file, or this one mended, only the person has',
   UNKNOWN_KEY: "which key was meant is the person's: a near key it names is a guess (`upload remove` sends a removal)",
   DUPLICATE_IN_SET: "which of two records stays is the person's; `--merge` or `--hold-removals` only the person can drop",
+  NOT_UTF16: file,
+  // targets and plans
+  UNKNOWN_TARGET:
+    "which target (--target, UPLOAD_TARGET) was meant, or which config file (--config), is the person's: the message lists the targets the config has",
+  CONFLICTING_ADDRESS: "which of two addresses is the service is the person's: drop --base-url (or UPLOAD_BASE_URL) or --target, as the message says",
+  PLAN_BASE_URL:
+    "the plan's service or another: --base-url or --target of the plan's (hint in words: `apply it with --target NAME`, not yet data), or a new plan for this one, is the person's",
+  PLAN_INVALID: 'a new plan (--dry-run --plan-out FILE) needs the records file, which only the person has',
+  PLAN_STALE: 'a new plan (--dry-run --plan-out FILE) against what the service holds now needs the records file, which only the person has',
+  PLAN_CHANGED: 'a new plan (--dry-run --plan-out FILE), approved again, needs the records file, which only the person has',
+  PLAN_USED: 'a plan is applied once: a new one (--dry-run --plan-out FILE) needs the records file, which only the person has',
+  PLAN_UNRECORDED:
+    "apply it as it is, or set approvals on the target and make a new plan (--dry-run --plan-out FILE): the person's choice, and the records file theirs",
+  FORGED_RECORD: "a record in another person's name is the store owner's to look into: no command makes it count",
   // the guards and the run
   LEADING_ZEROS_LOST:
     "the file must be exported again keeping IDs as text (in its own --format), or the old keys taken off (--keys-file): the person's; neither --max-removals nor --hold-removals is the fix",
@@ -64,6 +80,21 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   LOCK_LOST: again,
   DECLINED: again,
   STATE_MOVED: `${again}; a settle's \`upload state resolve KIND --previous\` is the state's (policy / identity / held)`,
+  // the state store
+  STATE_UNREACHABLE: 'the database, the URL in --state / UPLOAD_STATE, the role or its password: the person checks them, then runs again',
+  STATE_UNUSABLE: "the store (--state) needs the rights or the tables of docs/state.md, or a folder moved aside: an administrator's to mend",
+  STATE_TIMEOUT: "the database or its pooler is slow or held by another session: the administrator's to look into, then run again",
+  SNAPSHOT_CORRUPT:
+    "a damaged history is restored from a backup, or the state (--state) moved aside and compared with --baseline FILE (an export only the person has); settling with --previous is the person's choice",
+  // Hints in words, not yet data: the `upload state resolve` each names is a settle, a decision only
+  // the person can take (has the service the upload?): see docs/state.md.
+  BASELINE_UNCERTAIN:
+    'whether the service holds the upload (--sent) or not (--previous) only the person can see, in the scheduling application; hint in words, not yet data',
+  PENDING_DAMAGED:
+    'the record --sent needs is damaged; hint in words, not yet data: `upload state resolve KIND --previous` forgets the upload, and then the same file is sent again',
+  LOCK_LOST_WHILE_SENDING:
+    "another upload may have run: whether the service holds this one (--sent) or not (--previous) is the person's to find out; hint in words, not yet data",
+  NOT_RECORDED: 'once the store is mended, `upload state resolve KIND --sent` (hint in words, not yet data)',
   OUTCOME_UNKNOWN: again,
   // the service
   REJECTED: "the service's own reasons say what to change in the records",
@@ -107,51 +138,60 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   DUPLICATE_KEY: cell,
   DUPLICATE_EMAIL: cell,
   UNKNOWN_PARENT: 'a note: the store card may be uploaded later (--store-cards checks against a file)',
+  // columns
+  MISSING_COLUMN:
+    "which column holds the field is the person's (rename it, or --map); a one-column header holding a delimiter names --delimiter in words, not yet as a fix",
+  MAPPED_COLUMN_MISSING: "--map or --status-column names a column the file lacks: which was meant is the person's (the message lists the columns)",
+  AMBIGUOUS_COLUMN: "which of two columns means the field is the person's: the --map the message shows is one of two readings",
+  COLUMN_IGNORED: 'a note: the mapping takes the field from another column',
+  IGNORED_COLUMN_MISSING: 'a note: the ignore list or --no-status-column names a column the file lacks, and the run goes on',
+  UNKNOWN_COLUMN: 'a note: a column the tool does not use',
+  LEAVER_ROW:
+    "its fixes are the STATUS_COLUMN_UNDECIDED issue's, always beside it (--status-column COL --active VALUES, --no-status-column COL), followed in that code's tests",
+  STATUS_EXCLUDED: 'a note of the rows --status-column and --active left out, as asked',
+  // look-alikes
+  LOOKALIKE_CHARACTER:
+    'a word in two scripts: which letters the person meant is theirs to retype; the plain (NFKC) form of a full-width value is named in words, not yet a cell fix',
+  LOOKALIKE_KEY: "which of the two look-alike keys is wrong (this cell, or the other line or the last upload) is the person's",
+  LOOKALIKE_EMAIL: "which of the two look-alike emails is wrong (this cell, or the other line or the last upload) is the person's",
+  MULTIPLE_VALUES: "which of the values this record means is the person's (each other one needs its own row)",
 };
 
 /**
- * Codes whose words another engineer of this round is changing: the lead moves each to a case or to
- * NO_FIX when merging their branch (the owner, and what their hint offers).
+ * Codes whose fixes an end-to-end test of their own follows, not a corpus case: the files (under test/)
+ * that run the real CLI, meet the code, read its `error.fixes` / `issues[].fixes` and run them (or,
+ * where the remedy is words by design, do what the words say), and check the result is what the
+ * person means or another refusal. Each file must exist and name the code and its fixes.
  */
-export const OWNED_ELSEWHERE: Readonly<Record<string, string>> = {
-  BAD_USAGE: 'argv-formulas (src/cli/argv.ts): unknown flags and values',
-  SHEET_NOT_FOUND: 'formulas (src/read/xlsx*): --sheet NAME of the sheets the workbook has',
-  NOT_UTF8: 'codepages (src/read/decode.ts): --encoding PAGE, ranked',
-  NOT_UTF16: 'codepages (src/read/decode.ts)',
-  SUSPECT_ENCODING: 'codepages: --encoding of the better reading',
-  FORMULA_NOT_CALCULATED: 'formulas (src/read/xlsx*)',
-  INVISIBLE_CHARACTER: 'lookalikes (src/validate): the cell without the character',
-  LOOKALIKE_CHARACTER: 'lookalikes (src/validate): the cell in its plain form',
-  MISSING_COLUMN: 'leavers-hints (src/map/column-plan.ts)',
-  MAPPED_COLUMN_MISSING: 'leavers-hints (src/map/column-plan.ts)',
-  AMBIGUOUS_COLUMN: 'leavers-hints (src/map/column-plan.ts): --map with "ignore"',
-  COLUMN_IGNORED: 'leavers-hints (src/map/column-plan.ts)',
-  IGNORED_COLUMN_MISSING: 'leavers-hints (src/map/column-plan.ts)',
-  UNPLACED_COLUMN: 'leavers-hints (src/map/columns.ts): --map or --ignore-column',
-  UNKNOWN_COLUMN: 'leavers-hints (src/map/column-plan.ts): --map or --ignore-column',
-  UNUSED_COLUMNS: 'leavers-hints: the --map line and --ignore-column flags',
-  LEAVER_ROW: 'leavers-hints: --status-column COL --active VALUES',
-  STATUS_EXCLUDED: 'leavers-hints',
-  PLAN_BASE_URL: 'policy / identity / held (plans)',
-  PLAN_INVALID: 'policy / identity / held (plans)',
-  PLAN_STALE: 'policy / identity / held (plans): a new plan with --dry-run --plan-out FILE',
-  PLAN_REQUIRED: 'policy / identity / held (four eyes): plan, approve, apply',
-  NOT_APPROVED: 'policy / identity / held (four eyes)',
-  SELF_APPROVAL: 'policy / identity / held (four eyes)',
-  PLAN_CHANGED: 'policy / identity / held (four eyes)',
-  PLAN_USED: 'policy / identity / held (four eyes)',
-  PLAN_UNRECORDED: 'policy / identity / held (four eyes)',
-  UNKNOWN_TARGET: 'policy / identity / held (targets)',
-  PROTECTED_TARGET: 'policy / identity / held (targets): --target NAME',
-  CONFLICTING_ADDRESS: 'policy / identity / held (targets)',
-  STATE_UNREACHABLE: 'policy / identity / held (src/state)',
-  STATE_UNUSABLE: 'policy / identity / held (src/state)',
-  STATE_TIMEOUT: 'policy / identity / held (src/state)',
-  SNAPSHOT_CORRUPT: 'policy / identity / held (src/state)',
-  BASELINE_UNCERTAIN: 'policy / identity / held (state): upload state resolve KIND --sent or --previous',
-  PENDING_DAMAGED: 'policy / identity / held (state): upload state resolve KIND --previous',
-  LOCK_LOST_WHILE_SENDING: 'policy / identity / held (state): upload state resolve',
-  NOT_RECORDED: 'policy / identity / held (state): upload state resolve --sent',
+export const FOLLOWED_IN: Readonly<Record<string, readonly string[]>> = {
+  // a `command` fix: the same words, a value that starts with a dash joined to its flag
+  BAD_USAGE: ['test/e2e/flag-values.test.ts'],
+  // code pages: each `--encoding` fix followed over recorded names, until the names are as recorded
+  NOT_UTF8: ['test/e2e/code-pages-followed.test.ts'],
+  SUSPECT_ENCODING: ['test/e2e/code-pages-followed.test.ts'],
+  // no `--encoding` reads both parts (its fixes are []): the line corrected, as the words say, is sent
+  MIXED_ENCODING: ['test/e2e/code-pages-followed.test.ts'],
+  // words by design (no fixes): the workbook opened and saved in LibreOffice, then sent
+  FORMULA_NOT_CALCULATED: ['test/e2e/formulas-uncalculated.test.ts'],
+  // the cell without the character
+  INVISIBLE_CHARACTER: ['test/e2e/lookalikes.test.ts'],
+  // columns: --status-column/--active or --no-status-column; --map or --ignore-column
+  STATUS_COLUMN_UNDECIDED: ['test/e2e/status-column.test.ts', 'test/e2e/hr-export-leavers.test.ts'],
+  UNPLACED_COLUMN: ['test/e2e/column-guesses.test.ts'],
+  UNUSED_COLUMNS: ['test/e2e/column-guesses.test.ts', 'test/e2e/hr-export-leavers.test.ts'],
+  // four eyes: plan, approve (by someone else), apply
+  PLAN_REQUIRED: ['test/e2e/four-eyes-roles.test.ts'],
+  NOT_APPROVED: ['test/e2e/four-eyes-roles.test.ts'],
+  SELF_APPROVAL: ['test/e2e/four-eyes-roles.test.ts'],
+  // --target NAME (a run), the approve command with it (a plan), --base-url ADDRESS (a policy in the store)
+  PROTECTED_TARGET: ['test/e2e/address-spellings.test.ts', 'test/e2e/four-eyes-roles.test.ts', 'test/e2e/policy-directory.test.ts'],
+  // another upload's release
+  NOTHING_HELD: ['test/e2e/held-removals-release.test.ts'],
+  // plans kept in the store: the approve command, --plan N, the policy's floor
+  AWAITING_APPROVAL: ['test/e2e/policy-postgres.test.ts', 'test/e2e/policy-directory.test.ts', 'test/e2e/policy-directory-accounts.test.ts'],
+  NO_WAITING_PLAN: ['test/e2e/policy-directory.test.ts'],
+  CHOOSE_PLAN: ['test/e2e/policy-directory.test.ts'],
+  POLICY_WEAKER: ['test/e2e/policy-directory.test.ts'],
 };
 
 const doc = readFileSync(`${ROOT}/docs/report.md`, 'utf8');
@@ -187,8 +227,8 @@ const FOLLOWED = new Set(CASES.map((c) => c.code));
 
 describe('every code has its fixes followed, or says why it has none', () => {
   it.each(ALL)('%s', (code) => {
-    const where = [FOLLOWED.has(code) && 'a case', code in NO_FIX && 'NO_FIX', code in OWNED_ELSEWHERE && 'OWNED_ELSEWHERE'].filter(Boolean);
-    expect(where, `${code} must be in exactly one of the corpus, NO_FIX or OWNED_ELSEWHERE`).toHaveLength(1);
+    const where = [FOLLOWED.has(code) && 'a case', code in NO_FIX && 'NO_FIX', code in FOLLOWED_IN && 'FOLLOWED_IN'].filter(Boolean);
+    expect(where, `${code} must be in exactly one of the corpus, NO_FIX or FOLLOWED_IN`).toHaveLength(1);
     if (!(code in NO_FIX)) return;
     // A row or a hint that offers a flag, with a reason that does not say why that flag is no fix, is a hint nobody followed.
     const flags = [...new Set([...(row(code).match(/--[a-z][a-z-]*/g) ?? []), ...(SOURCE.get(code) ?? [])])];
@@ -198,7 +238,17 @@ describe('every code has its fixes followed, or says why it has none', () => {
     ).toEqual([]);
   });
 
+  // A file named is one that meets the code and follows its fixes: it exists, and names both.
+  it.each(Object.entries(FOLLOWED_IN).flatMap(([code, files]) => files.map((file) => [code, file] as const)))('%s is followed in %s', (code, file) => {
+    expect(file, 'a test file under test/').toMatch(/^test\/.+\.test\.ts$/);
+    const path = join(ROOT, file);
+    expect(existsSync(path), `${file} does not exist`).toBe(true);
+    const text = readFileSync(path, 'utf8');
+    expect(text.includes(code), `${file} does not name ${code}`).toBe(true);
+    expect(/\bfixes\b|\bfollowFix\b/.test(text), `${file} does not read fixes`).toBe(true);
+  });
+
   it('lists no code the source does not have', () => {
-    expect([...FOLLOWED, ...Object.keys(NO_FIX), ...Object.keys(OWNED_ELSEWHERE)].filter((c) => !ALL.includes(c))).toEqual([]);
+    expect([...FOLLOWED, ...Object.keys(NO_FIX), ...Object.keys(FOLLOWED_IN)].filter((c) => !ALL.includes(c))).toEqual([]);
   });
 });
