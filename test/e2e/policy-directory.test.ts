@@ -124,6 +124,9 @@ describe('the policy in a directory store', () => {
     const apply = await run('bare', ['apply', ...bareFlags(), '--yes', '--json']);
     expect(apply.code).toBe(2);
     expect(apply.json().error).toMatchObject({ code: 'NO_WAITING_PLAN', fixes: [fix] });
+    const followed = await run('bare', [...(apply.json().error.fixes[0].args as string[]), '--yes', '--json']);
+    expect(followed.code).toBe(4);
+    expect(followed.json().error.code).toBe('SELF_APPROVAL');
     // A second night outside the bounds: two plans wait, and approve without --plan asks which.
     expect((await run('bare', ['team-members', 'v4.csv', ...bareFlags(), '--yes'])).code).toBe(4);
     const which = await run('bare', ['approve', ...bareFlags(), '--yes', '--json']);
