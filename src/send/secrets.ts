@@ -16,9 +16,23 @@ function forms(secret: string): string[] {
 
 /**
  * `scheme://user:password@` in any text, whatever the scheme (a state URL, a proxy, a webhook): the
- * password is masked wherever a URL carries one, even one this run was never told about.
+ * password is masked wherever a URL carries one, even one this run was never told about. Found from
+ * each `://` with bounded look-behind and look-ahead, never by a pattern that could try every start
+ * in a long word (a megabyte of a service's message would take minutes).
  */
-const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:"'<>\\]*):([^\s/?#@"'<>\\]+)@/gi;
+const USERINFO = /^([^\s/?#@:"'<>\\]{0,256}):([^\s/?#@"'<>\\]{1,512})@/;
+const SCHEME_END = /[a-z][a-z0-9+.-]{0,31}$/i;
+
+/** Each URL password in `text`: where it starts and ends. */
+function* urlPasswords(text: string): Generator<{ start: number; end: number; password: string }> {
+  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
+    if (!SCHEME_END.test(text.slice(Math.max(0, at - 32), at))) continue;
+    const m = USERINFO.exec(text.slice(at + 3, at + 3 + 800));
+    if (!m) continue;
+    const start = at + 3 + m[1]!.length + 1;
+    yield { start, end: start + m[2]!.length, password: m[2]! };
+  }
+}
 
 /**
  * A password shorter than this is masked only where it stands inside a URL: masking a short word
@@ -48,8 +62,7 @@ export class Secrets {
   keepPasswordsIn(texts: Iterable<unknown>): void {
     for (const text of texts) {
       if (typeof text !== 'string') continue;
-      for (const match of text.matchAll(URL_PASSWORD)) {
-        const raw = match[2]!;
+      for (const { password: raw } of urlPasswords(text)) {
         let decoded = raw;
         try {
           decoded = decodeURIComponent(raw);
@@ -72,6 +85,13 @@ export class Secrets {
   readonly redact = (text: string): string => {
     let out = text;
     for (const secret of this.kept) for (const form of forms(secret)) out = out.split(form).join('***');
-    return out.replace(URL_PASSWORD, (whole, before: string, password: string) => (password === '***' ? whole : `${before}:***@`));
+    let masked = '';
+    let from = 0;
+    for (const { start, end, password } of urlPasswords(out)) {
+      if (password === '***') continue;
+      masked += `${out.slice(from, start)}***`;
+      from = end;
+    }
+    return from === 0 ? out : masked + out.slice(from);
   };
 }
