@@ -67,7 +67,12 @@ export function settle(failure: unknown): { outcome: Outcome; exitCode: number; 
     };
   }
   const message = failure instanceof Error ? failure.message : String(failure);
-  return { outcome: 'internal-error', exitCode: EXIT.internal, error: { code: 'INTERNAL_ERROR', message, hint: null, fixes: [], service: null }, internal: true };
+  return {
+    outcome: 'internal-error',
+    exitCode: EXIT.internal,
+    error: { code: 'INTERNAL_ERROR', message, hint: null, fixes: [], service: null },
+    internal: true,
+  };
 }
 
 export async function finish(result: CommandResult, io: RunIo): Promise<number> {

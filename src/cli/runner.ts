@@ -6,7 +6,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { ChosenTarget } from '../config/target.js';
 import type { Kind } from '../contract/kinds.js';
 import type { RunFacts } from '../engine/result.js';
-import { Interrupted } from '../errors.js';
+import { Interrupted, isUploadError, type UploadError } from '../errors.js';
 import { confirmQuestion } from '../report/human.js';
 import { outputFiles } from '../report/output-files.js';
 import { renderEvent } from '../report/render.js';
@@ -36,6 +36,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   const early = new Map<string, Promise<StateStore>>();
   const stores = new Map<string, Promise<StateStore>>();
   let policyNotices: readonly string[] = [];
+  let storeDown: UploadError | undefined;
   try {
     kind = spec.kind?.(args, given);
     let chosen = await withTarget(given, io, line, kind, {
@@ -52,12 +53,18 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     if (has('target') && spec.writes) {
       const { readStorePolicy, ruleOf } = await import('./policy-gate.js');
       // A connection of its own, closed at once: the run's store is opened with its Ctrl-C signal, later.
+      // A store that cannot be read fails the run closed, but as the run's own failure: after the page
+      // and the notification are set up, so a night whose store is down is still heard about.
       const gate = await readStorePolicy(
         chosen,
         (which) => openOnce(early, which, io.env),
         writes !== undefined || given.planOut !== undefined,
         spec.address?.(args),
-      );
+      ).catch((err: unknown) => {
+        if (!isUploadError(err) || !err.code.startsWith('STATE_')) throw err;
+        storeDown = err;
+        return undefined;
+      });
       await closeAll(early);
       if (gate) {
         policyNotices = gate.notices;
@@ -119,6 +126,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     }
   };
   try {
+    if (storeDown) throw storeDown;
     const outcome = await spec.run(ctx);
     return { facts: outcome.facts ?? (outcome.failure === undefined ? undefined : blank()), ...outcome, ui, json, detailedExitcode, afterRun: ending };
   } catch (failure) {

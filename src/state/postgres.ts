@@ -204,7 +204,8 @@ export class PostgresStore implements StateStore {
     const { rows } = await this.q<{ n: string; t: string; p: string }>(
       `SELECT (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals', 'approval')) AS n,
               (SELECT count(*) FROM pg_tables WHERE tablename IN ('upload_plans', 'upload_approvals', ${policies.POLICY_TABLES.map((t) => `'${t}'`).join(', ')})) AS t,
-              (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_approvals' AND column_name = 'plan_id') AS p`,
+              -- The catalog, not information_schema, which shows only the columns this role may use.
+              (SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass('upload_approvals') AND attname = 'plan_id' AND NOT attisdropped) AS p`,
     );
     return Number(rows[0]?.n) < 3 || Number(rows[0]?.t) < 2 + policies.POLICY_TABLES.length || Number(rows[0]?.p) < 1;
   }

@@ -119,7 +119,9 @@ describe('a UTF-8 file read with --encoding windows-1252 over recorded names', (
     expect(r.code, r.stderr).toBe(3);
     const suspect = (r.json().issues as Issue[]).find((i) => i.code === 'SUSPECT_ENCODING')!;
     expect(suspect.severity).toBe('error');
-    expect(suspect.message).toContain("name 'José García' to 'JosÃ© GarcÃ\u00ada'");
+    // José García read so holds a soft hyphen (Ã + U+00AD), refused as an invisible character on its
+    // own row; the recorded names the reading would change are the others.
+    expect(suspect.message).toContain("name 'Zoë Müller' to 'ZoÃ« MÃ¼ller'");
     expect(suspect.fixes).toEqual([{ kind: 'flags', args: ['--encoding', 'utf-8'] }]);
     const fixed = await run(file, '--encoding', 'windows-1252', ...suspect.fixes![0]!.args);
     expect(fixed.code, fixed.stderr).toBe(0);

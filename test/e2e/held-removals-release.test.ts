@@ -235,12 +235,15 @@ describe('held removals on PostgreSQL, each person their own role', () => {
     const doc = readFileSync(join(ROOT, 'docs/state.md'), 'utf8');
     const section = doc.slice(doc.indexOf('## Four eyes: who planned, who approved'));
     const sql = /```sql\n([\s\S]*?)```/.exec(section)![1]!;
-    return sql
-      .replaceAll('upload_reader', ROLES.reader)
-      .replaceAll(/\balice\b/g, ROLES.planner)
-      .replaceAll(/\bbob\b/g, ROLES.approver)
-      .replaceAll(/\bcron\b/g, ROLES.cron)
-      .replace('ON DATABASE scheduling', `ON DATABASE ${database}`);
+    return (
+      sql
+        // Roles belong to the whole server, which other files share: every group gets this file's tag.
+        .replaceAll(/\bupload_(reader|planner|approver|sender)\b/g, `$&_${tag}`)
+        .replaceAll(/\balice\b/g, ROLES.planner)
+        .replaceAll(/\bbob\b/g, ROLES.approver)
+        .replaceAll(/\bcron\b/g, ROLES.cron)
+        .replace('ON DATABASE scheduling', `ON DATABASE ${database}`)
+    );
   }
 
   beforeAll(async () => {

@@ -104,7 +104,8 @@ describe('PostgreSQL rights and timeouts', () => {
     const db = await freshDatabase();
     const role = await leastPrivilegeRole(db);
     const state = as(db, role);
-    expect((await upload(state, writeMembers(sb.dir, 'a.csv', range(1, 10)), ['--no-baseline'])).json()).toMatchObject({ outcome: 'uploaded', generation: 1 });
+    const first = await upload(state, writeMembers(sb.dir, 'a.csv', range(1, 10)), ['--no-baseline']);
+    expect(first.json(), first.stderr).toMatchObject({ outcome: 'uploaded', generation: 1 });
 
     await asAdmin(db, `ALTER ROLE ${role} SET statement_timeout = '200ms'`);
     await lockTable(db, 'upload_heads');

@@ -11,7 +11,10 @@ const properties = REPORT_SCHEMA.properties as Record<string, { enum?: unknown[]
 
 /** The report of a run that stopped before reading anything. */
 const emptyReport = (kind: 'store-cards' | 'team-members' | null, source: string | null, dryRun: boolean) =>
-  assembleReport({ kind, source, dryRun }, { outcome: 'usage-error', exitCode: 2, error: { code: 'BAD_USAGE', message: 'm', hint: null, fixes: [], service: null } });
+  assembleReport(
+    { kind, source, dryRun },
+    { outcome: 'usage-error', exitCode: 2, error: { code: 'BAD_USAGE', message: 'm', hint: null, fixes: [], service: null } },
+  );
 
 describe('the --json report schema', () => {
   it('accepts the report a run starts from', () => {
