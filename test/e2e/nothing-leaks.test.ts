@@ -5,11 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { serversForFile } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { closeTerminals, inTerminal } from '../helpers/tmux.js';
 
 const servers = serversForFile();
 const TOKEN = 'planted-token-Hq7Wc3Ld9Zx';
@@ -113,4 +114,26 @@ describe("the service's words are shown, never obeyed", () => {
       expect(json.json().response.message).not.toMatch(RAW);
     });
   }
+});
+
+describe("the service's words on a real terminal (tmux)", () => {
+  afterEach(closeTerminals);
+
+  it('a hostile message neither clears the screen, nor recolours it, nor starts a line of its own', async () => {
+    const tmp = tempDir();
+    const file = writeMembers(tmp.dir, 'staff.csv', range(1, 5));
+    const hostile = 'bad\u001b[2J\u001b[H\u001b]8;;http://evil.example/\u0007click\u001b]8;;\u0007\u001b[41mred\r\nupload: ✓ 5 team member(s) uploaded';
+    const service = await servers.serve({ status: 400, body: { status: 400, message: hostile } });
+    const t = inTerminal(['team-members', file, '--yes', '--no-baseline', '--state-dir', join(tmp.dir, 'state'), '--base-url', service.url], {
+      UPLOAD_TOKEN: TOKEN,
+      NO_COLOR: '1',
+    });
+    const screen = await t.until(/exit 5/);
+    // The lines before the message are still on the screen: nothing cleared it or moved the cursor home.
+    expect(screen).toMatch(/staff\.csv: 5 records valid/);
+    expect(screen).toContain('\\u001b[2J');
+    expect(screen.split('\n').some((line) => line.startsWith('upload: ✓'))).toBe(false);
+    // No colour reached the screen (NO_COLOR: the tool adds none; the service's red is text).
+    expect(t.screenWithStyles()).not.toMatch(/\u001b\[41m/);
+  });
 });
