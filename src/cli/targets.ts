@@ -152,11 +152,12 @@ export async function planTargetCheck(
   return (planTarget) => {
     if (planTarget === null) return;
     if (chosen !== undefined && chosen !== planTarget) {
+      const next = nextCommand(line.step, line.plan, planTarget);
       throw new UsageError(
         'PLAN_BASE_URL',
         `the plan was made for the target '${planTarget}', but this run is pointed at '${chosen}'; nothing was sent`,
-        `apply it with --target ${planTarget}, or make a new plan for '${chosen}'`,
-      );
+        `run it for its own target: ${next.text}; or make a new plan for '${chosen}'`,
+      ).withFixes(next.fix);
     }
     const target = Object.hasOwn(targets, planTarget) ? targets[planTarget] : undefined;
     if (target?.protected === true && !explicit) {

@@ -135,11 +135,14 @@ describe('a protected target', () => {
     expect(dry.code).toBe(0);
     const other = await runCli(['apply', plan, '--yes', '--json', '--target', 'staging'], { env });
     expect(other.json().error).toMatchObject({ code: 'PLAN_BASE_URL', message: expect.stringContaining("target 'production'") });
+    // Its fix is the command for the plan's own target, as written.
+    expect(other.json().error.fixes).toEqual([{ kind: 'command', args: ['apply', plan, '--target', 'production', '--yes'] }]);
     const implicit = await runCli(['apply', plan, '--yes', '--json', '--state', join(sb.dir, 'state-prod')], { env: { ...env, UPLOAD_TOKEN: TOKEN } });
     expect(implicit.json().error.code).toBe('PROTECTED_TARGET');
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
-    const named = await runCli(['apply', plan, '--yes', '--json', '--target', 'production'], { env });
-    expect(named.code).toBe(0);
+    // Followed as given (the fix's own arguments, with --json to read the report): sent.
+    const named = await runCli([...(other.json().error.fixes[0].args as string[]), '--json'], { env });
+    expect(named.code, named.stderr).toBe(0);
     expect(await sb.stored('/integrations/teamMembers')).toHaveLength(3);
   });
 });

@@ -64,8 +64,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   UNKNOWN_TARGET:
     "which target (--target, UPLOAD_TARGET) was meant, or which config file (--config), is the person's: the message lists the targets the config has",
   CONFLICTING_ADDRESS: "which of two addresses is the service is the person's: drop --base-url (or UPLOAD_BASE_URL) or --target, as the message says",
-  PLAN_BASE_URL:
-    "the plan's service or another: --base-url or --target of the plan's (hint in words: `apply it with --target NAME`, not yet data), or a new plan for this one, is the person's",
   PLAN_INVALID: 'a new plan (--dry-run --plan-out FILE) needs the records file, which only the person has',
   PLAN_STALE: 'a new plan (--dry-run --plan-out FILE) against what the service holds now needs the records file, which only the person has',
   PLAN_CHANGED: 'a new plan (--dry-run --plan-out FILE), approved again, needs the records file, which only the person has',
@@ -164,6 +162,8 @@ export const NO_FIX: Readonly<Record<string, string>> = {
  * person means or another refusal. Each file must exist and name the code and its fixes.
  */
 export const FOLLOWED_IN: Readonly<Record<string, readonly string[]>> = {
+  // A plan for another target: its own target's command (another address has no fix: a new plan).
+  PLAN_BASE_URL: ['test/e2e/targets.test.ts'],
   // a `command` fix: the same words, a value that starts with a dash joined to its flag
   BAD_USAGE: ['test/e2e/flag-values.test.ts'],
   // code pages: each `--encoding` fix followed over recorded names, until the names are as recorded
