@@ -2,12 +2,12 @@
 // on Linux, as CI runs: an approver account is made with useradd and the CLI runs as it through
 // runuser). The name of whoever planned or approved is the record file's owner, never UPLOAD_USER.
 // Elsewhere the one account the tests run as can only plan, and its own approval is refused.
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, linkSync, copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, type CliResult } from '../helpers/cli.js';
 import { membersCsv, range } from '../helpers/members.js';
+import { groupFolder, runAs, tryAccounts, uidOf } from '../helpers/os-users.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { keyDir } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -21,40 +21,6 @@ let node: string;
 /** Whether a second account can run the CLI here (root on Linux, the program readable by it). */
 let twoAccounts = false;
 
-/** Makes the approver's account and the team group, once per machine (idempotent: other runs may share them). */
-function makeAccounts(): boolean {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
-  try {
-    for (const [cmd, args] of [
-      ['groupadd', ['-f', TEAM]],
-      ['useradd', ['-M', '-s', '/usr/sbin/nologin', '-G', TEAM, APPROVER]],
-    ] as const) {
-      try {
-        execFileSync(cmd, args, { stdio: 'ignore' });
-      } catch (err) {
-        // 9: the account exists already.
-        if ((err as { status?: number }).status !== 9) throw err;
-      }
-    }
-    execFileSync('usermod', ['-a', '-G', TEAM, APPROVER], { stdio: 'ignore' });
-    // The approver runs this Node from a folder it can reach (root's home is private).
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    chmodSync(bin, 0o755);
-    node = join(bin, 'node');
-    try {
-      linkSync(process.execPath, node);
-    } catch {
-      copyFileSync(process.execPath, node);
-    }
-    chmodSync(node, 0o755);
-    execFileSync('runuser', ['-u', APPROVER, '--', node, '-e', `require('node:fs').accessSync(${JSON.stringify(BIN)})`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The CLI as `user` (undefined: the account the tests run as, in-process), optionally on a skewed
  * clock; in the shared folder.
@@ -63,21 +29,8 @@ function as(user: string | undefined, args: readonly string[], extra: { env?: Re
   const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', UPLOAD_TOKEN: TOKEN, ...extra.env };
   // Another account or another clock needs a process of its own.
   if (!user && !extra.skew) return runCli(args, { cwd: dir, env });
-  let command = [user ? node : process.execPath, BIN, ...args];
-  if (extra.skew) command = ['faketime', '-f', extra.skew, ...command];
-  if (user) command = ['runuser', '-u', user, '--', 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const stdout = Buffer.concat(out).toString();
-      resolve({ code, signal, stdout, stderr: Buffer.concat(err).toString(), json: () => JSON.parse(stdout) as never });
-    });
-  });
+  const command = [user ? node : process.execPath, BIN, ...args];
+  return runAs(user, extra.skew ? ['faketime', '-f', extra.skew, ...command] : command, dir, env);
 }
 
 const members = () => sb.stored('/integrations/teamMembers');
@@ -88,15 +41,12 @@ beforeAll(async () => {
   const t = tempDir();
   dir = t.dir;
   chmodSync(dir, 0o755);
-  twoAccounts = makeAccounts();
+  const accounts = tryAccounts(TEAM, [APPROVER], dir);
+  twoAccounts = accounts !== undefined;
+  node = accounts?.node ?? process.execPath;
   // The team's folder: the state store and the plans, shared through the group (2770).
-  const shared = join(dir, 'team');
-  mkdirSync(shared);
-  mkdirSync(join(shared, 'state'));
-  for (const folder of [shared, join(shared, 'state')]) {
-    if (twoAccounts) chownSync(folder, 0, Number(execFileSync('getent', ['group', TEAM]).toString().split(':')[2]));
-    chmodSync(folder, 0o2770);
-  }
+  const shared = groupFolder(join(dir, 'team'), accounts?.gid);
+  groupFolder(join(shared, 'state'), accounts?.gid);
   t.write(
     'upload.config.json',
     JSON.stringify({ targets: { production: { baseUrl: sb.url, state: join(shared, 'state'), approvals: 1, approvalHours: 24 } } }),
@@ -148,7 +98,7 @@ describe('four eyes on a directory store', () => {
     });
     const records = join(keyDir(join(dir, 'state'), sb.url), 'approvals');
     const [file] = readdirSync(records);
-    expect(statSync(join(records, file!)).uid).toBe(Number(execFileSync('id', ['-u', APPROVER]).toString()));
+    expect(statSync(join(records, file!)).uid).toBe(uidOf(APPROVER));
     expect(statSync(join(records, file!)).mode & 0o777).toBe(0o440);
     const apply = await as(undefined, ['apply', 'self.plan.json', '--target', 'production', '--yes', '--json']);
     expect(apply.code, apply.stderr).toBe(0);

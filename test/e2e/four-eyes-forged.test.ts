@@ -5,12 +5,12 @@
 // time — does not count, and an approval counts for the plan it approved, not for another plan file
 // with the same content. Each is checked against what the sandbox holds.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { membersCsv, range } from '../helpers/members.js';
-import { canMakeAccounts, cliAs, makeAccounts, reachableNode, runAs, uidOf } from '../helpers/os-users.js';
+import { canMakeAccounts, cliAs, groupFolder, makeAccounts, reachableNode, runAs, uidOf } from '../helpers/os-users.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { keyDir } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -55,12 +55,8 @@ beforeAll(async () => {
   const gid = makeAccounts(TEAM, [PLANNER, APPROVER]);
   node = reachableNode(t.dir);
   // The team's folder: the config, the files, the plans and the state store, shared through the group.
-  dir = join(t.dir, 'team');
-  mkdirSync(join(dir, 'state'), { recursive: true });
-  for (const folder of [dir, join(dir, 'state')]) {
-    chownSync(folder, 0, gid);
-    chmodSync(folder, 0o2770);
-  }
+  dir = groupFolder(join(t.dir, 'team'), gid);
+  groupFolder(join(dir, 'state'), gid);
   const config = { targets: { production: { baseUrl: sb.url, state: join(dir, 'state'), approvals: 1, approvalHours: 24 } } };
   writeFileSync(join(dir, 'upload.config.json'), JSON.stringify(config));
   chmodSync(join(dir, 'upload.config.json'), 0o644);

@@ -6,7 +6,7 @@
 // system account where the machine allows it (./four-eyes-directory.test.ts). A target without
 // approvals releases directly, an earlier hold by --generation N, and nothing held is NOTHING_HELD.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { digestOf } from '../../src/engine/saved-plan.js';
 import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { id, membersCsv, range } from '../helpers/members.js';
-import { osAccounts, type OsAccounts } from '../helpers/os-accounts.js';
+import { cliAs, groupFolder, tryAccounts } from '../helpers/os-users.js';
 import { asAdmin, freshDatabase } from '../helpers/postgres.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -281,26 +281,32 @@ describe('held removals on PostgreSQL, each person their own role', () => {
 });
 
 describe('held removals on a directory store, the approver another operating-system account', () => {
+  const APPROVER = 'suhr-approver';
   let sb: TestSandbox;
-  let accounts: OsAccounts;
   let people: People;
 
   beforeAll(async () => {
     sb = await sandbox();
-    accounts = osAccounts('suhr-approver', 'suhr-team');
-    const shared = accounts.sharedFolder();
-    const write = (name: string, text: string, mode = 0o644) => accounts.write(join(shared, name), text, mode);
+    const t = tempDir();
+    chmodSync(t.dir, 0o755);
+    const accounts = tryAccounts('suhr-team', [APPROVER], t.dir);
+    // The team's folder, shared through the group (2770), with the state store inside.
+    const shared = groupFolder(join(t.dir, 'team'), accounts?.gid);
+    groupFolder(join(shared, 'state'), accounts?.gid);
+    const write = (name: string, text: string) => {
+      writeFileSync(join(shared, name), text);
+      chmodSync(join(shared, name), 0o644);
+    };
     write('upload.config.json', JSON.stringify({ targets: { production: { baseUrl: sb.url, state: join(shared, 'state'), approvals: 1 } } }));
     write('first.csv', FIRST);
     write('nightly.csv', NIGHTLY);
+    const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', UPLOAD_TOKEN: TOKEN };
     people = {
       dir: shared,
       as: (who, args) =>
-        who === 'approver' && accounts.twoAccounts
-          ? accounts.run(args, shared, { UPLOAD_TOKEN: TOKEN })
-          : runCli(args, { cwd: shared, env: { UPLOAD_TOKEN: TOKEN } }),
-      name: { planner: 'root', approver: accounts.twoAccounts ? accounts.other : 'root', cron: 'root' },
-      canApprove: accounts.twoAccounts,
+        who === 'approver' && accounts ? cliAs(APPROVER, accounts.node, args, shared, env) : runCli(args, { cwd: shared, env: { UPLOAD_TOKEN: TOKEN } }),
+      name: { planner: 'root', approver: accounts ? APPROVER : 'root', cron: 'root' },
+      canApprove: accounts !== undefined,
     };
     await firstSet(people);
   }, 120_000);

@@ -4,12 +4,12 @@
 // weaken the policy; it approves the plan the unattended run kept in the store, and the owner's next
 // run applies it without a file. Elsewhere (not root on Linux) the second account cannot be made, and
 // the test says so by failing its first check rather than passing without one.
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, type CliResult } from '../helpers/cli.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 import { membersCsv, range } from '../helpers/members.js';
+import { canMakeAccounts, cliAs, groupFolder, makeAccounts, reachableNode } from '../helpers/os-users.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -22,31 +22,6 @@ let shared: string;
 let state: string;
 let node: string;
 
-/** The approver's account and the team group (idempotent, shared with four-eyes-directory.test.ts), and a node it can run. */
-function makeAccounts(bin: string): void {
-  for (const [cmd, args] of [
-    ['groupadd', ['-f', TEAM]],
-    ['useradd', ['-M', '-s', '/usr/sbin/nologin', '-G', TEAM, APPROVER]],
-  ] as const) {
-    try {
-      execFileSync(cmd, args, { stdio: 'ignore' });
-    } catch (err) {
-      // 9: the account exists already.
-      if ((err as { status?: number }).status !== 9) throw err;
-    }
-  }
-  execFileSync('usermod', ['-a', '-G', TEAM, APPROVER], { stdio: 'ignore' });
-  mkdirSync(bin);
-  chmodSync(bin, 0o755);
-  node = join(bin, 'node');
-  try {
-    linkSync(process.execPath, node);
-  } catch {
-    copyFileSync(process.execPath, node);
-  }
-  chmodSync(node, 0o755);
-}
-
 const env = { UPLOAD_TOKEN: TOKEN, NO_COLOR: '1' };
 
 /** The owner's run (in-process), or the approver's (its own process, as its account), in the shared folder with no config. */
@@ -54,38 +29,23 @@ function as(user: 'owner' | 'approver', args: readonly string[]): Promise<CliRes
   const xdg = join(shared, 'no-config-home');
   if (user === 'owner') return runCli(args, { cwd: shared, env: { ...env, XDG_CONFIG_HOME: xdg } });
   const vars = { PATH: process.env.PATH ?? '', ...env, XDG_CONFIG_HOME: xdg, HOME: shared };
-  const command = ['runuser', '-u', APPROVER, '--', 'env', '-i', ...Object.entries(vars).map(([k, v]) => `${k}=${v}`), node, BIN, ...args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: shared, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const stdout = Buffer.concat(out).toString();
-      resolve({ code, signal, stdout, stderr: Buffer.concat(err).toString(), json: () => JSON.parse(stdout) as never });
-    });
-  });
+  return cliAs(APPROVER, node, args, shared, vars);
 }
 
 const flags = () => ['--base-url', sb.url, '--state', state];
 const members = () => sb.stored('/integrations/teamMembers');
 
 beforeAll(async () => {
-  expect(process.platform === 'linux' && process.getuid?.() === 0, 'a second account is made with useradd: run as root on Linux (as CI does)').toBe(true);
+  expect(canMakeAccounts, 'a second account is made with useradd: run as root on Linux (as CI does)').toBe(true);
   sb = await sandbox();
   const t = tempDir();
   chmodSync(t.dir, 0o755);
-  makeAccounts(join(t.dir, 'bin'));
-  shared = join(t.dir, 'team');
-  state = join(shared, 'state');
-  const gid = Number(execFileSync('getent', ['group', TEAM]).toString().split(':')[2]);
-  for (const folder of [shared, state, join(shared, 'no-config-home')]) {
-    mkdirSync(folder);
-    chownSync(folder, 0, gid);
-    chmodSync(folder, 0o2770);
-  }
+  // The approver's account and the team group (idempotent, shared with four-eyes-directory.test.ts), and a node it can run.
+  const gid = makeAccounts(TEAM, [APPROVER]);
+  node = reachableNode(t.dir);
+  shared = groupFolder(join(t.dir, 'team'), gid);
+  state = groupFolder(join(shared, 'state'), gid);
+  groupFolder(join(shared, 'no-config-home'), gid);
   writeFileSync(join(shared, 'v1.csv'), membersCsv(range(1, 20)));
   writeFileSync(join(shared, 'v3.csv'), membersCsv(range(1, 30)));
   for (const [name, extra] of [

@@ -1,7 +1,8 @@
-// Real operating-system accounts for tests of the directory store's four eyes (root on Linux, as CI
-// runs): accounts made with useradd, the CLI and small scripts run as them through runuser.
+// Real operating-system accounts for tests of a directory store shared by a team (root on Linux, as CI
+// runs): accounts made with useradd in a group, the CLI and small scripts run as them through runuser.
+// Each test file names its own accounts and group, as the files run in parallel on one machine.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, linkSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, linkSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, type CliResult } from './cli.js';
 
@@ -26,6 +27,24 @@ export function makeAccounts(team: string, users: readonly string[]): number {
   return Number(execFileSync('getent', ['group', team]).toString().split(':')[2]);
 }
 
+/**
+ * The accounts, the team's gid and a Node they can run (in `dir`, which must be 0755) where the machine
+ * allows it and each account can read the built CLI; otherwise undefined, and the test says what the
+ * one account it runs as can do.
+ */
+export function tryAccounts(team: string, users: readonly string[], dir: string): { gid: number; node: string } | undefined {
+  if (!canMakeAccounts) return undefined;
+  try {
+    const gid = makeAccounts(team, users);
+    const node = reachableNode(dir);
+    for (const user of users)
+      execFileSync('runuser', ['-u', user, '--', node, '-e', `require('node:fs').accessSync(${JSON.stringify(BIN)})`], { stdio: 'ignore' });
+    return { gid, node };
+  } catch {
+    return undefined;
+  }
+}
+
 export const uidOf = (user: string): number => Number(execFileSync('id', ['-u', user]).toString());
 
 /** This Node, where the accounts can run it (root's home is private). */
@@ -43,11 +62,19 @@ export function reachableNode(dir: string): string {
   return node;
 }
 
-/** A command as `user`, with only the environment given, in `cwd`. */
-export function runAs(user: string, command: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
-  const args = ['-u', user, '--', 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command];
+/** A new folder shared through the group (set-gid, 2770), as a team's would be; owned by the team's group when there is one. */
+export function groupFolder(path: string, gid: number | undefined): string {
+  mkdirSync(path);
+  if (gid !== undefined) chownSync(path, 0, gid);
+  chmodSync(path, 0o2770);
+  return path;
+}
+
+/** A command as `user` (undefined: the account the tests run as), with only the environment given, in `cwd`. */
+export function runAs(user: string | undefined, command: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
+  const argv = user ? ['runuser', '-u', user, '--', 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command] : command;
   return new Promise((resolve, reject) => {
-    const child = spawn('runuser', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
