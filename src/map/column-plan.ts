@@ -335,7 +335,8 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
         'error',
         'MISSING_COLUMN',
         `required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found; columns found: ${named.join(', ') || '(none)'}; ${fix}`,
-        { line: options.line, field: missing.join(',') },
+        // A later --delimiter wins over one given before: the same fix whether one was given or not.
+        { line: options.line, field: missing.join(','), fixes: other ? [{ kind: 'flags', args: ['--delimiter', other === '\t' ? 'tab' : other] }] : undefined },
       ),
     );
   }

@@ -177,6 +177,13 @@ export const CASES: readonly FixCase[] = [
   },
   // the file's format
   {
+    code: 'MISSING_COLUMN',
+    title: 'a semicolon file read with --delimiter ,: the header is one column, --delimiter ;',
+    file: { name: 'members.csv', content: members(TWO).replaceAll(',', ';') },
+    argv: ['team-members', '{file}', '--yes', '--no-baseline', '--delimiter', ','],
+    followed: [{ stored: wire(TWO) }],
+  },
+  {
     code: 'LOOKS_LIKE_JSON',
     title: 'a JSON array named .csv: --format json',
     file: { name: 'members.csv', content: JSON.stringify(wire(TWO)) },

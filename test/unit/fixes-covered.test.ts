@@ -137,8 +137,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   DUPLICATE_EMAIL: cell,
   UNKNOWN_PARENT: 'a note: the store card may be uploaded later (--store-cards checks against a file)',
   // columns
-  MISSING_COLUMN:
-    "which column holds the field is the person's (rename it, or --map); a one-column header holding a delimiter names --delimiter in words, not yet as a fix",
   MAPPED_COLUMN_MISSING: "--map or --status-column names a column the file lacks: which was meant is the person's (the message lists the columns)",
   AMBIGUOUS_COLUMN: "which of two columns means the field is the person's: the --map the message shows is one of two readings",
   COLUMN_IGNORED: 'a note: the mapping takes the field from another column',
