@@ -184,6 +184,15 @@ export function flagArgs(flag: string, value: string): string[] {
   return value.length > 1 && value.startsWith('-') ? [`${flag}=${value}`] : [flag, value];
 }
 
+/**
+ * `upload state resolve KIND --sent` / `--previous`: the commands that settle an upload sent but never
+ * confirmed, each an alternative only the person can choose between (by looking at the service). The
+ * runner adds the run's own store and target flags (src/cli/fix-scope.ts), so each runs as written.
+ */
+export function resolveFixes(kind: string, ...how: readonly ('--sent' | '--previous')[]): Fix[] {
+  return how.map((h) => ({ kind: 'command', args: ['state', 'resolve', kind, h] }));
+}
+
 export abstract class UploadError<Code extends ErrorCode = ErrorCode> extends Error {
   abstract readonly exitCode: number;
   /** The fixes this refusal offers, as data (`error.fixes` in --json); see `Fix`. */

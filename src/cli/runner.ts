@@ -12,6 +12,7 @@ import { outputFiles } from '../report/output-files.js';
 import { renderEvent } from '../report/render.js';
 import type { StateStore } from '../state/types.js';
 import { afterRun, prepareAfterRun, type AfterRun } from './after-run.js';
+import { scopeFixes } from './fix-scope.js';
 import type { Args, CommandContext, CommandSpec } from './command.js';
 import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
@@ -128,8 +129,10 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   try {
     if (storeDown) throw storeDown;
     const outcome = await spec.run(ctx);
+    scopeFixes(outcome.failure, line.argv);
     return { facts: outcome.facts ?? (outcome.failure === undefined ? undefined : blank()), ...outcome, ui, json, detailedExitcode, afterRun: ending };
   } catch (failure) {
+    scopeFixes(failure, line.argv);
     return { facts: blank(), failure, ui, json, afterRun: ending };
   } finally {
     ui.done();

@@ -3,7 +3,7 @@
 // orchestrator.
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { RecordsByKey } from '../diff/records.js';
-import { GuardRefusal, InputError, UploadError, UsageError } from '../errors.js';
+import { GuardRefusal, InputError, resolveFixes, UploadError, UsageError } from '../errors.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { displayName } from '../read/index.js';
 import { plural } from '../numbers.js';
@@ -83,7 +83,7 @@ export function uncertain(label: string, key: StateKey, pending: Intent): GuardR
     'BASELINE_UNCERTAIN',
     `an upload of ${plural(pending.records, KINDS[kind].noun)} to ${baseUrl} (${pending.source}, by ${pending.user}@${pending.host} at ${pending.intendedAt}) was sent but never confirmed in ${label}: the service may hold it or still the upload before it, so the changes cannot be worked out; nothing was sent`,
     `the service offers no way to read what it holds: look in the scheduling application whether a record this upload added or changed is there (the review page of a dry run lists them), then settle it with \`upload state resolve ${kind} --sent\` (it holds that upload) or \`--previous\` (it does not); or send that same file again`,
-  );
+  ).withFixes(...resolveFixes(kind, '--sent', '--previous'));
 }
 
 /** A generation's records by key. The store has checked the bytes against their sha256. */

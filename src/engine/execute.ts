@@ -10,6 +10,7 @@ import {
   GuardRefusal,
   Interrupted,
   isUploadError,
+  resolveFixes,
   ServiceRejected,
   ServiceUnreachable,
   UploadError,
@@ -147,7 +148,7 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
         `see \`upload history ${job.kind}\`, then settle it with \`upload state resolve ${job.kind} --sent\` (the service holds this upload) or \`--previous\`, or upload again`,
         'unknown',
         answer,
-      );
+      ).withFixes(...resolveFixes(job.kind, '--sent', '--previous'));
     }
     const generation = await record(job, ctx, meta, intended.id, answer);
     pauseAt('recorded');
@@ -269,7 +270,7 @@ async function record(job: Job, ctx: RunContext, intended: Omit<Generation, 'gen
       `once the store is fixed, settle it with \`upload state resolve ${job.kind} --sent\` (the service holds this upload)`,
       'unrecorded',
       answer,
-    );
+    ).withFixes(...resolveFixes(job.kind, '--sent'));
   }
 }
 

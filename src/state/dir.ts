@@ -229,6 +229,11 @@ export class DirectoryStore implements StateStore {
 
   /** Snapshot, then provenance, then the head: until the head moves, the new generation does not exist. */
   private async write(key: StateKey, generation: Generation, body: readonly Uint8Array[], audit: readonly AuditEntry[] | null): Promise<void> {
+    // Something other than a file where a record goes (a folder, a FIFO) is the store's to mend: STATE_UNUSABLE.
+    await this.writeRecords(key, generation, body, audit).catch(unusable);
+  }
+
+  private async writeRecords(key: StateKey, generation: Generation, body: readonly Uint8Array[], audit: readonly AuditEntry[] | null): Promise<void> {
     const dir = await this.ensure(key);
     const snapshot = join(dir, 'snapshots', `${generation.generation}.json`);
     // The body just sent is already on disk, whole and synced, as the intent's: it becomes the snapshot

@@ -1,7 +1,7 @@
 // The refusals of the write-ahead step, the same in both stores: the intent is written only while the
 // lock is this run's, the latest upload is the one the plan was made against, and no other upload is
 // waiting to be settled. Each means nothing was written and nothing will be sent.
-import { GuardRefusal } from '../errors.js';
+import { GuardRefusal, resolveFixes } from '../errors.js';
 import type { Intent, StateKey } from './types.js';
 
 export function lockLost(key: StateKey, label: string): GuardRefusal {
@@ -35,5 +35,5 @@ export function anotherPending(key: StateKey, label: string, intent: Intent | un
     'BASELINE_UNCERTAIN',
     `another upload of ${key.kind} to ${key.baseUrl}${who} was sent but never confirmed in ${label}: the service may hold it; nothing was sent`,
     `look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds), then settle it with \`upload state resolve ${key.kind} --sent\` or \`--previous\``,
-  );
+  ).withFixes(...resolveFixes(key.kind, '--sent', '--previous'));
 }

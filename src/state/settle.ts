@@ -8,7 +8,7 @@
 //   --sent cannot make lost bytes the latest upload (PENDING_DAMAGED), so it says to forget and resend;
 // - the history (head, generations): SNAPSHOT_CORRUPT, as every other command says it;
 // - the lock: a lease left unreadable is recovered once it is older than a write takes (./lease.ts).
-import { GuardRefusal, isUploadError, UsageError } from '../errors.js';
+import { GuardRefusal, isUploadError, resolveFixes, UsageError } from '../errors.js';
 import type { Generation, Holder, Intent, StateKey, StateStore } from './types.js';
 
 export type Settlement =
@@ -100,5 +100,5 @@ function damagedPending(store: StateStore, key: StateKey, cause: unknown): Guard
     'PENDING_DAMAGED',
     `the unconfirmed upload of ${key.kind} to ${key.baseUrl} in ${store.label} cannot be settled as sent: what was recorded before sending is missing or damaged (${why})`,
     `forget it with \`upload state resolve ${key.kind} --previous\`, then send the same file again (\`upload ${key.kind} FILE\`): a full replacement makes the service and the record agree`,
-  );
+  ).withFixes(...resolveFixes(key.kind, '--previous'));
 }

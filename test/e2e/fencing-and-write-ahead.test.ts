@@ -14,7 +14,7 @@ import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { scriptedServer, serversForFile } from '../helpers/scripted-server.js';
 import { keyDir, lockOf } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FAST_RETRIES } from '../helpers/canary.js';
@@ -37,6 +37,7 @@ const backends = {
     loseLock: (state: string, url: string) => Promise.resolve(rmSync(lockOf(state, url), { force: true })),
     // A folder where the next generation's record belongs: the commit cannot write it.
     breakRecord: (state: string, url: string) => Promise.resolve(void mkdirSync(join(keyDir(state, url), 'generations', '2.json'))),
+    mendRecord: (state: string, url: string) => Promise.resolve(void rmdirSync(join(keyDir(state, url), 'generations', '2.json'))),
   },
   postgres: {
     make: () => freshDatabase(),
@@ -49,6 +50,7 @@ const backends = {
         `CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no space left'; END $$;
          CREATE TRIGGER refuse BEFORE INSERT ON upload_generations FOR EACH ROW EXECUTE FUNCTION refuse();`,
       )),
+    mendRecord: async (state: string) => void (await asAdmin(state, `DROP TRIGGER refuse ON upload_generations; DROP FUNCTION refuse();`)),
   },
 };
 
@@ -98,8 +100,13 @@ describe.each(Object.entries(backends))('with the %s store', (_name, backend) =>
       records: 40,
     });
 
-    // Checked on the service: it holds night 2. Settled, the truncated file is now a removal of 30.
-    const resolved = await runCli(['state', 'resolve', 'team-members', '--sent', '--state', state, '--base-url', server.url], {});
+    // The two ways to settle it, as data: each the command for this run's store and service.
+    const fixes = truncated.json().error.fixes as { kind: string; args: string[] }[];
+    expect(fixes).toEqual(
+      ['--sent', '--previous'].map((how) => ({ kind: 'command', args: ['state', 'resolve', 'team-members', how, '--state', state, '--base-url', server.url] })),
+    );
+    // Checked on the service: it holds night 2. Settled by the first fix, as given, the truncated file is now a removal of 30.
+    const resolved = await runCli(fixes[0]!.args, {});
     expect(resolved.code).toBe(0);
     expect(resolved.stderr).toMatch(/is now upload #2/);
     const again = await night(writeMembers(dir, 'n3.csv', range(1, 10)));
@@ -130,6 +137,13 @@ describe.each(Object.entries(backends))('with the %s store', (_name, backend) =>
     expect(lost.json().error.message).toMatch(/another upload may have run at the same time/);
     const history = (await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', server.url], {})).json();
     expect(history.pending).toMatchObject({ generation: 2, records: 31 });
+    // Its first fix, as given (the service confirmed it: --sent), settles it as upload #2.
+    const settled = await runCli((lost.json().error.fixes as { args: string[] }[])[0]!.args, {});
+    expect(settled.code, settled.stderr).toBe(0);
+    expect((await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', server.url], {})).json()).toMatchObject({
+      pending: null,
+      generations: [{ generation: 2, records: 31 }, { generation: 1 }],
+    });
   });
 
   it('the same file sent again after an unknown outcome is allowed, and confirms it', async () => {
@@ -225,5 +239,16 @@ describe.each(Object.entries(backends))('with the %s store', (_name, backend) =>
     expect(next.json()).toMatchObject({ outcome: 'refused', error: { code: 'BASELINE_UNCERTAIN' } });
     const history = (await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', server.url], {})).json();
     expect(history.pending).toMatchObject({ generation: 2, records: 50 });
+    // NOT_RECORDED's fix, as given (the service holds it: --sent), records it as upload #2.
+    expect(unrecorded.json().error.fixes).toEqual([
+      { kind: 'command', args: ['state', 'resolve', 'team-members', '--sent', '--state', state, '--base-url', server.url] },
+    ]);
+    // Followed before the store is mended, it is the store's refusal (exit 2), never an internal error.
+    const early = await runCli([...(unrecorded.json().error.fixes as { args: string[] }[])[0]!.args, '--json'], {});
+    expect(early.json().error.code).toBe('STATE_UNUSABLE');
+    await backend.mendRecord(state, url);
+    const settled = await runCli((unrecorded.json().error.fixes as { args: string[] }[])[0]!.args, {});
+    expect(settled.code, settled.stderr).toBe(0);
+    expect((await runCli(['history', 'team-members', '--json', '--state', state, '--base-url', server.url], {})).json().pending).toBeNull();
   });
 });

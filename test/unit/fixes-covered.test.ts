@@ -86,13 +86,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
     "a damaged history is restored from a backup, or the state (--state) moved aside and compared with --baseline FILE (an export only the person has); settling with --previous is the person's choice",
   // Hints in words, not yet data: the `upload state resolve` each names is a settle, a decision only
   // the person can take (has the service the upload?): see docs/state.md.
-  BASELINE_UNCERTAIN:
-    'whether the service holds the upload (--sent) or not (--previous) only the person can see, in the scheduling application; hint in words, not yet data',
-  PENDING_DAMAGED:
-    'the record --sent needs is damaged; hint in words, not yet data: `upload state resolve KIND --previous` forgets the upload, and then the same file is sent again',
-  LOCK_LOST_WHILE_SENDING:
-    "another upload may have run: whether the service holds this one (--sent) or not (--previous) is the person's to find out; hint in words, not yet data",
-  NOT_RECORDED: 'once the store is mended, `upload state resolve KIND --sent` (hint in words, not yet data)',
   OUTCOME_UNKNOWN: again,
   // the service
   REJECTED: "the service's own reasons say what to change in the records",
@@ -160,6 +153,11 @@ export const NO_FIX: Readonly<Record<string, string>> = {
  * person means or another refusal. Each file must exist and name the code and its fixes.
  */
 export const FOLLOWED_IN: Readonly<Record<string, readonly string[]>> = {
+  // `upload state resolve KIND --sent|--previous`, with the run's store and service (src/cli/fix-scope.ts)
+  BASELINE_UNCERTAIN: ['test/e2e/fencing-and-write-ahead.test.ts'],
+  LOCK_LOST_WHILE_SENDING: ['test/e2e/fencing-and-write-ahead.test.ts'],
+  NOT_RECORDED: ['test/e2e/fencing-and-write-ahead.test.ts'],
+  PENDING_DAMAGED: ['test/e2e/resolve-damaged-state.test.ts'],
   // A plan for another target: its own target's command (another address has no fix: a new plan).
   PLAN_BASE_URL: ['test/e2e/targets.test.ts'],
   // a `command` fix: the same words, a value that starts with a dash joined to its flag
