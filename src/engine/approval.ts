@@ -23,7 +23,9 @@ export const CLOCK_SKEW_SECONDS = 60;
  * --yes elsewhere: NO_CONFIRMATION).
  */
 export function nextCommand(step: 'approve' | 'apply', path: string, target: string | null, extra: readonly string[] = []): { text: string; fix: Fix } {
-  const args = [step, path, ...(target ? ['--target', target] : []), ...extra, ...(step === 'apply' ? ['--yes'] : [])];
+  // A plan kept in the store is named `--plan N` (engine/waiting.ts), two words; a plan file is one.
+  const plan = /^--plan \d+$/.test(path) ? path.split(' ') : [path];
+  const args = [step, ...plan, ...(target ? ['--target', target] : []), ...extra, ...(step === 'apply' ? ['--yes'] : [])];
   return { text: ['upload', ...args.map(shellWord)].join(' '), fix: { kind: 'command', args } };
 }
 
