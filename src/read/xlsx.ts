@@ -2,7 +2,7 @@
 // spreadsheet DISPLAYS it (leading zeros of a 00042 format kept, a time as 09:30), each record's
 // spreadsheet row as its line. What the zip really holds is counted first (./zip-scan.ts); SheetJS
 // (see docs/input.md) then parses in a worker thread (./xlsx-session.ts), which a signal ends at once.
-import { InputError, UsageError } from '../errors.js';
+import { flagArgs, InputError, UsageError, type Fix } from '../errors.js';
 import type { RawRecord, ReadInfo, ReadOptions } from './types.js';
 import { sheetRecords } from './sheet-records.js';
 import { openWorkbook, type SheetFacts, type WorkerFailure } from './xlsx-session.js';
@@ -64,7 +64,9 @@ export function pickSheet(sheets: readonly SheetFacts[], wanted: string | undefi
   const list = sheets.map(named).join(', ');
   if (wanted === undefined) {
     if (visible.length) return visible[0]!;
-    throw new UsageError('SHEET_NOT_FOUND', `${source}: every sheet of the workbook is hidden (${list})`, 'name the sheet to read with --sheet NAME');
+    throw new UsageError('SHEET_NOT_FOUND', `${source}: every sheet of the workbook is hidden (${list})`, 'name the sheet to read with --sheet NAME').withFixes(
+      ...sheetFixes(sheets),
+    );
   }
   const byName = sheets.findIndex((s) => s.name === wanted);
   if (byName !== -1) return byName;
@@ -74,8 +76,11 @@ export function pickSheet(sheets: readonly SheetFacts[], wanted: string | undefi
     'SHEET_NOT_FOUND',
     `--sheet ${wanted}: ${source} has no such sheet; its sheets are ${list}`,
     'name a sheet, or give its number counting the visible sheets from 1',
-  );
+  ).withFixes(...sheetFixes(sheets));
 }
+
+/** One `--sheet NAME` per sheet, each an alternative (a later --sheet wins over one given before). */
+const sheetFixes = (sheets: readonly SheetFacts[]): Fix[] => sheets.map((s) => ({ kind: 'flags', args: flagArgs('--sheet', s.name) }));
 
 export async function* readWorkbook(bytes: Buffer, options: ReadOptions, info: ReadInfo): AsyncGenerator<RawRecord[]> {
   const { source, signal } = options;

@@ -266,6 +266,13 @@ export const CASES: readonly FixCase[] = [
     ],
   },
   {
+    code: 'SHEET_NOT_FOUND',
+    title: 'a --sheet the workbook lacks: each of its sheets, by name',
+    file: { name: 'staff.xlsx', content: () => workbook({ Staff: FOUR.slice(0, 1), Temps: FOUR.slice(2) }) },
+    argv: ['team-members', '{file}', '--yes', '--no-baseline', '--sheet', 'Staf'],
+    followed: [{ stored: wire(FOUR.slice(0, 1)) }, { stored: wire(FOUR.slice(2)) }],
+  },
+  {
     code: 'OTHER_SHEETS',
     title: 'a second sheet with data: --sheet reads it instead of the first',
     file: { name: 'staff.xlsx', content: () => workbook({ Staff: FOUR.slice(0, 1), Temps: FOUR.slice(2) }) },

@@ -40,8 +40,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   BAD_NOTIFY_URL: "the webhook address (--notify) is the person's",
   BAD_CONFIG: "the config file (--config) is the person's to correct",
   UNTRUSTED_CONFIG: "who may write the config file is the owner's to settle (chmod, chown); a copy passed with --config is theirs to make",
-  SHEET_NOT_FOUND:
-    "which sheet is meant is the person's: the message lists the workbook's sheets for --sheet (hint in words: a hidden sheet is not yet offered as a fix, as OTHER_SHEETS offers the others)",
   // the file
   INVALID_RECORDS: "its fixes are its issues' (issues[].fixes), each followed by its own code's case",
   CANNOT_READ: 'the file (or --keys-file) cannot be read: only the person can say where it is, or make it readable',
