@@ -97,6 +97,13 @@ export function lookalikeCharacter(field: string, value: unknown, plain: boolean
     'error',
     'LOOKALIKE_CHARACTER',
     `${field} '${value}' is written with full-width or compatibility characters ('${first}', ${hex}, at position ${chars.indexOf(first) + 1}); it looks like '${folded}' but is other text, and would make a second ${field} a person cannot tell apart: write it as '${folded}'`,
-    { line: at.line, column: at.column, field, value },
+    // The plain form is what it looks like, so the cell's correction is certain.
+    {
+      line: at.line,
+      column: at.column,
+      field,
+      value,
+      fixes: at.column === null ? undefined : [{ kind: 'cell', line: at.line, column: at.column, text: folded }],
+    },
   );
 }

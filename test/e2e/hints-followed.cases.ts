@@ -273,6 +273,13 @@ export const CASES: readonly FixCase[] = [
     followed: [{ stored: wire(FOUR.slice(0, 1)) }, { stored: wire(FOUR.slice(2)) }],
   },
   {
+    code: 'LOOKALIKE_CHARACTER',
+    title: 'a full-width key: the cell written in its plain form',
+    file: { name: 'members.csv', content: 'employeeID,email,name,roleCode\n\uff25\uff10\uff10\uff11,e001@example.com,Ann,\n' },
+    argv: ['team-members', '{file}', '--yes', '--no-baseline'],
+    followed: [{ stored: [{ employeeID: 'E001', email: 'e001@example.com', name: 'Ann', roleCode: null, parentKey: null }] }],
+  },
+  {
     code: 'OTHER_SHEETS',
     title: 'a second sheet with data: --sheet reads it instead of the first',
     file: { name: 'staff.xlsx', content: () => workbook({ Staff: FOUR.slice(0, 1), Temps: FOUR.slice(2) }) },

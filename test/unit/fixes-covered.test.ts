@@ -137,8 +137,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
     "its fixes are the STATUS_COLUMN_UNDECIDED issue's, always beside it (--status-column COL --active VALUES, --no-status-column COL), followed in that code's tests",
   STATUS_EXCLUDED: 'a note of the rows --status-column and --active left out, as asked',
   // look-alikes
-  LOOKALIKE_CHARACTER:
-    'a word in two scripts: which letters the person meant is theirs to retype; the plain (NFKC) form of a full-width value is named in words, not yet a cell fix',
   LOOKALIKE_KEY: "which of the two look-alike keys is wrong (this cell, or the other line or the last upload) is the person's",
   LOOKALIKE_EMAIL: "which of the two look-alike emails is wrong (this cell, or the other line or the last upload) is the person's",
   MULTIPLE_VALUES: "which of the values this record means is the person's (each other one needs its own row)",
