@@ -2,7 +2,7 @@
 // case in the corpus that follows its fixes (test/e2e/hints-followed.cases.ts), or an end-to-end test
 // of its own that follows them (FOLLOWED_IN), or is listed here as having no fix, with why — and a
 // code whose docs/report.md row or hint names a flag says, in its reason, why each flag it names is no
-// fix a script could take (or that it is a hint in words, not yet data).
+// fix a script could take.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,8 +82,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   STATE_TIMEOUT: "the database or its pooler is slow or held by another session: the administrator's to look into, then run again",
   SNAPSHOT_CORRUPT:
     "a damaged history is restored from a backup, or the state (--state) moved aside and compared with --baseline FILE (an export only the person has); settling with --previous is the person's choice",
-  // Hints in words, not yet data: the `upload state resolve` each names is a settle, a decision only
-  // the person can take (has the service the upload?): see docs/state.md.
   OUTCOME_UNKNOWN: again,
   // the service
   REJECTED: "the service's own reasons say what to change in the records",
