@@ -161,6 +161,11 @@ describe('the config file', () => {
     const broken = await runCli(['config', '--json', '--config', path], { env: {} });
     expect(broken.json().error.code).toBe('BAD_CONFIG');
     expect(broken.json().error.message).toContain('not valid JSON');
+    // A bound for sending without a second person, on a target that asks for no second person.
+    writeFileSync(path, JSON.stringify({ targets: { prod: { baseUrl: sb.url, autoApply: { maxAdded: 5, maxChanged: 2, maxRemoved: 0 } } } }));
+    const lone = await runCli(['config', '--json', '--config', path, '--target', 'prod'], { env: {} });
+    expect(lone.json().error).toMatchObject({ code: 'BAD_CONFIG', message: expect.stringContaining('targets.prod.autoApply') });
+    expect(lone.json().error.message).toContain('"autoApply" goes with "approvals"');
   });
 
   it('upload config shows the effective settings and where each comes from, secrets redacted', async () => {
