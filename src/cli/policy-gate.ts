@@ -45,8 +45,21 @@ export async function readStorePolicy(
     import('../guard/policy.js'),
   ]);
   const store = await open(spec);
-  const address = policyAddress(url);
+  let address = policyAddress(url);
   let recorded = await store.policy(address);
+  if (!recorded) {
+    // Another spelling of the same service (a name and the IP it resolves to, `localhost.`) is the same
+    // address (../config/address.ts): its policy is this run's, and a stronger one is recorded there.
+    const { resolverForRun, sameService } = await import('../config/address.js');
+    const resolve = resolverForRun();
+    for (const other of await store.policyAddresses()) {
+      if (other !== address && (await sameService(other, address, resolve))) {
+        address = other;
+        recorded = await store.policy(other);
+        break;
+      }
+    }
+  }
   const config = policyOfTarget(chosen.target?.target);
   const notices: string[] = [];
   const wanted = stricterPolicy(config, recorded?.policy);

@@ -63,6 +63,22 @@ export async function readPolicy(root: string, site: string, address: string, st
   return { address, policy, setBy: personOf(last.owner), setAt: new Date(last.at).toISOString() };
 }
 
+/** Every address a policy record names, in any folder of `policies/`. */
+export async function policyAddresses(root: string): Promise<string[]> {
+  const found = new Set<string>();
+  for (const site of await readdir(join(root, 'policies')).catch(() => [] as string[])) {
+    for (const name of (await readdir(join(root, 'policies', site)).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))) {
+      try {
+        const record = JSON.parse((await readRegularFile(join(root, 'policies', site, name))).toString('utf8')) as Partial<PolicyFile>;
+        if (typeof record.address === 'string') found.add(record.address);
+      } catch {
+        // A record cut short, or not a record: it names nothing.
+      }
+    }
+  }
+  return [...found].sort();
+}
+
 /** Writes a policy record; 'set' (which may weaken) only by the owner of the store's folder. */
 export async function writePolicy(root: string, site: string, record: PolicyFile, modes: RecordModes, weaker: boolean, label: string): Promise<void> {
   const admin = await ownerOf(root);

@@ -408,6 +408,10 @@ export class DirectoryStore implements StateStore {
     return fourEyes.listApprovals(this.dir(key), digest);
   }
 
+  policyAddresses(): Promise<string[]> {
+    return policies.policyAddresses(this.root);
+  }
+
   policy(address: string): Promise<RecordedPolicy | undefined> {
     return policies.readPolicy(this.root, siteName(new URL(address)), address, (a, b) => stricterPolicy(a, b)!);
   }

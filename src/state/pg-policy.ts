@@ -126,6 +126,10 @@ export async function readPolicy(q: Query, address: string): Promise<RecordedPol
   return row ? { address, policy: row.policy, setBy: row.set_by, setAt: new Date(row.set_at).toISOString() } : undefined;
 }
 
+export async function policyAddresses(q: Query): Promise<string[]> {
+  return (await q<{ base_url: string }>('SELECT base_url FROM upload_policies ORDER BY base_url')).rows.map((r) => r.base_url);
+}
+
 /** Stricter: through the database's function, which anyone may call. Weaker: a direct write, which only the administrator may make. */
 export async function writePolicy(q: Query, address: string, policy: Policy, weaker: boolean, how: 'strengthen' | 'set', label: string): Promise<void> {
   const me = async () => (await q<{ who: string }>('SELECT session_user AS who')).rows[0]!.who;

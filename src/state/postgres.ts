@@ -580,6 +580,11 @@ export class PostgresStore implements StateStore {
     return policies.readPolicy(this.q, address);
   }
 
+  async policyAddresses(): Promise<string[]> {
+    if (!this.ready || this.missingColumns) return [];
+    return policies.policyAddresses(this.q);
+  }
+
   async setPolicy(address: string, policy: Policy, how: 'strengthen' | 'set'): Promise<RecordedPolicy> {
     await this.fourEyesReady();
     const recorded = await this.policy(address);

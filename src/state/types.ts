@@ -293,6 +293,8 @@ export interface StateStore {
   approvals(key: StateKey, digest: string): Promise<Approval[]>;
   /** The policy recorded for an address (a state key's baseUrl), or undefined. */
   policy(address: string): Promise<RecordedPolicy | undefined>;
+  /** Every address a policy is recorded for: another spelling of a run's address may be one of them. */
+  policyAddresses(): Promise<string[]>;
   /**
    * Records a policy for an address. 'strengthen': anyone who runs a target may record a policy at
    * least as strict as the recorded one (POLICY_WEAKER otherwise). 'set': the store's administrator

@@ -59,6 +59,17 @@ afterAll(async () => {
 });
 
 describe('the policy in a directory store', () => {
+  it('is obeyed at another spelling of the same address: a name for its IP, a trailing dot', async () => {
+    const before = await members();
+    for (const spelled of [sb.url.replace('127.0.0.1', 'localhost'), sb.url.replace('127.0.0.1', 'localhost.')]) {
+      expect(spelled).not.toBe(sb.url);
+      const direct = await run('bare', ['team-members', 'v2.csv', '--base-url', spelled, '--state', state, '--yes', '--json']);
+      expect(direct.code, direct.stderr).toBe(4);
+      expect(direct.json().error).toMatchObject({ code: 'PLAN_REQUIRED', message: expect.stringContaining('by the policy recorded in') });
+    }
+    expect(await members()).toEqual(before);
+  });
+
   it('is obeyed by a run with no config file anywhere, whose hint reaches the same store', async () => {
     const shown = await run('bare', ['policy', 'show', ...bareFlags(), '--json']);
     expect(shown.code, shown.stderr).toBe(0);
