@@ -1,12 +1,13 @@
 // The recorded week as the hours columns of Google Business Profile's bulk upload sheet: `Store code`,
 // then `Sunday hours` … `Saturday hours` in the template's order. A cell is `HH:MM-HH:MM` in 24-hour
-// time, `x` for a day closed all day; a closing time at or before the opening time is on the next
-// day (`18:00-02:00`), so the service's whole day, 6 to 30, is `06:00-06:00`. The sheet's other
-// columns (name, address, category) are not the tool's to write: the sheet says only what is kept
-// here, and Google's bulk upload changes only the columns a sheet has.
+// time, `x` for a day closed all day; a closing time before the opening time is on the next day
+// (`18:00-02:00`); open 24 hours is `00:00-24:00` (the service's whole day, 6 to 30, which is how the
+// tool reads "open 24 hours"). The sheet's other columns (name, address, category) are not the
+// tool's to write: the sheet says only what is kept here, and Google's bulk upload changes only the
+// columns a sheet has.
 import { KINDS } from '../contract/kinds.js';
 import type { Cell, Table } from './layout.js';
-import { exactClocks, type Hours } from './week.js';
+import { exactClocks, isWholeDay, type Hours } from './week.js';
 
 export const GBP_HEADER = [
   'Store code',
@@ -25,6 +26,7 @@ export function gbpCells(period: unknown, key: string): string[] {
   return [0, 1, 2, 3, 4, 5, 6].map((day) => {
     const hours = days[String(day)];
     if (!hours) return 'x';
+    if (isWholeDay(hours)) return '00:00-24:00';
     const [since, to] = exactClocks(key, day, hours, "Google Business Profile's sheet");
     return `${since}-${to}`;
   });

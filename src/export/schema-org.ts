@@ -1,11 +1,11 @@
 // The recorded week as schema.org JSON-LD (https://schema.org/OpeningHoursSpecification): one `Store`
 // per store card, its key as `branchCode` (schema.org's "store code"), its `email`, and one
 // OpeningHoursSpecification per set of days with the same hours. The conventions are Google's for
-// structured data: a closing time at or before the opening time is on the next day (`22:00` to
-// `02:00`; the service's whole day, 6 to 30, is `06:00` to `06:00`), and a day closed all day is
-// written with opens and closes both `00:00` — no wire day opens before 6, so the two never meet.
+// structured data: a closing time before the opening time is on the next day (`22:00` to `02:00`),
+// open 24 hours is opens `00:00` and closes `23:59` (the service's whole day, 6 to 30, which is how
+// the tool reads "open 24 hours"), and a day closed all day has opens and closes both `00:00`.
 import { KINDS } from '../contract/kinds.js';
-import { closedDays, dayGroups, exactClocks } from './week.js';
+import { closedDays, dayGroups, exactClocks, isWholeDay } from './week.js';
 
 const DAYS: Readonly<Record<number, string>> = {
   0: 'Sunday',
@@ -28,7 +28,7 @@ export interface Specification {
 /** A store card's week as OpeningHoursSpecification objects. */
 export function specifications(period: unknown, key: string): Specification[] {
   const open = dayGroups(period).map((g): Specification => {
-    const [opens, closes] = exactClocks(key, g.days[0]!, g.hours, 'schema.org');
+    const [opens, closes] = isWholeDay(g.hours) ? ['00:00', '23:59'] : exactClocks(key, g.days[0]!, g.hours, 'schema.org');
     return { '@type': 'OpeningHoursSpecification', dayOfWeek: g.days.map(dayIri), opens, closes };
   });
   const closed = closedDays(period);

@@ -31,6 +31,12 @@ export function dayGroups(period: unknown): DayGroup[] {
   return groups;
 }
 
+/**
+ * The service's whole day: 06:00 to 06:00 next morning, the widest day it takes, which is how the
+ * tool reads "Open 24 hours" (docs/input.md). Listings that have an "open 24 hours" of their own get it.
+ */
+export const isWholeDay = (hours: Hours): boolean => hours.since === 6 && hours.to === 30;
+
 /** The wire days no hours are recorded for, Monday first. */
 export function closedDays(period: unknown): number[] {
   const days = (period ?? {}) as Record<string, Hours | undefined>;

@@ -139,8 +139,7 @@ export const ALIASES: Readonly<Record<Kind, Readonly<Record<string, readonly str
   },
   'store-cards': {
     // 'store code': Google Business Profile's bulk export names each location's own key so.
-    // 'branch code': schema.org's name for it (`upload export --format schema-org`).
-    nodeKey: ['node key', 'store', 'key', 'store code', 'branch code', ...STORE_KEY],
+    nodeKey: ['node key', 'store', 'key', 'store code', ...STORE_KEY],
     email: [...EMAIL, 'contact email', 'store email', 'e-mail filiale', 'e-mail du magasin', 'winkel e-mail', 'correo de la tienda', 'email negozio'],
     storeConceptCode: [
       'concept',

@@ -4,7 +4,6 @@
 import { MAX_DEPTH, tooDeep } from '../read/json.js';
 import { dayHours, isClosed, onePeriod, parseDay, type CellOptions, type DayHours, type DayProblem, type HoursResult } from './hours.js';
 import { dayIndex } from './layout.js';
-import { isSpecificationList, specificationWeek } from './schema-org.js';
 import { parseWeek, type WeekHours } from './week.js';
 
 const EXAMPLE = '{"1": {"since": 9, "to": 22}} or {"mon": "09:00-22:00"}';
@@ -53,8 +52,6 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): WeekHo
       return { period: {}, problems: [{ day: undefined, message: `'${value}' is not a JSON object such as ${EXAMPLE}` }] };
     }
   }
-  // schema.org's list, as a website or `upload export --format schema-org` writes it.
-  if (isSpecificationList(object)) return specificationWeek(object, options);
   if (!isPlainObject(object)) return { period: {}, problems: [{ day: undefined, message: `opening hours must be a JSON object such as ${EXAMPLE}` }] };
 
   const period: Record<string, DayHours> = {};

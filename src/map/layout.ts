@@ -88,8 +88,6 @@ const HOURS_WORDS = new Set([
 const JSON_COLUMNS = new Set([
   'openttoguestsperiod',
   'opentoguestsperiod',
-  // schema.org's property, as `upload export --format schema-org` writes it
-  'openinghoursspecification',
   'hours',
   'openinghours',
   'offnungszeiten',
