@@ -76,7 +76,11 @@ export const FLAGS = {
   },
   keysFile: { flags: '--keys-file <file>', help: 'also remove the keys in this file, one per line (- for standard input)' },
   output: { flags: '-o, --output <file>', help: 'write to this file (default: CSV on standard output)' },
-  exportFormat: { flags: '--format <format>', help: "csv, xlsx or json (default: from --output's extension, else csv)", choices: ['csv', 'xlsx', 'json'] },
+  exportFormat: {
+    flags: '--format <format>',
+    help: "csv, xlsx or json; for store cards' hours also osm, schema-org or gbp (default: from --output's extension, else csv)",
+    choices: ['csv', 'xlsx', 'json', 'osm', 'schema-org', 'gbp'],
+  },
   exportGeneration: { flags: '--generation <n>', help: 'an earlier upload (see upload history); default: the latest' },
   storeCards: { flags: '--store-cards <file>', help: "check each parentKey against this store-card file's nodeKeys" },
   maxRemovals: {

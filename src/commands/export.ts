@@ -4,16 +4,27 @@
 import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 
+/** The formats as the summary line names them. */
+const FORMAT_NAMES: Readonly<Record<string, string>> = {
+  csv: 'CSV',
+  xlsx: 'XLSX',
+  json: 'JSON',
+  osm: "OpenStreetMap's opening_hours",
+  'schema-org': 'schema.org JSON-LD',
+  gbp: 'Google Business Profile hours columns',
+};
+
 export default defineCommand({
   usage: 'export <kind> [file]',
-  summary: 'write the last recorded set of store-cards or team-members as CSV, xlsx or JSON',
+  summary: 'write the last recorded set of store-cards or team-members as CSV, xlsx or JSON, or store hours for listings',
   description:
-    'Write the set the service last confirmed (or an earlier one, while its snapshot is kept) as a file to edit and upload again: CSV or an Excel workbook in the layout of `upload template`, or the wire JSON. Uploading the untouched file changes nothing. The file holds names and emails: it is written 0600 (0660 in a folder shared with a group).',
+    "Write the set the service last confirmed (or an earlier one, while its snapshot is kept) as a file to edit and upload again: CSV or an Excel workbook in the layout of `upload template`, or the wire JSON. Uploading the untouched file changes nothing. Store cards' hours go to listings with --format osm (OpenStreetMap opening_hours), schema-org (JSON-LD OpeningHoursSpecification) or gbp (Google Business Profile bulk sheet hours columns). The file holds names and emails: it is written 0600 (0660 in a folder shared with a group).",
   examples: [
     '$ upload export team-members staff.xlsx                 for Excel; upload it again when edited',
     '$ upload export store-cards > stores.csv                 CSV on standard output',
     '$ upload export team-members --generation 41 --format json --output before.json',
     '$ upload export team-members --target production --json --output staff.csv',
+    '$ upload export store-cards --format osm --output stores-osm.csv   hours as OpenStreetMap opening_hours',
   ],
   order: 8,
   flags: ['exportGeneration', 'output', 'exportFormat', 'baseUrl', ...GROUPS.store, 'json', 'quiet', ...GROUPS.target, ...GROUPS.notify],
@@ -21,7 +32,7 @@ export default defineCommand({
   readOnly: true,
   run: async ({ args: [kind_, file], flags, io, store, say }) => {
     const kind = kindArg(kind_);
-    const [{ UsageError }, { resolveBaseUrl }, { count }, { exportFormat }] = await Promise.all([
+    const [{ UsageError }, { resolveBaseUrl }, { count }, { exportFormat, HOURS_FORMATS }] = await Promise.all([
       import('../errors.js'),
       import('../send/config.js'),
       import('../cli/parse.js'),
@@ -38,6 +49,13 @@ export default defineCommand({
     const output = (file as string | undefined) ?? flag;
     const generation = flags.exportGeneration === undefined ? undefined : count('--generation', flags.exportGeneration, 1);
     const format = exportFormat(flags.exportFormat, output);
+    // Only store cards have hours; a team-members file in a listings' format would be empty of meaning.
+    if (HOURS_FORMATS.has(format) && kind !== 'store-cards')
+      throw new UsageError(
+        'BAD_FLAG',
+        `--format ${format} writes opening hours, which only store cards have; ${kind} export as csv, xlsx or json`,
+        'use --format csv (or xlsx, json)',
+      ).withFixes({ kind: 'flags', args: ['--format', 'csv'] });
     if (format === 'xlsx' && output === undefined)
       throw new UsageError('BAD_FLAG', 'a workbook is not written to standard output', `give it a file: --output ${kind}.xlsx`);
     // --json's document and the exported records cannot share standard output.
@@ -55,7 +73,7 @@ export default defineCommand({
       const g = done.generation;
       const where = output === undefined ? 'standard output' : `${output} (mode ${done.mode!.toString(8).padStart(4, '0')})`;
       say(
-        `Exported ${plural(done.records, kind === 'store-cards' ? 'store card' : 'team member')} of upload #${g.generation} (${g.uploadedAt.slice(0, 16).replace('T', ' ')} UTC by ${g.user}@${g.host}) to ${where} as ${format.toUpperCase()}.`,
+        `Exported ${plural(done.records, kind === 'store-cards' ? 'store card' : 'team member')} of upload #${g.generation} (${g.uploadedAt.slice(0, 16).replace('T', ' ')} UTC by ${g.user}@${g.host}) to ${where} as ${FORMAT_NAMES[format]}.`,
       );
     }
     const g = done.generation;

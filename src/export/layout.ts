@@ -43,7 +43,8 @@ export function tableOf(kind: Kind, records: Iterable<string>): Table {
   };
 }
 
-function cellOf(value: unknown, key: string, field: string): Cell {
+/** A scalar field's cell, written only when it reads back to the exact value recorded. */
+export function cellOf(value: unknown, key: string, field: string): Cell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number') {
