@@ -138,7 +138,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       if (found.settled && !clockNoted) {
         // Once per file: the cells that settled the clock, at the first record it settled.
         clockNoted = true;
-        validator.add(clockFromEvidence(plan.clockEvidence!, raw.line));
+        validator.add(clockFromEvidence(found.settled, raw.line));
       }
       const mapped = leavers.length ? { ...found, issues: [...(found.issues ?? []), ...leavers] } : found;
       let ok = validator.check(raw, plan, mapped);

@@ -7,7 +7,7 @@ import type { TimeFormats } from './time-format.js';
 
 export interface ClockEvidence {
   readonly format: '12h' | '24h';
-  /** The cells that said so, as the warning names them: `'13-21' (column 'Tue')`, at most three. */
+  /** The cells that said so, as the warning names them: `'13-21' (column 'Tue')`, at most three; a week cell's own text. */
   readonly cells: readonly string[];
   /** How many cells said so in all. */
   readonly count: number;
@@ -30,7 +30,7 @@ function says(text: string): '12h' | '24h' | 'both' | undefined {
 }
 
 /** What the hours cells (`indices` of each sampled row) say of the clock, or undefined when nothing, or both. */
-export function clockEvidence(rows: readonly (readonly unknown[])[], indices: readonly number[], columns: readonly string[]): ClockEvidence | undefined {
+export function clockEvidence(rows: readonly (readonly unknown[])[], indices: readonly number[], columns?: readonly string[]): ClockEvidence | undefined {
   const found = { '12h': [] as string[], '24h': [] as string[] };
   for (const cells of rows) {
     for (const index of indices) {
@@ -38,7 +38,7 @@ export function clockEvidence(rows: readonly (readonly unknown[])[], indices: re
       if (typeof value !== 'string' || value.length > 1000) continue;
       const clock = says(value);
       if (clock === 'both') return undefined;
-      if (clock) found[clock].push(`'${value.trim()}' (column '${columns[index]}')`);
+      if (clock) found[clock].push(`'${value.trim()}'${columns ? ` (column '${columns[index]}')` : ''}`);
     }
   }
   if (found['12h'].length && found['24h'].length) return undefined;
@@ -65,7 +65,7 @@ export function clockFromEvidence(evidence: ClockEvidence, line: number): Issue 
   return issue(
     'warning',
     'CLOCK_FROM_EVIDENCE',
-    `hours without AM/PM that have two readings (the first on this line) are read on ${clock}, as the file's other hours cells write times: ${evidence.cells.join(', ')}${more}; if that is wrong, say --time-format ${other}`,
+    `hours without AM/PM that have two readings (the first on this line) are read on ${clock}, as the file's hours cells write times: ${evidence.cells.join(', ')}${more}; if that is wrong, say --time-format ${other}`,
     { line, field: 'opentToGuestsPeriod', fixes: [{ kind: 'flags', args: ['--time-format', other] }] },
   );
 }

@@ -268,8 +268,10 @@ export function parseDay(text: string, format?: TimeFormats): DayResult {
     .filter((p) => p !== '');
   if (parts.length < 2) return whole;
   const periods: DayHours[] = [];
+  // `11 AM – 2 PM, 5 – 10 PM`: a cell written with AM/PM shares a marker as Google's list does (meridiem).
+  const google = /\d\s*[ap]\.?\s?m\b/i.test(text);
   for (const part of parts) {
-    const one = parseRange(part, format);
+    const one = parseRange(part, format, google);
     // A part that is no range (`8,30-21,30` cut at its comma) means the cut was wrong: the whole's
     // error stands. A part with two readings (`9-12, 1-5`) is that part's question.
     if (one !== 'closed' && 'code' in one) return one;

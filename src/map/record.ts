@@ -8,15 +8,15 @@ import type { ColumnPlan, ScalarField } from './column-plan.js';
 import { daysLabel, hoursFromColumns } from './record-hours.js';
 import { dayIndex } from './layout.js';
 import { parseTimeFormats, type TimeFormats } from './time-format.js';
-import { evidenceFormat } from './clock-evidence.js';
+import { evidenceFormat, type ClockEvidence } from './clock-evidence.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
 export interface Mapped {
   readonly candidate: Record<string, unknown>;
   readonly issues: readonly Issue[] | undefined;
-  /** A clock question of this record was settled by the file's other cells (plan.clockEvidence). */
-  readonly settled?: true;
+  /** The cells that settled a clock question of this record: the file's (plan.clockEvidence) or its week's own. */
+  readonly settled?: ClockEvidence;
 }
 
 /** How many of a reading's problems are a clock question. */
@@ -28,12 +28,15 @@ function questions(problems: readonly { readonly code?: string }[] | undefined):
  * The hours read as written, and where that asks a clock question the file's evidence answers,
  * read again with it: the reading with fewer questions, and whether the evidence settled one.
  */
-function withEvidence<T extends { readonly problems?: readonly { readonly code?: string }[] }>(plan: ColumnPlan, read: (plan: ColumnPlan) => T): { result: T; settled: boolean } {
+function withEvidence<T extends { readonly problems?: readonly { readonly code?: string }[] }>(
+  plan: ColumnPlan,
+  read: (plan: ColumnPlan) => T,
+): { result: T; settled: ClockEvidence | undefined } {
   const first = read(plan);
   const asked = questions(first.problems);
-  if (!asked || !plan.clockEvidence) return { result: first, settled: false };
+  if (!asked || !plan.clockEvidence) return { result: first, settled: undefined };
   const again = read({ ...plan, timeFormat: evidenceFormat(plan.timeFormat, plan.clockEvidence) });
-  return questions(again.problems) < asked ? { result: again, settled: true } : { result: first, settled: false };
+  return questions(again.problems) < asked ? { result: again, settled: plan.clockEvidence } : { result: first, settled: undefined };
 }
 
 /** The note for a cell read as the service's whole day. */
@@ -159,7 +162,8 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
 
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
-    const { result: parsed, settled } = withEvidence(plan, (p) => hoursFromJson(value, p));
+    const { result: parsed, settled: byFile } = withEvidence(plan, (p) => hoursFromJson(value, p));
+    const settled = byFile ?? parsed.clock;
     for (const rule of parsed.allDay ?? [])
       (issues ??= []).push(allDayNote(`'${rule}'`, raw.line, plan.columns[plan.hoursJson] ?? null, value));
     for (const p of parsed.problems ?? []) {

@@ -7,6 +7,7 @@
 // for the whole cell, never a closed day. See docs/decisions.md for why this is not the
 // `opening_hours` package.
 import type { Fix } from '../errors.js';
+import { clockEvidence, evidenceFormat, type ClockEvidence } from './clock-evidence.js';
 import {
   AND,
   EVERY_DAY,
@@ -58,6 +59,18 @@ export interface WeekHours {
   readonly holidays?: readonly string[];
   /** The rules read as the service's whole day, 6-30, for a note (`24/7`, `Sa-Su open 24 hours`). */
   readonly allDay?: readonly string[];
+  /** The week's own times that settled a clock question (`10am` in `Mon-Fri 10am - 6`), for a note. */
+  readonly clock?: ClockEvidence;
+}
+
+/**
+ * Noon and midnight in words (`noon`, `12nn`, `midday`; `midnight`, `12mn` after a dash or `to`) as
+ * the times the week reader knows: 12:00, and 24:00 for a closing midnight.
+ */
+function clockWords(text: string): string {
+  return text
+    .replace(/\b(?:12(?::00)?\s*(?:noon|nn|n\.n\.)|noon|midday)(?![\p{L}])/giu, '12:00')
+    .replace(/([-–—]\s*|\bto\s+)(?:12(?::00)?\s*(?:midnight|mn|m\.n\.)|midnight)(?![\p{L}])/giu, '$124:00');
 }
 
 /** The cell as messages quote it: a cell of a megabyte is not repeated whole in each message. */
@@ -80,16 +93,29 @@ export function parseWeek(text: string, options: CellOptions): WeekHours {
   // `Open 24 hours` is every day the service's whole day (6-30), noted; `Closed` is a week closed every day.
   if (isAllDay(text)) return { period: Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((d) => [String(d), { ...WHOLE_DAY }])), allDay: [cell] };
   if (isClosed(text)) return { period: {} };
-  let read: Rules;
-  try {
-    read = readRules(tokenize(text, true), options);
-  } catch (err) {
-    if (!(err instanceof Unreadable)) throw err;
-    if (err.code) return problem(`'${cell}': ${err.message}`, err.code);
-    return problem(`'${cell}' is not a week the tool can read: ${err.message}; write it as ${EXAMPLE}, or use one column per day`, undefined, err.fixes);
+  const source = clockWords(text);
+  const attempt = (timeFormat: CellOptions['timeFormat']): Rules | Unreadable => {
+    try {
+      return readRules(tokenize(source, true), { ...options, timeFormat });
+    } catch (err) {
+      if (!(err instanceof Unreadable)) throw err;
+      return err;
+    }
+  };
+  let read = attempt(options.timeFormat);
+  let clock: ClockEvidence | undefined;
+  if (read instanceof Unreadable && read.code === 'AMBIGUOUS_TIME') {
+    // The same week written elsewhere on one clock (`Mon-Fri 10am - 6`, `Mo-Sa 7-11, Su 10-16`) settles it.
+    const evidence = clockEvidence([[text]], [0]);
+    const again = evidence && attempt(evidenceFormat(options.timeFormat, evidence));
+    if (again && !(again instanceof Unreadable)) [read, clock] = [again, evidence];
+  }
+  if (read instanceof Unreadable) {
+    if (read.code) return problem(`'${cell}': ${read.message}`, read.code);
+    return problem(`'${cell}' is not a week the tool can read: ${read.message}; write it as ${EXAMPLE}, or use one column per day`, undefined, read.fixes);
   }
   const { rules, holidays, allDay } = read;
-  const notes = { ...(holidays.length && { holidays }), ...(allDay.length && { allDay }) };
+  const notes = { ...(holidays.length && { holidays }), ...(allDay.length && { allDay }), ...(clock && { clock }) };
   if (!rules.length && holidays.length) return { period: {}, ...notes };
   if (!rules.length) return problem(`'${cell}' names no weekday; write the week as ${EXAMPLE}`);
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fix } from '../../src/errors.js';
 import { fixture, runCli } from '../helpers/cli.js';
-import { sandbox, type Sandbox } from '../helpers/sandbox.js';
+import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
 type Week = Record<string, { since: number; to: number }>;
@@ -17,7 +17,7 @@ interface Found {
   readonly fixes?: Fix[];
 }
 
-let sb: Sandbox;
+let sb: TestSandbox;
 beforeAll(async () => {
   sb = await sandbox();
 });

@@ -50,8 +50,34 @@ describe('what says which clock it is reads without a question', () => {
 });
 
 describe('in a week cell', () => {
-  it.each(['Mon-Fri 9-5, Sat 10-2', 'Sun 12-4', 'Tue-Sat 10 to 6', 'Mon-Fri 8-4:30', 'Mon-Fri 10am - 6', 'Mo-Fr 07:45 - 4:00'])('%j stops', (text) => {
+  it.each(['Mon-Fri 9-5, Sat 10-2', 'Sun 12-4', 'Tue-Sat 10 to 6', 'Mon-Fri 8-4:30', 'Mo-Fr 07:45 - 4:00', 'Mon-Sat 7-11'])('%j stops', (text) => {
     expect(hoursFromJson(text).problems).toEqual([expect.objectContaining({ code: 'AMBIGUOUS_TIME' })]);
+  });
+
+  it.each([
+    ['Mon-Fri 10am - 6', '12h', { since: 10, to: 18 }],
+    ['Mon-Fri 7-11, Sat 9am-5pm', '12h', { since: 7, to: 23 }],
+    ['Mon-Fri 7-11, Sat 13-21', '24h', { since: 7, to: 11 }],
+  ])("%j is settled by the week's own times (%s), and says which", (text, format, monday) => {
+    const week = hoursFromJson(text);
+    expect(week.problems).toBeUndefined();
+    expect(week.period['1']).toEqual(monday);
+    expect(week.clock).toMatchObject({ format, cells: [`'${text}'`] });
+  });
+
+  it("a 24-hour week's night close written bare is still asked: Mon-Fri 9-5, Sat 13-21", () => {
+    expect(hoursFromJson('Mon-Fri 9-5, Sat 13-21').problems).toEqual([expect.objectContaining({ code: 'AMBIGUOUS_TIME' })]);
+  });
+
+  it.each([
+    ['Mon-Sun 11am-midnight', { since: 11, to: 24 }],
+    ['Mon-Fri noon - 8pm', { since: 12, to: 20 }],
+    ['Mon-Fri 8am-12nn', { since: 8, to: 12 }],
+    ['Mon-Fri 10AM-12MN', { since: 10, to: 24 }],
+  ])('%j: noon and midnight in words', (text, monday) => {
+    const week = hoursFromJson(text);
+    expect(week.problems).toBeUndefined();
+    expect(week.period['1']).toEqual(monday);
   });
 
   it.each([
