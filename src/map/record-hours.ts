@@ -36,10 +36,7 @@ export interface AllDayCell {
   readonly index: number;
 }
 
-export function hoursFromColumns(
-  plan: ColumnPlan,
-  raw: RawRecord,
-): { period: Record<string, DayHours>; problems: HoursProblem[]; allDay: AllDayCell[] } {
+export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Record<string, DayHours>; problems: HoursProblem[]; allDay: AllDayCell[] } {
   // Days that read the same cells, together.
   const groups = new Map<string, { days: number[]; sources: DayColumns[] }>();
   for (let day = 0; day < 7; day++) {

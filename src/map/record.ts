@@ -164,8 +164,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
     const value = raw.cells[plan.hoursJson];
     const { result: parsed, settled: byFile } = withEvidence(plan, (p) => hoursFromJson(value, p));
     const settled = byFile ?? parsed.clock;
-    for (const rule of parsed.allDay ?? [])
-      (issues ??= []).push(allDayNote(`'${rule}'`, raw.line, plan.columns[plan.hoursJson] ?? null, value));
+    for (const rule of parsed.allDay ?? []) (issues ??= []).push(allDayNote(`'${rule}'`, raw.line, plan.columns[plan.hoursJson] ?? null, value));
     for (const p of parsed.problems ?? []) {
       const days = p.days ?? (p.day === undefined ? [] : [p.day]);
       problem(p.code ?? 'INVALID_HOURS', days, plan.hoursJson, p.message, withCell(p, plan.columns[plan.hoursJson], raw.line));
@@ -196,7 +195,9 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
   const { result, settled } = withEvidence(plan, (p) => hoursFromColumns(p, raw));
   for (const p of result.problems) problem(p.code, p.days, p.index, p.message, withCell(p, plan.columns[p.index], raw.line));
   for (const cell of result.allDay)
-    (issues ??= []).push(allDayNote(`${daysLabel(cell.days)}'${cellText(raw.cells[cell.index]).trim()}'`, raw.line, plan.columns[cell.index] ?? null, raw.cells[cell.index]));
+    (issues ??= []).push(
+      allDayNote(`${daysLabel(cell.days)}'${cellText(raw.cells[cell.index]).trim()}'`, raw.line, plan.columns[cell.index] ?? null, raw.cells[cell.index]),
+    );
   candidate.opentToGuestsPeriod = result.period;
   return settled ? { candidate, issues, settled } : { candidate, issues };
 }

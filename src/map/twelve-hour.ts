@@ -43,7 +43,13 @@ const BARE_OPENING = /^(?:[1-9]|1[0-2])$|^[1-9][:.][0-5]\d$/;
  * both) or the range is not of this kind; the 12-hour reading where the file says 12h; undefined
  * (read as written) where it says 24h; otherwise the question, naming both readings.
  */
-export function bareClock(sinceText: string, toText: string, since: number, to: number, format: TimeFormats | undefined): { since: number; to: number } | { readonly ambiguous: string } | undefined {
+export function bareClock(
+  sinceText: string,
+  toText: string,
+  since: number,
+  to: number,
+  format: TimeFormats | undefined,
+): { since: number; to: number } | { readonly ambiguous: string } | undefined {
   const opening = sinceText.trim();
   const closing = toText.trim();
   if (to < since || !BARE_OPENING.test(opening) || !BARE.test(closing)) return undefined;
@@ -58,7 +64,9 @@ export function bareClock(sinceText: string, toText: string, since: number, to: 
   // Midnight as the close is 24:00: `00:00` would read as the same day's start.
   const twelve = `${clock(open12)}-${close12 === 24 ? '24:00' : clock(close12)}`;
   const aroundTheClock = to === since;
-  const twentyFour = aroundTheClock ? `${clock(since)}-${clock(to)} next day (a 24-hour clock: open around the clock)` : `${clock(since)}-${clock(to)} (a 24-hour clock)`;
+  const twentyFour = aroundTheClock
+    ? `${clock(since)}-${clock(to)} next day (a 24-hour clock: open around the clock)`
+    : `${clock(since)}-${clock(to)} (a 24-hour clock)`;
   const write = aroundTheClock ? `write ${twelve} (or 6-30, the service's whole day)` : `write ${twelve} (or ${clock(since)}-${clock(to)})`;
   return {
     ambiguous: `'${opening}-${closing}' could be ${twelve} (a 12-hour clock) or ${twentyFour}; say which with --time-format 12h or --time-format 24h, or ${write}`,

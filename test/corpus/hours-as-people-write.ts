@@ -86,7 +86,11 @@ export const HOURS_TEXTS: readonly HoursText[] = [
   refused('US', 'Call for hours', 'not a range'),
   week('US', 'Mon-Fri 9am-5pm, Sat 10am-4pm', { ...every(MON_FRI, 9, 17), '6': [10, 16] }),
   week('US', 'Mon-Fri: 9AM-6PM; Sat: 10AM-5PM; Sun: Closed', { ...every(MON_FRI, 9, 18), '6': [10, 17] }),
-  week('US', 'Monday: 9 AM – 5 PM, Tuesday: 9 AM – 5 PM, Wednesday: 9 AM – 5 PM, Thursday: 9 AM – 5 PM, Friday: 9 AM – 5 PM, Saturday: Closed, Sunday: Closed', every(MON_FRI, 9, 17)),
+  week(
+    'US',
+    'Monday: 9 AM – 5 PM, Tuesday: 9 AM – 5 PM, Wednesday: 9 AM – 5 PM, Thursday: 9 AM – 5 PM, Friday: 9 AM – 5 PM, Saturday: Closed, Sunday: Closed',
+    every(MON_FRI, 9, 17),
+  ),
   week('US', 'Mon-Sun 11am-midnight', every(ALL, 11, 24)),
   week('US', 'Mon-Fri 10am - 6, Sat 11-5', { ...every(MON_FRI, 10, 18), '6': [11, 17] }),
   week('US', 'Mon-Fri 7-11, Sat 8am-10pm', { ...every(MON_FRI, 7, 23), '6': [8, 22] }),

@@ -32,9 +32,12 @@ const HEADER = 'nodeKey,email,Mon,Tue,Wed,Thu,Fri,Sat,Sun';
  * after another, each replacing the last one's cards (hence --max-removals and --max-changes).
  */
 async function upload(file: string, args: readonly string[] = []) {
-  const run = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--max-removals', '100%', '--max-changes', '100%', '--state-dir', sb.stateDir, ...args], {
-    env: sb.env,
-  });
+  const run = await runCli(
+    ['store-cards', file, '--yes', '--no-baseline', '--json', '--max-removals', '100%', '--max-changes', '100%', '--state-dir', sb.stateDir, ...args],
+    {
+      env: sb.env,
+    },
+  );
   const stored = (await sb.stored('/integrations/storeCards')) as { opentToGuestsPeriod?: Week }[];
   return { run, issues: (run.json().issues ?? []) as Found[], weeks: stored.map((s) => s.opentToGuestsPeriod) };
 }
@@ -47,7 +50,11 @@ describe('a range a 12-hour sign and a 24-hour clock read differently', () => {
     const { run, issues } = await upload(file);
     expect(run.code).toBe(3);
     const [asked] = issues.filter((i) => i.code === 'AMBIGUOUS_TIME');
-    expect(asked).toMatchObject({ line: 2, column: 'Mon', message: expect.stringContaining("'7-11' could be 07:00-23:00 (a 12-hour clock) or 07:00-11:00 (a 24-hour clock)") });
+    expect(asked).toMatchObject({
+      line: 2,
+      column: 'Mon',
+      message: expect.stringContaining("'7-11' could be 07:00-23:00 (a 12-hour clock) or 07:00-11:00 (a 24-hour clock)"),
+    });
     expect(asked!.fixes).toEqual([
       { kind: 'flags', args: ['--time-format', '12h'] },
       { kind: 'flags', args: ['--time-format', '24h'] },
@@ -64,27 +71,30 @@ describe('a range a 12-hour sign and a 24-hour clock read differently', () => {
     const file = tempDir().write('stores.csv', `${HEADER}\nS1,s1@example.com,7-11,13-21,13-21,,,,\nS2,s2@example.com,6-10,,,,,,\n`);
     const { run, issues, weeks } = await upload(file);
     expect(run.code, run.stderr).toBe(0);
-    expect(weeks).toEqual([
-      { '1': { since: 7, to: 11 }, '2': { since: 13, to: 21 }, '3': { since: 13, to: 21 } },
-      { '1': { since: 6, to: 10 } },
-    ]);
+    expect(weeks).toEqual([{ '1': { since: 7, to: 11 }, '2': { since: 13, to: 21 }, '3': { since: 13, to: 21 } }, { '1': { since: 6, to: 10 } }]);
     const noted = issues.filter((i) => i.code === 'CLOCK_FROM_EVIDENCE');
     expect(noted).toHaveLength(1);
     expect(noted[0]!.message).toContain("'13-21' (column 'Tue')");
     expect(noted[0]!.fixes).toEqual([{ kind: 'flags', args: ['--time-format', '12h'] }]);
     const followed = await upload(file, args(noted[0]!.fixes![0]));
     expect(followed.run.code, followed.run.stderr).toBe(0);
-    expect(followed.weeks).toEqual([
-      { '1': { since: 7, to: 23 }, '2': { since: 13, to: 21 }, '3': { since: 13, to: 21 } },
-      { '1': { since: 6, to: 22 } },
-    ]);
+    expect(followed.weeks).toEqual([{ '1': { since: 7, to: 23 }, '2': { since: 13, to: 21 }, '3': { since: 13, to: 21 } }, { '1': { since: 6, to: 22 } }]);
   });
 
   it('AM/PM in the same week settles it the 12-hour way: Mon-Fri 10am - 6 is 10:00-18:00', async () => {
     const file = tempDir().write('stores.csv', `nodeKey,email,hours\nS1,s1@example.com,"Mon-Fri 10am - 6, Sat 7-11"\n`);
     const { run, issues, weeks } = await upload(file);
     expect(run.code, run.stderr).toBe(0);
-    expect(weeks).toEqual([{ '1': { since: 10, to: 18 }, '2': { since: 10, to: 18 }, '3': { since: 10, to: 18 }, '4': { since: 10, to: 18 }, '5': { since: 10, to: 18 }, '6': { since: 7, to: 23 } }]);
+    expect(weeks).toEqual([
+      {
+        '1': { since: 10, to: 18 },
+        '2': { since: 10, to: 18 },
+        '3': { since: 10, to: 18 },
+        '4': { since: 10, to: 18 },
+        '5': { since: 10, to: 18 },
+        '6': { since: 7, to: 23 },
+      },
+    ]);
     expect(issues.map((i) => i.code)).toEqual(['CLOCK_FROM_EVIDENCE']);
   });
 
@@ -98,11 +108,21 @@ describe('a range a 12-hour sign and a 24-hour clock read differently', () => {
 
 describe('the words of a sign', () => {
   it('noon, midday, 12nn, midnight and military times are read', async () => {
-    const file = tempDir().write('stores.csv', `${HEADER}\nS1,s1@example.com,noon-8pm,12 noon - 6pm,midday-6pm,11am-midnight,8am - 12nn,0900-1730,Closed all day\n`);
+    const file = tempDir().write(
+      'stores.csv',
+      `${HEADER}\nS1,s1@example.com,noon-8pm,12 noon - 6pm,midday-6pm,11am-midnight,8am - 12nn,0900-1730,Closed all day\n`,
+    );
     const { run, weeks } = await upload(file);
     expect(run.code, run.stderr).toBe(0);
     expect(weeks).toEqual([
-      { '1': { since: 12, to: 20 }, '2': { since: 12, to: 18 }, '3': { since: 12, to: 18 }, '4': { since: 11, to: 24 }, '5': { since: 8, to: 12 }, '6': { since: 9, to: 17.5 } },
+      {
+        '1': { since: 12, to: 20 },
+        '2': { since: 12, to: 18 },
+        '3': { since: 12, to: 18 },
+        '4': { since: 11, to: 24 },
+        '5': { since: 8, to: 12 },
+        '6': { since: 9, to: 17.5 },
+      },
     ]);
   });
 

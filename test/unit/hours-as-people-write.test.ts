@@ -27,12 +27,20 @@ function judge({ text, cell, expected }: HoursText): { outcome: Outcome; got: un
   const problems = got.problems ?? [];
   if ('week' in want) {
     const period = Object.fromEntries(Object.entries(got.period).map(([d, p]) => [d, [p.since, p.to]]));
-    return { outcome: !problems.length && JSON.stringify(period) === JSON.stringify(Object.fromEntries(Object.entries(want.week).sort())) ? 'read' : 'wrong', got };
+    return {
+      outcome: !problems.length && JSON.stringify(period) === JSON.stringify(Object.fromEntries(Object.entries(want.week).sort())) ? 'read' : 'wrong',
+      got,
+    };
   }
   if ('asks' in want)
-    return { outcome: problems.length > 0 && problems.every((p) => p.code === 'AMBIGUOUS_TIME' && want.asks.every((r) => p.message.includes(r))) ? 'asked' : 'wrong', got };
-  if ('split' in want) return { outcome: problems.length > 0 && problems.every((p) => p.code === 'SPLIT_HOURS' && p.message.includes(want.split)) ? 'asked' : 'wrong', got };
-  if ('refused' in want) return { outcome: problems.length > 0 && problems.every((p) => !p.code && p.message.includes(want.refused)) ? 'refused' : 'wrong', got };
+    return {
+      outcome: problems.length > 0 && problems.every((p) => p.code === 'AMBIGUOUS_TIME' && want.asks.every((r) => p.message.includes(r))) ? 'asked' : 'wrong',
+      got,
+    };
+  if ('split' in want)
+    return { outcome: problems.length > 0 && problems.every((p) => p.code === 'SPLIT_HOURS' && p.message.includes(want.split)) ? 'asked' : 'wrong', got };
+  if ('refused' in want)
+    return { outcome: problems.length > 0 && problems.every((p) => !p.code && p.message.includes(want.refused)) ? 'refused' : 'wrong', got };
   return { outcome: 'wrong', got };
 }
 
