@@ -67,6 +67,8 @@ export function bareClock(
   const twentyFour = aroundTheClock
     ? `${clock(since)}-${clock(to)} next day (a 24-hour clock: open around the clock)`
     : `${clock(since)}-${clock(to)} (a 24-hour clock)`;
+  // The whole range, each end with its zero (`07:00-11:00`): an opening written so is a 24-hour clock's,
+  // and is not asked again, where `7-11:00` would be.
   const write = aroundTheClock ? `write ${twelve} (or 6-30, the service's whole day)` : `write ${twelve} (or ${clock(since)}-${clock(to)})`;
   return {
     ambiguous: `'${opening}-${closing}' could be ${twelve} (a 12-hour clock) or ${twentyFour}; say which with --time-format 12h or --time-format 24h, or ${write}`,
