@@ -34,8 +34,10 @@ export function clockEvidence(rows: readonly (readonly unknown[])[], indices: re
   const found = { '12h': [] as string[], '24h': [] as string[] };
   for (const cells of rows) {
     for (const index of indices) {
-      const value = cells[index];
-      if (typeof value !== 'string' || value.length > 1000) continue;
+      // A JSON record's hours object is read as its text: `{"mon": "13-21"}`, `{"since": 9, "to": 17}`.
+      const cell = cells[index];
+      const value = typeof cell === 'string' ? cell : cell !== null && typeof cell === 'object' ? JSON.stringify(cell) : undefined;
+      if (value === undefined || value.length > 1000) continue;
       const clock = says(value);
       if (clock === 'both') return undefined;
       if (clock) found[clock].push(`'${value.trim()}'${columns ? ` (column '${columns[index]}')` : ''}`);
