@@ -39,6 +39,8 @@ export const ISSUE_CODES = [
   'SPLIT_HOURS',
   'AMBIGUOUS_TIME',
   'HOLIDAYS_LEFT_OUT',
+  'OPEN_ALL_DAY',
+  'CLOCK_FROM_EVIDENCE',
   // values
   'REQUIRED',
   'INVALID_EMAIL',

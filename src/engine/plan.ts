@@ -10,6 +10,7 @@ import { describeMapping, type FieldSource } from '../map/describe.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
 import { mapRecord } from '../map/record.js';
+import { clockFromEvidence } from '../map/clock-evidence.js';
 import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { markHiddenColumns, readNotes } from '../read/notes.js';
@@ -89,6 +90,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   let rows = 0;
   const excluded: ExcludedRow[] = [];
   const tally = new StatusTally();
+  let clockNoted = false;
 
   const source = openRecords(input.path, input.read, input.stdin);
   const perRecordColumns = !hasHeaderRow(source.info.format);
@@ -133,6 +135,11 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       }
       // A leaver is this row's error: checked with it, so --errors-csv lists the row.
       const found = mapRecord(plan, raw);
+      if (found.settled && !clockNoted) {
+        // Once per file: the cells that settled the clock, at the first record it settled.
+        clockNoted = true;
+        validator.add(clockFromEvidence(found.settled, raw.line));
+      }
       const mapped = leavers.length ? { ...found, issues: [...(found.issues ?? []), ...leavers] } : found;
       let ok = validator.check(raw, plan, mapped);
       if (ok === NEEDS_SCHEMA) {

@@ -3,7 +3,8 @@ import type { Kind } from '../contract/kinds.js';
 import { FIELDS, NULLABLE, REQUIRED } from '../contract/fields.js';
 import { issue, type Issue } from '../issues.js';
 import { ALIASES, matchColumn, normalise, scalarFields, suggest } from './columns.js';
-import type { TimeFormats } from './time-format.js';
+import { says, type TimeFormats } from './time-format.js';
+import { clockEvidence, type ClockEvidence } from './clock-evidence.js';
 import { placeDays, type DayColumn } from './day-columns.js';
 import { hoursColumnExamples, hoursColumn, nearWeekday, type DayColumns } from './layout.js';
 import { nameAdvice } from './name-columns.js';
@@ -37,6 +38,8 @@ export interface ColumnPlan {
   readonly timeFormat: TimeFormats | undefined;
   /** --split-hours: what a day with two periods becomes; unset, it is error SPLIT_HOURS. */
   readonly splitHours: 'span' | undefined;
+  /** What the sampled hours cells say of the clock, where the user did not (./clock-evidence.ts). */
+  readonly clockEvidence: ClockEvidence | undefined;
   /**
    * An HR export's status columns (./status-column.ts): the one --status-column names (rows not
    * --active are left out), and any other that reads as a status, undecided (its leavers are errors).
@@ -371,9 +374,20 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     unnamed,
     timeFormat: options.mapping.timeFormat,
     splitHours: options.mapping.splitHours,
+    clockEvidence: evidenceOf(),
     statuses,
     watch,
   };
+
+  /** The clock the hours cells of the sampled rows keep, unless the user said which (--time-format 12h or 24h). */
+  function evidenceOf(): ClockEvidence | undefined {
+    const format = options.mapping.timeFormat;
+    if (kind !== 'store-cards' || says(format, '12h') || says(format, '24h')) return undefined;
+    const periods = [...days, ...later.flat()].filter((d): d is DayColumns => d !== undefined);
+    const indices = new Set(periods.flatMap((d) => (d.layout === 'range' ? [d.index] : [d.since, d.to].filter((i): i is number => i !== undefined))));
+    if (hoursJson !== undefined) indices.add(hoursJson);
+    return indices.size ? clockEvidence(sample, [...indices], columns) : undefined;
+  }
 
   /** A guessed field is offered only when the column's values could be that field's (./field-shape.ts). */
   function guessFits(hint: string, index: number): boolean {

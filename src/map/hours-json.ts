@@ -2,7 +2,7 @@
 // passes through as it is, so its bounds are checked by the contract; for hand-made files, weekday
 // names are accepted as keys and a day may hold a range as written ("09:00-22:00") or written times.
 import { MAX_DEPTH, tooDeep } from '../read/json.js';
-import { dayHours, isClosed, onePeriod, parseDay, type CellOptions, type DayHours, type DayProblem, type HoursResult } from './hours.js';
+import { dayHours, isAllDay, isClosed, onePeriod, parseDay, type CellOptions, type DayHours, type DayProblem, type HoursResult } from './hours.js';
 import { dayIndex } from './layout.js';
 import { parseWeek, type WeekHours } from './week.js';
 
@@ -56,6 +56,7 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): WeekHo
 
   const period: Record<string, DayHours> = {};
   const problems: DayProblem[] = [];
+  const allDay: string[] = [];
   const seen = new Set<number>();
   for (const [key, dayValue] of Object.entries(object)) {
     const day = dayIndex(key);
@@ -69,6 +70,7 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): WeekHo
       continue;
     }
     seen.add(day);
+    if (typeof dayValue === 'string' && isAllDay(dayValue)) allDay.push(`${key}: ${dayValue.trim()}`);
     const result = oneDay(dayValue, options);
     if (result === 'closed') continue;
     if ('split' in result) problems.push({ day, message: result.split, code: 'SPLIT_HOURS' });
@@ -76,5 +78,6 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): WeekHo
       problems.push({ day, message: result.error, ...(result.code && { code: result.code }), ...(result.fixes && { fixes: result.fixes }) });
     else period[String(day)] = result;
   }
-  return problems.length ? { period, problems } : { period };
+  const notes = allDay.length ? { allDay } : {};
+  return problems.length ? { period, problems, ...notes } : { period, ...notes };
 }

@@ -10,7 +10,7 @@ export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday'
 import type { Fix } from '../errors.js';
 import { says, type TimeFormats } from './time-format.js';
 
-import { clock, pastMidnight } from './twelve-hour.js';
+import { bareClock, clock, pastMidnight } from './twelve-hour.js';
 
 export { clock };
 
@@ -29,10 +29,26 @@ export function plainTime(text: string): string {
     .replace(/^(\d{1,2})\s*h(?:\s*(\d{2}))?$/i, (_, h: string, m?: string) => (m === undefined ? h : `${h}:${m}`));
 }
 
+// Noon and midnight in words, as signs write them: `noon`, `midday`, `12 noon`, `12nn` (the
+// Philippines), `midnight`, `12 midnight`, `12mn`. They say which 12 they are, so no clock is asked.
+const NOON = /^(?:12(?::00)?\s*(?:noon|midday|n\.?n\.?)|noon|midday)$/i;
+const MIDNIGHT = /^(?:12(?::00)?\s*(?:midnight|m\.?n\.?)|midnight)$/i;
+// Military time, four digits: `0900`, `1730` (a 24-hour clock by its form).
+const MILITARY = /^([01]\d|2[0-4])([0-5]\d)$/;
+
 export function parseTime(text: string, pastMidnight = false, format?: TimeFormats): number | undefined | typeof AMBIGUOUS {
+  const plain = plainTime(text);
+  if (NOON.test(plain)) return 12;
+  // Midnight closes a day at 24:00 (the wire's end of the day) and opens one at 00:00.
+  if (MIDNIGHT.test(plain)) return pastMidnight ? 24 : 0;
+  const military = MILITARY.exec(plain);
+  if (military) {
+    const hours = Number(military[1]) + Number(military[2]) / 60;
+    return hours > 24 || (hours === 24 && !pastMidnight) ? undefined : hours;
+  }
   // 9 | 9.5 | 9,5 | 9:30 | 09:30 | 09:30:00, then an optional AM/PM marker: 9 AM, 9:30pm, 9:30 p.m.
   // Spreadsheets display times with seconds (09:30:00 AM); seconds other than :00 are not a time we send.
-  const m = /^(\d{1,2})(?:([:.,])(\d{1,2})(?::(\d{2}))?)?(?:\s*([ap])\.?\s*m?\.?)?$/i.exec(plainTime(text));
+  const m = /^(\d{1,2})(?:([:.,])(\d{1,2})(?::(\d{2}))?)?(?:\s*([ap])\.?\s*m?\.?)?$/i.exec(plain);
   if (!m) return undefined;
   const [, h, sep, frac, seconds, ampm] = m;
   if (seconds !== undefined && (sep !== ':' || seconds !== '00')) return undefined;
@@ -94,6 +110,8 @@ const CLOSED = new Set(
     '',
     'closed',
     'close',
+    'closed all day',
+    'closed all-day',
     '-',
     '–',
     'x',
@@ -144,13 +162,17 @@ export function isClosed(text: string): boolean {
   return CLOSED.has(folded(text));
 }
 
-// "Around the clock" has no wire form: the contract's widest day is 6-30 (06:00 to 06:00).
+// "Around the clock" has no exact wire form: the service's whole day is 6-30 (06:00 to 06:00 next
+// day), which is what a sign saying `Open 24 hours` means to a customer. Read as that, with a note.
 const ALL_DAY =
-  /^(?:24\s*(?:h|hrs?|hours?|std\.?|stunden|uur|ore)(?:\s*\/\s*24)?|24\s*\/\s*7|rund um die uhr|ganztagig|jour et nuit|dia y noche|non stop|nonstop|always open|open 24 hours)$/;
+  /^(?:open\s+)?(?:24\s*(?:h|hrs?|hours?|std\.?|stunden|uur|ore)(?:\s*\/\s*24)?|24\s*\/\s*7|24\s*x\s*7|(?:a?round|all)\s+the\s+clock|rund um die uhr|ganztagig|jour et nuit|dia y noche|non stop|nonstop|always open)$/;
 
 export function isAllDay(text: string): boolean {
   return ALL_DAY.test(folded(text));
 }
+
+/** The service's whole day, 06:00 to 06:00 next day: what `Open 24 hours` is sent as. */
+export const WHOLE_DAY: DayHours = { since: 6, to: 30 };
 
 export function timeError(which: 'opening' | 'closing', text: string, result: undefined | typeof AMBIGUOUS): string {
   const t = text.trim();
@@ -166,9 +188,19 @@ export function timeError(which: 'opening' | 'closing', text: string, result: un
 export function dayHours(sinceText: string, toText: string, format?: TimeFormats): HoursResult {
   const since = parseTime(sinceText, false, format);
   const to = parseTime(toText, true, format);
+  if ((since === AMBIGUOUS || to === AMBIGUOUS) && !says(format, 'decimal')) {
+    // `9.30-5.30` (a UK sign): read as clocks it closes before it opens, as no spreadsheet's decimal
+    // hours do from a daytime opening, so the dots are a clock's; the 12- or 24-hour question remains.
+    const clockFormat = format === undefined ? 'clock' : `${format},clock`;
+    const s = parseTime(sinceText, false, clockFormat);
+    const t = parseTime(toText, true, clockFormat);
+    if (typeof s === 'number' && typeof t === 'number' && t < s && s < 13) return dayHours(sinceText, toText, clockFormat);
+  }
   if (since === undefined || since === AMBIGUOUS)
     return { error: timeError('opening', sinceText, since), ...(since === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
   if (to === undefined || to === AMBIGUOUS) return { error: timeError('closing', toText, to), ...(to === AMBIGUOUS && { fixes: CLOCK_OR_DECIMAL }) };
+  const bare = bareClock(sinceText, toText, since, to, format);
+  if (bare !== undefined) return 'ambiguous' in bare ? { error: bare.ambiguous, code: 'AMBIGUOUS_TIME' } : bare;
   if (to === since) {
     return {
       // A pair of columns cannot hold "6-30": each end is said for both layouts.
@@ -193,11 +225,8 @@ const TO = /\s*[-–—‐−~〜]\s*|\s+(?:to|till|until|through|thru|bis|tot|t
 /** A range in one cell: `09:00-22:00`, `9-22`, `9:30 – 1:00`, `9 AM - 5 PM`, `closed` or empty. */
 export function parseRange(text: string, format?: TimeFormats, google = false): HoursResult {
   if (isClosed(text)) return 'closed';
-  if (isAllDay(text))
-    return {
-      error: `'${text.trim()}' (open around the clock) has no exact form on the wire; write 6-30, the widest day the service accepts (06:00 to 06:00 next day)`,
-      write: '6-30',
-    };
+  // The caller notes that it was read so (OPEN_ALL_DAY), finding it with isAllDay.
+  if (isAllDay(text)) return { ...WHOLE_DAY };
   const parts = spaced(text).trim().replace(FROM, '').split(TO);
   if (parts.length !== 2) return { error: `'${text.trim()}' is not a range such as 09:00-22:00, 9-22 or closed` };
   const [since, to] = google ? meridiem(parts[0]!, parts[1]!) : [parts[0]!, parts[1]!];
@@ -239,8 +268,10 @@ export function parseDay(text: string, format?: TimeFormats): DayResult {
     .filter((p) => p !== '');
   if (parts.length < 2) return whole;
   const periods: DayHours[] = [];
+  // `11 AM – 2 PM, 5 – 10 PM`: a cell written with AM/PM shares a marker as Google's list does (meridiem).
+  const google = /\d\s*[ap]\.?\s?m\b/i.test(text);
   for (const part of parts) {
-    const one = parseRange(part, format);
+    const one = parseRange(part, format, google);
     // A part that is no range (`8,30-21,30` cut at its comma) means the cut was wrong: the whole's
     // error stands. A part with two readings (`9-12, 1-5`) is that part's question.
     if (one !== 'closed' && 'code' in one) return one;

@@ -4,7 +4,7 @@
 import type { RawRecord } from '../read/types.js';
 import { dayList } from './day-words.js';
 import type { Fix } from '../errors.js';
-import { AMBIGUOUS, CLOCK_OR_DECIMAL, dayHours, isClosed, onePeriod, parseDay, parseTime, timeError, type DayHours } from './hours.js';
+import { AMBIGUOUS, CLOCK_OR_DECIMAL, dayHours, isAllDay, isClosed, onePeriod, parseDay, parseTime, timeError, type DayHours } from './hours.js';
 import type { DayColumns } from './layout.js';
 import type { ColumnPlan } from './column-plan.js';
 
@@ -30,7 +30,13 @@ export function daysLabel(days: readonly number[]): string {
   return `${dayList(days)}: `;
 }
 
-export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Record<string, DayHours>; problems: HoursProblem[] } {
+/** A cell read as the service's whole day (`Open 24 hours` is 6-30), for the OPEN_ALL_DAY note. */
+export interface AllDayCell {
+  readonly days: readonly number[];
+  readonly index: number;
+}
+
+export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Record<string, DayHours>; problems: HoursProblem[]; allDay: AllDayCell[] } {
   // Days that read the same cells, together.
   const groups = new Map<string, { days: number[]; sources: DayColumns[] }>();
   for (let day = 0; day < 7; day++) {
@@ -45,6 +51,7 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
 
   const period: Record<string, DayHours> = {};
   const problems: HoursProblem[] = [];
+  const allDay: AllDayCell[] = [];
   for (const { days, sources } of groups.values()) {
     const periods: DayHours[] = [];
     let failed = false;
@@ -54,8 +61,10 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
     };
     for (const source of sources) {
       if (source.layout === 'range') {
-        const result = parseDay(cellText(raw.cells[source.index]), plan.timeFormat);
+        const text = cellText(raw.cells[source.index]);
+        const result = parseDay(text, plan.timeFormat);
         if (result === 'closed') continue;
+        if (isAllDay(text)) allDay.push({ days, index: source.index });
         // A cell that is the whole day's range (not a part of a longer one) can be written anew.
         if ('error' in result) fail(source.index, result.error, result.code, result.fixes, result.write);
         else periods.push(...result.periods);
@@ -94,5 +103,5 @@ export function hoursFromColumns(plan: ColumnPlan, raw: RawRecord): { period: Re
     }
     for (const day of days) period[String(day)] = one;
   }
-  return { period, problems };
+  return { period, problems, allDay };
 }

@@ -8,12 +8,45 @@ import type { ColumnPlan, ScalarField } from './column-plan.js';
 import { daysLabel, hoursFromColumns } from './record-hours.js';
 import { dayIndex } from './layout.js';
 import { parseTimeFormats, type TimeFormats } from './time-format.js';
+import { evidenceFormat, type ClockEvidence } from './clock-evidence.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
 export interface Mapped {
   readonly candidate: Record<string, unknown>;
   readonly issues: readonly Issue[] | undefined;
+  /** The cells that settled a clock question of this record: the file's (plan.clockEvidence) or its week's own. */
+  readonly settled?: ClockEvidence;
+}
+
+/** How many of a reading's problems are a clock question. */
+function questions(problems: readonly { readonly code?: string }[] | undefined): number {
+  return problems?.filter((p) => p.code === 'AMBIGUOUS_TIME').length ?? 0;
+}
+
+/**
+ * The hours read as written, and where that asks a clock question the file's evidence answers,
+ * read again with it: the reading with fewer questions, and whether the evidence settled one.
+ */
+function withEvidence<T extends { readonly problems?: readonly { readonly code?: string }[] }>(
+  plan: ColumnPlan,
+  read: (plan: ColumnPlan) => T,
+): { result: T; settled: ClockEvidence | undefined } {
+  const first = read(plan);
+  const asked = questions(first.problems);
+  if (!asked || !plan.clockEvidence) return { result: first, settled: undefined };
+  const again = read({ ...plan, timeFormat: evidenceFormat(plan.timeFormat, plan.clockEvidence) });
+  return questions(again.problems) < asked ? { result: again, settled: plan.clockEvidence } : { result: first, settled: undefined };
+}
+
+/** The note for a cell read as the service's whole day. */
+function allDayNote(what: string, line: number, column: string | null, value: unknown): Issue {
+  return issue(
+    'warning',
+    'OPEN_ALL_DAY',
+    `${what} is read as open around the clock: the service's whole day, 06:00 to 06:00 next day (6-30), the widest it holds`,
+    { line, column, field: 'opentToGuestsPeriod', value },
+  );
 }
 
 function scalar(field: ScalarField, value: unknown): unknown {
@@ -129,7 +162,9 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
 
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
-    const parsed = hoursFromJson(value, plan);
+    const { result: parsed, settled: byFile } = withEvidence(plan, (p) => hoursFromJson(value, p));
+    const settled = byFile ?? parsed.clock;
+    for (const rule of parsed.allDay ?? []) (issues ??= []).push(allDayNote(`'${rule}'`, raw.line, plan.columns[plan.hoursJson] ?? null, value));
     for (const p of parsed.problems ?? []) {
       const days = p.days ?? (p.day === undefined ? [] : [p.day]);
       problem(p.code ?? 'INVALID_HOURS', days, plan.hoursJson, p.message, withCell(p, plan.columns[plan.hoursJson], raw.line));
@@ -152,13 +187,17 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
     }
     // The days that could be read are still checked against the contract, as with day columns.
     candidate.opentToGuestsPeriod = parsed.period;
-    return { candidate, issues };
+    return settled ? { candidate, issues, settled } : { candidate, issues };
   }
 
   // Days whose cells could not be read are left out; the days that could are still checked against
   // the contract, so one bad cell hides no other problem of the record.
-  const { period, problems } = hoursFromColumns(plan, raw);
-  for (const p of problems) problem(p.code, p.days, p.index, p.message, withCell(p, plan.columns[p.index], raw.line));
-  candidate.opentToGuestsPeriod = period;
-  return { candidate, issues };
+  const { result, settled } = withEvidence(plan, (p) => hoursFromColumns(p, raw));
+  for (const p of result.problems) problem(p.code, p.days, p.index, p.message, withCell(p, plan.columns[p.index], raw.line));
+  for (const cell of result.allDay)
+    (issues ??= []).push(
+      allDayNote(`${daysLabel(cell.days)}'${cellText(raw.cells[cell.index]).trim()}'`, raw.line, plan.columns[cell.index] ?? null, raw.cells[cell.index]),
+    );
+  candidate.opentToGuestsPeriod = result.period;
+  return settled ? { candidate, issues, settled } : { candidate, issues };
 }

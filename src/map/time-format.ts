@@ -25,7 +25,10 @@ export function parseTimeFormats(value: unknown): TimeFormats | { error: string 
   return TIME_FORMATS.filter((f) => words.includes(f)).join(',');
 }
 
-/** Whether the formats say `format`. */
-export function says(formats: TimeFormats | undefined, format: TimeFormat): boolean {
+/**
+ * Whether the formats say `format`. `seen12h` and `seen24h` are what the file's other cells say
+ * (./clock-evidence.ts), never written by the user.
+ */
+export function says(formats: TimeFormats | undefined, format: TimeFormat | 'seen12h' | 'seen24h'): boolean {
   return formats?.split(',').includes(format) ?? false;
 }

@@ -7,6 +7,7 @@
 // for the whole cell, never a closed day. See docs/decisions.md for why this is not the
 // `opening_hours` package.
 import type { Fix } from '../errors.js';
+import { clockEvidence, evidenceFormat, type ClockEvidence } from './clock-evidence.js';
 import {
   AND,
   EVERY_DAY,
@@ -21,7 +22,7 @@ import {
   type DayRef,
   type Token,
 } from './day-words.js';
-import { isAllDay, isClosed, onePeriod, parseRange, type CellOptions, type DayHours, type DayProblem } from './hours.js';
+import { WHOLE_DAY, isAllDay, isClosed, onePeriod, parseRange, type CellOptions, type DayHours, type DayProblem } from './hours.js';
 
 const BEFORE_TIME = new Set(['from', 'von', 'van', 'vanaf', 'de', 'du', 'des', 'desde', 'dalle', 'dal', 'da', 'ab', 'das', 'od', 'fra', 'fran']);
 // Between two times `do` is Polish `od 9 do 17`, never a day.
@@ -56,6 +57,20 @@ export interface WeekHours {
   readonly problems?: DayProblem[];
   /** What was read but left out, for a warning: the rules about holidays (`PH off`). */
   readonly holidays?: readonly string[];
+  /** The rules read as the service's whole day, 6-30, for a note (`24/7`, `Sa-Su open 24 hours`). */
+  readonly allDay?: readonly string[];
+  /** The week's own times that settled a clock question (`10am` in `Mon-Fri 10am - 6`), for a note. */
+  readonly clock?: ClockEvidence;
+}
+
+/**
+ * Noon and midnight in words (`noon`, `12nn`, `midday`; `midnight`, `12mn` after a dash or `to`) as
+ * the times the week reader knows: 12:00, and 24:00 for a closing midnight.
+ */
+function clockWords(text: string): string {
+  return text
+    .replace(/\b(?:12(?::00)?\s*(?:noon|nn|n\.n\.)|noon|midday)(?![\p{L}])/giu, '12:00')
+    .replace(/([-–—]\s*|\bto\s+)(?:12(?::00)?\s*(?:midnight|mn|m\.n\.)|midnight)(?![\p{L}])/giu, '$124:00');
 }
 
 /** The cell as messages quote it: a cell of a megabyte is not repeated whole in each message. */
@@ -75,23 +90,32 @@ export function parseWeek(text: string, options: CellOptions): WeekHours {
     period: {},
     problems: [{ day: undefined, message, ...(code && { code }), ...(fixes && { fixes }), ...(write !== undefined && { write }) }],
   });
-  if (isAllDay(text))
-    return problem(
-      `'${cell}' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`,
-      undefined,
-      undefined,
-      'Mo-Su 6-30',
-    );
-  let read: Rules;
-  try {
-    read = readRules(tokenize(text, true), options);
-  } catch (err) {
-    if (!(err instanceof Unreadable)) throw err;
-    if (err.code) return problem(`'${cell}': ${err.message}`, err.code);
-    return problem(`'${cell}' is not a week the tool can read: ${err.message}; write it as ${EXAMPLE}, or use one column per day`, undefined, err.fixes);
+  // `Open 24 hours` is every day the service's whole day (6-30), noted; `Closed` is a week closed every day.
+  if (isAllDay(text)) return { period: Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((d) => [String(d), { ...WHOLE_DAY }])), allDay: [cell] };
+  if (isClosed(text)) return { period: {} };
+  const source = clockWords(text);
+  const attempt = (timeFormat: CellOptions['timeFormat']): Rules | Unreadable => {
+    try {
+      return readRules(tokenize(source, true), { ...options, timeFormat });
+    } catch (err) {
+      if (!(err instanceof Unreadable)) throw err;
+      return err;
+    }
+  };
+  let read = attempt(options.timeFormat);
+  let clock: ClockEvidence | undefined;
+  if (read instanceof Unreadable && read.code === 'AMBIGUOUS_TIME') {
+    // The same week written elsewhere on one clock (`Mon-Fri 10am - 6`, `Mo-Sa 7-11, Su 10-16`) settles it.
+    const evidence = clockEvidence([[text]], [0]);
+    const again = evidence && attempt(evidenceFormat(options.timeFormat, evidence));
+    if (again && !(again instanceof Unreadable)) [read, clock] = [again, evidence];
   }
-  const { rules, holidays } = read;
-  const notes = holidays.length ? { holidays } : {};
+  if (read instanceof Unreadable) {
+    if (read.code) return problem(`'${cell}': ${read.message}`, read.code);
+    return problem(`'${cell}' is not a week the tool can read: ${read.message}; write it as ${EXAMPLE}, or use one column per day`, undefined, read.fixes);
+  }
+  const { rules, holidays, allDay } = read;
+  const notes = { ...(holidays.length && { holidays }), ...(allDay.length && { allDay }), ...(clock && { clock }) };
   if (!rules.length && holidays.length) return { period: {}, ...notes };
   if (!rules.length) return problem(`'${cell}' names no weekday; write the week as ${EXAMPLE}`);
 
@@ -144,11 +168,14 @@ interface Rules {
   readonly rules: Rule[];
   /** The rules about public or school holidays, left out (see HOLIDAYS). */
   readonly holidays: string[];
+  /** The rules read as the service's whole day (`24/7`, `Mo-Fr 24h`). */
+  readonly allDay: string[];
 }
 
 function readRules(tokens: readonly Token[], options: CellOptions): Rules {
   const rules: Rule[] = [];
   const holidays: string[] = [];
+  const allDay: string[] = [];
   // A week written with AM/PM reads as Google writes it (see meridiem in ./hours.ts).
   const google = tokens.some((t) => t.kind === 'time' && /[ap]\.?\s?m\.?$/i.test(t.text));
   let i = 0;
@@ -162,14 +189,21 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
   // A long week repeats its ranges: each is read once.
   const ranges = new Map<string, ReturnType<typeof parseRange>>();
   const joint = (k: number) => tokens[k]?.kind === 'comma' || tokens[k]?.kind === 'and' || word(k, AND);
+  // How many tokens from k say "open around the clock" (`open 24 hours`, `24h`, `24/7`), or 0.
+  const wholeDay = (k: number) => [3, 2, 1].find((n) => k + n <= tokens.length && isAllDay(shown(k, k + n))) ?? 0;
   const startsTime = (k: number) => tokens[k]?.kind === 'time' || (word(k, BEFORE_TIME) && tokens[k + 1]?.kind === 'time');
   while (i < tokens.length) {
     let overrides = false;
     for (; tokens[i]?.kind === 'semi' || tokens[i]?.kind === 'comma'; i++) if (tokens[i]!.kind === 'semi') overrides = true;
     if (i >= tokens.length) break;
     const start = i;
-    if (tokens[i]!.text === '24/7')
-      throw new Unreadable(`'24/7' (open around the clock) has no exact form on the wire; write Mo-Su 6-30, the widest day the service accepts`);
+    if (tokens[i]!.text === '24/7') {
+      // Every day around the clock: the service's whole day (6-30), noted.
+      allDay.push('24/7');
+      rules.push({ items: [{ group: EVERY_DAY, raw: '' }], periods: [{ ...WHOLE_DAY }], overrides: overrides && rules.length > 0, text: () => '24/7' });
+      i++;
+      continue;
+    }
     // Holidays before the days (`PH, Su off`), then the days, then holidays after them (`Su,PH off`).
     let holiday = false;
     for (; word(i, HOLIDAYS); i++) {
@@ -187,8 +221,13 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
     if (tokens[i] && isClosedWord(tokens[i]!)) {
       periods = 'closed';
       i++;
-    } else if (tokens[i]?.text === 'open' && /^24\b/.test(tokens[i + 1]?.text ?? '') && tokens[i + 2]?.text === 'hours') {
-      throw new Unreadable(`'${shown(start, i + 3)}' (open around the clock) has no exact form on the wire; write 6-30, the widest day the service accepts`);
+      // `Su closed all day`
+      if (tokens[i]?.text === 'all' && tokens[i + 1]?.text === 'day') i += 2;
+    } else if (wholeDay(i) > 0) {
+      // `Sa-Su open 24 hours`, `Mo-Fr 24h`: the service's whole day (6-30), noted.
+      i += wholeDay(i);
+      periods = [{ ...WHOLE_DAY }];
+      allDay.push(shown(start, i));
     } else {
       periods = [];
       for (;;) {
@@ -224,7 +263,7 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
     const end = i;
     if (items) rules.push({ items, periods, overrides: overrides && rules.length > 0, text: () => shown(start, end) });
   }
-  return { rules, holidays };
+  return { rules, holidays, allDay };
 }
 
 function isClosedWord(token: Token): boolean {

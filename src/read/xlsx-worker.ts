@@ -147,8 +147,11 @@ const pad = (n: number, width: number) => String(n).padStart(width, '0');
  */
 function dottedTime(format: string | number | undefined, value: number, date1904: boolean): string | undefined {
   if (typeof format !== 'string' || !format.includes('.')) return undefined;
+  // The first section is the number's (`[$-40B]h.mm;@`: Excel's Finnish time, `@` the text section's);
+  // a locale prefix (`[$-40B]`, `[$-F400]`, `[$-x-systime]`) only says which language to show it in.
   const f = format
-    .replace(/\[\$-[0-9A-Fa-f]+\]/g, '')
+    .split(';')[0]!
+    .replace(/\[\$-[0-9A-Za-z-]+\]/g, '')
     .replace(/[\\"]/g, '')
     .trim()
     .toLowerCase();

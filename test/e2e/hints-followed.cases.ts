@@ -38,14 +38,6 @@ export interface FixCase {
   readonly followed: readonly Outcome[];
 }
 
-const AROUND_THE_CLOCK = [
-  {
-    nodeKey: 'EN-002',
-    email: 'airport@example.com',
-    storeConceptCode: null,
-    opentToGuestsPeriod: { '1': { since: 6, to: 30 }, '2': { since: 6, to: 30 }, '3': { since: 6, to: 30 } },
-  },
-];
 const fixtureJson = (name: string): unknown[] => JSON.parse(readFileSync(fixture(name), 'utf8')) as unknown[];
 
 interface Member {
@@ -331,34 +323,6 @@ export const CASES: readonly FixCase[] = [
               '4': { since: 8, to: 20 },
               '5': { since: 8, to: 20 },
             },
-          },
-        ],
-      },
-    ],
-  },
-  {
-    code: 'INVALID_HOURS',
-    title: "'24h' and '24/7' in day cells: each cell written 6-30, as the message says, the other then its own question",
-    file: { fixture: 'store-cards-around-the-clock.csv' },
-    argv: ['store-cards', '{file}', '--yes', '--no-baseline', '--closed-days', 'Th-Su'],
-    followed: [
-      { refused: 'INVALID_RECORDS', then: [{ stored: AROUND_THE_CLOCK }] },
-      { refused: 'INVALID_RECORDS', then: [{ stored: AROUND_THE_CLOCK }] },
-    ],
-  },
-  {
-    code: 'INVALID_HOURS',
-    title: "a week column of '24/7': the cell written Mo-Su 6-30, as the message says",
-    file: { name: 'stores.csv', content: 'Store ID,Email,Opening hours\nS1,s1@example.com,24/7\n' },
-    argv: ['store-cards', '{file}', '--yes', '--no-baseline'],
-    followed: [
-      {
-        stored: [
-          {
-            nodeKey: 'S1',
-            email: 's1@example.com',
-            storeConceptCode: null,
-            opentToGuestsPeriod: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, { since: 6, to: 30 }])),
           },
         ],
       },

@@ -57,9 +57,9 @@ describe.concurrent('input edge cases', () => {
   });
 
   it('a range whose ends are the same time is an error suggesting 6-30 for around the clock', async () => {
-    const r = await dry('store-cards', t.write('same-time.csv', 'nodeKey,email,mon\nS1,a@example.com,9-9\n'), '--closed-days', 'Tu-Su');
+    const r = await dry('store-cards', t.write('same-time.csv', 'nodeKey,email,mon\nS1,a@example.com,09:00-09:00\n'), '--closed-days', 'Tu-Su');
     expect(r.code).toBe(3);
-    expect(r.json().issues[0]).toMatchObject({ code: 'INVALID_HOURS', line: 2, column: 'mon', value: '9-9' });
+    expect(r.json().issues[0]).toMatchObject({ code: 'INVALID_HOURS', line: 2, column: 'mon', value: '09:00-09:00' });
     expect(r.json().issues[0].message).toMatch(/6-30/);
   });
 

@@ -125,6 +125,13 @@ describe('a title row above the header, times and dates written with dots', () =
     expect(stored).toEqual(json('store-cards-dotted-times-workbook.wire.json'));
   });
 
+  it("Excel's locale time formats ([$-40B]h.mm;@, [$-40B]hh.mm;@, [$-409]h:mm AM/PM;@) upload as the times shown", async () => {
+    // Written by openpyxl (scripts/locale-time-fixtures-python.py): Monday to Wednesday, the rest closed.
+    const { run, stored } = await upload('store-cards', 'store-cards-locale-times-openpyxl.xlsx', ['--closed-days', 'Th-Su']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(stored).toEqual(json('store-cards-locale-times-openpyxl.wire.json'));
+  });
+
   it('a dd.mm.yyyy date cell reads as its date, not a serial number', async () => {
     const source = openRecords(fixture(file), { source: file, headerRow: 3 });
     const cells: unknown[][] = [];

@@ -111,6 +111,7 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   HOURS_ORDER: cell,
   HOURS_OUT_OF_RANGE: cell,
   HOLIDAYS_LEFT_OUT: 'a note: the holidays were left out, the rest read',
+  OPEN_ALL_DAY: "a note: the day is read as the service's whole day (6-30), the widest it holds; nothing to do",
   REQUIRED: cell,
   INVALID_EMAIL: cell,
   INVALID_VALUE: cell,
@@ -154,6 +155,8 @@ export const FOLLOWED_IN: Readonly<Record<string, readonly string[]>> = {
   PENDING_DAMAGED: ['test/e2e/resolve-damaged-state.test.ts'],
   // A plan for another target: its own target's command (another address has no fix: a new plan).
   PLAN_BASE_URL: ['test/e2e/targets.test.ts'],
+  // the file's clock: its --time-format fix followed to the other reading
+  CLOCK_FROM_EVIDENCE: ['test/e2e/hours-words.test.ts'],
   // a `command` fix: the same words, a value that starts with a dash joined to its flag
   BAD_USAGE: ['test/e2e/flag-values.test.ts'],
   // code pages: each `--encoding` fix followed over recorded names, until the names are as recorded

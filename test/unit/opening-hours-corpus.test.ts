@@ -35,6 +35,8 @@ const DEPARTURES: Readonly<Record<string, string>> = {
   // Rules with no separator are read as written: each rule for its own days.
   'Mo-Do 8:30-20:00 Fr 8:29-18:00': 'no separator',
   'Mo-Sa 11:00-21:00 Su off': 'no separator',
+  // A day around the clock is the service's whole day, 06:00 to 06:00 next day (docs/input.md).
+  'Mo,We 24/7': 'whole day',
   // The reference refuses these; an empty cell is a store with no hours, and trailing commas say nothing.
   'We 12:00-18:00,,,,,,': 'trailing separators',
 };

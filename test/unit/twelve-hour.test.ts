@@ -49,9 +49,68 @@ describe('what says which clock it is reads without a question', () => {
   });
 });
 
+describe('two bare hours a 12-hour sign reads differently (7-11) ask, and the ranges the message offers are read', () => {
+  it.each([
+    ['7-11', '07:00-23:00', '07:00-11:00', [7, 23], [7, 11]],
+    ['6-10', '06:00-22:00', '06:00-10:00', [6, 22], [6, 10]],
+    ['2-10', '14:00-22:00', '02:00-10:00', [14, 22], [2, 10]],
+    ['7:30-11', '07:30-23:00', '07:30-11:00', [7.5, 23], [7.5, 11]],
+  ])('%s', (text, twelve, twentyFour, [s12, t12], [s24, t24]) => {
+    const result = parseDay(text) as { error: string; code: string };
+    expect(result.code).toBe('AMBIGUOUS_TIME');
+    expect(result.error).toContain(`could be ${twelve} (a 12-hour clock) or ${twentyFour} (a 24-hour clock)`);
+    expect(result.error).toContain(`or write ${twelve} (or ${twentyFour})`);
+    expect(parseDay(twelve)).toEqual({ periods: [{ since: s12, to: t12 }] });
+    expect(parseDay(twentyFour)).toEqual({ periods: [{ since: s24, to: t24 }] });
+    expect(parseDay(text, '12h')).toEqual({ periods: [{ since: s12, to: t12 }] });
+    expect(parseDay(text, '24h')).toEqual({ periods: [{ since: s24, to: t24 }] });
+  });
+
+  it.each([
+    ['10-10', '10:00-22:00', [10, 22]],
+    ['12-12', '12:00-24:00', [12, 24]],
+  ])('%s: the 24-hour reading is around the clock, the service whole day 6-30', (text, twelve, [s12, t12]) => {
+    const result = parseDay(text) as { error: string; code: string };
+    expect(result.code).toBe('AMBIGUOUS_TIME');
+    expect(result.error).toContain(`or write ${twelve} (or 6-30, the service's whole day)`);
+    expect(parseDay(twelve)).toEqual({ periods: [{ since: s12, to: t12 }] });
+    expect(parseDay('6-30')).toEqual({ periods: [{ since: 6, to: 30 }] });
+  });
+
+  it.each(['9-12', '10:00-11:00', '07:00-11:00', '9-17', '10am-6pm'])('%s is not asked', (text) => {
+    expect(parseDay(text)).toHaveProperty('periods');
+  });
+});
+
 describe('in a week cell', () => {
-  it.each(['Mon-Fri 9-5, Sat 10-2', 'Sun 12-4', 'Tue-Sat 10 to 6', 'Mon-Fri 8-4:30', 'Mon-Fri 10am - 6', 'Mo-Fr 07:45 - 4:00'])('%j stops', (text) => {
+  it.each(['Mon-Fri 9-5, Sat 10-2', 'Sun 12-4', 'Tue-Sat 10 to 6', 'Mon-Fri 8-4:30', 'Mo-Fr 07:45 - 4:00', 'Mon-Sat 7-11'])('%j stops', (text) => {
     expect(hoursFromJson(text).problems).toEqual([expect.objectContaining({ code: 'AMBIGUOUS_TIME' })]);
+  });
+
+  it.each([
+    ['Mon-Fri 10am - 6', '12h', { since: 10, to: 18 }],
+    ['Mon-Fri 7-11, Sat 9am-5pm', '12h', { since: 7, to: 23 }],
+    ['Mon-Fri 7-11, Sat 13-21', '24h', { since: 7, to: 11 }],
+  ])("%j is settled by the week's own times (%s), and says which", (text, format, monday) => {
+    const week = hoursFromJson(text);
+    expect(week.problems).toBeUndefined();
+    expect(week.period['1']).toEqual(monday);
+    expect(week.clock).toMatchObject({ format, cells: [`'${text}'`] });
+  });
+
+  it("a 24-hour week's night close written bare is still asked: Mon-Fri 9-5, Sat 13-21", () => {
+    expect(hoursFromJson('Mon-Fri 9-5, Sat 13-21').problems).toEqual([expect.objectContaining({ code: 'AMBIGUOUS_TIME' })]);
+  });
+
+  it.each([
+    ['Mon-Sun 11am-midnight', { since: 11, to: 24 }],
+    ['Mon-Fri noon - 8pm', { since: 12, to: 20 }],
+    ['Mon-Fri 8am-12nn', { since: 8, to: 12 }],
+    ['Mon-Fri 10AM-12MN', { since: 10, to: 24 }],
+  ])('%j: noon and midnight in words', (text, monday) => {
+    const week = hoursFromJson(text);
+    expect(week.problems).toBeUndefined();
+    expect(week.period['1']).toEqual(monday);
   });
 
   it.each([

@@ -41,6 +41,24 @@ describe('holidays are no weekday: left out, with a note', () => {
   });
 });
 
+describe("around the clock is the service's whole day, noted", () => {
+  it.each(['24/7', 'Mo-Su 24/7', 'Open 24 hours', 'Mo-Su 24h', 'open around the clock'])('%j is 6-30 every day', (text) => {
+    const week = hoursFromJson(text);
+    expect(week.problems).toBeUndefined();
+    expect(week.period).toEqual(Object.fromEntries([0, 1, 2, 3, 4, 5, 6].map((d) => [String(d), { since: 6, to: 30 }])));
+    expect(week.allDay?.length).toBe(1);
+  });
+  it('a rule of the week around the clock, the others as written', () => {
+    const week = hoursFromJson('Mo-Fr 8am-6pm; Sa-Su open 24 hours');
+    expect(week.period['1']).toEqual({ since: 8, to: 18 });
+    expect(week.period['6']).toEqual({ since: 6, to: 30 });
+    expect(week.allDay).toEqual(['Sa - Su open 24 hours']);
+  });
+  it.each(['Closed', 'closed', 'Closed all day'])('a week cell %j is closed every day', (text) => {
+    expect(hoursFromJson(text)).toEqual({ period: {} });
+  });
+});
+
 describe('what the week cannot say is an error, never a closed day', () => {
   it.each([
     ['Mo-Fr 9-18, Sa', 'not a range'],
@@ -48,8 +66,6 @@ describe('what the week cannot say is an error, never a closed day', () => {
     ['Mo-Fr 9-18 Jan off', 'is not understood'],
     ['Mo-Fr 9-18 except holidays', 'is not understood'],
     ['Mo-Fr 9-18, Fr 9-20', 'given twice'],
-    ['Mo-Su 24/7', 'not a range'],
-    ['24/7', 'around the clock'],
     ['Ma-Di 9-18', 'more than one language'],
     ['Mo-Fr 9-21.30', 'could be 21:30'],
   ])('%j', (text, why) => {
