@@ -9,12 +9,13 @@ import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
-import { mapRecord } from '../map/record.js';
+import { mapRecord, type Mapped } from '../map/record.js';
+import { mergeDayRows, type RowOfStore } from '../map/day-rows.js';
 import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { markHiddenColumns, readNotes } from '../read/notes.js';
 import { MAX_ISSUES, NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
-import type { Stdin } from '../read/types.js';
+import type { RawRecord, Stdin } from '../read/types.js';
 
 export type { RejectedRecord } from '../validate/index.js';
 
@@ -90,6 +91,17 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   const excluded: ExcludedRow[] = [];
   const tally = new StatusTally();
 
+  // One row per store per day: each key's rows, kept until the end of the file, then one card each.
+  const stores = new Map<string, { plan: ColumnPlan; rows: RowOfStore[] }>();
+  const check = async (raw: RawRecord, plan: ColumnPlan, mapped: Mapped) => {
+    let ok = validator.check(raw, plan, mapped);
+    if (ok === NEEDS_SCHEMA) {
+      await validator.loadSchema();
+      ok = validator.check(raw, plan, mapped);
+    }
+    if (ok === NEEDS_SCHEMA) throw new Error('the schema did not load');
+  };
+
   const source = openRecords(input.path, input.read, input.stdin);
   const perRecordColumns = !hasHeaderRow(source.info.format);
   records: for await (const batch of source.batches) {
@@ -134,14 +146,21 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       // A leaver is this row's error: checked with it, so --errors-csv lists the row.
       const found = mapRecord(plan, raw);
       const mapped = leavers.length ? { ...found, issues: [...(found.issues ?? []), ...leavers] } : found;
-      let ok = validator.check(raw, plan, mapped);
-      if (ok === NEEDS_SCHEMA) {
-        await validator.loadSchema();
-        ok = validator.check(raw, plan, mapped);
+      if (plan.dayRows) {
+        const key = typeof mapped.candidate.nodeKey === 'string' && mapped.candidate.nodeKey !== '' ? mapped.candidate.nodeKey : `\u0000${raw.line}`;
+        const store = stores.get(key) ?? stores.set(key, { plan, rows: [] }).get(key)!;
+        store.rows.push({ raw, candidate: mapped.candidate, issues: mapped.issues, row: mapped.dayRow });
+        continue;
       }
-      if (ok === NEEDS_SCHEMA) throw new Error('the schema did not load');
+      await check(raw, plan, mapped);
     }
   }
+  for (const { plan, rows: storeRows } of stores.values())
+    await check(
+      storeRows[0]!.raw,
+      plan,
+      mergeDayRows(storeRows, plan.splitHours, (f) => plan.fed.find((x) => x.field === f)?.column ?? null),
+    );
   input.onProgress?.(rows);
   if (excluded.length)
     validator.add(

@@ -8,12 +8,15 @@ import type { ColumnPlan, ScalarField } from './column-plan.js';
 import { daysLabel, hoursFromColumns } from './record-hours.js';
 import { dayIndex } from './layout.js';
 import { parseTimeFormats, type TimeFormats } from './time-format.js';
+import { readDayRow, type DayRow } from './day-rows.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
 export interface Mapped {
   readonly candidate: Record<string, unknown>;
   readonly issues: readonly Issue[] | undefined;
+  /** One row per store per day (plan.dayRows): the day this row gives, when it could be read. */
+  readonly dayRow?: DayRow | undefined;
 }
 
 function scalar(field: ScalarField, value: unknown): unknown {
@@ -126,6 +129,14 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
       }),
     );
   };
+
+  if (plan.dayRows) {
+    // The week is the rows' together (../engine/plan.ts merges them); this row gives one day.
+    const read = readDayRow(plan.dayRows, plan.dayRows.since === undefined ? plan.hoursJson : undefined, raw, plan.timeFormat);
+    if ('problems' in read) for (const p of read.problems) problem(p.code ?? 'INVALID_HOURS', [], p.index, p.message, p.fixes);
+    candidate.opentToGuestsPeriod = {};
+    return { candidate, issues, dayRow: 'row' in read ? read.row : undefined };
+  }
 
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];
