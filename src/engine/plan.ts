@@ -45,7 +45,7 @@ export interface PlanInput {
 export interface Plan {
   readonly kind: Kind;
   readonly source: string;
-  /** Records read from the file, valid or not. */
+  /** Records read from the file, valid or not (one per store where the file has one row per store per day). */
   readonly rows: number;
   /** Key and canonical wire JSON (the UTF-8 bytes that are sent) of each valid record, in file order. */
   readonly keys: string[];
@@ -155,6 +155,8 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       await check(raw, plan, mapped);
     }
   }
+  // A store's rows are one record: the counts (N records valid, N rejected) are of store cards.
+  for (const { rows: storeRows } of stores.values()) rows -= storeRows.length - 1;
   for (const { plan, rows: storeRows } of stores.values())
     await check(
       storeRows[0]!.raw,
@@ -214,9 +216,16 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     diff,
     delimiter: source.info.delimiter,
     header: header ?? first?.columns ?? null,
-    rejected: validator.rejected,
+    rejected: everyRow(validator.rejected, stores),
     mapping: first ? describeMapping(first) : [],
   };
+}
+
+/** A rejected store of one row per day is each of its rows (--errors-csv): a row left out would be a day lost. */
+function everyRow(rejected: readonly RejectedRecord[], stores: ReadonlyMap<string, { rows: readonly RowOfStore[] }>): readonly RejectedRecord[] {
+  if (!stores.size) return rejected;
+  const rowsOf = new Map([...stores.values()].map(({ rows }) => [rows[0]!.raw, rows]));
+  return rejected.flatMap((r) => rowsOf.get(r.raw)?.map((row) => ({ raw: row.raw, issues: r.issues })) ?? [r]);
 }
 
 /** The emails of the recorded team members (a look-alike check reads them, rarely). */

@@ -24,7 +24,6 @@ const DAY_COLUMNS = new Set([
   'weekday',
   'dayname',
   'wochentag',
-  'tag',
   'jour',
   'jourdelasemaine',
   'dia',

@@ -106,6 +106,21 @@ describe('one row per store per day (Toast)', () => {
     ]);
   });
 
+  it('--errors-csv writes every row of a refused store, so fixing that file loses no day', async () => {
+    const out = join(sb.dir, 'rejected.csv');
+    await refused(argv(fixture('store-cards-toast-day-rows-disagree.csv'), ['--ignore-column', 'Location Name', '--errors-csv', out]));
+    const rows = readFileSync(out, 'utf8').trim().split(/\r?\n/).slice(1);
+    expect(rows.map((r) => r.split(',').slice(0, 4).join(','))).toEqual([
+      'TST-10,Uptown,uptown@example.com,Monday',
+      'TST-10,Uptown,uptown@example.com,Tuesday',
+      'TST-10,Uptown,uptown-old@example.com,Wednesday',
+      'TST-10,Uptown,uptown@example.com,Sunday',
+      'TST-10,Uptown,uptown@example.com,Sunday',
+      'TST-20,Lakeside,lakeside@example.com,Monday',
+      'TST-20,Lakeside,lakeside@example.com,Monday',
+    ]);
+  });
+
   it('a row whose day is not a weekday names its cell', async () => {
     const file = join(sb.dir, 'toast-bad-day.csv');
     copyFileSync(fixture('store-cards-toast-day-rows.csv'), file);
