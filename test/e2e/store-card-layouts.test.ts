@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, runCli } from '../helpers/cli.js';
 import { fixesOf, followFix } from '../helpers/follow-fix.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { xlsx } from '../helpers/zip.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -187,5 +188,25 @@ describe('week formats of listing and point-of-sale exports', () => {
       card('GBP-1', 'bakery@example.com', week([1, 7, 15], [2, 7, 15], [3, 7, 15], [4, 7, 15], [5, 7, 18], [6, 8, 14])),
       card('GBP-2', 'cafe@example.com', week([0, 10, 16], [2, 8, 17], [3, 8, 17], [4, 8, 17], [5, 8, 22], [6, 9, 22])),
     ]);
+  });
+});
+
+describe("Excel's locale time formats", () => {
+  it('[$-40B]h.mm;@ and the other [$-…] prefixes are read as the times they show, never 0.3958', async () => {
+    // One row per format; the numbers are the fractions of a day Excel stores (0.375 is 09:00).
+    const formats = ['[$-40B]h.mm;@', '[$-406]hh.mm;@', '[$-fi-FI]h.mm;@', '[$-409]h:mm AM/PM;@', '[$-F400]h:mm:ss AM/PM'];
+    const text = (ref: string, t: string) => `<c r="${ref}" t="inlineStr"><is><t>${t}</t></is></c>`;
+    const time = (ref: string, style: number, v: number) => `<c r="${ref}" s="${style}"><v>${v}</v></c>`;
+    const rows = formats.map((_, k) => {
+      const r = k + 2;
+      return `<row r="${r}">${text(`A${r}`, `FI-${r}`)}${text(`B${r}`, `s${r}@example.com`)}${time(`C${r}`, k + 1, 0.3958333333333333)}${time(`D${r}`, k + 1, 0.8125)}</row>`;
+    });
+    const header = `<row r="1">${text('A1', 'Store ID')}${text('B1', 'Email')}${text('C1', 'Monday open')}${text('D1', 'Monday close')}</row>`;
+    const file = join(sb.dir, 'finnish-times.xlsx');
+    writeFileSync(file, xlsx({ sheetData: header + rows.join(''), numFmts: formats }));
+    await uploads(
+      argv(file, ['--closed-days', 'Tu-Su']),
+      formats.map((_, k) => card(`FI-${k + 2}`, `s${k + 2}@example.com`, week([1, 9.5, 19.5]))),
+    );
   });
 });
