@@ -8,6 +8,8 @@ import type { WeekHours } from './week.js';
 const ENTRY = String.raw`[1-7]:(?:\d{1,2}:\d{2}:\d{1,2}:\d{2}|closed)`;
 const WHOLE = new RegExp(String.raw`^\s*${ENTRY}(?:\s*,\s*${ENTRY})*\s*$`, 'i');
 
+const WHOLE_DAY = /(^|,)(\s*[1-7]):0?0:00:0?0:00(?=\s*(?:,|$))/g;
+
 /** Whether a cell is written in Yext's format (nothing else a person writes looks like `2:9:00:17:00`). */
 export function isYextHours(text: string): boolean {
   return text.length <= 2000 && WHOLE.test(text);
@@ -29,6 +31,8 @@ export function yextWeek(text: string, options: CellOptions): WeekHours {
       problems.push({
         day,
         message: `'${entry}' is Yext's "open 24 hours", which has no exact form on the wire; the widest day the service accepts is 06:00 to 06:00 next day: write ${d}:6:00:30:00 for it`,
+        // The whole cell with each such entry so written, for a `cell` fix.
+        write: text.trim().replace(WHOLE_DAY, (_, start: string, n: string) => `${start}${n}:6:00:30:00`),
       });
       continue;
     }

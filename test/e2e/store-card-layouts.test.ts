@@ -171,6 +171,17 @@ describe('week formats of listing and point-of-sale exports', () => {
     ]);
   });
 
+  it("Yext's open 24 hours is refused with the cell to write, the service's widest day, and following it sends 06:00-06:00", async () => {
+    const file = join(sb.dir, 'yext-24h.csv');
+    writeFileSync(file, 'Store ID,Email,Hours\nYX-9,allday@example.com,"1:00:00:00:00,2:00:00:00:00,3:9:00:17:00"\n');
+    const args = argv(file);
+    const r = await refused(args);
+    expect((r.json().issues as { code: string }[]).map((i) => i.code)).toEqual(['INVALID_HOURS', 'INVALID_HOURS']);
+    const fixes = fixesOf(r.json());
+    expect(fixes[0]).toEqual({ kind: 'cell', line: 2, column: 'Hours', text: '1:6:00:30:00,2:6:00:30:00,3:9:00:17:00' });
+    await uploads(followFix(args, fixes[0]!, { file }), [card('YX-9', 'allday@example.com', week([0, 6, 30], [1, 6, 30], [2, 9, 17]))]);
+  });
+
   it("Lightspeed's Store Hours column holds Google's week and is read with no --map", async () => {
     const weekdays = (since: number, to: number) => [1, 2, 3, 4, 5].map((d): [number, number, number] => [d, since, to]);
     await uploads(argv(fixture('store-cards-lightspeed-store-hours.csv')), [

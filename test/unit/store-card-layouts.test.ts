@@ -25,6 +25,7 @@ describe("Yext's legacy hours", () => {
     const [problem] = hoursFromJson('2:00:00:00:00,3:9:00:17:00').problems!;
     expect(problem).toMatchObject({ day: 1 });
     expect(problem!.message).toContain('write 2:6:00:30:00');
+    expect(problem!.write).toBe('2:6:00:30:00,3:9:00:17:00');
     expect(hoursFromJson('2:6:00:30:00')).toEqual({ period: { '1': { since: 6, to: 30 } } });
   });
 
