@@ -147,7 +147,14 @@ describe('two columns for one day', () => {
     ]);
   });
 
-  it('--map gives a day a list of columns, one per period', async () => {
+  it('--map gives a day a list of columns, one per period, as MISSING_DAYS says to', async () => {
+    const unmapped = await refused(argv(fixture('store-cards-services-mapped.csv')));
+    const missing = (unmapped.json().issues as { code: string; message: string }[]).find((i) => i.code === 'MISSING_DAYS')!;
+    const map = '{"opentToGuestsPeriod":{"Mo":["Mo Mittagstisch","Mo Abendkarte"]}}';
+    expect(missing.message).toContain(`name them with --map '${map}' (each column one period of Monday, in order)`);
+    // The line as printed, then --split-hours span as the next refusal offers.
+    const printed = await refused(argv(fixture('store-cards-services-mapped.csv'), ['--map', map]));
+    expect(printed.json().issues).toMatchObject([{ code: 'SPLIT_HOURS' }]);
     const args = argv(fixture('store-cards-services-mapped.csv'), ['--map', '{"opentToGuestsPeriod": {"Mo": ["Mo Mittagstisch", "Mo Abendkarte"]}}']);
     const r = await refused(args);
     expect(r.json().issues).toMatchObject([{ code: 'SPLIT_HOURS', column: 'Mo Mittagstisch', field: 'opentToGuestsPeriod.1' }]);
