@@ -141,7 +141,10 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   }
 
   // A day column (`Day`, `Day of Week`) with the day's hours: the file gives one row per store per day.
-  const dayRows = kind === 'store-cards' && !options.mapping.days?.length ? findDayRows(columns, new Set([...taken, ...ignoredIndices()])) : undefined;
+  const dayRows =
+    kind === 'store-cards' && !options.mapping.days?.length
+      ? findDayRows(columns, new Set([...taken, ...ignoredIndices()]), hoursJson !== undefined)
+      : undefined;
   for (const i of dayRows ? [dayRows.day, dayRows.since, dayRows.to] : []) if (i !== undefined) taken.add(i);
 
   columns.forEach((column, index) => {

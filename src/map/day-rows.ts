@@ -71,14 +71,15 @@ const CLOSE_COLUMNS = new Set([
  * day: it needs a day column and the day's hours, as a pair or as one range column (`Hours`, which
  * the plan then reads as each row's range).
  */
-export function findDayRows(columns: readonly string[], taken: ReadonlySet<number>): DayRowColumns | undefined {
+export function findDayRows(columns: readonly string[], taken: ReadonlySet<number>, hoursMapped = false): DayRowColumns | undefined {
   const find = (names: ReadonlySet<string>) => columns.findIndex((c, i) => c !== '' && !taken.has(i) && names.has(normalise(c)));
   const day = find(DAY_COLUMNS);
   if (day === -1) return undefined;
   const since = find(OPEN_COLUMNS);
   const to = find(CLOSE_COLUMNS);
   if (since !== -1 && to !== -1) return { day, since, to };
-  const range = columns.some((c, i) => !taken.has(i) && hoursColumn(c)?.role === 'json');
+  // The range column by its name, or the one --map names for the hours.
+  const range = hoursMapped || columns.some((c, i) => !taken.has(i) && hoursColumn(c)?.role === 'json');
   return range && since === -1 && to === -1 ? { day } : undefined;
 }
 

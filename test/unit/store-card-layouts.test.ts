@@ -68,6 +68,8 @@ describe('one row per store per day', () => {
     // A day column with nothing of its hours, or half a pair, is some other column.
     expect(findDayRows(['Store ID', 'Email', 'Day'], none)).toBeUndefined();
     expect(findDayRows(['Store ID', 'Email', 'Day', 'Open Time', 'Hours'], none)).toBeUndefined();
+    // The hours column --map names (any name) is each row's range.
+    expect(findDayRows(['Store ID', 'Email', 'Day', 'Zeiten'], new Set([3]), true)).toEqual({ day: 2 });
     // A column the mapping took is not the day.
     expect(findDayRows(['Store ID', 'Day', 'Open', 'Close'], new Set([1]))).toBeUndefined();
   });
