@@ -9,13 +9,14 @@ import { issue, type Issue } from '../issues.js';
 import { describeMapping, type FieldSource } from '../map/describe.js';
 import type { Mapping } from '../map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
-import { mapRecord } from '../map/record.js';
+import { mapRecord, type Mapped } from '../map/record.js';
 import { clockFromEvidence } from '../map/clock-evidence.js';
+import { mergeDayRows, type RowOfStore } from '../map/day-rows.js';
 import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { markHiddenColumns, readNotes } from '../read/notes.js';
 import { MAX_ISSUES, NEEDS_SCHEMA, Validator, type RejectedRecord } from '../validate/index.js';
-import type { Stdin } from '../read/types.js';
+import type { RawRecord, Stdin } from '../read/types.js';
 
 export type { RejectedRecord } from '../validate/index.js';
 
@@ -45,7 +46,7 @@ export interface PlanInput {
 export interface Plan {
   readonly kind: Kind;
   readonly source: string;
-  /** Records read from the file, valid or not. */
+  /** Records read from the file, valid or not (one per store where the file has one row per store per day). */
   readonly rows: number;
   /** Key and canonical wire JSON (the UTF-8 bytes that are sent) of each valid record, in file order. */
   readonly keys: string[];
@@ -91,6 +92,17 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   const excluded: ExcludedRow[] = [];
   const tally = new StatusTally();
   let clockNoted = false;
+
+  // One row per store per day: each key's rows, kept until the end of the file, then one card each.
+  const stores = new Map<string, { plan: ColumnPlan; rows: RowOfStore[] }>();
+  const check = async (raw: RawRecord, plan: ColumnPlan, mapped: Mapped) => {
+    let ok = validator.check(raw, plan, mapped);
+    if (ok === NEEDS_SCHEMA) {
+      await validator.loadSchema();
+      ok = validator.check(raw, plan, mapped);
+    }
+    if (ok === NEEDS_SCHEMA) throw new Error('the schema did not load');
+  };
 
   const source = openRecords(input.path, input.read, input.stdin);
   const perRecordColumns = !hasHeaderRow(source.info.format);
@@ -141,14 +153,23 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         validator.add(clockFromEvidence(found.settled, raw.line));
       }
       const mapped = leavers.length ? { ...found, issues: [...(found.issues ?? []), ...leavers] } : found;
-      let ok = validator.check(raw, plan, mapped);
-      if (ok === NEEDS_SCHEMA) {
-        await validator.loadSchema();
-        ok = validator.check(raw, plan, mapped);
+      if (plan.dayRows) {
+        const key = typeof mapped.candidate.nodeKey === 'string' && mapped.candidate.nodeKey !== '' ? mapped.candidate.nodeKey : `\u0000${raw.line}`;
+        const store = stores.get(key) ?? stores.set(key, { plan, rows: [] }).get(key)!;
+        store.rows.push({ raw, candidate: mapped.candidate, issues: mapped.issues, row: mapped.dayRow });
+        continue;
       }
-      if (ok === NEEDS_SCHEMA) throw new Error('the schema did not load');
+      await check(raw, plan, mapped);
     }
   }
+  // A store's rows are one record: the counts (N records valid, N rejected) are of store cards.
+  for (const { rows: storeRows } of stores.values()) rows -= storeRows.length - 1;
+  for (const { plan, rows: storeRows } of stores.values())
+    await check(
+      storeRows[0]!.raw,
+      plan,
+      mergeDayRows(storeRows, plan.splitHours, (f) => plan.fed.find((x) => x.field === f)?.column ?? null),
+    );
   input.onProgress?.(rows);
   if (excluded.length)
     validator.add(
@@ -202,9 +223,16 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     diff,
     delimiter: source.info.delimiter,
     header: header ?? first?.columns ?? null,
-    rejected: validator.rejected,
+    rejected: everyRow(validator.rejected, stores),
     mapping: first ? describeMapping(first) : [],
   };
+}
+
+/** A rejected store of one row per day is each of its rows (--errors-csv): a row left out would be a day lost. */
+function everyRow(rejected: readonly RejectedRecord[], stores: ReadonlyMap<string, { rows: readonly RowOfStore[] }>): readonly RejectedRecord[] {
+  if (!stores.size) return rejected;
+  const rowsOf = new Map([...stores.values()].map(({ rows }) => [rows[0]!.raw, rows]));
+  return rejected.flatMap((r) => rowsOf.get(r.raw)?.map((row) => ({ raw: row.raw, issues: r.issues })) ?? [r]);
 }
 
 /** The emails of the recorded team members (a look-alike check reads them, rarely). */

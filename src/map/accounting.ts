@@ -63,7 +63,7 @@ export function accountDays(e: DayEvidence): Issue[] {
   const some = missing.length > 1 ? 'have' : 'has';
   const line = unused.length ? mapLine(missing, unused) : undefined;
   const found = unused.length
-    ? `; the column${unused.length > 1 ? 's' : ''} not used ${unused.length > 1 ? 'are' : 'is'} ${quoted(unused)}: if ${unused.length > 1 ? 'they hold' : 'it holds'} the hours, name ${unused.length > 1 ? 'them' : 'it'} with --map ${shellQuote(line!.json)}${line!.complete && unused.length > 1 ? ' (the columns are paired with the days in their order: check each pair)' : ''}`
+    ? `; the column${unused.length > 1 ? 's' : ''} not used ${unused.length > 1 ? 'are' : 'is'} ${quoted(unused)}: if ${unused.length > 1 ? 'they hold' : 'it holds'} the hours, name ${unused.length > 1 ? 'them' : 'it'} with --map ${shellQuote(line!.json)}${line!.periods ? ` (each column one period of ${DAY_NAMES[missing[0]!]}, in order)` : line!.complete && unused.length > 1 ? ' (the columns are paired with the days in their order: check each pair)' : ''}`
     : `; add a column for ${missing.length > 1 ? 'each' : 'it'}, or name the column that holds ${missing.length > 1 ? 'each' : 'it'} with --map`;
   // A later --closed-days replaces an earlier one: the value to give is every closed day, not only these.
   const allClosed = dayCodes([...closed, ...missing]);
@@ -86,10 +86,14 @@ export function accountDays(e: DayEvidence): Issue[] {
 /**
  * The mapping that would give the missing days their columns. Where the unused columns are as many as
  * the days, they are paired in order (the user reads and confirms the line before using it); one
- * column for a whole missing week is the week column; otherwise the columns are left to fill in.
+ * column for a whole missing week is the week column; two or three for one day are its periods;
+ * otherwise the columns are left to fill in.
  */
-function mapLine(missing: readonly number[], unused: readonly string[]): { json: string; complete: boolean } {
+function mapLine(missing: readonly number[], unused: readonly string[]): { json: string; complete: boolean; periods?: true } {
   if (missing.length === 7 && unused.length === 1) return { json: JSON.stringify({ opentToGuestsPeriod: unused[0] }), complete: true };
+  // One day and two or three columns (`Mo Mittagstisch`, `Mo Abendkarte`): the day's periods, in order.
+  if (missing.length === 1 && (unused.length === 2 || unused.length === 3))
+    return { json: JSON.stringify({ opentToGuestsPeriod: { [DAY_CODES[missing[0]!]!]: unused } }), complete: true, periods: true };
   const order = [...missing].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7));
   const days: Record<string, string> = {};
   const complete = unused.length === missing.length;

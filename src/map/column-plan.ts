@@ -13,6 +13,7 @@ import { findStatusColumns, type StatusColumn } from './status-column.js';
 import { accountDays, shellQuote, unusedColumns } from './accounting.js';
 import type { Fix } from '../errors.js';
 import { valuesFit } from './field-shape.js';
+import { findDayRows, type DayRowColumns } from './day-rows.js';
 
 export interface ColumnPlan {
   readonly kind: Kind;
@@ -26,6 +27,8 @@ export interface ColumnPlan {
   /** Store cards: the JSON hours column, or per weekday its columns; empty for team members. */
   readonly hoursJson: number | undefined;
   readonly days: readonly (DayColumns | undefined)[];
+  /** One row per store per day (./day-rows.ts): the day column and the hours pair; the range is hoursJson. */
+  readonly dayRows: DayRowColumns | undefined;
   /** Per weekday, the columns of its later periods (`Monday Afternoon`, `Mo Open 2`), usually none. */
   readonly later: readonly (readonly DayColumns[])[];
   /** Problems with the header itself, reported once. */
@@ -108,14 +111,14 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     }
   }
   // Weekdays the mapping gives a column (`"opentToGuestsPeriod": {"Mo": "Segunda-feira"}`).
-  for (const { day, key, columns: named } of options.mapping.days ?? []) {
+  for (const { day, key, columns: named, slot } of options.mapping.days ?? []) {
     const roles = Object.entries(named) as ['range' | 'since' | 'to', string][];
     const indices = roles.map(([, source]) => indexOf(columns, source));
     if (indices.includes(-1)) continue;
     roles.forEach(([role], k) => {
       const index = indices[k]!;
       taken.add(index);
-      dayColumns.push({ index, column: columns[index]!, role, slot: 1, items: [{ group: [day], raw: key }] });
+      dayColumns.push({ index, column: columns[index]!, role, slot: slot ?? 1, items: [{ group: [day], raw: key }] });
     });
   }
 
@@ -139,6 +142,13 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
       ),
     );
   }
+
+  // A day column (`Day`, `Day of Week`) with the day's hours: the file gives one row per store per day.
+  const dayRows =
+    kind === 'store-cards' && !options.mapping.days?.length
+      ? findDayRows(columns, new Set([...taken, ...ignoredIndices()]), hoursJson !== undefined)
+      : undefined;
+  for (const i of dayRows ? [dayRows.day, dayRows.since, dayRows.to] : []) if (i !== undefined) taken.add(i);
 
   columns.forEach((column, index) => {
     if (column === '' || taken.has(index) || ignored.has(normalise(column))) return;
@@ -205,7 +215,17 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
 
   const { days, later, issues: dayIssues } = placeDays(dayColumns, columns);
   for (const { index, issue: found } of dayIssues) issues.push({ ...found, ...at(index) });
-  if (hoursJson !== undefined && days.some(Boolean)) {
+  if (dayRows && (days.some(Boolean) || (dayRows.since !== undefined && hoursJson !== undefined))) {
+    const other = days.some(Boolean) ? 'weekday columns' : `'${columns[hoursJson!]}'`;
+    issues.push(
+      issue(
+        'error',
+        'HOURS_TWICE',
+        `opening hours are given both by the rows of '${columns[dayRows.day]}' (one row per day) and by ${other}; keep one layout, or leave the other out with --ignore-column`,
+        at(dayRows.day),
+      ),
+    );
+  } else if (hoursJson !== undefined && days.some(Boolean)) {
     issues.push(
       issue('error', 'HOURS_TWICE', `opening hours are given both in '${columns[hoursJson]}' and in weekday columns; keep one layout`, at(hoursJson)),
     );
@@ -302,7 +322,8 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
         ...accountDays({
           columns,
           covered: days.map(Boolean),
-          weekColumn: hoursJson === undefined ? undefined : columns[hoursJson],
+          // One row per day names its day in each row: no weekday is left without a column.
+          weekColumn: dayRows ? columns[dayRows.day] : hoursJson === undefined ? undefined : columns[hoursJson],
           closedDays: options.mapping.closedDays,
           unused,
           line: options.line,
@@ -367,6 +388,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     fed,
     scalars,
     hoursJson,
+    dayRows,
     days,
     later,
     issues,
@@ -387,6 +409,11 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     const indices = new Set(periods.flatMap((d) => (d.layout === 'range' ? [d.index] : [d.since, d.to].filter((i): i is number => i !== undefined))));
     if (hoursJson !== undefined) indices.add(hoursJson);
     return indices.size ? clockEvidence(sample, [...indices], columns) : undefined;
+  }
+
+  /** The columns left out by name (--ignore-column), never read as a day or its hours. */
+  function ignoredIndices(): number[] {
+    return columns.flatMap((c, i) => (ignored.has(normalise(c)) ? [i] : []));
   }
 
   /** A guessed field is offered only when the column's values could be that field's (./field-shape.ts). */

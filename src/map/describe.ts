@@ -16,6 +16,12 @@ export function describeMapping(plan: ColumnPlan): FieldSource[] {
   const out: FieldSource[] = plan.scalars
     .filter((s) => s.index >= 0)
     .map(({ field, index, parts }) => ({ field, columns: (parts ?? [index]).map((i) => plan.columns[i]!) }));
+  if (plan.dayRows) {
+    const { day, since, to } = plan.dayRows;
+    const hours = since === undefined ? [plan.hoursJson!] : [since, to!];
+    out.push({ field: 'opentToGuestsPeriod', columns: [day, ...hours].map((i) => plan.columns[i]!), note: 'one row per store per day' });
+    return out;
+  }
   if (plan.hoursJson !== undefined)
     out.push({ field: 'opentToGuestsPeriod', columns: [plan.columns[plan.hoursJson]!], note: 'JSON object or the week as text' });
   // Monday first, as people read a week; the wire's Sunday = "0" is the tool's business.

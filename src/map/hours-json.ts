@@ -5,6 +5,7 @@ import { MAX_DEPTH, tooDeep } from '../read/json.js';
 import { dayHours, isAllDay, isClosed, onePeriod, parseDay, type CellOptions, type DayHours, type DayProblem, type HoursResult } from './hours.js';
 import { dayIndex } from './layout.js';
 import { parseWeek, type WeekHours } from './week.js';
+import { isYextHours, yextWeek } from './yext-hours.js';
 
 const EXAMPLE = '{"1": {"since": 9, "to": 22}} or {"mon": "09:00-22:00"}';
 
@@ -31,13 +32,15 @@ function oneDay(value: unknown, options: CellOptions): HoursResult | { split: st
 
 /**
  * The hours cell's value (an object from JSON input, or its text from CSV) to the wire object. Text
- * that is not JSON is the week as written (`Mo-Fr 9-18, Sa 9-14`, OpenStreetMap, Google's list).
+ * that is not JSON is the week as written (`Mo-Fr 9-18, Sa 9-14`, OpenStreetMap, Google's list), or
+ * Yext's legacy `2:9:00:17:00,…` (./yext-hours.ts).
  * Every day is read even after one fails, and the days read are returned with the problems, so the
  * contract still checks them: a record's hours errors are all reported in one run.
  */
 export function hoursFromJson(value: unknown, options: CellOptions = {}): WeekHours {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { period: {} };
   let object = value;
+  if (typeof value === 'string' && isYextHours(value)) return yextWeek(value, options);
   if (typeof value === 'string' && !/^\s*[{["]/.test(value)) return parseWeek(value, options);
   if (typeof value === 'string') {
     // Walking (or quoting) a value nested without end would exhaust the stack: refused unread.

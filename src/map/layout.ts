@@ -90,6 +90,11 @@ const JSON_COLUMNS = new Set([
   'opentoguestsperiod',
   'hours',
   'openinghours',
+  // A week in one text column, as point-of-sale and listing exports head it (Lightspeed's `Store Hours`).
+  'storehours',
+  'businesshours',
+  'locationhours',
+  'regularhours',
   'offnungszeiten',
   'openingstijden',
   'horaires',
@@ -135,6 +140,9 @@ export function dayIndex(name: string): number | undefined {
   return days.size === 1 ? [...days][0] : undefined;
 }
 
+// A restaurant's services, in the order of the day (Toast's `Monday Lunch` / `Monday Dinner`): each a period.
+const MEAL_SLOTS: Readonly<Record<string, number>> = { breakfast: 1, brunch: 1, lunch: 2, dinner: 3, supper: 3 };
+
 /** Role and slot from the words after the days, or undefined when one of them is not understood. */
 function roleOf(words: readonly string[]): { role: HoursRole; slot: number } | undefined {
   let role: HoursRole = 'range';
@@ -145,6 +153,7 @@ function roleOf(words: readonly string[]): { role: HoursRole; slot: number } | u
     else if (FIRST_WORDS.includes(w)) slot = 1;
     else if (SECOND_WORDS.includes(w)) slot = 2;
     else if (/^[1-3]$/.test(w)) slot = Number(w);
+    else if (Object.hasOwn(MEAL_SLOTS, w)) slot = MEAL_SLOTS[w]!;
     else if (!FILLER_WORDS.includes(w)) return undefined;
   }
   return { role, slot };

@@ -42,6 +42,8 @@ export interface MappedDay {
   /** The key as written in the mapping (`Mo`), for messages. */
   readonly key: string;
   readonly columns: { readonly range: string } | { readonly since: string; readonly to: string };
+  /** Which of the day's periods (1 to 3): a list gives one day several columns (`["Monday Lunch", "Monday Dinner"]`). */
+  readonly slot?: number;
 }
 
 export interface MappingFlags {
@@ -218,9 +220,10 @@ function checkClosedDays(where: string, value: unknown): number[] {
 
 /** `{"Mo": "Segunda-feira", "Sa": {"since": "Sáb abre", "to": "Sáb fecha"}}` → the mapped weekdays. */
 function dayColumns(where: string, value: Record<string, unknown>): MappedDay[] {
-  const example = '{"opentToGuestsPeriod": {"Mo": "Segunda-feira", "Tu": {"since": "Terça abre", "to": "Terça fecha"}}}';
+  const example =
+    '{"opentToGuestsPeriod": {"Mo": "Segunda-feira", "Tu": {"since": "Terça abre", "to": "Terça fecha"}, "We": ["Mittwoch Mittag", "Mittwoch Abend"]}}';
   const seen = new Map<number, string>();
-  return Object.entries(value).map(([key, column]) => {
+  return Object.entries(value).flatMap(([key, column]): MappedDay[] => {
     const day = FORBIDDEN_KEYS.has(key) ? undefined : dayIndex(key);
     if (day === undefined)
       throw bad(
@@ -230,13 +233,22 @@ function dayColumns(where: string, value: Record<string, unknown>): MappedDay[] 
       );
     if (seen.has(day)) throw bad(where, `'${seen.get(day)}' and '${key}' in opentToGuestsPeriod are the same day`, 'keep one of them');
     seen.set(day, key);
-    if (typeof column === 'string' && column.trim() !== '') return { day, key, columns: { range: column.trim() } };
-    const pair = column as Record<string, unknown> | null;
-    const ok = (v: unknown) => typeof v === 'string' && v.trim() !== '';
-    if (pair && typeof pair === 'object' && !Array.isArray(pair) && Object.keys(pair).sort().join() === 'since,to' && ok(pair.since) && ok(pair.to))
-      return { day, key, columns: { since: (pair.since as string).trim(), to: (pair.to as string).trim() } };
-    throw bad(where, `the column for '${key}' must be a column name, or {"since": column, "to": column}`, `e.g. ${example}`);
+    // A list is the day's periods in order (a lunch and a dinner service): each a column or a pair.
+    if (Array.isArray(column) && column.length >= 1 && column.length <= 3)
+      return column.map((one, k) => ({ day, key, columns: oneDayColumn(where, key, one, example), slot: k + 1 }));
+    if (Array.isArray(column)) throw bad(where, `the list for '${key}' must name one to three columns, one per period of the day`, `e.g. ${example}`);
+    return [{ day, key, columns: oneDayColumn(where, key, column, example) }];
   });
+}
+
+/** One period's column: a name (a range such as 09:00-22:00), or {"since": column, "to": column}. */
+function oneDayColumn(where: string, key: string, column: unknown, example: string): MappedDay['columns'] {
+  if (typeof column === 'string' && column.trim() !== '') return { range: column.trim() };
+  const pair = column as Record<string, unknown> | null;
+  const ok = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+  if (pair && typeof pair === 'object' && !Array.isArray(pair) && Object.keys(pair).sort().join() === 'since,to' && ok(pair.since) && ok(pair.to))
+    return { since: (pair.since as string).trim(), to: (pair.to as string).trim() };
+  throw bad(where, `the column for '${key}' must be a column name, {"since": column, "to": column}, or a list of them (one per period)`, `e.g. ${example}`);
 }
 
 /** `error` (the default, SPLIT_HOURS) or `span`; `error` is kept as undefined. */

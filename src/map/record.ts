@@ -9,6 +9,7 @@ import { daysLabel, hoursFromColumns } from './record-hours.js';
 import { dayIndex } from './layout.js';
 import { parseTimeFormats, type TimeFormats } from './time-format.js';
 import { evidenceFormat, type ClockEvidence } from './clock-evidence.js';
+import { readDayRow, type DayRow } from './day-rows.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
@@ -17,6 +18,8 @@ export interface Mapped {
   readonly issues: readonly Issue[] | undefined;
   /** The cells that settled a clock question of this record: the file's (plan.clockEvidence) or its week's own. */
   readonly settled?: ClockEvidence;
+  /** One row per store per day (plan.dayRows): the day this row gives, when it could be read. */
+  readonly dayRow?: DayRow | undefined;
 }
 
 /** How many of a reading's problems are a clock question. */
@@ -159,6 +162,14 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
       }),
     );
   };
+
+  if (plan.dayRows) {
+    // The week is the rows' together (../engine/plan.ts merges them); this row gives one day.
+    const read = readDayRow(plan.dayRows, plan.dayRows.since === undefined ? plan.hoursJson : undefined, raw, plan.timeFormat);
+    if ('problems' in read) for (const p of read.problems) problem(p.code ?? 'INVALID_HOURS', [], p.index, p.message, p.fixes);
+    candidate.opentToGuestsPeriod = {};
+    return { candidate, issues, dayRow: 'row' in read ? read.row : undefined };
+  }
 
   if (plan.hoursJson !== undefined) {
     const value = raw.cells[plan.hoursJson];

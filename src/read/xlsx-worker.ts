@@ -147,12 +147,12 @@ const pad = (n: number, width: number) => String(n).padStart(width, '0');
  */
 function dottedTime(format: string | number | undefined, value: number, date1904: boolean): string | undefined {
   if (typeof format !== 'string' || !format.includes('.')) return undefined;
-  // The first section is the number's (`[$-40B]h.mm;@`: Excel's Finnish time, `@` the text section's);
-  // a locale prefix (`[$-40B]`, `[$-F400]`, `[$-x-systime]`) only says which language to show it in.
+  // The locale prefix (`[$-40B]`, `[$-fi-FI]`) and the sections after the first (`;@`, text as text:
+  // Excel writes `[$-40B]h.mm;@` for a Finnish time) say nothing about how a time is shown.
   const f = format
-    .split(';')[0]!
-    .replace(/\[\$-[0-9A-Za-z-]+\]/g, '')
+    .replace(/\[\$-[^\]]*\]/g, '')
     .replace(/[\\"]/g, '')
+    .split(';')[0]!
     .trim()
     .toLowerCase();
   const time = /^(\[h+\]|h{1,2})\.mm(\.ss)?$/.exec(f);

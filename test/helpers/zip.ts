@@ -67,6 +67,8 @@ export function xlsx(parts: {
   sharedStrings?: Omit<ZipEntry, 'name'>;
   /** The workbook's calculation settings, e.g. `<calcPr fullCalcOnLoad="1"/>` as openpyxl writes them. */
   calcPr?: string;
+  /** Number formats, one cell style each: a cell with `s="1"` is shown with the first (xl/styles.xml). */
+  numFmts?: readonly string[];
 }): Buffer {
   const sheet: Omit<ZipEntry, 'name'> =
     typeof parts.sheetData === 'string' || Buffer.isBuffer(parts.sheetData)
@@ -94,7 +96,34 @@ export function xlsx(parts: {
     { name: 'xl/worksheets/sheet1.xml', ...sheet },
   ];
   if (parts.sharedStrings) entries.push({ name: 'xl/sharedStrings.xml', ...parts.sharedStrings });
-  return zip(entries);
+  return zip(parts.numFmts ? withStyles(entries, parts.numFmts) : entries);
+}
+
+/** The package with xl/styles.xml: one cell style per number format (ids from 164, as Excel numbers its own). */
+function withStyles(entries: readonly ZipEntry[], numFmts: readonly string[]): ZipEntry[] {
+  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const fmts = numFmts.map((code, k) => `<numFmt numFmtId="${164 + k}" formatCode="${esc(code)}"/>`).join('');
+  const xfs = numFmts.map((_, k) => `<xf numFmtId="${164 + k}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join('');
+  const wired = entries.map((e): ZipEntry => {
+    if (e.name === '[Content_Types].xml')
+      return {
+        ...e,
+        data: String(e.data).replace(
+          '</Types>',
+          '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>',
+        ),
+      };
+    if (e.name === 'xl/_rels/workbook.xml.rels')
+      return { ...e, data: String(e.data).replace('</Relationships>', `<Relationship Id="rId9" Type="${REL}/styles" Target="styles.xml"/></Relationships>`) };
+    return e;
+  });
+  return [
+    ...wired,
+    {
+      name: 'xl/styles.xml',
+      data: `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="${NS}"><numFmts count="${numFmts.length}">${fmts}</numFmts><fonts count="1"><font/></fonts><fills count="1"><fill/></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="${numFmts.length + 1}"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>${xfs}</cellXfs></styleSheet>`,
+    },
+  ];
 }
 
 const HEADER =

@@ -108,6 +108,7 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   HOURS_PAIR_INCOMPLETE: cell,
   HOURS_TWICE:
     "whether the column or --closed-days is wrong is the person's to say (drop the day, or the column with --ignore-column or from --map); --split-hours is for one day's two periods",
+  DAY_ROWS_DISAGREE: "which of one store's rows is right (its email, a day closed or open) is the person's to say: no flag chooses a row",
   HOURS_ORDER: cell,
   HOURS_OUT_OF_RANGE: cell,
   HOLIDAYS_LEFT_OUT: 'a note: the holidays were left out, the rest read',
