@@ -35,6 +35,7 @@ const DEPARTURES: Readonly<Record<string, string>> = {
   // Rules with no separator are read as written: each rule for its own days.
   'Mo-Do 8:30-20:00 Fr 8:29-18:00': 'no separator',
   'Mo-Sa 11:00-21:00 Su off': 'no separator',
+  'Jan 12:00-13:00 Mo 15:00-16:00': 'no separator',
   // The reference refuses these; an empty cell is a store with no hours, and trailing commas say nothing.
   'We 12:00-18:00,,,,,,': 'trailing separators',
 };
@@ -67,7 +68,8 @@ function reference(value: string): Reading {
 
 /** The tool's reading as open minutes of the same week; a night past Sunday runs into Monday. */
 function ours(value: string): Reading {
-  const week = hoursFromJson(value);
+  // Date-bound rules (`Oct off`) are read for the oracle's week, as --hours-as-of reads them.
+  const week = hoursFromJson(value, { hoursAsOf: '2012-10-08' });
   if (week.problems?.length) return 'refused';
   const intervals: [number, number][] = [];
   for (const [day, { since, to }] of Object.entries(week.period)) {
