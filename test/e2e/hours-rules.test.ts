@@ -125,3 +125,23 @@ describe('rules bound to dates: --hours-as-of', () => {
     expect(followed.report.hoursAsOf).toBe(today());
   });
 });
+
+it("schema.org hours in a JSON file: the special hours of Christmas sent for the --hours-as-of week", async () => {
+  const tmp = tempDir();
+  const spec = (extra: object) => ({ '@type': 'OpeningHoursSpecification', ...extra });
+  const hours = [
+    spec({ dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], opens: '09:00', closes: '18:00' }),
+    spec({ opens: '00:00', closes: '00:00', validFrom: '2026-12-24', validThrough: '2026-12-26' }),
+  ];
+  const file = tmp.write('stores.json', JSON.stringify([{ nodeKey: 'S1', email: 's1@example.com', storeConceptCode: 1, opentToGuestsPeriod: hours }]));
+  const argv = ['store-cards', file, '--yes', '--no-baseline', '--json', '--state-dir', join(tmp.dir, 'state')];
+  const refused = await run(argv);
+  expect(refused.result.code, refused.result.stderr).toBe(3);
+  expect((refused.report.issues as Issue[]).map((i) => i.code)).toEqual(['INVALID_HOURS']);
+  expect(fixesOf(refused.report)).toEqual([{ kind: 'flags', args: ['--hours-as-of', today()] }]);
+
+  const sent = await run([...argv, '--hours-as-of', '2026-12-22']);
+  expect(sent.result.code, sent.result.stderr).toBe(0);
+  expect(sent.weeks).toEqual([days([1, 2, 3], 9, 18)]);
+  expect(sent.report.hoursAsOf).toBe('2026-12-22');
+});
