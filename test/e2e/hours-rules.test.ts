@@ -110,6 +110,8 @@ describe('rules bound to dates: --hours-as-of', () => {
     const history = await runCli(['history', 'store-cards', '--json', '--state-dir', state], { env: sb.env });
     expect(history.code, history.stderr).toBe(0);
     expect(history.json<{ generations: { hoursAsOf?: string }[] }>().generations.map((g) => g.hoursAsOf)).toEqual(['2026-04-08']);
+    const words = await runCli(['history', 'store-cards', '--state-dir', state], { env: sb.env });
+    expect(words.stdout).toContain('hours as of 2026-04-08: rules bound to dates read for that week');
   });
 
   it('a date that is no day is BAD_FLAG; its fix is a date that works', async () => {
