@@ -11,6 +11,9 @@ import type { WeekHours } from './week.js';
 
 type Spec = Record<string, unknown>;
 
+/** A value as written: a string as it is, anything else as JSON (`{}` is never `[object Object]`). */
+const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value));
+
 /** The specifications a value holds, or undefined when it is not schema.org's form. */
 export function specifications(value: unknown): Spec[] | undefined {
   const isSpec = (v: unknown): v is Spec => v !== null && typeof v === 'object' && !Array.isArray(v) && (v as Spec)['@type'] === 'OpeningHoursSpecification';
@@ -27,8 +30,8 @@ function weekday(value: unknown): number | undefined {
 
 /** The weekdays of the --hours-as-of week a dated specification covers: each day's date within validFrom…validThrough. */
 function datedDays(spec: Spec, asOf: string): Set<number> | string {
-  const from = spec.validFrom === undefined ? undefined : parseIsoDate(String(spec.validFrom));
-  const through = spec.validThrough === undefined ? undefined : parseIsoDate(String(spec.validThrough));
+  const from = spec.validFrom === undefined ? undefined : parseIsoDate(text(spec.validFrom));
+  const through = spec.validThrough === undefined ? undefined : parseIsoDate(text(spec.validThrough));
   if ((spec.validFrom !== undefined && !from) || (spec.validThrough !== undefined && !through)) {
     return `validFrom and validThrough must be dates written YYYY-MM-DD (found ${JSON.stringify(spec.validFrom ?? spec.validThrough)})`;
   }
@@ -50,14 +53,17 @@ export function hoursFromSpecifications(specs: readonly Spec[], options: CellOpt
     const named = spec.dayOfWeek === undefined ? [] : Array.isArray(spec.dayOfWeek) ? spec.dayOfWeek : [spec.dayOfWeek];
     const days = named.map(weekday);
     if (days.some((d) => d === undefined)) {
-      problems.push({ day: undefined, message: `dayOfWeek ${JSON.stringify(spec.dayOfWeek)} is not a weekday such as "Monday" or "https://schema.org/Monday"` });
+      problems.push({
+        day: undefined,
+        message: `dayOfWeek ${JSON.stringify(spec.dayOfWeek)} is not a weekday such as "Monday" or "https://schema.org/Monday"`,
+      });
       continue;
     }
     const dated = spec.validFrom !== undefined || spec.validThrough !== undefined;
     if (dated && !options.hoursAsOf) {
       problems.push({
         day: undefined,
-        message: `the opening hours valid from ${String(spec.validFrom ?? '…')} through ${String(spec.validThrough ?? '…')} hold on some dates only, and the service holds one week; pass --hours-as-of YYYY-MM-DD to send the week holding that date (--hours-as-of ${today()} for this week)`,
+        message: `the opening hours valid from ${text(spec.validFrom) || '…'} through ${text(spec.validThrough) || '…'} hold on some dates only, and the service holds one week; pass --hours-as-of YYYY-MM-DD to send the week holding that date (--hours-as-of ${today()} for this week)`,
         fixes: [{ kind: 'flags', args: ['--hours-as-of', today()] }],
       });
       continue;
@@ -75,7 +81,7 @@ export function hoursFromSpecifications(specs: readonly Spec[], options: CellOpt
       }
       covered = [...within].filter((d) => !days.length || days.includes(d));
     }
-    const [opens, closes] = [String(spec.opens ?? ''), String(spec.closes ?? '')];
+    const [opens, closes] = [text(spec.opens), text(spec.closes)];
     // Both 00:00 is Google's "closed" for special hours.
     const read = /^00:00(?::00)?$/.test(opens) && /^00:00(?::00)?$/.test(closes) ? 'closed' : dayHours(opens, closes, options.timeFormat);
     if (read !== 'closed' && 'error' in read) {

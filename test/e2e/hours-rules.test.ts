@@ -72,7 +72,10 @@ describe('a rule about holidays only is left out, never read as the regular week
     expect(weeks).toEqual([days(MON_FRI, 9, 18), {}]);
     const notes = (report.issues as Issue[]).filter((i) => i.code === 'HOLIDAYS_LEFT_OUT');
     expect(notes).toEqual([
-      expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^'SH Mo - Fr 10:00 - 12:00': the service holds one week without holidays/) }),
+      expect.objectContaining({
+        severity: 'warning',
+        message: expect.stringMatching(/^'SH Mo - Fr 10:00 - 12:00': the service holds one week without holidays/),
+      }),
       expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^'PH Sa 10:00 - 20:00': the service holds one week without holidays/) }),
     ]);
   });
@@ -96,7 +99,13 @@ describe('rules bound to dates: --hours-as-of', () => {
     const followed = await run(followFix(argv, fixes[0]!));
     expect(followed.result.code, followed.result.stderr).toBe(0);
     const off = daysWithin(parseDates(tokenize('Apr 10-15', true), 0)!, today());
-    expect(followed.weeks).toEqual([days(MON_FRI.filter((d) => !off.has(d)), 9, 18)]);
+    expect(followed.weeks).toEqual([
+      days(
+        MON_FRI.filter((d) => !off.has(d)),
+        9,
+        18,
+      ),
+    ]);
     expect(followed.report.hoursAsOf).toBe(today());
   });
 
@@ -128,7 +137,7 @@ describe('rules bound to dates: --hours-as-of', () => {
   });
 });
 
-it("schema.org hours in a JSON file: the special hours of Christmas sent for the --hours-as-of week", async () => {
+it('schema.org hours in a JSON file: the special hours of Christmas sent for the --hours-as-of week', async () => {
   const tmp = tempDir();
   const spec = (extra: object) => ({ '@type': 'OpeningHoursSpecification', ...extra });
   const hours = [

@@ -286,7 +286,9 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
 describe('the PostgreSQL store of an earlier version', () => {
   it('reads its tables as they are, and adds the new columns on the first upload, under the lock', async () => {
     const url = await freshDatabase();
-    const old = SCHEMA_SQL.replace(/\n {2}operation[^\n]*/, '').replace(/\n {2}held_removals[^\n]*/, '').replace(/\n {2}hours_as_of[^\n]*/, '');
+    const old = SCHEMA_SQL.replace(/\n {2}operation[^\n]*/, '')
+      .replace(/\n {2}held_removals[^\n]*/, '')
+      .replace(/\n {2}hours_as_of[^\n]*/, '');
     expect(old).not.toContain('held_removals');
     expect(old).not.toContain('hours_as_of');
     const client = new pg.Client({ connectionString: url });

@@ -94,7 +94,11 @@ describe('rules bound to dates, read for the --hours-as-of week', () => {
 
 describe("schema.org's OpeningHoursSpecification: validFrom and validThrough read for the --hours-as-of week", () => {
   const spec = (extra: Record<string, unknown>) => ({ '@type': 'OpeningHoursSpecification', ...extra });
-  const REGULAR = spec({ dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'].map((d) => `https://schema.org/${d}`), opens: '09:00', closes: '18:00' });
+  const REGULAR = spec({
+    dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'].map((d) => `https://schema.org/${d}`),
+    opens: '09:00',
+    closes: '18:00',
+  });
   // Thursday 24 to Saturday 26 December 2026: closed (both 00:00), and Saturday's own hours are replaced too.
   const CHRISTMAS = spec({ opens: '00:00', closes: '00:00', validFrom: '2026-12-24', validThrough: '2026-12-26' });
   const SATURDAY = spec({ dayOfWeek: 'Saturday', opens: '10:00:00', closes: '14:00:00' });
@@ -103,7 +107,12 @@ describe("schema.org's OpeningHoursSpecification: validFrom and validThrough rea
     ['the regular week alone', [REGULAR, SATURDAY], undefined, { ...days(MO_FR, 9, 18), ...days([6], 10, 14) }],
     ['the week of Christmas', [REGULAR, SATURDAY, CHRISTMAS], '2026-12-22', { ...days([1, 2, 3], 9, 18) }],
     ['a week without special hours', [REGULAR, SATURDAY, CHRISTMAS], '2026-12-01', { ...days(MO_FR, 9, 18), ...days([6], 10, 14) }],
-    ['special hours on their dates and days', [REGULAR, spec({ dayOfWeek: 'Friday', opens: '09:00', closes: '13:00', validFrom: '2026-12-01' })], '2026-12-30', { ...days([1, 2, 3, 4], 9, 18), ...days([5], 9, 13) }],
+    [
+      'special hours on their dates and days',
+      [REGULAR, spec({ dayOfWeek: 'Friday', opens: '09:00', closes: '13:00', validFrom: '2026-12-01' })],
+      '2026-12-30',
+      { ...days([1, 2, 3, 4], 9, 18), ...days([5], 9, 13) },
+    ],
   ])('%s', (_, specs, hoursAsOf, period) => {
     expect(hoursFromJson(JSON.stringify(specs), hoursAsOf ? { hoursAsOf } : {})).toEqual({ period });
     expect(hoursFromJson({ openingHoursSpecification: specs }, hoursAsOf ? { hoursAsOf } : {})).toEqual({ period });
