@@ -123,6 +123,20 @@ describe('rules bound to dates: --hours-as-of', () => {
     expect(words.stdout).toContain('hours as of 2026-04-08: rules bound to dates read for that week');
   });
 
+  it('a plan made with --hours-as-of keeps the date: apply sends it and records it in the history', async () => {
+    const { argv, state } = storesFile([WEEK]);
+    const plan = join(state, '..', 'week.plan.json');
+    const planned = await runCli([...argv.filter((a) => a !== '--yes'), '--dry-run', '--plan-out', plan, '--hours-as-of', '2026-04-08'], { env: sb.env });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.json().hoursAsOf).toBe('2026-04-08');
+    const applied = await run(['apply', plan, '--yes', '--json', '--state-dir', state]);
+    expect(applied.result.code, applied.result.stderr).toBe(0);
+    expect(applied.weeks).toEqual([days([1, 2, 3, 4], 9, 18)]);
+    expect(applied.report.hoursAsOf).toBe('2026-04-08');
+    const history = await runCli(['history', 'store-cards', '--json', '--state-dir', state], { env: sb.env });
+    expect(history.json<{ generations: { hoursAsOf?: string }[] }>().generations.map((g) => g.hoursAsOf)).toEqual(['2026-04-08']);
+  });
+
   it('a date that is no day is BAD_FLAG; its fix is a date that works', async () => {
     const { argv } = storesFile([WEEK]);
     const refused = await run([...argv, '--hours-as-of', '2026-02-30']);
