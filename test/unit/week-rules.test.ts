@@ -1,5 +1,7 @@
 // Rules a reader must not flatten (issue 41): times after `;` keep the days of the rule before,
 // rules about holidays only are left out, rules bound to dates are read for the --hours-as-of week.
+import fc from 'fast-check';
+import OpeningHours from 'opening_hours';
 import { describe, expect, it } from 'vitest';
 import { daysWithin, parseDates } from '../../src/map/date-rules.js';
 import { tokenize } from '../../src/map/day-words.js';
@@ -134,5 +136,34 @@ describe("schema.org's OpeningHoursSpecification: validFrom and validThrough rea
     [[spec({ opens: '09:00', closes: '18:00', validFrom: '24.12.2026' })], 'YYYY-MM-DD'],
   ])('%j is refused', (specs, why) => {
     expect(hoursFromJson(specs, { hoursAsOf: '2026-12-22' }).problems?.[0]?.message).toContain(why);
+  });
+});
+
+describe('property: a rule bound to dates closes the days the opening_hours package closes, for any week', () => {
+  // March is left out: `Mar` is Tuesday in Spanish, so the reader asks for `March` (docs/input.md).
+  const MONTHS = ['Jan', 'Feb', undefined, 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const month = fc.integer({ min: 0, max: 11 }).filter((m) => m !== 2);
+  it('Mo-Su 10:00-18:00; <from>-<through> off', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date(2024, 0, 1), max: new Date(2030, 11, 31), noInvalidDate: true }),
+        month,
+        fc.integer({ min: 1, max: 28 }),
+        month,
+        fc.integer({ min: 1, max: 28 }),
+        (at, m1, d1, m2, d2) => {
+          const value = `Mo-Su 10:00-18:00; ${MONTHS[m1]} ${d1}-${MONTHS[m2]} ${d2} off`;
+          const asOf = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+          const monday = new Date(at.getFullYear(), at.getMonth(), at.getDate() - ((at.getDay() + 6) % 7));
+          const oracle = new OpeningHours(value, null, 0);
+          const theirs = [0, 1, 2, 3, 4, 5, 6]
+            .filter((k) => oracle.getState(new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + k, 12)))
+            .map((k) => (k + 1) % 7);
+          const ours = hoursFromJson(value, { hoursAsOf: asOf });
+          expect(ours.problems, value).toBeUndefined();
+          expect(Object.keys(ours.period).map(Number).sort(), `${value} as of ${asOf}`).toEqual(theirs.sort());
+        },
+      ),
+    );
   });
 });
