@@ -35,6 +35,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
         input: options.file,
         encoding: options.encoding,
         mapping: options.mapping,
+        hoursAsOf: options.hoursAsOf,
         stdin: ctx.stdin,
         state,
         head,

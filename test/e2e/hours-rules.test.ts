@@ -137,6 +137,14 @@ describe('rules bound to dates: --hours-as-of', () => {
     expect(history.json<{ generations: { hoursAsOf?: string }[] }>().generations.map((g) => g.hoursAsOf)).toEqual(['2026-04-08']);
   });
 
+  it('a --baseline file is read for the same week: the same file is no change', async () => {
+    const { argv } = storesFile([WEEK]);
+    const file = argv[1]!;
+    const { result, report } = await run([...argv.filter((a) => a !== '--no-baseline'), '--baseline', file, '--hours-as-of', '2026-04-08', '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(report.diff).toMatchObject({ baseline: 'file', added: 0, removed: 0, changed: 0, unchanged: 1 });
+  });
+
   it('a date that is no day is BAD_FLAG; its fix is a date that works', async () => {
     const { argv } = storesFile([WEEK]);
     const refused = await run([...argv, '--hours-as-of', '2026-02-30']);
