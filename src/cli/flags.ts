@@ -49,6 +49,10 @@ export const FLAGS = {
     help: 'store cards: a day with two periods (9-12, 14-18) is an error, or with span is sent as 9-18',
     choices: ['error', 'span'],
   },
+  hoursAsOf: {
+    flags: '--hours-as-of <date>',
+    help: 'store cards: read hours bound to dates (Apr 10-15 off, Jun 08:00-14:00) for the week (Monday to Sunday) holding this date, YYYY-MM-DD',
+  },
   closedDays: {
     flags: '--closed-days <days>',
     help: 'store cards: the weekdays the file leaves out because the stores are closed then, e.g. Sa,Su',

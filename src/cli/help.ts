@@ -13,7 +13,21 @@ export const HELP_LINES = 80;
 const SECTIONS: readonly [string, readonly FlagName[]][] = [
   [
     'Reading the file',
-    ['format', 'sheet', 'headerRow', 'hiddenRows', 'delimiter', 'encoding', 'ignoreColumn', 'timeFormat', 'splitHours', 'storeCards', 'baseline', 'noBaseline'],
+    [
+      'format',
+      'sheet',
+      'headerRow',
+      'hiddenRows',
+      'delimiter',
+      'encoding',
+      'ignoreColumn',
+      'timeFormat',
+      'splitHours',
+      'hoursAsOf',
+      'storeCards',
+      'baseline',
+      'noBaseline',
+    ],
   ],
   ['Safety guards', ['maxChanges', 'maxEmptied', 'allowEmpty']],
   ['Files to write', ['errorsCsv', 'payloadOut', 'diffOut', 'planOut', 'reportHtml']],

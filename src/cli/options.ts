@@ -2,6 +2,7 @@
 // order a person fixes them: where to send, with which token, how to confirm, then the input's flags.
 import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
+import { parseIsoDate, today } from '../map/date-rules.js';
 import { loadMapping } from '../map/mapping-file.js';
 import type { SendOptions, UploadOptions } from '../engine/options.js';
 import { count, parseLimits, parseState, seconds } from './parse.js';
@@ -98,6 +99,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     noBaseline: flags.noBaseline === true,
     ...setFlags(flags),
     storeCards,
+    hoursAsOf: hoursAsOf(flags.hoursAsOf),
     limits,
     errorsCsv,
     payloadOut,
@@ -106,6 +108,16 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     ...state,
     target: flags.targetName ?? null,
   };
+}
+
+/** --hours-as-of: a real day written YYYY-MM-DD, or unset. */
+function hoursAsOf(text: string | undefined): string | undefined {
+  if (text === undefined || parseIsoDate(text)) return text;
+  throw new UsageError(
+    'BAD_FLAG',
+    `--hours-as-of '${text}' is not a date written YYYY-MM-DD`,
+    `pass the day whose week to send, such as --hours-as-of ${today()}`,
+  ).withFixes({ kind: 'flags', args: ['--hours-as-of', today()] });
 }
 
 /** --plan-out: only on a dry run, with an address, to a file that can be written. */

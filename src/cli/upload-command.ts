@@ -38,7 +38,7 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       'statusColumn',
       'active',
       'noStatusColumn',
-      ...(kind === 'store-cards' ? (['splitHours', 'closedDays'] as const) : []),
+      ...(kind === 'store-cards' ? (['splitHours', 'hoursAsOf', 'closedDays'] as const) : []),
       'format',
       'sheet',
       'headerRow',

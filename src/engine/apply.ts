@@ -104,7 +104,9 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
             release: saved.doc.release,
           })
         : undefined;
-      return { kind, baseUrl, facts: { records: body.records }, found: { ...saved, fourEyes, digest }, guards: guardsOf(saved.doc) };
+      // The week the plan's hours bound to dates were read for is recorded when it is sent, as a direct upload's.
+      const hoursAsOf = saved.doc.hoursAsOf ? { hoursAsOf: saved.doc.hoursAsOf } : {};
+      return { kind, baseUrl, facts: { records: body.records, ...hoursAsOf }, found: { ...saved, fourEyes, digest }, guards: guardsOf(saved.doc) };
     },
     baseline: async ({ state, head, target }) => {
       const now = head?.generation ?? 0;

@@ -21,6 +21,8 @@ export interface BaselineRequest {
   readonly input: string;
   readonly encoding?: string | undefined;
   readonly mapping: Mapping;
+  /** --hours-as-of: a baseline file's hours bound to dates are read for the same week as the input's. */
+  readonly hoursAsOf?: string | undefined;
   readonly stdin?: Stdin;
   /** The store and key for this base URL and kind; undefined when no base URL is known. */
   readonly state?: State | undefined;
@@ -116,6 +118,7 @@ async function readBaselineFile(req: BaselineRequest, file: string): Promise<Rec
       path: file,
       read: { source: displayName(file), encoding: req.encoding },
       mapping,
+      hoursAsOf: req.hoursAsOf,
       ...(req.stdin ? { stdin: req.stdin } : {}),
     }).catch((err: unknown) => {
       // The file named by a flag is named with the flag, so the user knows which of two files it is.

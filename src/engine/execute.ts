@@ -57,6 +57,8 @@ export interface Job {
   /** What the upload is (a merge, a removal …), and the removals it held back, for the history. */
   readonly operation?: Operation | undefined;
   readonly heldRemovals?: readonly string[] | undefined;
+  /** --hours-as-of, for the history. */
+  readonly hoursAsOf?: string | undefined;
   /** Where a record the service names by its index came from (line, key). */
   readonly locate?: Locate | undefined;
   /** Four eyes: the history's account, and the approvals checked again just before the first byte. */
@@ -246,6 +248,7 @@ async function provenance(job: Job): Promise<Omit<Generation, 'generation'>> {
     plan: job.plan ?? null,
     ...(job.operation ? { operation: job.operation } : {}),
     ...(job.heldRemovals?.length ? { heldRemovals: job.heldRemovals } : {}),
+    ...(job.hoursAsOf ? { hoursAsOf: job.hoursAsOf } : {}),
     ...(job.approval ? { approval: job.approval.story } : {}),
   };
 }

@@ -51,6 +51,8 @@ export interface UploadOptions {
   /** --hold-removals: when the removal guard would refuse, keep the omitted records instead (exit 9). */
   readonly holdRemovals: boolean;
   readonly storeCards: string | undefined;
+  /** --hours-as-of: the day whose ISO week date-bound hours are read for (YYYY-MM-DD); unset, they are refused. */
+  readonly hoursAsOf?: string | undefined;
   readonly limits: Limits;
   readonly retries: number;
   readonly timeoutSeconds: number;

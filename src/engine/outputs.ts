@@ -95,6 +95,7 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
       ...(approval ? { approval } : {}),
       // The removals held back travel with the plan: approve shows them, apply reports and records them.
       ...(planned.held?.length ? { heldRemovals: [...planned.held] } : {}),
+      ...(def.facts.hoursAsOf ? { hoursAsOf: def.facts.hoursAsOf } : {}),
       ...(release ? { release } : {}),
     },
     payload,

@@ -31,6 +31,8 @@ export interface PlanInput {
   readonly path: string;
   readonly read: ReadOptions;
   readonly mapping: Mapping;
+  /** --hours-as-of (./options.ts). */
+  readonly hoursAsOf?: string | undefined;
   readonly knownParents?: ReadonlySet<string> | undefined;
   readonly knownParentsFrom?: string | undefined;
   readonly baseline?: Baseline | undefined;
@@ -116,6 +118,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         if (!plan) {
           plan = compilePlan(kind, raw.columns, {
             mapping: input.mapping,
+            hoursAsOf: input.hoursAsOf,
             line: perRecordColumns ? raw.line : (source.info.headerLine ?? 1),
             perRecordColumns,
             // The batch's first rows under this header: a column's values say what it can be.

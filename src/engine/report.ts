@@ -53,6 +53,8 @@ export interface UploadReport {
   issuesTruncated: boolean;
   /** Which column fed which wire field: `[{"field": "employeeID", "columns": ["Personnel Number"]}]`. */
   mapping: readonly FieldSource[];
+  /** --hours-as-of: the day whose ISO week the hours bound to dates (`Apr 10-15 off`) were read for; null without it. */
+  hoursAsOf?: string | null;
   /** The baseline with its provenance; `diff.baseline` keeps the plain source name. */
   baseline: BaselineReport;
   diff: DiffReport | null;

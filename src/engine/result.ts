@@ -42,6 +42,8 @@ export interface RunFacts {
   /** `upload release`: the upload whose held removals the set removes, and those keys. */
   readonly released?: { readonly generation: number; readonly keys: readonly string[] };
   readonly executed?: Executed;
+  /** --hours-as-of: the day whose week date-bound hours were read for (YYYY-MM-DD). */
+  readonly hoursAsOf?: string;
   /** Four eyes: who planned and approved the plan, and (once sent) who applied it. */
   readonly approval?: ApprovalReport;
   /** How a run that succeeded ended. */

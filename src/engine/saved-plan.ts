@@ -47,6 +47,11 @@ const planDocument = z.strictObject({
   approval: z.strictObject({ approvals: z.number().int().min(1), hours: z.number().positive(), planner: z.string() }).optional(),
   /** --hold-removals: the recorded keys the body keeps although the file leaves them out (absent: none held, or an older plan). */
   heldRemovals: z.array(z.string()).min(1).optional(),
+  /** --hours-as-of: the day whose week the plan's hours bound to dates were read for (absent: none named). */
+  hoursAsOf: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   /** `upload release`: the upload whose held removals the plan removes, and those keys. */
   release: z.strictObject({ generation: z.number().int().min(1), keys: z.array(z.string()).min(1) }).optional(),
   body: z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().min(2), records: z.number().int().min(0) }),

@@ -19,7 +19,7 @@ export function runUpload(options: UploadOptions, ctx: RunContext): Promise<RunR
 export function uploadDefinition(options: UploadOptions): Definition {
   const { kind, source } = options;
   return {
-    ...commandBasics(options, { kind, source, dryRun: options.dryRun }),
+    ...commandBasics(options, { kind, source, dryRun: options.dryRun, ...(options.hoursAsOf ? { hoursAsOf: options.hoursAsOf } : {}) }),
     guards: {
       limits: options.limits,
       acknowledgeNoBaseline: options.noBaseline,
@@ -35,6 +35,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
         input: options.file,
         encoding: options.encoding,
         mapping: options.mapping,
+        hoursAsOf: options.hoursAsOf,
         stdin: ctx.stdin,
         state,
         head,
@@ -57,6 +58,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
           signal: ctx.signal,
         },
         mapping: options.mapping,
+        hoursAsOf: options.hoursAsOf,
         baseline: against.baseline,
         knownParents: parents.knownParents,
         knownParentsFrom: parents.knownParentsFrom,

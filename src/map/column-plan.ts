@@ -43,6 +43,8 @@ export interface ColumnPlan {
   readonly splitHours: 'span' | undefined;
   /** What the sampled hours cells say of the clock, where the user did not (./clock-evidence.ts). */
   readonly clockEvidence: ClockEvidence | undefined;
+  /** --hours-as-of: the day whose ISO week date-bound rules (`Apr 10-15 off`) are read for; unset, they are errors. */
+  readonly hoursAsOf: string | undefined;
   /**
    * An HR export's status columns (./status-column.ts): the one --status-column names (rows not
    * --active are left out), and any other that reads as a status, undecided (its leavers are errors).
@@ -75,6 +77,8 @@ export interface ScalarField {
 
 export interface PlanOptions {
   readonly mapping: Mapping;
+  /** --hours-as-of: the day whose week date-bound hours are read for. */
+  readonly hoursAsOf?: string | undefined;
   /** Line the header problems are reported on (1 for CSV; the first record's line for JSON). */
   readonly line: number;
   /** JSON records carry their own keys: a missing field is a per-record problem there. */
@@ -397,6 +401,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     timeFormat: options.mapping.timeFormat,
     splitHours: options.mapping.splitHours,
     clockEvidence: evidenceOf(),
+    hoursAsOf: options.hoursAsOf,
     statuses,
     watch,
   };

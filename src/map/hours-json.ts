@@ -3,6 +3,7 @@
 // names are accepted as keys and a day may hold a range as written ("09:00-22:00") or written times.
 import { MAX_DEPTH, tooDeep } from '../read/json.js';
 import { dayHours, isAllDay, isClosed, onePeriod, parseDay, type CellOptions, type DayHours, type DayProblem, type HoursResult } from './hours.js';
+import { hoursFromSpecifications, specifications } from './hours-schema-org.js';
 import { dayIndex } from './layout.js';
 import { parseWeek, type WeekHours } from './week.js';
 import { isYextHours, yextWeek } from './yext-hours.js';
@@ -55,6 +56,9 @@ export function hoursFromJson(value: unknown, options: CellOptions = {}): WeekHo
       return { period: {}, problems: [{ day: undefined, message: `'${value}' is not a JSON object such as ${EXAMPLE}` }] };
     }
   }
+  // schema.org's OpeningHoursSpecification, as listings publish hours (./hours-schema-org.ts).
+  const specs = specifications(object);
+  if (specs) return hoursFromSpecifications(specs, options);
   if (!isPlainObject(object)) return { period: {}, problems: [{ day: undefined, message: `opening hours must be a JSON object such as ${EXAMPLE}` }] };
 
   const period: Record<string, DayHours> = {};

@@ -319,4 +319,6 @@ export interface DayProblem {
 export interface CellOptions {
   readonly timeFormat?: TimeFormats | undefined;
   readonly splitHours?: 'span' | undefined;
+  /** --hours-as-of: the date whose ISO week date-bound rules (`Apr 10-15 off`) are read for; unset, they are refused. */
+  readonly hoursAsOf?: string | undefined;
 }

@@ -8,6 +8,7 @@
 // `opening_hours` package.
 import type { Fix } from '../errors.js';
 import { clockEvidence, evidenceFormat, type ClockEvidence } from './clock-evidence.js';
+import { daysWithin, parseDates, today } from './date-rules.js';
 import {
   AND,
   EVERY_DAY,
@@ -37,6 +38,8 @@ interface Rule {
   readonly periods: readonly DayHours[] | 'closed';
   /** After a `;` or a line break a rule overrides earlier ones for its days (OpenStreetMap's reading). */
   readonly overrides: boolean;
+  /** A rule bound to dates (`Apr 10-15 off`): the weekdays of the --hours-as-of week it holds for. */
+  readonly within?: ReadonlySet<number>;
   /** The rule as written, for messages: made only when one is written. */
   readonly text: () => string;
 }
@@ -46,6 +49,8 @@ class Unreadable extends Error {
     message: string,
     readonly code?: 'AMBIGUOUS_TIME',
     readonly fixes?: readonly Fix[],
+    /** The message says what to do: it is not followed by the example of a week. */
+    readonly alone?: boolean,
   ) {
     super(message);
   }
@@ -111,7 +116,7 @@ export function parseWeek(text: string, options: CellOptions): WeekHours {
     if (again && !(again instanceof Unreadable)) [read, clock] = [again, evidence];
   }
   if (read instanceof Unreadable) {
-    if (read.code) return problem(`'${cell}': ${read.message}`, read.code);
+    if (read.code || read.alone) return problem(`'${cell}': ${read.message}`, read.code, read.alone ? read.fixes : undefined);
     return problem(`'${cell}' is not a week the tool can read: ${read.message}; write it as ${EXAMPLE}, or use one column per day`, undefined, read.fixes);
   }
   const { rules, holidays, allDay } = read;
@@ -137,6 +142,7 @@ export function parseWeek(text: string, options: CellOptions): WeekHours {
   const twice = new Set<number>();
   rules.forEach((rule, r) => {
     for (const day of expand(rule.items, dayOf)) {
+      if (rule.within && !rule.within.has(day)) continue;
       const earlier = ruleOf.get(day);
       // Each day once, however often it is repeated: the problems stay as few as the days.
       if (earlier !== undefined && !rule.overrides && !twice.has(day)) {
@@ -176,6 +182,8 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
   const rules: Rule[] = [];
   const holidays: string[] = [];
   const allDay: string[] = [];
+  // The rule just read was about holidays only: times after it have no days to belong to.
+  let afterHolidays = false;
   // A week written with AM/PM reads as Google writes it (see meridiem in ./hours.ts).
   const google = tokens.some((t) => t.kind === 'time' && /[ap]\.?\s?m\.?$/i.test(t.text));
   let i = 0;
@@ -204,17 +212,24 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
       i++;
       continue;
     }
-    // Holidays before the days (`PH, Su off`), then the days, then holidays after them (`Su,PH off`).
+    // A rule bound to dates comes first (`Apr 10-15 off`, `Dec 24-26 Mo-Fr 10-14`).
+    const dates = parseDates(tokens, i);
+    if (dates) i = dates.end;
+    // Holidays before the days: joined to them (`PH, Su off`) the rule is about both; written before
+    // them (`SH Mo-Fr 09:00-19:00`) it is about those days in the holidays only (OpenStreetMap's reading).
     let holiday = false;
+    let joined = false;
     for (; word(i, HOLIDAYS); i++) {
       holiday = true;
-      if (joint(i + 1) && (word(i + 2, HOLIDAYS) || parseSelector(tokens, i + 2, false))) i++;
+      joined = joint(i + 1) && (word(i + 2, HOLIDAYS) || parseSelector(tokens, i + 2, false) !== undefined);
+      if (joined) i++;
     }
+    const onlyHolidays = holiday && !joined;
     const selector = parseSelector(tokens, i, false);
     if (selector) i = selector.end;
     for (; selector && joint(i) && word(i + 1, HOLIDAYS); i += 2) holiday = true;
     // Times with no day before them are every day's (OpenStreetMap's `10:00-20:00`).
-    const items = selector?.items ?? (!holiday && startsTime(i) ? [{ group: EVERY_DAY, raw: '' }] : undefined);
+    const items = onlyHolidays ? undefined : (selector?.items ?? (!holiday && (dates || startsTime(i)) ? [{ group: EVERY_DAY, raw: '' }] : undefined));
     if (!items && !holiday) throw new Unreadable(`'${shown(i, i + 3)}' is not a day such as Mo, Monday or Mo-Fr`);
     if (tokens[i]?.kind === 'colon') i++;
     let periods: DayHours[] | 'closed';
@@ -259,9 +274,39 @@ function readRules(tokens: readonly Token[], options: CellOptions): Rules {
       throw new Unreadable(`'${shown(i, i + 3)}' after '${shown(start, i)}' is not understood`);
     }
     if (holiday) holidays.push(shown(start, i));
-    // `PH 10-14` alone is only about holidays; `Su,PH off` is still about Sunday.
     const end = i;
-    if (items) rules.push({ items, periods, overrides: overrides && rules.length > 0, text: () => shown(start, end) });
+    const text = () => shown(start, end);
+    if (dates && !options.hoursAsOf) {
+      throw new Unreadable(
+        `'${text()}' holds on some dates only, and the service holds one week; pass --hours-as-of YYYY-MM-DD to send the week holding that date (--hours-as-of ${today()} for this week)`,
+        undefined,
+        [{ kind: 'flags', args: ['--hours-as-of', today()] }],
+        true,
+      );
+    }
+    const within = dates && daysWithin(dates, options.hoursAsOf!);
+    // `PH 10-14` alone is only about holidays; `Su,PH off` is still about Sunday.
+    if (!items) {
+      afterHolidays = true;
+      continue;
+    }
+    const prior = rules.at(-1);
+    if (overrides && prior && !selector && !dates && !holiday) {
+      // Times alone after `;` (`Mo-Fr 8:30-11:30; 13:00-16:30`) are a second period of the rule
+      // before, as people mean them; OpenStreetMap would give the whole week 13:00-16:30 and drop
+      // the morning (docs/decisions.md, "Departures from opening_hours.js").
+      if (afterHolidays || prior.within || periods === 'closed' || prior.periods === 'closed') {
+        throw new Unreadable(
+          `'${text()}' names no days, and after '${prior.text()}' its days are unclear; write the days before it (Mo-Fr 08:30-11:30, 13:00-16:30; Sa 10:00-14:00)`,
+          undefined,
+          undefined,
+          true,
+        );
+      }
+      const before = prior.text;
+      rules[rules.length - 1] = { ...prior, periods: [...prior.periods, ...periods], text: () => `${before()}; ${text()}` };
+    } else rules.push({ items, periods, overrides: overrides && rules.length > 0, text, ...(within && { within }) });
+    afterHolidays = false;
   }
   return { rules, holidays, allDay };
 }

@@ -34,6 +34,7 @@ export function assembleReport(facts: RunFacts, ending: Ending): UploadReport {
     issuesTruncated: file?.issuesTruncated ?? false,
     // The mapping is reported with a set that can be sent; rejected records are in `issues`.
     mapping: valid ? file.mapping : [],
+    hoursAsOf: facts.hoursAsOf ?? null,
     baseline: facts.against ?? NO_BASELINE,
     diff: diff
       ? { baseline: diff.baseline, added: diff.added, removed: diff.removed, changed: diff.changed, unchanged: diff.unchanged, examples: diff.examples }

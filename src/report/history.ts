@@ -35,6 +35,7 @@ export function formatHistory(h: HistoryReport): string[] {
     const held = g.heldRemovals.length ? `  held back ${plural(g.heldRemovals.length, 'removal')}: ${examples(g.heldRemovals)}` : '';
     lines.push(`  #${g.generation}  ${when(g.uploadedAt)}  ${g.user}@${g.host}  ${describeOperation(g)}  ${plural(g.records, 'record')}  ${changes}${held}`);
     if (g.approval) lines.push(`      four eyes: ${describeApproval(g.approval)}`);
+    if (g.hoursAsOf) lines.push(`      hours as of ${g.hoursAsOf}: rules bound to dates read for that week`);
     for (const a of g.failed) lines.push(...failedLines(a));
   }
   for (const a of h.failedBefore) lines.push(...failedLines(a));

@@ -39,7 +39,10 @@ const heldBack: Phrase = (g, kind) => {
 /** Four eyes: who planned it, who approved it, who sent it, as the state store named them. */
 const fourEyes: Phrase = (g) => (g.approval ? `${describeApproval(g.approval).replace(/^p/, 'P')}` : null);
 
-const PHRASES: readonly Phrase[] = [whatItDid, heldBack, fourEyes];
+/** --hours-as-of: the week the opening hours bound to dates (`Apr 10-15 off`) were read for. */
+const hoursAsOf: Phrase = (g) => (g.hoursAsOf ? `Opening hours bound to dates read for the week (Monday to Sunday) of ${g.hoursAsOf}` : null);
+
+const PHRASES: readonly Phrase[] = [whatItDid, heldBack, fourEyes, hoursAsOf];
 
 /** The sentences that say what an upload was, in order. */
 export function uploadWords(g: Generation, kind: Kind): string[] {

@@ -25,6 +25,8 @@ export interface Generation {
   readonly operation?: Operation | undefined;
   /** Keys --hold-removals kept on the service although the file left them out (absent: none). */
   readonly heldRemovals?: readonly string[] | undefined;
+  /** --hours-as-of: the day whose week the hours bound to dates were read for (absent: none were). */
+  readonly hoursAsOf?: string | undefined;
   /** For a plan applied under four eyes: who planned, approved and applied it (absent: no approval needed). */
   readonly approval?: ApprovalStory | undefined;
 }

@@ -184,17 +184,17 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
     const p = body('E1', 'E2', 'E3');
     const lease = await s.lock(KEY, holder('laptop-7'));
     try {
-      await s.commit(KEY, 1, p.chunks, { ...meta(p, 'nightly.csv'), operation: 'upload', heldRemovals: ['E2'] }, 10);
+      await s.commit(KEY, 1, p.chunks, { ...meta(p, 'nightly.csv'), operation: 'upload', heldRemovals: ['E2'], hoursAsOf: '2026-04-08' }, 10);
       const q = body('E1', 'E3');
       await s.commit(KEY, 2, q.chunks, { ...meta(q, 'keys E2'), operation: 'remove' }, 10);
     } finally {
       await lease.release();
     }
     const listed = await s.generations(KEY);
-    expect(listed.map((g) => [g.generation, g.operation, g.heldRemovals])).toEqual([
-      [3, 'remove', undefined],
-      [2, 'upload', ['E2']],
-      [1, undefined, undefined],
+    expect(listed.map((g) => [g.generation, g.operation, g.heldRemovals, g.hoursAsOf])).toEqual([
+      [3, 'remove', undefined, undefined],
+      [2, 'upload', ['E2'], '2026-04-08'],
+      [1, undefined, undefined, undefined],
     ]);
     expect(await s.head(KEY)).toMatchObject({ generation: 3, operation: 'remove' });
   });
@@ -286,8 +286,11 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
 describe('the PostgreSQL store of an earlier version', () => {
   it('reads its tables as they are, and adds the new columns on the first upload, under the lock', async () => {
     const url = await freshDatabase();
-    const old = SCHEMA_SQL.replace(/\n {2}operation[^\n]*/, '').replace(/\n {2}held_removals[^\n]*/, '');
+    const old = SCHEMA_SQL.replace(/\n {2}operation[^\n]*/, '')
+      .replace(/\n {2}held_removals[^\n]*/, '')
+      .replace(/\n {2}hours_as_of[^\n]*/, '');
     expect(old).not.toContain('held_removals');
+    expect(old).not.toContain('hours_as_of');
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const columns = async () =>
@@ -308,7 +311,7 @@ describe('the PostgreSQL store of an earlier version', () => {
       } finally {
         await lease.release();
       }
-      expect(await columns()).toEqual(expect.arrayContaining(['operation', 'held_removals']));
+      expect(await columns()).toEqual(expect.arrayContaining(['operation', 'held_removals', 'hours_as_of']));
       expect(await s.head(KEY)).toMatchObject({ generation: 1, operation: 'merge' });
     } finally {
       await client.end();

@@ -37,6 +37,7 @@ const DEPARTURES: Readonly<Record<string, string>> = {
   'Mo-Sa 11:00-21:00 Su off': 'no separator',
   // A day around the clock is the service's whole day, 06:00 to 06:00 next day (docs/input.md).
   'Mo,We 24/7': 'whole day',
+  'Jan 12:00-13:00 Mo 15:00-16:00': 'no separator',
   // The reference refuses these; an empty cell is a store with no hours, and trailing commas say nothing.
   'We 12:00-18:00,,,,,,': 'trailing separators',
 };
@@ -69,7 +70,8 @@ function reference(value: string): Reading {
 
 /** The tool's reading as open minutes of the same week; a night past Sunday runs into Monday. */
 function ours(value: string): Reading {
-  const week = hoursFromJson(value);
+  // Date-bound rules (`Oct off`) are read for the oracle's week, as --hours-as-of reads them.
+  const week = hoursFromJson(value, { hoursAsOf: '2012-10-08' });
   if (week.problems?.length) return 'refused';
   const intervals: [number, number][] = [];
   for (const [day, { since, to }] of Object.entries(week.period)) {

@@ -62,7 +62,7 @@ describe("around the clock is the service's whole day, noted", () => {
 describe('what the week cannot say is an error, never a closed day', () => {
   it.each([
     ['Mo-Fr 9-18, Sa', 'not a range'],
-    ['Mo-Fr 9-18, Sa 9-14, Jan off', "'Jan off' is not a day"],
+    ['Mo-Fr 9-18, Sa 9-14, Jan off', "'Jan off' holds on some dates only"],
     ['Mo-Fr 9-18 Jan off', 'is not understood'],
     ['Mo-Fr 9-18 except holidays', 'is not understood'],
     ['Mo-Fr 9-18, Fr 9-20', 'given twice'],
