@@ -54,7 +54,7 @@ describe('times after ; keep the days of the rule before', () => {
     const issues = (refused.report.issues as Issue[]).filter((i) => i.code === 'SPLIT_HOURS');
     expect(issues).toHaveLength(1);
     expect(issues[0]!.message).toContain('08:30-11:30 and 13:00-16:30');
-    const fixes = fixesOf(refused.report);
+    const fixes = issues[0]!.fixes!;
     expect(fixes).toEqual([{ kind: 'flags', args: ['--split-hours', 'span'] }]);
 
     const followed = await run(followFix(argv, fixes[0]!));

@@ -12,9 +12,11 @@ const MO_FR = [1, 2, 3, 4, 5];
 
 describe('times alone after ; belong to the rule before', () => {
   it('Mo-Fr 8:30-11:30; 13:00-16:30 is a split Monday to Friday, never a whole week', () => {
+    // `8:30-11:30` alone has two clocks; the week's own `13:00-16:30` settles it (noted as `clock`).
     expect(hoursFromJson('Mo-Fr 8:30-11:30; 13:00-16:30')).toEqual({
       period: {},
       problems: [{ day: 1, days: MO_FR, code: 'SPLIT_HOURS', message: expect.stringContaining('08:30-11:30 and 13:00-16:30') }],
+      clock: expect.objectContaining({ format: '24h' }),
     });
   });
   it.each([
@@ -23,7 +25,10 @@ describe('times alone after ; belong to the rule before', () => {
     ['Mo-Fr 8:30-11:30; 13:00-16:30; Sa 9-12', { ...days(MO_FR, 8.5, 16.5), ...days([6], 9, 12) }],
     ['Sa 9-12; 13-17; Mo-Fr 8-18', { ...days(MO_FR, 8, 18), ...days([6], 9, 17) }],
   ])('%j with --split-hours span', (text, period) => {
-    expect(hoursFromJson(text, { splitHours: 'span' })).toEqual({ period });
+    const { clock, ...read } = hoursFromJson(text, { splitHours: 'span' }) as { clock?: unknown; period: unknown };
+    expect(read).toEqual({ period });
+    // Where a bare range has two clocks, the week's own 24-hour times settled it.
+    if (clock !== undefined) expect(clock).toMatchObject({ format: '24h' });
   });
   it('times alone first are every day, as before', () => {
     expect(hoursFromJson('10:00-20:00; Su off')).toEqual({ period: days([1, 2, 3, 4, 5, 6], 10, 20) });
@@ -152,6 +157,9 @@ describe('property: a rule bound to dates closes the days the opening_hours pack
         month,
         fc.integer({ min: 1, max: 28 }),
         (at, m1, d1, m2, d2) => {
+          // A range that ends in its own month before it starts (`Aug 25-Aug 24`) is read as the year
+          // round it runs; the package reads it as nothing (docs/decisions.md, departures): left out here.
+          fc.pre(!(m1 === m2 && d2 < d1));
           const value = `Mo-Su 10:00-18:00; ${MONTHS[m1]} ${d1}-${MONTHS[m2]} ${d2} off`;
           const asOf = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
           const monday = new Date(at.getFullYear(), at.getMonth(), at.getDate() - ((at.getDay() + 6) % 7));
