@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
 import { GuardRefusal, UsageError } from '../errors.js';
 import { renameRetrying } from '../files/rename.js';
+import { remedyFor } from './dir-errors.js';
 import { isAlive } from './whoami.js';
 import type { Holder, Lease } from './types.js';
 
@@ -54,7 +55,8 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
     throw new UsageError(
       'STATE_UNUSABLE',
       `cannot take the lock ${path}: ${code}`,
-      'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
+      // Permission, a read-only file system or a full disk: what to do about that cause.
+      remedyFor(err, dirname(path)) ?? 'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
       { cause: err },
     );
   }
