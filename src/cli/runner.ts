@@ -6,7 +6,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { ChosenTarget } from '../config/target.js';
 import type { Kind } from '../contract/kinds.js';
 import type { RunFacts } from '../engine/result.js';
-import { Interrupted, isUploadError, type UploadError } from '../errors.js';
+import { EXIT, Interrupted, isUploadError, type UploadError } from '../errors.js';
 import { confirmQuestion } from '../report/human.js';
 import { outputFiles } from '../report/output-files.js';
 import { renderEvent } from '../report/render.js';
@@ -17,6 +17,7 @@ import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import type { CommandResult } from './result.js';
 import { withTarget, type CommandLine, type TargetedFlags } from './targets.js';
+import { leaveNow } from './leave.js';
 import { terminalUi } from './terminal.js';
 
 export async function runCommand(name: string, spec: CommandSpec, args: Args, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
@@ -97,7 +98,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   const protectedName = target && (target.target.protected === true || target.how === 'address') ? target.name : undefined;
   const baseUrl = (flags.settings.baseUrl.value as string | null) ?? null;
   // A command that sends ends in order on Ctrl-C; one that only reads or writes a file just stops.
-  const interrupt = spec.interruptible ? onInterrupt() : { signal: undefined, dispose: () => {} };
+  const interrupt = spec.interruptible ? onInterrupt() : stopAtOnce();
   const ui = await terminalUi({
     color: flags.noColor !== true,
     quiet: flags.quiet === true || json,
@@ -118,10 +119,15 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   const notify = after ? ended(after, baseUrl, ui, io) : undefined;
   // The signal handlers stay until the post-run point: a SIGTERM after the outcome is decided (the
   // report written) must not end the process with a signal's exit code that contradicts the report's.
+  // A signal now ends a notification's post (a webhook that never answers), not the outcome.
   const ending: CommandResult['afterRun'] = async (end) => {
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, abort);
     try {
-      await notify?.(end);
+      await notify?.(end, stop.signal);
     } finally {
+      for (const s of ['SIGINT', 'SIGTERM'] as const) process.off(s, abort);
       interrupt.dispose();
     }
   };
@@ -216,10 +222,31 @@ async function closeAll(stores: Map<string, Promise<StateStore>>): Promise<void>
 }
 
 /** The post-run point: the review page and the notification, with the final report. */
-function ended(after: AfterRun, baseUrl: string | null, ui: { notice(line: string): void }, io: RunIo): NonNullable<CommandResult['afterRun']> {
-  return async ({ report }) => {
-    if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line));
+function ended(
+  after: AfterRun,
+  baseUrl: string | null,
+  ui: { notice(line: string): void },
+  io: RunIo,
+): (end: Parameters<NonNullable<CommandResult['afterRun']>>[0], stop: AbortSignal) => Promise<void> {
+  return async ({ report }, stop) => {
+    if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line), stop);
   };
+}
+
+/**
+ * A command that does not watch the signal (history, export, policy, config, state) stops at the first
+ * Ctrl-C or SIGTERM, wherever it waits (a PostgreSQL server that never answers, a big file), with the
+ * documented exit 130 rather than Node's default (143 for SIGTERM, and no word). What it writes is
+ * written atomically, so nothing half-written is left; a lock file it holds is removed on the way out.
+ */
+function stopAtOnce(): { signal: undefined; dispose(): void } {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const dispose = () => signals.forEach((s) => process.off(s, handler));
+  function handler(signal: NodeJS.Signals): void {
+    leaveNow(EXIT.interrupted, `upload: interrupted (${signal === 'SIGINT' ? 'Ctrl-C' : signal})\n  → run again when ready\n`);
+  }
+  signals.forEach((s) => process.on(s, handler));
+  return { signal: undefined, dispose };
 }
 
 /**
