@@ -12,7 +12,7 @@ export async function openStore(spec: string, options: StoreOptions): Promise<St
   }
   const { DirectoryStore } = await import('./dir.js');
   const { systemRefusal, withSystemRefusals } = await import('./dir-errors.js');
-  const store = await DirectoryStore.open(spec, leaseTimes(options)).catch((err: unknown) => {
+  const store = await DirectoryStore.open(spec, { ...leaseTimes(options), signal: options.signal }).catch((err: unknown) => {
     throw systemRefusal(err, spec);
   });
   return withSystemRefusals(store, spec);

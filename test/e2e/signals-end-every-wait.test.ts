@@ -140,6 +140,34 @@ describe('the state store', () => {
   });
 });
 
+describe('the directory lock', () => {
+  it('SIGTERM while a lease from another host is watched for a whole lease (60 s): 130 at once, the lease untouched', async () => {
+    const t = tempDir();
+    const state = join(t.dir, 'state');
+    const first = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 5)), '--yes', '--no-baseline', '--state', state], { env: sb.env });
+    expect(first.code, first.stderr).toBe(0);
+    // Expired by its own clock, from a host whose processes this one cannot see: taken over only once
+    // it has stood still for a whole lease.
+    const lease = {
+      user: 'cron',
+      host: 'elsewhere',
+      pid: 1,
+      what: 'team members',
+      id: 'f0reign',
+      machine: 'elsewhere',
+      since: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-01-01T00:01:00.000Z',
+    };
+    writeFileSync(lockOf(state, sb.url), `${JSON.stringify(lease)}\n`);
+    const run = startCli(['team-members', writeMembers(t.dir, 'b.csv', range(1, 6)), '--yes', '--state', state], { ...sb.env, NO_COLOR: '1' });
+    await until(() => run.stderr().includes('Changes against upload #1'));
+    await new Promise((r) => setTimeout(r, 1000));
+    await endedBy(run, 'SIGTERM');
+    expect(JSON.parse(readFileSync(lockOf(state, sb.url), 'utf8'))).toMatchObject({ id: 'f0reign' });
+    expect(await sb.stored('/integrations/teamMembers')).toHaveLength(5);
+  });
+});
+
 describe('standard input held open', () => {
   it('SIGTERM while the read waits for a producer that never writes more: 130', async () => {
     const state = join(tempDir().dir, 'state');
