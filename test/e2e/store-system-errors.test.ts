@@ -126,4 +126,20 @@ describe('a store on a full disk', () => {
     expect(history.code, history.stderr).toBe(0);
     expect(history.json<{ generations: unknown[] }>().generations).toHaveLength(1);
   });
+
+  it('an output on the full disk is OUTPUT_UNWRITABLE naming the flag, and no half-written file is left', async () => {
+    const full = mounts.find((m) => m.endsWith('full'))!;
+    const elsewhere = join(dir, 'state-elsewhere');
+    for (const [args, flag] of [
+      [['team-members', staff, '--dry-run', '--no-baseline', '--payload-out', join(full, 'payload.json')], '--payload-out'],
+      [['export', 'team-members', join(full, 'export.csv'), '--state', state], '--output'],
+    ] as const) {
+      const run = await runCli([...args, '--json', ...(args.includes('--state') ? [] : ['--state', elsewhere])], { env: sb.env });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.json().error).toMatchObject({ code: 'OUTPUT_UNWRITABLE' });
+      expect(run.json().error.message).toContain(flag);
+      expect(run.json().error.message).toContain('ENOSPC');
+    }
+    expect(readdirSync(full).sort()).toEqual(['filler', 'state']);
+  });
 });
