@@ -38,6 +38,9 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   const stores = new Map<string, Promise<StateStore>>();
   let policyNotices: readonly string[] = [];
   let storeDown: UploadError | undefined;
+  // Choosing the target and reading the policy gate's store (a PostgreSQL server that never answers)
+  // stop at once on a signal too, with exit 130; a server command handles its own signals.
+  const settingUp = spec.ownsTerminal ? { dispose: () => {} } : stopAtOnce();
   try {
     kind = spec.kind?.(args, given);
     let chosen = await withTarget(given, io, line, kind, {
@@ -83,9 +86,11 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);
     if (has('notify') && spec.showsSettings !== true) after = await prepareAfterRun(name, flags, io, target, line.argv);
   } catch (failure) {
+    settingUp.dispose();
     await closeAll(early);
     return { facts: blank(), failure, json };
   }
+  settingUp.dispose();
   if (spec.ownsTerminal) {
     try {
       return { ...(await spec.run(context(args, flags, target, config, io, line, undefined, (l) => io.stderr.write(`${io.secrets.redact(l)}\n`)))), json };

@@ -120,23 +120,36 @@ describe('a notification webhook that never answers', () => {
 
 describe('the state store', () => {
   let silent: Server;
-  const sockets: Socket[] = [];
+  let silentPort: number;
+  const connectedTo: Socket[] = [];
+  beforeAll(async () => {
+    silent = createServer((socket) => void connectedTo.push(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    silentPort = (silent.address() as { port: number }).port;
+  });
   afterAll(async () => {
-    for (const s of sockets) s.destroy();
-    await new Promise((r) => silent?.close(r));
+    for (const s of connectedTo) s.destroy();
+    await new Promise((r) => silent.close(r));
   });
 
   it('SIGTERM while connecting to a PostgreSQL port that accepts and never answers: 130, not the connect timeout', async () => {
-    let connected = 0;
-    silent = createServer((socket) => {
-      connected++;
-      sockets.push(socket);
-    });
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const port = (silent.address() as { port: number }).port;
-    const run = startCli(['history', 'team-members', '--state', `postgres://app@127.0.0.1:${port}/state`], { ...sb.env, NO_COLOR: '1' });
-    await until(() => connected > 0);
+    const before = connectedTo.length;
+    const run = startCli(['history', 'team-members', '--state', `postgres://app@127.0.0.1:${silentPort}/state`], { ...sb.env, NO_COLOR: '1' });
+    await until(() => connectedTo.length > before);
     await endedBy(run, 'SIGTERM');
+  });
+
+  it('SIGTERM while an upload connects to a PostgreSQL port that never answers: 130, nothing sent', async () => {
+    const before = connectedTo.length;
+    const held = await sb.stored('/integrations/teamMembers');
+    const t = tempDir();
+    const run = startCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 5)), '--yes', '--state', `postgres://app@127.0.0.1:${silentPort}/state`], {
+      ...sb.env,
+      NO_COLOR: '1',
+    });
+    await until(() => connectedTo.length > before);
+    await endedBy(run, 'SIGTERM');
+    expect(await sb.stored('/integrations/teamMembers')).toEqual(held);
   });
 });
 
