@@ -2,13 +2,14 @@
 // not read the store, a read-only file system or a full disk is STATE_UNUSABLE (exit 2) with what to
 // do, never "internal error, this is a bug" (exit 1). The system's error stays as the cause, for
 // UPLOAD_DEBUG=1.
+import { statSync } from 'node:fs';
 import { UsageError, isUploadError } from '../errors.js';
 import type { StateStore } from './types.js';
 
 /** The hint for each thing the system can say, by errno code. */
 const REMEDIES: Record<string, (root: string) => string> = {
-  EACCES: (root) => `ask the owner of ${root} for access to it (the tool reads and writes every file in it), or run as a user who has it`,
-  EPERM: (root) => `ask the owner of ${root} for access to it (the tool reads and writes every file in it), or run as a user who has it`,
+  EACCES: (root) => noAccess(root),
+  EPERM: (root) => noAccess(root),
   EROFS: (root) => `${root} is on a read-only file system: mount it read-write, or run where the state folder can be written`,
   ENOSPC: (root) => `the disk that holds ${root} is full: free space on it, then run again (nothing half-written is kept)`,
   EDQUOT: (root) => `your disk quota on ${root} is used up: free space or ask for a larger quota, then run again`,
@@ -23,6 +24,20 @@ const SAID: Record<string, string> = {
   EDQUOT: 'disk quota exceeded',
   ENOENT: 'no such file or folder',
 };
+
+/** Whose folder it is decides the remedy: its owner can give the access back; anyone else asks. */
+function noAccess(root: string): string {
+  const owner = (() => {
+    try {
+      return statSync(root).uid;
+    } catch {
+      return undefined;
+    }
+  })();
+  if (owner !== undefined && owner === process.getuid?.())
+    return `${root} is yours, without your access: give it back with chmod -R u+rwX ${root}, then run again`;
+  return `ask the owner of ${root} for access to it (the tool reads and writes every file in it), or run as a user who has it`;
+}
 
 /** What to do about what the system said on `folder`, when it is one of the causes above. */
 export function remedyFor(err: unknown, folder: string): string | undefined {

@@ -59,7 +59,9 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
       'STATE_UNUSABLE',
       `cannot take the lock ${path}: ${code}`,
       // Permission, a read-only file system or a full disk: what to do about that cause.
-      remedyFor(err, dirname(path)) ?? 'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
+      // The lock is ROOT/stores/KEY/lock: the remedy names the state folder itself.
+      remedyFor(err, dirname(dirname(dirname(path)))) ??
+        'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
       { cause: err },
     );
   }

@@ -4,12 +4,12 @@
 // full disk (a 64 KiB tmpfs) are STATE_UNUSABLE, exit 2, with a hint for that cause — on every command.
 // Root on Linux, as CI runs: elsewhere the first check fails rather than passing without one.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { membersCsv, range } from '../helpers/members.js';
-import { canMakeAccounts, cliAs, makeAccounts, reachableNode } from '../helpers/os-users.js';
+import { canMakeAccounts, cliAs, makeAccounts, reachableNode, runAs, uidOf } from '../helpers/os-users.js';
 import { sandbox, TOKEN, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -89,6 +89,26 @@ describe('a store this user may not read', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('the state store could not be read');
     expect(run.stdout).toContain('permission denied (EACCES)');
+  });
+});
+
+describe("the user's own store without the user's access", () => {
+  it('says the chmod that gives it back, and following it the upload goes through', async () => {
+    const own = join(dir, 'own');
+    mkdirSync(own);
+    chownSync(own, uidOf(OTHER), -1);
+    const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: sb.url, HOME: dir, XDG_CONFIG_HOME: join(dir, 'none'), NO_COLOR: '1' };
+    const upload = () => cliAs(OTHER, node, ['team-members', staff, '--yes', '--no-baseline', '--json', '--state', own], dir, env);
+    expect((await upload()).code).toBe(0);
+    // Read-only to its owner, every folder and file of it (as after a careless chmod or a restore).
+    execFileSync('chmod', ['-R', 'u-w', own]);
+    const refused = await upload();
+    refusedFor(refused, 'EACCES', `give it back with chmod -R u+rwX ${own}`);
+    // Follow the hint, as that user.
+    const chmod = await runAs(OTHER, ['chmod', '-R', 'u+rwX', own], dir, {});
+    expect(chmod.code, chmod.stderr).toBe(0);
+    const again = await upload();
+    expect(again.code, again.stderr).toBe(0);
   });
 });
 
