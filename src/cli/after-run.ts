@@ -43,7 +43,15 @@ export async function prepareAfterRun(
   };
 }
 
-export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: string | null, io: RunIo, warn: (line: string) => void): Promise<void> {
+/** `stop`: aborted by a signal during the post-run point, which ends a notification's post. */
+export async function afterRun(
+  after: AfterRun,
+  report: UploadReport,
+  baseUrl: string | null,
+  io: RunIo,
+  warn: (line: string) => void,
+  stop?: AbortSignal,
+): Promise<void> {
   if (after.html) {
     const [{ reviewPage }, { writePrivateFile }] = await Promise.all([import('../report/html/review.js'), import('../files/private-file.js')]);
     const { review } = after.html;
@@ -76,7 +84,7 @@ export async function afterRun(after: AfterRun, report: UploadReport, baseUrl: s
       host: io.env.UPLOAD_HOST || hostname(),
       durationMs: Date.now() - after.startedAt,
     };
-    await notifyAfterRun(after.notify, report, facts, io.env, warn, io.notifyTiming, io.secrets.redact);
+    await notifyAfterRun(after.notify, report, facts, io.env, warn, io.notifyTiming, io.secrets.redact, stop);
   }
 }
 

@@ -14,6 +14,15 @@ export async function leave(exitCode: number): Promise<void> {
   setTimeout(() => process.exit(), LINGER_MS).unref();
 }
 
+/**
+ * Ends the process now, with `exitCode`, after `line` on stderr: for a signal that a command not
+ * watching it receives. Handlers registered with signal-exit still run (a lock file is removed).
+ */
+export function leaveNow(exitCode: number, line: string): never {
+  process.stderr.write(line);
+  process.exit(exitCode);
+}
+
 /** Long enough for a normal end to come first; short against any resolver's timeout. */
 const LINGER_MS = 200;
 

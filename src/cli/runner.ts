@@ -6,7 +6,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { ChosenTarget } from '../config/target.js';
 import type { Kind } from '../contract/kinds.js';
 import type { RunFacts } from '../engine/result.js';
-import { Interrupted, isUploadError, type UploadError } from '../errors.js';
+import { EXIT, Interrupted, isUploadError, type UploadError } from '../errors.js';
 import { confirmQuestion } from '../report/human.js';
 import { outputFiles } from '../report/output-files.js';
 import { renderEvent } from '../report/render.js';
@@ -18,6 +18,7 @@ import type { Flags } from './flags.js';
 import type { RunIo } from './io.js';
 import type { CommandResult } from './result.js';
 import { withTarget, type CommandLine, type TargetedFlags } from './targets.js';
+import { leaveNow } from './leave.js';
 import { terminalUi } from './terminal.js';
 
 export async function runCommand(name: string, spec: CommandSpec, args: Args, given: Flags, io: RunIo, line: CommandLine): Promise<CommandResult> {
@@ -38,6 +39,9 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   const stores = new Map<string, Promise<StateStore>>();
   let policyNotices: readonly string[] = [];
   let storeDown: UploadError | undefined;
+  // Choosing the target and reading the policy gate's store (a PostgreSQL server that never answers)
+  // stop at once on a signal too, with exit 130; a server command handles its own signals.
+  const settingUp = spec.ownsTerminal ? { dispose: () => {} } : stopAtOnce();
   try {
     kind = spec.kind?.(args, given);
     let chosen = await withTarget(given, io, line, kind, {
@@ -83,9 +87,11 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
     if (writes) (await import('./four-eyes.js')).checkWrite(writes, chosen, io, given, line);
     if (has('notify') && spec.showsSettings !== true) after = await prepareAfterRun(name, flags, io, target, line.argv);
   } catch (failure) {
+    settingUp.dispose();
     await closeAll(early);
     return { facts: blank(), failure, json };
   }
+  settingUp.dispose();
   if (spec.ownsTerminal) {
     try {
       return { ...(await spec.run(context(args, flags, target, config, io, line, undefined, (l) => io.stderr.write(`${io.secrets.redact(l)}\n`)))), json };
@@ -98,7 +104,7 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   const protectedName = target && (target.target.protected === true || target.how === 'address') ? target.name : undefined;
   const baseUrl = (flags.settings.baseUrl.value as string | null) ?? null;
   // A command that sends ends in order on Ctrl-C; one that only reads or writes a file just stops.
-  const interrupt = spec.interruptible ? onInterrupt() : { signal: undefined, dispose: () => {} };
+  const interrupt = spec.interruptible ? onInterrupt() : stopAtOnce();
   const ui = await terminalUi({
     color: flags.noColor !== true,
     quiet: flags.quiet === true || json,
@@ -119,10 +125,15 @@ export async function runCommand(name: string, spec: CommandSpec, args: Args, gi
   const notify = after ? ended(after, baseUrl, ui, io) : undefined;
   // The signal handlers stay until the post-run point: a SIGTERM after the outcome is decided (the
   // report written) must not end the process with a signal's exit code that contradicts the report's.
+  // A signal now ends a notification's post (a webhook that never answers), not the outcome.
   const ending: CommandResult['afterRun'] = async (end) => {
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, abort);
     try {
-      await notify?.(end);
+      await notify?.(end, stop.signal);
     } finally {
+      for (const s of ['SIGINT', 'SIGTERM'] as const) process.off(s, abort);
       interrupt.dispose();
     }
   };
@@ -219,10 +230,31 @@ async function closeAll(stores: Map<string, Promise<StateStore>>): Promise<void>
 }
 
 /** The post-run point: the review page and the notification, with the final report. */
-function ended(after: AfterRun, baseUrl: string | null, ui: { notice(line: string): void }, io: RunIo): NonNullable<CommandResult['afterRun']> {
-  return async ({ report }) => {
-    if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line));
+function ended(
+  after: AfterRun,
+  baseUrl: string | null,
+  ui: { notice(line: string): void },
+  io: RunIo,
+): (end: Parameters<NonNullable<CommandResult['afterRun']>>[0], stop: AbortSignal) => Promise<void> {
+  return async ({ report }, stop) => {
+    if (report) await afterRun(after, report, baseUrl, io, (line) => ui.notice(line), stop);
   };
+}
+
+/**
+ * A command that does not watch the signal (history, export, policy, config, state) stops at the first
+ * Ctrl-C or SIGTERM, wherever it waits (a PostgreSQL server that never answers, a big file), with the
+ * documented exit 130 rather than Node's default (143 for SIGTERM, and no word). What it writes is
+ * written atomically, so nothing half-written is left; a lock file it holds is removed on the way out.
+ */
+function stopAtOnce(): { signal: undefined; dispose(): void } {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const dispose = () => signals.forEach((s) => process.off(s, handler));
+  function handler(signal: NodeJS.Signals): void {
+    leaveNow(EXIT.interrupted, `upload: interrupted (${signal === 'SIGINT' ? 'Ctrl-C' : signal})\n  → run again when ready\n`);
+  }
+  signals.forEach((s) => process.on(s, handler));
+  return { signal: undefined, dispose };
 }
 
 /**

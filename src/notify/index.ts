@@ -59,12 +59,13 @@ export async function notifyAfterRun(
   warn: (line: string) => void,
   timing?: NotifyTiming,
   redact?: (text: string) => string,
+  stop?: AbortSignal,
 ): Promise<void> {
   if (!settings.urls.length) return;
   // What a notification says and its shapes load only for a run that has somewhere to send one.
   const [{ notification, shouldNotify }, { formatNotification }] = await Promise.all([import('./summary.js'), import('./formats.js')]);
   if (!shouldNotify(settings.on, report)) return;
-  const results = await deliver(settings.urls, formatNotification(settings.format, notification(report, facts)), env, timing, redact);
+  const results = await deliver(settings.urls, formatNotification(settings.format, notification(report, facts)), env, timing, redact, stop);
   for (const r of results) {
     if (!r.ok) warn(`warning: the notification to ${hostOf(r.url)} was not delivered (${r.why}); the run's outcome is unchanged`);
   }

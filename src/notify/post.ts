@@ -49,6 +49,7 @@ export async function deliver(
   env: NodeJS.ProcessEnv,
   timing: NotifyTiming = NOTIFY_TIMING,
   redact: (text: string) => string = (t) => t,
+  stop?: AbortSignal,
 ): Promise<Delivery[]> {
   // Nothing secret is put in a notification; redact() is the last line of defence all the same.
   const json = redact(JSON.stringify(body));
@@ -62,17 +63,20 @@ export async function deliver(
     connect: { timeout: timing.attemptMs },
   });
   try {
-    return await Promise.all(urls.map((url) => deliverOne(url, json, dispatcher, timing)));
+    return await Promise.all(urls.map((url) => deliverOne(url, json, dispatcher, timing, stop)));
   } finally {
     await dispatcher.destroy().catch(() => {});
   }
 }
 
-async function deliverOne(url: URL, json: string, dispatcher: EnvHttpProxyAgent, timing: NotifyTiming): Promise<Delivery> {
+async function deliverOne(url: URL, json: string, dispatcher: EnvHttpProxyAgent, timing: NotifyTiming, stop?: AbortSignal): Promise<Delivery> {
   let why = '';
   for (let attempt = 0; attempt < 2; attempt++) {
     if (attempt > 0) await new Promise((r) => setTimeout(r, timing.retryAfterMs));
-    const outcome = await post(url, json, dispatcher, timing.attemptMs);
+    // A signal (Ctrl-C, SIGTERM) ends the post, and no retry follows it.
+    if (stop?.aborted) return { url, ok: false, why: 'stopped by a signal' };
+    const outcome = await post(url, json, dispatcher, timing.attemptMs, stop);
+    if (stop?.aborted) return { url, ok: false, why: 'stopped by a signal' };
     if (outcome.ok) return { url, ok: true };
     why = outcome.why;
     if (!outcome.retry) break;
@@ -80,7 +84,13 @@ async function deliverOne(url: URL, json: string, dispatcher: EnvHttpProxyAgent,
   return { url, ok: false, why };
 }
 
-async function post(url: URL, json: string, dispatcher: EnvHttpProxyAgent, ms: number): Promise<{ ok: true } | { ok: false; why: string; retry: boolean }> {
+async function post(
+  url: URL,
+  json: string,
+  dispatcher: EnvHttpProxyAgent,
+  ms: number,
+  stop?: AbortSignal,
+): Promise<{ ok: true } | { ok: false; why: string; retry: boolean }> {
   try {
     const { request } = await import('undici');
     const answer = await request(url, {
@@ -88,7 +98,7 @@ async function post(url: URL, json: string, dispatcher: EnvHttpProxyAgent, ms: n
       headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'scheduling-upload' },
       body: json,
       dispatcher,
-      signal: AbortSignal.timeout(ms),
+      signal: stop ? AbortSignal.any([AbortSignal.timeout(ms), stop]) : AbortSignal.timeout(ms),
       headersTimeout: ms,
       bodyTimeout: ms,
     });

@@ -7,6 +7,7 @@
 // documented as such.
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
+import { emptyIfAbsent } from './dir-errors.js';
 import { join } from 'node:path';
 import { createFileExclusive, readRegularFile } from '../files/atomic.js';
 import { currentUser } from './whoami.js';
@@ -111,7 +112,7 @@ export async function recordPlan(dir: string, plan: Omit<PlanRecord, 'planner' |
 
 export async function listPlans(dir: string): Promise<PlanRecord[]> {
   const plans = join(dir, 'plans');
-  const names = await readdir(plans).catch(() => [] as string[]);
+  const names = await readdir(plans).catch(emptyIfAbsent);
   const found: PlanRecord[] = [];
   for (const name of names.filter((n) => n.endsWith('.json') && PLAN_ID.test(n.slice(0, -5)))) {
     const record = await readOwned<PlanRecord & Owned>(join(plans, name), 'planner');
@@ -145,7 +146,7 @@ export async function approve(dir: string, plan: Pick<PlanRecord, 'digest' | 'pl
 
 export async function listApprovals(dir: string, digest: string): Promise<Approval[]> {
   const approvals = join(dir, 'approvals');
-  const names = await readdir(approvals).catch(() => [] as string[]);
+  const names = await readdir(approvals).catch(emptyIfAbsent);
   const found: Approval[] = [];
   for (const name of names.filter((n) => n.startsWith(`${digest}.`) && n.endsWith('.json'))) {
     const record = await readOwned<Omit<Approval, 'ageSeconds'> & Owned>(join(approvals, name), 'approver');

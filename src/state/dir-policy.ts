@@ -6,6 +6,7 @@
 // whose config asks more records it), nobody but the owner can weaken it, and a weaker record written
 // by hand by someone else changes nothing.
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
+import { emptyIfAbsent } from './dir-errors.js';
 import { join } from 'node:path';
 import { GuardRefusal } from '../errors.js';
 import { createFileExclusive, readRegularFile } from '../files/atomic.js';
@@ -40,7 +41,7 @@ interface Found {
  */
 export async function readPolicy(root: string, site: string, address: string, stricter: (a: Policy, b: Policy) => Policy): Promise<RecordedPolicy | undefined> {
   const dir = join(root, 'policies', site);
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(emptyIfAbsent);
   const admin = await ownerOf(root);
   const found: Found[] = [];
   for (const name of names.filter((n) => n.endsWith('.json'))) {
@@ -127,7 +128,7 @@ export async function keepPlan(
 
 export async function listWaiting(dir: string): Promise<WaitingPlan[]> {
   const waiting = join(dir, 'waiting');
-  const names = (await readdir(waiting).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && PLAN_ID.test(n.slice(0, -5)));
+  const names = (await readdir(waiting).catch(emptyIfAbsent)).filter((n) => n.endsWith('.json') && PLAN_ID.test(n.slice(0, -5)));
   const found: Omit<WaitingPlan, 'number'>[] = [];
   for (const name of names) {
     try {

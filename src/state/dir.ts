@@ -476,9 +476,10 @@ function bodyFile(intent: Intent): string {
 }
 
 async function exists(path: string): Promise<boolean> {
+  // Only "not there" is false: a folder this user may not read is a refusal (./dir-errors.ts), not an empty store.
   return lstat(path).then(
     () => true,
-    () => false,
+    (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' || err.code === 'ENOTDIR' ? false : Promise.reject(err)),
   );
 }
 

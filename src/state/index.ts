@@ -11,7 +11,11 @@ export async function openStore(spec: string, options: StoreOptions): Promise<St
     return PostgresStore.open(spec, { env: options.env, signal: options.signal, lease: times.leaseMs ? (times as Required<typeof times>) : undefined });
   }
   const { DirectoryStore } = await import('./dir.js');
-  return DirectoryStore.open(spec, leaseTimes(options));
+  const { systemRefusal, withSystemRefusals } = await import('./dir-errors.js');
+  const store = await DirectoryStore.open(spec, { ...leaseTimes(options), signal: options.signal }).catch((err: unknown) => {
+    throw systemRefusal(err, spec);
+  });
+  return withSystemRefusals(store, spec);
 }
 
 /** The lock's lease timings (both stores): UPLOAD_LEASE_SECONDS for a shared drive with slow clocks or long pauses. */

@@ -11,8 +11,9 @@ import { createInPlace, NO_HARD_LINKS, readRegularFile } from '../files/atomic.j
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { onExit } from 'signal-exit';
-import { GuardRefusal, UsageError } from '../errors.js';
+import { GuardRefusal, isUploadError, UsageError } from '../errors.js';
 import { renameRetrying } from '../files/rename.js';
+import { remedyFor } from './dir-errors.js';
 import { isAlive } from './whoami.js';
 import type { Holder, Lease } from './types.js';
 
@@ -35,6 +36,8 @@ export interface LeaseTimes {
   readonly heartbeatMs: number;
   /** false: the folder has no hard links (otherwise found out on the first try). */
   readonly hardLinks?: boolean;
+  /** The run's Ctrl-C or SIGTERM: it ends the wait for a lease from another host to stand still. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export const LEASE_DEFAULTS: LeaseTimes = { leaseMs: 60_000, heartbeatMs: 15_000 };
@@ -49,12 +52,16 @@ export async function takeLease(path: string, holder: Holder, times: LeaseTimes)
   try {
     return await acquire(path, holder, times);
   } catch (err) {
-    if (err instanceof GuardRefusal) throw err;
+    // A refusal of the store's own, or the run interrupted while it waited.
+    if (isUploadError(err)) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new UsageError(
       'STATE_UNUSABLE',
       `cannot take the lock ${path}: ${code}`,
-      'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
+      // Permission, a read-only file system or a full disk: what to do about that cause.
+      // The lock is ROOT/stores/KEY/lock: the remedy names the state folder itself.
+      remedyFor(err, dirname(dirname(dirname(path)))) ??
+        'make the state directory writable, or choose another with --state DIR (keep using the same one: it holds the baseline)',
       { cause: err },
     );
   }
@@ -200,13 +207,15 @@ async function isStale(path: string, held: LeaseFile | 'unreadable', times: Leas
   }
   if (held.machine === hostname()) return !isAlive(held.pid) || Date.parse(held.expiresAt) < Date.now();
   if (Date.parse(held.expiresAt) >= Date.now()) return false;
-  return stoodStill(path, held, times.leaseMs);
+  return stoodStill(path, held, times.leaseMs, times.signal);
 }
 
 /** Whether the lease file kept exactly this content for `ms` on this host's monotonic clock. */
-async function stoodStill(path: string, held: LeaseFile, ms: number): Promise<boolean> {
+async function stoodStill(path: string, held: LeaseFile, ms: number, signal?: AbortSignal): Promise<boolean> {
   const started = performance.now();
   while (performance.now() - started < ms) {
+    // A lease is watched for a whole lease (60 s): a signal must not wait that out.
+    signal?.throwIfAborted();
     await delay(Math.min(250, ms / 8));
     const now = await readHolder(path);
     if (now === 'gone') return false;

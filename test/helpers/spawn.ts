@@ -10,7 +10,8 @@ export interface Running {
   readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-export function startCli(args: readonly string[], env: Record<string, string>, bin = BIN): Running {
+/** With keepStdin, standard input stays open for the test to write to (and to hold open). */
+export function startCli(args: readonly string[], env: Record<string, string>, bin = BIN, options: { keepStdin?: boolean } = {}): Running {
   const base: Record<string, string> = {};
   for (const k of ['PATH', 'HOME', 'TMPDIR', 'NODE_COMPILE_CACHE']) if (process.env[k]) base[k] = process.env[k]!;
   const child = spawn(process.execPath, [bin, ...args], { cwd: ROOT, env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -18,7 +19,7 @@ export function startCli(args: readonly string[], env: Record<string, string>, b
   const err: Buffer[] = [];
   child.stdout.on('data', (b: Buffer) => out.push(b));
   child.stderr.on('data', (b: Buffer) => err.push(b));
-  child.stdin.end();
+  if (!options.keepStdin) child.stdin.end();
   // Only a hang is caught here, within the test's own bound (vitest.config.ts: 120 s): never a slow machine.
   const timer = setTimeout(() => child.kill('SIGKILL'), 115_000);
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
