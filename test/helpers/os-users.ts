@@ -74,7 +74,8 @@ export function groupFolder(path: string, gid: number | undefined): string {
 export function runAs(user: string | undefined, command: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
   const argv = user ? ['runuser', '-u', user, '--', 'env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command] : command;
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // runuser itself is found on the tests' PATH; the command gets only `env` (through env -i).
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
