@@ -22,7 +22,7 @@ import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
 import { pauseAt } from '../state/pause.js';
 import { lockLost } from '../state/refusals.js';
-import type { ApprovalStory, AuditEntry, Generation, Intended, Lease, Operation, StateKey, StateStore } from '../state/types.js';
+import type { ApprovalStory, AuditEntry, Generation, Intended, Lease, Operation, RecordedLayout, StateKey, StateStore } from '../state/types.js';
 import { uncertain } from './baseline.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
@@ -56,6 +56,8 @@ export interface Job {
   /** What the upload is (a merge, a removal …), and the removals it held back, for the history. */
   readonly operation?: Operation | undefined;
   readonly heldRemovals?: readonly string[] | undefined;
+  /** The file's header and the mapping it was read with, recorded for the next run (../map/layout-memory.ts). */
+  readonly layout?: RecordedLayout | undefined;
   /** Where a record the service names by its index came from (line, key). */
   readonly locate?: Locate | undefined;
   /** Four eyes: the history's account, and the approvals checked again just before the first byte. */
@@ -246,6 +248,7 @@ async function provenance(job: Job): Promise<Omit<Generation, 'generation'>> {
     ...(job.operation ? { operation: job.operation } : {}),
     ...(job.heldRemovals?.length ? { heldRemovals: job.heldRemovals } : {}),
     ...(job.approval ? { approval: job.approval.story } : {}),
+    ...(job.layout ? { layout: job.layout } : {}),
   };
 }
 

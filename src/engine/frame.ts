@@ -102,6 +102,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
         plan: planned.what.operation === 'apply' ? planned.what.savedPlan : null,
         operation: planned.what.operation === 'apply' && planned.what.release ? 'release' : planned.what.operation,
         heldRemovals: planned.held,
+        layout: planned.file?.layout?.record,
         locate: locatorOf(planned.file, planned.set),
         approval: planned.approval,
       },

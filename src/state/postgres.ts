@@ -26,6 +26,7 @@ import type {
   Operation,
   PlanRecord,
   Policy,
+  RecordedLayout,
   RecordedPolicy,
   StateKey,
   StateStore,
@@ -33,7 +34,7 @@ import type {
 } from './types.js';
 
 /** Columns added after the first release, for tables an earlier version created. */
-export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb, ADD COLUMN IF NOT EXISTS approval jsonb`;
+export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb, ADD COLUMN IF NOT EXISTS approval jsonb, ADD COLUMN IF NOT EXISTS layout jsonb`;
 
 /** Approvals name the plan they approved (an earlier version's approve only its digest, and count for no plan). */
 export const APPROVAL_PLAN_COLUMN = `ALTER TABLE upload_approvals ADD COLUMN IF NOT EXISTS plan_id text`;
@@ -84,6 +85,7 @@ CREATE TABLE IF NOT EXISTS upload_generations (
   operation     text,             -- upload, merge, remove, restore, apply (NULL: recorded before it was kept)
   held_removals jsonb,            -- keys --hold-removals kept on the service
   approval      jsonb,            -- a plan applied under four eyes: planner, approvers, applier
+  layout        jsonb,            -- the file's header, in order, and the mapping it was read with
   snapshot      bytea,            -- NULL once pruned by --keep
   PRIMARY KEY (base_url, kind, generation)
 );
@@ -202,12 +204,12 @@ export class PostgresStore implements StateStore {
 
   private async lacksColumns(): Promise<boolean> {
     const { rows } = await this.q<{ n: string; t: string; p: string }>(
-      `SELECT (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals', 'approval')) AS n,
+      `SELECT (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals', 'approval', 'layout')) AS n,
               (SELECT count(*) FROM pg_tables WHERE tablename IN ('upload_plans', 'upload_approvals', ${policies.POLICY_TABLES.map((t) => `'${t}'`).join(', ')})) AS t,
               -- The catalog, not information_schema, which shows only the columns this role may use.
               (SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass('upload_approvals') AND attname = 'plan_id' AND NOT attisdropped) AS p`,
     );
-    return Number(rows[0]?.n) < 3 || Number(rows[0]?.t) < 2 + policies.POLICY_TABLES.length || Number(rows[0]?.p) < 1;
+    return Number(rows[0]?.n) < 4 || Number(rows[0]?.t) < 2 + policies.POLICY_TABLES.length || Number(rows[0]?.p) < 1;
   }
 
   /** Tables of an earlier version gain ADDED_COLUMNS on the write path, before anything is sent. */
@@ -225,7 +227,7 @@ export class PostgresStore implements StateStore {
     }
     this.missingColumns = false;
     return [
-      `Added the columns operation, held_removals and approval to upload_generations, and the tables upload_plans and upload_approvals, in ${this.label} (what each upload was, and four eyes).`,
+      `Added the columns operation, held_removals, approval and layout to upload_generations, and the tables upload_plans and upload_approvals, in ${this.label} (what each upload was, four eyes, and each file's layout).`,
     ];
   }
 
@@ -363,13 +365,13 @@ export class PostgresStore implements StateStore {
         [key.baseUrl, key.kind, generation.generation, meta.sha256, meta.bytes],
       );
       await c.query(
-        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals, approval)
+        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals, approval, layout)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-                 coalesce($14::bytea, (SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2)), $15, $16, $17)
+                 coalesce($14::bytea, (SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2)), $15, $16, $17, $18)
          ON CONFLICT (base_url, kind, generation) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, uploaded_by = EXCLUDED.uploaded_by, host = EXCLUDED.host,
            tool_version = EXCLUDED.tool_version, source = EXCLUDED.source, records = EXCLUDED.records, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256,
            restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot,
-           operation = EXCLUDED.operation, held_removals = EXCLUDED.held_removals, approval = EXCLUDED.approval`,
+           operation = EXCLUDED.operation, held_removals = EXCLUDED.held_removals, approval = EXCLUDED.approval, layout = EXCLUDED.layout`,
         [
           key.baseUrl,
           key.kind,
@@ -388,6 +390,7 @@ export class PostgresStore implements StateStore {
           meta.operation ?? null,
           meta.heldRemovals?.length ? JSON.stringify(meta.heldRemovals) : null,
           meta.approval ? JSON.stringify(meta.approval) : null,
+          meta.layout ? JSON.stringify(meta.layout) : null,
         ],
       );
       // Only this run's intent is confirmed by this commit; another run's stays pending.
@@ -652,5 +655,6 @@ function toGeneration(r: Row): Generation {
     ...(typeof r.operation === 'string' ? { operation: r.operation as Operation } : {}),
     ...(Array.isArray(r.held_removals) && r.held_removals.length ? { heldRemovals: r.held_removals as string[] } : {}),
     ...(r.approval && typeof r.approval === 'object' ? { approval: r.approval as ApprovalStory } : {}),
+    ...(r.layout && typeof r.layout === 'object' ? { layout: r.layout as RecordedLayout } : {}),
   };
 }
