@@ -51,10 +51,21 @@ export interface LayoutDecision {
  * what the flags given say winning part by part. Any other header: the flags' mapping, and a
  * LAYOUT_CHANGED warning naming the differences (an error under --same-layout: the caller refuses).
  */
-export function decideLayout(header: readonly string[], given: Mapping, flags: readonly string[], remembered: Remembered | undefined, line: number): LayoutDecision {
+export function decideLayout(
+  header: readonly string[],
+  given: Mapping,
+  flags: readonly string[],
+  remembered: Remembered | undefined,
+  line: number,
+): LayoutDecision {
   const columns = header.length;
   if (!remembered) {
-    return { mapping: given, outcome: { columns, comparedWith: null, same: false, reused: false, flagsWon: [], changes: null }, issues: [], record: { header, mapping: given } };
+    return {
+      mapping: given,
+      outcome: { columns, comparedWith: null, same: false, reused: false, flagsWon: [], changes: null },
+      issues: [],
+      record: { header, mapping: given },
+    };
   }
   const { generation, layout } = remembered;
   if (sameHeader(layout.header, header)) {
@@ -67,9 +78,14 @@ export function decideLayout(header: readonly string[], given: Mapping, flags: r
     };
   }
   const changes = compareHeaders(layout.header, header);
-  const warning = issue('warning', 'LAYOUT_CHANGED', `the header differs from upload #${generation}'s: ${describeChanges(changes)}; check that each column still means what it did`, {
-    line,
-  });
+  const warning = issue(
+    'warning',
+    'LAYOUT_CHANGED',
+    `the header differs from upload #${generation}'s: ${describeChanges(changes)}; check that each column still means what it did`,
+    {
+      line,
+    },
+  );
   return {
     mapping: given,
     outcome: { columns, comparedWith: generation, same: false, reused: false, flagsWon: [], changes },
