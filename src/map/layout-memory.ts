@@ -102,27 +102,43 @@ function sameHeader(a: readonly string[], b: readonly string[]): boolean {
 const loose = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /**
- * Columns gone and columns new, by exact name. A gone column and a new one are one renamed column when
- * their names differ only in case, spaces and punctuation, or when the new one stands where the gone
- * one stood (the same position counted among the columns that stayed).
+ * Columns gone and columns new, by exact name. Gone and new columns are renamed ones, pair by pair, where
+ * as many new columns stand between the same two columns that stayed (or an end of the header) as gone
+ * ones stood; and where names differ only in case, spaces and punctuation (`Job Title`, `job_title`).
  */
 export function compareHeaders(before: readonly string[], after: readonly string[]): HeaderChanges {
-  const kept = new Set(after);
-  const had = new Set(before);
-  const removed = before.filter((c) => !kept.has(c));
-  const added = after.filter((c) => !had.has(c));
+  const inAfter = new Set(after);
+  const inBefore = new Set(before);
+  const removed = before.filter((c) => !inAfter.has(c));
+  const added = after.filter((c) => !inBefore.has(c));
   const renamed: { from: string; to: string }[] = [];
   const take = (from: string, to: string) => {
     renamed.push({ from, to });
     removed.splice(removed.indexOf(from), 1);
     added.splice(added.indexOf(to), 1);
   };
-  for (const from of [...removed]) {
-    const to = added.find((a) => loose(a) === loose(from));
-    if (to !== undefined) take(from, to);
+  const gaps = (header: readonly string[], kept: (c: string) => boolean) => {
+    const out = new Map<string, string[]>();
+    let anchor = '\u0001start';
+    let run: string[] = [];
+    for (const c of [...header, '\u0001end']) {
+      if (c !== '\u0001end' && !kept(c)) {
+        run.push(c);
+        continue;
+      }
+      if (run.length) out.set(`${anchor}\u0000${c}`, run);
+      anchor = c;
+      run = [];
+    }
+    return out;
+  };
+  const gone = gaps(before, (c) => inAfter.has(c));
+  for (const [between, fresh] of gaps(after, (c) => inBefore.has(c))) {
+    const old = gone.get(between);
+    if (old?.length === fresh.length) old.forEach((from, i) => take(from, fresh[i]!));
   }
   for (const from of [...removed]) {
-    const to = added.find((a) => after.indexOf(a) === before.indexOf(from));
+    const to = added.find((a) => loose(a) === loose(from));
     if (to !== undefined) take(from, to);
   }
   return { added, removed, renamed };
@@ -158,8 +174,10 @@ export function overlay(recorded: Mapping, given: Mapping): Mapping {
   const timeFormat = given.timeFormat ?? recorded.timeFormat;
   const splitHours = given.splitHours ?? recorded.splitHours;
   const closedDays = given.closedDays ?? recorded.closedDays;
-  const status = given.status ?? recorded.status;
-  const notStatus = [...new Set([...(recorded.notStatus ?? []), ...(given.notStatus ?? [])])];
+  // A column the flags call a status (or no status) is theirs to call, whatever was recorded of it.
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const status = given.status ?? (recorded.status && !(given.notStatus ?? []).some((c) => same(c, recorded.status!.column)) ? recorded.status : undefined);
+  const notStatus = [...new Set([...(recorded.notStatus ?? []).filter((c) => !given.status || !same(c, given.status.column)), ...(given.notStatus ?? [])])];
   return {
     fields,
     ignore: ignore.filter((c) => !mappedNow.has(c)),
