@@ -76,7 +76,7 @@ export const FLAGS = {
   },
   sameLayout: {
     flags: '--same-layout',
-    help: 'refuse a file whose header differs from the last upload\'s (added, removed or renamed columns): for cron jobs',
+    help: "refuse a file whose header differs from the last upload's (added, removed or renamed columns): for cron jobs",
   },
   keysFile: { flags: '--keys-file <file>', help: 'also remove the keys in this file, one per line (- for standard input)' },
   output: { flags: '-o, --output <file>', help: 'write to this file (default: CSV on standard output)' },

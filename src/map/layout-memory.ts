@@ -196,5 +196,13 @@ export function readRecorded(value: unknown): LayoutRecord | undefined {
   const v = value as { header?: unknown; mapping?: unknown } | null | undefined;
   if (!v || typeof v !== 'object' || !Array.isArray(v.header) || !v.header.every((c) => typeof c === 'string')) return undefined;
   if (!v.mapping || typeof v.mapping !== 'object' || Array.isArray(v.mapping)) return undefined;
-  return { header: v.header as string[], mapping: v.mapping as Mapping };
+  const m = v.mapping as Record<string, unknown>;
+  // The parts the reader walks are checked; a record edited by hand into another shape is no record.
+  const texts = (x: unknown) => x === undefined || (Array.isArray(x) && x.every((c) => typeof c === 'string'));
+  const lists = (x: unknown) => x === undefined || (isObject(x) && Object.values(x).every(texts));
+  const tables = (x: unknown) => x === undefined || (isObject(x) && Object.values(x).every(isObject));
+  if (!lists(m.fields) || !texts(m.ignore) || !texts(m.notStatus) || !tables(m.values)) return undefined;
+  return { header: v.header, mapping: m };
 }
+
+const isObject = (x: unknown): x is object => x !== null && typeof x === 'object' && !Array.isArray(x);

@@ -177,7 +177,13 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord, values?: Mapping['va
  * A cell through its field's value table: an empty cell stays empty (REQUIRED or null, as without a
  * table); text the table does not list is VALUE_NOT_IN_TABLE, naming it, for no value is a guess.
  */
-function lookUp(table: NonNullable<Mapping['values']>[string], cell: unknown, field: ScalarField, plan: ColumnPlan, raw: RawRecord): { value: unknown; issue?: Issue } {
+function lookUp(
+  table: NonNullable<Mapping['values']>[string],
+  cell: unknown,
+  field: ScalarField,
+  plan: ColumnPlan,
+  raw: RawRecord,
+): { value: unknown; issue?: Issue } {
   const text = cellText(cell).trim();
   if (text === '') return { value: scalar(field, cell) };
   if (Object.prototype.hasOwnProperty.call(table, text)) return { value: scalar(field, table[text]) };
