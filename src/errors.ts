@@ -132,6 +132,8 @@ export const ERROR_CODES = {
     // the policy in the store
     'AWAITING_APPROVAL',
     'POLICY_WEAKER',
+    // the file's layout
+    'LAYOUT_NOT_SAME',
   ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
   unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING', 'NOT_RECORDED'],

@@ -78,6 +78,10 @@ export const FLAGS = {
     flags: '--hold-removals',
     help: 'if the removal guard would refuse: send the file plus the recorded records it leaves out, delete nothing, exit 9',
   },
+  sameLayout: {
+    flags: '--same-layout',
+    help: "refuse a file whose header differs from the last upload's (added, removed or renamed columns): for cron jobs",
+  },
   keysFile: { flags: '--keys-file <file>', help: 'also remove the keys in this file, one per line (- for standard input)' },
   output: { flags: '-o, --output <file>', help: 'write to this file (default: CSV on standard output)' },
   exportFormat: {

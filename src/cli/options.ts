@@ -88,6 +88,8 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
     dryRun,
     ...sending,
     mapping,
+    mappingFlags: mappingFlagsGiven(flags),
+    sameLayout: flags.sameLayout === true,
     format: flags.format as InputFormat | undefined,
     delimiter,
     encoding,
@@ -118,6 +120,21 @@ function hoursAsOf(text: string | undefined): string | undefined {
     `--hours-as-of '${text}' is not a date written YYYY-MM-DD`,
     `pass the day whose week to send, such as --hours-as-of ${today()}`,
   ).withFixes({ kind: 'flags', args: ['--hours-as-of', today()] });
+}
+
+/** The flags that say how to read the columns: given, they win over the mapping an earlier upload recorded. */
+function mappingFlagsGiven(flags: Flags): string[] {
+  const given: [string, unknown][] = [
+    ['--map', flags.map],
+    ['--ignore-column', flags.ignoreColumn?.length ? flags.ignoreColumn : undefined],
+    ['--time-format', flags.timeFormat],
+    ['--split-hours', flags.splitHours],
+    ['--closed-days', flags.closedDays],
+    ['--status-column', flags.statusColumn],
+    ['--active', flags.active],
+    ['--no-status-column', flags.noStatusColumn?.length ? flags.noStatusColumn : undefined],
+  ];
+  return given.filter(([, value]) => value !== undefined).map(([name]) => name);
 }
 
 /** --plan-out: only on a dry run, with an address, to a file that can be written. */

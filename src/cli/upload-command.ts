@@ -26,6 +26,7 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       `$ upload ${kind} ${file} --max-changes 120         allow exactly the 120 changed records you expect`,
       `$ upload ${kind} ${kind === 'store-cards' ? 'fix.csv' : 'new-hires.csv'} --merge          add or replace only these records (docs/everyday.md)`,
       `$ upload ${kind} ${file} --yes --hold-removals     nightly: send additions and changes, hold back doubtful removals (exit 9)`,
+      `$ upload ${kind} ${file} --yes --same-layout       nightly: refuse a file whose columns changed since the last upload (exit 4)`,
     ],
     helpAfter: EXIT_CODES,
     flags: [
@@ -49,6 +50,7 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       'noBaseline',
       'merge',
       'holdRemovals',
+      'sameLayout',
       ...(kind === 'team-members' ? (['storeCards'] as const) : []),
       ...GROUPS.guards,
       ...GROUPS.sending.slice(4),

@@ -23,7 +23,7 @@ import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
 import { pauseAt } from '../state/pause.js';
 import { lockLost } from '../state/refusals.js';
-import type { ApprovalStory, AuditEntry, Generation, Intended, Lease, Operation, StateKey, StateStore } from '../state/types.js';
+import type { ApprovalStory, AuditEntry, Generation, Intended, Lease, Operation, RecordedLayout, StateKey, StateStore } from '../state/types.js';
 import { uncertain } from './baseline.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
@@ -59,6 +59,8 @@ export interface Job {
   readonly heldRemovals?: readonly string[] | undefined;
   /** --hours-as-of, for the history. */
   readonly hoursAsOf?: string | undefined;
+  /** The file's header and the mapping it was read with, recorded for the next run (../map/layout-memory.ts). */
+  readonly layout?: RecordedLayout | undefined;
   /** Where a record the service names by its index came from (line, key). */
   readonly locate?: Locate | undefined;
   /** Four eyes: the history's account, and the approvals checked again just before the first byte. */
@@ -250,6 +252,7 @@ async function provenance(job: Job): Promise<Omit<Generation, 'generation'>> {
     ...(job.heldRemovals?.length ? { heldRemovals: job.heldRemovals } : {}),
     ...(job.hoursAsOf ? { hoursAsOf: job.hoursAsOf } : {}),
     ...(job.approval ? { approval: job.approval.story } : {}),
+    ...(job.layout ? { layout: job.layout } : {}),
   };
 }
 

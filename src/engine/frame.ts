@@ -103,6 +103,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
         operation: planned.what.operation === 'apply' && planned.what.release ? 'release' : planned.what.operation,
         heldRemovals: planned.held,
         hoursAsOf: facts.hoursAsOf,
+        layout: planned.file?.layout?.record,
         locate: locatorOf(planned.file, planned.set),
         approval: planned.approval,
       },

@@ -34,6 +34,10 @@ export interface UploadOptions {
   readonly token: Token | undefined;
   readonly tokenEnv: string;
   readonly mapping: Mapping;
+  /** The mapping flags given (--map, --time-format …): they win over the mapping recorded for the same header. */
+  readonly mappingFlags?: readonly string[];
+  /** --same-layout: a header that differs from the last upload's is refused (LAYOUT_NOT_SAME), not only named. */
+  readonly sameLayout?: boolean;
   readonly format: InputFormat | undefined;
   readonly delimiter: string | undefined;
   readonly encoding: string | undefined;

@@ -12,6 +12,7 @@ import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
 import { mapRecord, type Mapped } from '../map/record.js';
 import { clockFromEvidence } from '../map/clock-evidence.js';
 import { mergeDayRows, type RowOfStore } from '../map/day-rows.js';
+import { decideLayout, type LayoutDecision, type Remembered } from '../map/layout-memory.js';
 import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
 import { markHiddenColumns, readNotes } from '../read/notes.js';
@@ -43,6 +44,11 @@ export interface PlanInput {
   readonly keepRejected?: boolean;
   /** Called now and then with the number of records read, for progress displays. */
   readonly onProgress?: ((records: number) => void) | undefined;
+  /**
+   * An upload's file: its header is compared with the last one recorded (../map/layout-memory.ts), and
+   * `flags` names the mapping flags given, which win over the recorded mapping.
+   */
+  readonly layoutMemory?: { readonly remembered: Remembered | undefined; readonly flags: readonly string[] } | undefined;
 }
 
 export interface Plan {
@@ -70,6 +76,8 @@ export interface Plan {
   readonly rejected: readonly RejectedRecord[];
   /** Which column fed which field (for the first header: JSON records may each bring their own keys). */
   readonly mapping: readonly FieldSource[];
+  /** The header compared with the last one recorded, and what this upload records; null for JSON records and baselines. */
+  readonly layout: LayoutDecision | null;
 }
 
 /** How many rows a header's plan sees to judge its columns by their values. */
@@ -108,6 +116,18 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
 
   const source = openRecords(input.path, input.read, input.stdin);
   const perRecordColumns = !hasHeaderRow(source.info.format);
+  // A file with a header row is read with the mapping its header calls for: decided once, at the header,
+  // and its warning is the first thing said about the file (before any guard).
+  let layout: LayoutDecision | undefined;
+  const mappingFor = (columns: readonly string[]) => {
+    const memory = input.layoutMemory;
+    if (perRecordColumns || memory === undefined) return input.mapping;
+    if (!layout) {
+      layout = decideLayout(columns, input.mapping, memory.flags, memory.remembered, source.info.headerLine ?? 1);
+      for (const found of layout.issues) validator.add(found);
+    }
+    return layout.mapping;
+  };
   records: for await (const batch of source.batches) {
     for (const raw of batch) {
       let plan = last?.columns === raw.columns ? last : undefined;
@@ -117,7 +137,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         plan = plans.get(signature);
         if (!plan) {
           plan = compilePlan(kind, raw.columns, {
-            mapping: input.mapping,
+            mapping: mappingFor(raw.columns),
             hoursAsOf: input.hoursAsOf,
             line: perRecordColumns ? raw.line : (source.info.headerLine ?? 1),
             perRecordColumns,
@@ -149,7 +169,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         leavers = verdict;
       }
       // A leaver is this row's error: checked with it, so --errors-csv lists the row.
-      const found = mapRecord(plan, raw);
+      const found = mapRecord(plan, raw, (layout?.mapping ?? input.mapping).values);
       if (found.settled && !clockNoted) {
         // Once per file: the cells that settled the clock, at the first record it settled.
         clockNoted = true;
@@ -194,7 +214,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   if (rows === 0 && validator.errors === 0 && plans.size === 0) {
     if (header) {
       // A header and no records: its columns are still checked, so a wrong header is not hidden.
-      const plan = compilePlan(kind, header, { mapping: input.mapping, line: source.info.headerLine ?? 1, perRecordColumns: false });
+      const plan = compilePlan(kind, header, { mapping: mappingFor(header), line: source.info.headerLine ?? 1, perRecordColumns: false });
       for (const found of plan.issues) validator.add(found);
     }
     if (header || source.info.format === 'json') {
@@ -228,6 +248,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     header: header ?? first?.columns ?? null,
     rejected: everyRow(validator.rejected, stores),
     mapping: first ? describeMapping(first) : [],
+    layout: layout ?? null,
   };
 }
 

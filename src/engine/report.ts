@@ -1,5 +1,6 @@
 // The result of a run: exactly what `--json` prints, and what the human renderer (report/) reads. The
 // engine builds it, so it lives here; report/ only puts it into words, pages and files.
+import type { LayoutOutcome } from '../map/layout-memory.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { plural } from '../numbers.js';
 import type { Diff } from '../diff/index.js';
@@ -70,6 +71,8 @@ export interface UploadReport {
   released?: { readonly generation: number; readonly keys: readonly string[] } | null;
   /** Four eyes (approve, apply): planner, approvers and applier of the plan; null elsewhere. */
   approval?: ApprovalReport | null;
+  /** The file's header compared with the last one recorded: reused mapping, flags that won, columns changed; null where no header was read. */
+  layout?: LayoutOutcome | null;
   response: { status: number; message: string } | null;
   /**
    * Why the run stopped, when it did not succeed: a stable code, the message and what to do; `service`

@@ -1,5 +1,6 @@
 // What a run returns: the facts each step of the frame produced, as far as the run got, and why it
 // stopped when it did not succeed. The report (report/assemble.ts) is built from these once.
+import type { LayoutOutcome } from '../map/layout-memory.js';
 import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { GuardCheck } from '../guard/checks.js';
@@ -16,6 +17,8 @@ export interface FileFacts {
   readonly issueCounts: Readonly<Record<string, number>>;
   readonly issuesTruncated: boolean;
   readonly mapping: readonly FieldSource[];
+  /** The header compared with the last one recorded (absent where no header was read against a store). */
+  readonly layout?: { readonly outcome: LayoutOutcome } | null;
 }
 
 export interface Executed {

@@ -2,15 +2,16 @@
 // (read → map → validate → diff), compared with --baseline FILE or the last confirmed upload.
 import { commandBasics } from './definition.js';
 import { analyseChanges } from '../diff/changed.js';
-import { InputError } from '../errors.js';
+import { GuardRefusal, InputError } from '../errors.js';
 import type { Issue } from '../issues.js';
 import { plural, thousands } from '../numbers.js';
 import { loadBaseline, loadKnownParents } from './baseline.js';
 import type { RunContext } from './context.js';
 import { runFrame, type Definition, type Planned } from './frame.js';
 import type { UploadOptions } from './options.js';
-import { buildPlan } from './plan.js';
+import { buildPlan, type Plan } from './plan.js';
 import type { RunResult } from './result.js';
+import { layoutNotice, rememberedLayout } from './layout.js';
 
 export function runUpload(options: UploadOptions, ctx: RunContext): Promise<RunResult> {
   return runFrame(uploadDefinition(options), ctx);
@@ -59,6 +60,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
         },
         mapping: options.mapping,
         hoursAsOf: options.hoursAsOf,
+        layoutMemory: { remembered: await rememberedLayout(state), flags: options.mappingFlags ?? [] },
         baseline: against.baseline,
         knownParents: parents.knownParents,
         knownParentsFrom: parents.knownParentsFrom,
@@ -70,6 +72,9 @@ export function uploadDefinition(options: UploadOptions): Definition {
         },
       });
       ctx.emit({ type: 'read', source });
+      const said = layoutNotice(plan.layout);
+      if (said) ctx.emit({ type: 'notice', message: said });
+      const changed = options.sameLayout ? layoutNotSame(plan, source) : undefined;
       const counts = { rows: plan.rows, valid: plan.keys.length, errors: plan.errors, warnings: plan.warnings };
       ctx.emit({ type: 'planned', source, issues: plan.issues, truncated: plan.issuesTruncated, ...counts });
       let encoded: ReturnType<Planned['payload']> | undefined;
@@ -83,10 +88,23 @@ export function uploadDefinition(options: UploadOptions): Definition {
         what: { operation: 'upload' },
         // The bodies are the bytes already: only the sha256 is computed, once, when sent or written.
         payload: () => (encoded ??= Promise.resolve(plan.bodies.payload())),
-        ...(plan.errors > 0 ? { invalid: invalid(counts, source, options.errorsCsv, plan.issues) } : {}),
+        // A changed layout under --same-layout is the first thing to say: it may explain every other error.
+        ...(changed ? { invalid: changed } : plan.errors > 0 ? { invalid: invalid(counts, source, options.errorsCsv, plan.issues) } : {}),
       };
     },
   };
+}
+
+/** --same-layout: a header that differs from the last upload's is refused, nothing sent. */
+function layoutNotSame(plan: Plan, source: string): GuardRefusal | undefined {
+  const layout = plan.layout?.outcome;
+  if (!layout?.changes) return undefined;
+  const what = plan.layout!.issues[0]?.message ?? 'the header differs from the last upload';
+  return new GuardRefusal(
+    'LAYOUT_NOT_SAME',
+    `${source}: ${what}; --same-layout refuses a file whose layout changed, so nothing was sent`,
+    `check the new columns (run the same command with --dry-run, without --same-layout, to see how they are read); if the layout is meant, upload it once without --same-layout, which records it for the runs after`,
+  );
 }
 
 function invalid(counts: Parameters<typeof invalidSummary>[1], source: string, errorsCsv: string | undefined, issues: readonly Issue[]): InputError {

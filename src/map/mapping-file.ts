@@ -34,7 +34,12 @@ export interface Mapping {
   readonly notStatus?: readonly string[] | undefined;
   /** Store cards: the column (or opening and closing pair) of a weekday, as the mapping names it. */
   readonly days?: readonly MappedDay[];
+  /** A field's value table (`"roleCode": {"column": "Job", "values": {"Store Manager": 1}}`): cell text → the value sent. */
+  readonly values?: Readonly<Record<string, ValueTable>>;
 }
+
+/** Cell text, as written, to the value sent for it; a cell not in the table is VALUE_NOT_IN_TABLE. */
+export type ValueTable = Readonly<Record<string, string | number>>;
 
 /** A weekday's column named in the mapping: `"Mo": "Segunda-feira"` or `"Mo": {"since": …, "to": …}`. */
 export interface MappedDay {
@@ -93,6 +98,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
   let status: StatusSetting | undefined;
   const notStatus: string[] = [];
   const days: MappedDay[] = [];
+  const values = Object.create(null) as Record<string, ValueTable>;
   if (source !== undefined) {
     const { where, value } = parseSource(source);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -118,6 +124,9 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
           `'${key}' is not a ${kind} field`,
           `the fields are: ${fields.join(', ')}; "ignore" lists columns to leave out; "timeFormat" is clock, decimal, 12h or 24h (or two: clock,12h); "splitHours" is error or span; "status" names the status column and the statuses to keep; "notStatus" lists columns that look like a status but are none${kind === 'store-cards' ? '; "closedDays" lists the days the stores are closed, such as "Sa,Su"' : ''}`,
         );
+      } else if (isTable(column)) {
+        fieldsOut[key] = columnList(where, key, column.column);
+        values[key] = valueTable(where, key, column.values);
       } else fieldsOut[key] = columnList(where, key, column);
     }
   }
@@ -166,6 +175,7 @@ export function loadMapping(source: string | undefined, kind: Kind, flags: Mappi
     splitHours,
     ...(closedDays ? { closedDays } : {}),
     ...(days.length ? { days } : {}),
+    ...(Object.keys(values).length ? { values } : {}),
     ...(status ? { status } : {}),
     ...(notStatus.length ? { notStatus } : {}),
   };
@@ -267,4 +277,23 @@ function checkTimeFormat(where: string, value: unknown): TimeFormats {
   const formats = parseTimeFormats(value);
   if (typeof formats !== 'string') throw bad(where, formats.error, TIME_FORMAT_HELP);
   return formats;
+}
+
+/** `{"column": "Job", "values": {…}}`: a field fed from a column through a table of its values. */
+function isTable(value: unknown): value is { column: unknown; values: unknown } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'values' in value;
+}
+
+function valueTable(where: string, field: string, value: unknown): ValueTable {
+  const example = `{"${field}": {"column": "Job", "values": {"Store Manager": 1, "Cashier": 2}}}`;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.keys(value).length === 0)
+    throw bad(where, `the "values" of ${field} must be an object of cell text to the value sent`, `e.g. ${example}`);
+  const table = Object.create(null) as Record<string, string | number>;
+  for (const [text, sent] of Object.entries(value as Record<string, unknown>)) {
+    if (FORBIDDEN_KEYS.has(text) || (typeof sent !== 'string' && typeof sent !== 'number'))
+      throw bad(where, `the value for '${text}' in the "values" of ${field} must be text or a number`, `e.g. ${example}`);
+    // Cells are trimmed before they are looked up, so the table's texts are too.
+    table[text.trim()] = sent;
+  }
+  return table;
 }

@@ -10,6 +10,7 @@ import { dayIndex } from './layout.js';
 import { parseTimeFormats, type TimeFormats } from './time-format.js';
 import { evidenceFormat, type ClockEvidence } from './clock-evidence.js';
 import { readDayRow, type DayRow } from './day-rows.js';
+import type { Mapping } from './mapping-file.js';
 
 const NUMERIC = /^[+-]?\d+(?:[.,]\d+)?$/;
 
@@ -132,14 +133,23 @@ function withCell(p: { readonly fixes?: readonly Fix[]; readonly write?: string 
   return [...(p.fixes ?? []), { kind: 'cell', line, column, text: p.write }];
 }
 
-export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
+/** `values`: the mapping's value tables (--map `"roleCode": {"column": "Job", "values": {…}}`). */
+export function mapRecord(plan: ColumnPlan, raw: RawRecord, values?: Mapping['values']): Mapped {
   const candidate: Record<string, unknown> = {};
   const { scalars } = plan;
+  let issues: Issue[] | undefined;
   for (let k = 0; k < scalars.length; k++) {
     const field = scalars[k]!;
-    candidate[field.field] = scalar(field, field.parts ? joined(field.parts, raw) : field.index < 0 ? undefined : raw.cells[field.index]);
+    const cell = field.parts ? joined(field.parts, raw) : field.index < 0 ? undefined : raw.cells[field.index];
+    const table = values?.[field.field];
+    if (table === undefined) {
+      candidate[field.field] = scalar(field, cell);
+      continue;
+    }
+    const looked = lookUp(table, cell, field, plan, raw);
+    candidate[field.field] = looked.value;
+    if (looked.issue) (issues ??= []).push(looked.issue);
   }
-  let issues: Issue[] | undefined;
   // Google Sheets ends every CSV without a line break, its lines ending in CRLF: there only a last
   // record short of cells is evidence that the export stopped mid-row.
   if (raw.unterminated && (raw.unterminated !== 'crlf' || raw.cells.length < plan.columns.length)) (issues ??= []).push(cutShort(plan, raw));
@@ -211,4 +221,31 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord): Mapped {
     );
   candidate.opentToGuestsPeriod = result.period;
   return settled ? { candidate, issues, settled } : { candidate, issues };
+}
+
+/**
+ * A cell through its field's value table: an empty cell stays empty (REQUIRED or null, as without a
+ * table); text the table does not list is VALUE_NOT_IN_TABLE, naming it, for no value is a guess.
+ */
+function lookUp(
+  table: NonNullable<Mapping['values']>[string],
+  cell: unknown,
+  field: ScalarField,
+  plan: ColumnPlan,
+  raw: RawRecord,
+): { value: unknown; issue?: Issue } {
+  const text = cellText(cell).trim();
+  if (text === '') return { value: scalar(field, cell) };
+  if (Object.prototype.hasOwnProperty.call(table, text)) return { value: scalar(field, table[text]) };
+  const listed = Object.keys(table).map((t) => `'${t}'`);
+  const column = field.parts ? field.parts.map((i) => plan.columns[i]).join(' + ') : (plan.columns[field.index] ?? null);
+  return {
+    value: text,
+    issue: issue(
+      'error',
+      'VALUE_NOT_IN_TABLE',
+      `'${text}' is not in the value table of ${field.field} in --map (it lists ${listed.join(', ')}): add it to the table, or correct the cell`,
+      { line: raw.line, column, field: field.field, value: text },
+    ),
+  };
 }

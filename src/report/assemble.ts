@@ -45,6 +45,7 @@ export function assembleReport(facts: RunFacts, ending: Ending): UploadReport {
     heldRemovals: facts.held ?? [],
     released: facts.released ?? null,
     approval: facts.approval ?? null,
+    layout: file?.layout?.outcome ?? null,
     response: executed ? { status: executed.answer.status, message: executed.answer.message } : (ending.response ?? null),
     error: ending.error,
   };

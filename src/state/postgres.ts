@@ -26,6 +26,7 @@ import type {
   Operation,
   PlanRecord,
   Policy,
+  RecordedLayout,
   RecordedPolicy,
   StateKey,
   StateStore,
@@ -33,7 +34,7 @@ import type {
 } from './types.js';
 
 /** Columns added after the first release, for tables an earlier version created. */
-export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb, ADD COLUMN IF NOT EXISTS approval jsonb, ADD COLUMN IF NOT EXISTS hours_as_of text`;
+export const ADDED_COLUMNS = `ALTER TABLE upload_generations ADD COLUMN IF NOT EXISTS operation text, ADD COLUMN IF NOT EXISTS held_removals jsonb, ADD COLUMN IF NOT EXISTS approval jsonb, ADD COLUMN IF NOT EXISTS hours_as_of text, ADD COLUMN IF NOT EXISTS layout jsonb`;
 
 /** Approvals name the plan they approved (an earlier version's approve only its digest, and count for no plan). */
 export const APPROVAL_PLAN_COLUMN = `ALTER TABLE upload_approvals ADD COLUMN IF NOT EXISTS plan_id text`;
@@ -85,6 +86,7 @@ CREATE TABLE IF NOT EXISTS upload_generations (
   held_removals jsonb,            -- keys --hold-removals kept on the service
   approval      jsonb,            -- a plan applied under four eyes: planner, approvers, applier
   hours_as_of   text,             -- --hours-as-of: the day whose week hours bound to dates were read for
+  layout        jsonb,            -- the file's header, in order, and the mapping it was read with
   snapshot      bytea,            -- NULL once pruned by --keep
   PRIMARY KEY (base_url, kind, generation)
 );
@@ -203,12 +205,12 @@ export class PostgresStore implements StateStore {
 
   private async lacksColumns(): Promise<boolean> {
     const { rows } = await this.q<{ n: string; t: string; p: string }>(
-      `SELECT (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals', 'approval', 'hours_as_of')) AS n,
+      `SELECT (SELECT count(*) FROM information_schema.columns WHERE table_name = 'upload_generations' AND column_name IN ('operation', 'held_removals', 'approval', 'hours_as_of', 'layout')) AS n,
               (SELECT count(*) FROM pg_tables WHERE tablename IN ('upload_plans', 'upload_approvals', ${policies.POLICY_TABLES.map((t) => `'${t}'`).join(', ')})) AS t,
               -- The catalog, not information_schema, which shows only the columns this role may use.
               (SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass('upload_approvals') AND attname = 'plan_id' AND NOT attisdropped) AS p`,
     );
-    return Number(rows[0]?.n) < 4 || Number(rows[0]?.t) < 2 + policies.POLICY_TABLES.length || Number(rows[0]?.p) < 1;
+    return Number(rows[0]?.n) < 5 || Number(rows[0]?.t) < 2 + policies.POLICY_TABLES.length || Number(rows[0]?.p) < 1;
   }
 
   /** Tables of an earlier version gain ADDED_COLUMNS on the write path, before anything is sent. */
@@ -226,7 +228,7 @@ export class PostgresStore implements StateStore {
     }
     this.missingColumns = false;
     return [
-      `Added the columns operation, held_removals, approval and hours_as_of to upload_generations, and the tables upload_plans and upload_approvals, in ${this.label} (what each upload was, and four eyes).`,
+      `Added the columns operation, held_removals, approval, hours_as_of and layout to upload_generations, and the tables upload_plans and upload_approvals, in ${this.label} (what each upload was, four eyes, and each file's layout).`,
     ];
   }
 
@@ -364,14 +366,14 @@ export class PostgresStore implements StateStore {
         [key.baseUrl, key.kind, generation.generation, meta.sha256, meta.bytes],
       );
       await c.query(
-        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals, approval, hours_as_of)
+        `INSERT INTO upload_generations (base_url, kind, generation, uploaded_at, uploaded_by, host, tool_version, source, records, bytes, sha256, restored_from, plan, snapshot, operation, held_removals, approval, hours_as_of, layout)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-                 coalesce($14::bytea, (SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2)), $15, $16, $17, $18)
+                 coalesce($14::bytea, (SELECT snapshot FROM upload_intents WHERE base_url = $1 AND kind = $2)), $15, $16, $17, $18, $19)
          ON CONFLICT (base_url, kind, generation) DO UPDATE SET uploaded_at = EXCLUDED.uploaded_at, uploaded_by = EXCLUDED.uploaded_by, host = EXCLUDED.host,
            tool_version = EXCLUDED.tool_version, source = EXCLUDED.source, records = EXCLUDED.records, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256,
            restored_from = EXCLUDED.restored_from, plan = EXCLUDED.plan, snapshot = EXCLUDED.snapshot,
            operation = EXCLUDED.operation, held_removals = EXCLUDED.held_removals, approval = EXCLUDED.approval,
-           hours_as_of = EXCLUDED.hours_as_of`,
+           hours_as_of = EXCLUDED.hours_as_of, layout = EXCLUDED.layout`,
         [
           key.baseUrl,
           key.kind,
@@ -391,6 +393,7 @@ export class PostgresStore implements StateStore {
           meta.heldRemovals?.length ? JSON.stringify(meta.heldRemovals) : null,
           meta.approval ? JSON.stringify(meta.approval) : null,
           meta.hoursAsOf ?? null,
+          meta.layout ? JSON.stringify(meta.layout) : null,
         ],
       );
       // Only this run's intent is confirmed by this commit; another run's stays pending.
@@ -661,5 +664,6 @@ function toGeneration(r: Row): Generation {
     ...(Array.isArray(r.held_removals) && r.held_removals.length ? { heldRemovals: r.held_removals as string[] } : {}),
     ...(r.approval && typeof r.approval === 'object' ? { approval: r.approval as ApprovalStory } : {}),
     ...(typeof r.hours_as_of === 'string' ? { hoursAsOf: r.hours_as_of } : {}),
+    ...(r.layout && typeof r.layout === 'object' ? { layout: r.layout as RecordedLayout } : {}),
   };
 }

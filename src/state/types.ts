@@ -29,6 +29,14 @@ export interface Generation {
   readonly hoursAsOf?: string | undefined;
   /** For a plan applied under four eyes: who planned, approved and applied it (absent: no approval needed). */
   readonly approval?: ApprovalStory | undefined;
+  /** The file's header, in order, and the mapping it was read with (absent: not a file with a header row, or recorded before it was kept). */
+  readonly layout?: RecordedLayout | undefined;
+}
+
+/** What map/layout-memory.ts records and reads back (checking it): the store keeps it as JSON. */
+export interface RecordedLayout {
+  readonly header: readonly string[];
+  readonly mapping: unknown;
 }
 
 /**

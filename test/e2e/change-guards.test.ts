@@ -85,6 +85,8 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     const unread = await cron('store-cards', slip);
     expect(unread.code).toBe(3);
     expect(unread.json().issues).toEqual([
+      // The nightly file's header is not the last upload's: named first (docs/input.md, "A layout remembered").
+      expect.objectContaining({ code: 'LAYOUT_CHANGED', severity: 'warning' }),
       expect.objectContaining({ code: 'UNKNOWN_COLUMN', column: 'Business days' }),
       expect.objectContaining({ code: 'MISSING_DAYS', column: 'Business days', value: 'Mo,Tu,We,Th,Fr' }),
     ]);
@@ -187,6 +189,7 @@ describe.each(Object.entries(backends))('the change guards, with a %s store', (_
     const unread = await cron('store-cards', slip);
     expect(unread.code).toBe(3);
     expect(unread.json().issues).toEqual([
+      expect.objectContaining({ code: 'LAYOUT_CHANGED', message: expect.stringContaining("renamed 'Concept' → 'Store Format'") }),
       expect.objectContaining({ code: 'UNKNOWN_COLUMN', column: 'Store Format' }),
       expect.objectContaining({ code: 'UNUSED_COLUMNS', column: 'Store Format', field: 'storeConceptCode' }),
     ]);

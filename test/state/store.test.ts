@@ -288,9 +288,11 @@ describe('the PostgreSQL store of an earlier version', () => {
     const url = await freshDatabase();
     const old = SCHEMA_SQL.replace(/\n {2}operation[^\n]*/, '')
       .replace(/\n {2}held_removals[^\n]*/, '')
-      .replace(/\n {2}hours_as_of[^\n]*/, '');
+      .replace(/\n {2}hours_as_of[^\n]*/, '')
+      .replace(/\n {2}layout[^\n]*/, '');
     expect(old).not.toContain('held_removals');
     expect(old).not.toContain('hours_as_of');
+    expect(old).not.toContain('layout');
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const columns = async () =>
@@ -307,12 +309,12 @@ describe('the PostgreSQL store of an earlier version', () => {
       const lease = await s.lock(KEY, holder('laptop-7'));
       const p = body('E1');
       try {
-        await s.commit(KEY, 0, p.chunks, { ...meta(p), operation: 'merge' }, 10);
+        await s.commit(KEY, 0, p.chunks, { ...meta(p), operation: 'merge', layout: { header: ['ID', 'Name'], mapping: { fields: {} } } }, 10);
       } finally {
         await lease.release();
       }
-      expect(await columns()).toEqual(expect.arrayContaining(['operation', 'held_removals', 'hours_as_of']));
-      expect(await s.head(KEY)).toMatchObject({ generation: 1, operation: 'merge' });
+      expect(await columns()).toEqual(expect.arrayContaining(['operation', 'held_removals', 'hours_as_of', 'layout']));
+      expect(await s.head(KEY)).toMatchObject({ generation: 1, operation: 'merge', layout: { header: ['ID', 'Name'], mapping: { fields: {} } } });
     } finally {
       await client.end();
     }

@@ -27,6 +27,11 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   TOKEN_FILE_UNREADABLE: '--token-file names a file only the person can correct',
   STDIN_TWICE: "which of the records, the token (--token-file), --baseline and --store-cards goes in a file is the person's choice, and the file theirs",
   BAD_MAPPING: "--map is the person's mapping to correct",
+  // the layout remembered per header (docs/input.md): whether changed columns are meant is the person's to judge
+  LAYOUT_NOT_SAME:
+    'the remedy is a judgement that the new columns are meant, then the same command without --same-layout (a flag to drop, which no fix as data can say; followed in test/e2e/layout-memory.test.ts); --dry-run without it shows how they are read',
+  LAYOUT_CHANGED: 'a warning naming the changed columns for the person to check; --same-layout makes it the refusal LAYOUT_NOT_SAME',
+  VALUE_NOT_IN_TABLE: "what the text stands for is the person's to say: an entry in the --map value table, or the cell corrected; no value can be guessed",
   FLAG_FILE_TOO_LARGE: '--token-file, --map, --keys-file or the config file names the wrong file: only the person knows the right one',
   NOT_A_FILE: 'the config file, --config, --token-file, --map or --keys-file names no regular file: only the person knows which is meant',
   SANDBOX_CANNOT_LISTEN:

@@ -45,8 +45,21 @@ describe('loadMapping', () => {
     ['a bad time format', '{"timeFormat": "hhmm"}'],
     ['a column both mapped and ignored', '{"email": "Mail", "ignore": ["Mail"]}'],
     ['a forbidden key', '{"__proto__": "x"}'],
+    ['a value table that is a list', '{"roleCode": {"column": "Job", "values": ["Cook"]}}'],
+    ['an empty value table', '{"roleCode": {"column": "Job", "values": {}}}'],
+    ['a value table sending an object', '{"roleCode": {"column": "Job", "values": {"Cook": {"id": 3}}}}'],
+    ['a value table without its column', '{"roleCode": {"values": {"Cook": 3}}}'],
   ])('%s is BAD_MAPPING', (_why, json) => {
     expect(code(() => loadMapping(json, 'team-members'))).toBe('BAD_MAPPING');
+  });
+
+  it('a field with a value table: its column, and the texts (trimmed) to the values sent', () => {
+    expect(loadMapping('{"roleCode": {"column": " Job ", "values": {" Store Manager ": 1, "Cashier": "C"}}}', 'team-members')).toEqual({
+      fields: { roleCode: ['Job'] },
+      ignore: [],
+      timeFormat: undefined,
+      values: { roleCode: { 'Store Manager': 1, Cashier: 'C' } },
+    });
   });
 
   it('a missing file names the flag', () => {
