@@ -33,7 +33,8 @@ const HEADER = 'nodeKey,email,Mon,Tue,Wed,Thu,Fri,Sat,Sun';
  */
 async function upload(file: string, args: readonly string[] = []) {
   const run = await runCli(
-    ['store-cards', file, '--yes', '--no-baseline', '--json', '--max-removals', '100%', '--max-changes', '100%', '--state-dir', sb.stateDir, ...args],
+    // A state of its own per run: a mapping recorded for the same header (and its --time-format) would be reused.
+    ['store-cards', file, '--yes', '--no-baseline', '--json', '--max-removals', '100%', '--max-changes', '100%', '--state-dir', tempDir().dir, ...args],
     {
       env: sb.env,
     },
