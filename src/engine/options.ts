@@ -107,4 +107,18 @@ export interface StateOptions {
   readonly fourEyes?: FourEyes | undefined;
 }
 
+/**
+ * What every operation on the recorded set shares (restore, remove, release): the kind, the address,
+ * whether it only plans, and the plan it may save for four eyes.
+ */
+export interface RecordedSetOptions extends SendOptions, StateOptions {
+  readonly kind: Kind;
+  readonly dryRun: boolean;
+  readonly baseUrl: URL;
+  /** --plan-out with --dry-run: save the plan, for `upload approve` and `upload apply`. */
+  readonly planOut?: string | undefined;
+  /** The config's named target: recorded in a saved plan, and named in the fixes. */
+  readonly target?: string | null;
+}
+
 export type { Limits } from '../guard/limit.js';

@@ -2,7 +2,7 @@
 // planned set is the last recorded set without the keys an upload held, sent through the same frame as
 // any upload (guards, question, lock, record; on a target that needs approvals, a plan like any other).
 // Naming the held keys is naming the exact removal count, as `upload remove` does.
-import { KINDS, type Kind } from '../contract/kinds.js';
+import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { UsageError } from '../errors.js';
@@ -16,22 +16,15 @@ import { commandBasics, recordedSetGuards, type Definition } from './definition.
 import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
 import { nothingRecorded } from './nothing-recorded.js';
-import type { Limits, SendOptions, StateOptions } from './options.js';
+import type { Limits, RecordedSetOptions } from './options.js';
 import type { RunResult } from './result.js';
 import type { State } from './state.js';
 
-export interface ReleaseOptions extends SendOptions, StateOptions {
+export interface ReleaseOptions extends RecordedSetOptions {
   /** The guards' limits; the removal limit is the number of keys released. */
   readonly limits: Omit<Limits, 'maxRemovals'>;
-  readonly kind: Kind;
   /** --generation N: the upload whose holds are released; undefined: the latest. */
   readonly generation: number | undefined;
-  readonly dryRun: boolean;
-  readonly baseUrl: URL;
-  /** --plan-out with --dry-run: save the plan, for `upload approve` and `upload apply`. */
-  readonly planOut?: string | undefined;
-  /** The config's named target: recorded in a saved plan, and named in the fixes. */
-  readonly target?: string | null;
 }
 
 export function runRelease(options: ReleaseOptions, ctx: RunContext): Promise<RunResult> {

@@ -1,7 +1,7 @@
 // `upload remove <kind> KEY… [--keys-file FILE]`: the planned set is the last recorded set without
 // those keys, sent through the same frame as any upload. Naming the keys is naming the exact number of
 // removals, which is what --max-removals asks for; every other guard judges as usual.
-import { KINDS, type Kind } from '../contract/kinds.js';
+import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { InputError } from '../errors.js';
@@ -12,24 +12,17 @@ import { nothingRecorded } from './nothing-recorded.js';
 import { commandBasics, recordedSetGuards, type Definition } from './definition.js';
 import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
-import type { Limits, SendOptions, StateOptions } from './options.js';
+import type { Limits, RecordedSetOptions } from './options.js';
 import type { RunContext } from './context.js';
 import type { RunResult } from './result.js';
 
-export interface RemoveOptions extends SendOptions, StateOptions {
+export interface RemoveOptions extends RecordedSetOptions {
   /** The guards' limits; the removal limit is the number of keys named. */
   readonly limits: Omit<Limits, 'maxRemovals'>;
-  readonly kind: Kind;
   /** The keys to remove, each once. */
   readonly keys: readonly string[];
   /** How the keys were given, for the report and the history: "keys E1, E2" or "keys in leavers.txt". */
   readonly source: string;
-  readonly dryRun: boolean;
-  readonly baseUrl: URL;
-  /** --plan-out with --dry-run: save the plan, for `upload approve` and `upload apply`. */
-  readonly planOut?: string | undefined;
-  /** The config's named target, recorded in a saved plan. */
-  readonly target?: string | null;
 }
 
 export function runRemove(options: RemoveOptions, ctx: RunContext): Promise<RunResult> {

@@ -2,7 +2,7 @@
 // — diff against the latest, the guards, the question, send, record — as a new generation that says
 // what it restored.
 import { commandBasics, recordedSetGuards } from './definition.js';
-import { KINDS, type Kind } from '../contract/kinds.js';
+import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { decodeCanonical } from '../diff/snapshot.js';
@@ -13,21 +13,14 @@ import { latestUpload } from './baseline.js';
 import { nothingRecorded } from './nothing-recorded.js';
 import type { RunContext } from './context.js';
 import { runFrame, type Definition } from './frame.js';
-import type { Limits, SendOptions, StateOptions } from './options.js';
+import type { Limits, RecordedSetOptions } from './options.js';
 import type { RunResult } from './result.js';
 import type { State } from './state.js';
 
-export interface RestoreOptions extends SendOptions, StateOptions {
+export interface RestoreOptions extends RecordedSetOptions {
   readonly limits: Limits;
-  readonly kind: Kind;
   /** The generation to restore; undefined: the one before the latest. */
   readonly generation: number | undefined;
-  readonly dryRun: boolean;
-  readonly baseUrl: URL;
-  /** --plan-out with --dry-run: save the plan, for `upload approve` and `upload apply`. */
-  readonly planOut?: string | undefined;
-  /** The config's named target, recorded in a saved plan. */
-  readonly target?: string | null;
 }
 
 export function runRestore(options: RestoreOptions, ctx: RunContext): Promise<RunResult> {
