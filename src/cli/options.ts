@@ -4,7 +4,7 @@ import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { parseIsoDate, today } from '../map/date-rules.js';
 import { loadMapping } from '../map/mapping-file.js';
-import type { SendOptions, UploadOptions } from '../engine/options.js';
+import type { Limits, RecordedSetOptions, SendOptions, UploadOptions } from '../engine/options.js';
 import { count, parseLimits, parseState, seconds } from './parse.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';
@@ -183,4 +183,25 @@ function setFlags(flags: Flags): { merge: boolean; holdRemovals: boolean } {
   if (merge && holdRemovals)
     throw new UsageError('BAD_FLAG', '--hold-removals has nothing to hold with --merge: a merge removes no records', 'drop --hold-removals');
   return { merge, holdRemovals };
+}
+
+/**
+ * restore, remove and release: the options every operation on the recorded set shares, read in the
+ * order a person fixes them (address and token, then the plan file, then the limits and the store).
+ * `stdin` names what else reads standard input (remove's --keys-file -).
+ */
+export async function parseRecordedSet(kind: Kind, flags: TargetedFlags, io: RunIo, stdin?: string): Promise<RecordedSetOptions & { readonly limits: Limits }> {
+  const dryRun = flags.dryRun === true;
+  const sending = await parseSending(flags, io, { dryRun, url: 'always', stdin });
+  const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
+  return {
+    kind,
+    dryRun,
+    ...sending,
+    baseUrl: sending.baseUrl!,
+    limits: parseLimits(flags),
+    ...parseState(flags, io),
+    planOut,
+    target: flags.targetName ?? null,
+  };
 }

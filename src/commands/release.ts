@@ -30,16 +30,13 @@ export default defineCommand({
   interruptible: true,
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind], flags, io, run }) => {
-    const dryRun = flags.dryRun === true;
-    const [{ parseSending, planOutOf }, { count, parseLimits, parseState }, { runRelease }] = await Promise.all([
+    const [{ parseRecordedSet }, { count }, { runRelease }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
       import('../engine/release.js'),
     ]);
-    const sending = await parseSending(flags, io, { dryRun, url: 'always' });
+    const options = await parseRecordedSet(kindArg(kind), flags, io);
     const generation = flags.releaseGeneration === undefined ? undefined : count('--generation', flags.releaseGeneration, 1);
-    const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
-    const options = { kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, limits: parseLimits(flags), ...parseState(flags, io) };
-    return runRelease({ ...options, planOut, target: flags.targetName ?? null }, run);
+    return runRelease({ ...options, generation }, run);
   },
 });

@@ -27,19 +27,11 @@ export default defineCommand({
   interruptible: true,
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind, keys], flags, io, run }) => {
-    const dryRun = flags.dryRun === true;
     const keysFile = flags.keysFile;
-    const [{ parseSending, planOutOf }, { parseLimits, parseState }, { runRemove }] = await Promise.all([
-      import('../cli/options.js'),
-      import('../cli/parse.js'),
-      import('../engine/remove.js'),
-    ]);
-    const sending = await parseSending(flags, io, { dryRun, url: 'always', stdin: keysFile === '-' ? 'keys' : undefined });
+    const [{ parseRecordedSet }, { runRemove }] = await Promise.all([import('../cli/options.js'), import('../engine/remove.js')]);
+    const options = await parseRecordedSet(kindArg(kind), flags, io, keysFile === '-' ? 'keys' : undefined);
     const { list, source } = await removeList((keys as readonly string[] | undefined) ?? [], keysFile, io);
-    const limits = parseLimits(flags);
-    const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
-    const options = { kind: kindArg(kind), keys: list, source, dryRun, ...sending, baseUrl: sending.baseUrl!, limits, ...parseState(flags, io) };
-    return runRemove({ ...options, planOut, target: flags.targetName ?? null }, run);
+    return runRemove({ ...options, keys: list, source }, run);
   },
 });
 

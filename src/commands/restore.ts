@@ -29,16 +29,13 @@ export default defineCommand({
   interruptible: true,
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind], flags, io, run }) => {
-    const dryRun = flags.dryRun === true;
-    const [{ parseSending, planOutOf }, { count, parseLimits, parseState }, { runRestore }] = await Promise.all([
+    const [{ parseRecordedSet }, { count }, { runRestore }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
       import('../engine/restore.js'),
     ]);
-    const sending = await parseSending(flags, io, { dryRun, url: 'always' });
+    const options = await parseRecordedSet(kindArg(kind), flags, io);
     const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);
-    const planOut = await planOutOf(flags, dryRun, sending.baseUrl);
-    const options = { kind: kindArg(kind), generation, dryRun, ...sending, baseUrl: sending.baseUrl!, limits: parseLimits(flags), ...parseState(flags, io) };
-    return runRestore({ ...options, planOut, target: flags.targetName ?? null }, run);
+    return runRestore({ ...options, generation }, run);
   },
 });
