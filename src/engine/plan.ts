@@ -11,7 +11,7 @@ import type { Mapping } from '../map/mapping-file.js';
 import { compilePlan, type ColumnPlan } from '../map/column-plan.js';
 import { mapRecord, type Mapped } from '../map/record.js';
 import { clockFromEvidence } from '../map/clock-evidence.js';
-import { mergeDayRows, type RowOfStore } from '../map/day-rows.js';
+import { mergeDayRows, missingDayRows, type RowOfStore } from '../map/day-rows.js';
 import { decideLayout, type LayoutDecision, type Remembered } from '../map/layout-memory.js';
 import { guardRecordedNames } from './recorded-names.js';
 import { hasHeaderRow, openRecords, type ReadOptions } from '../read/index.js';
@@ -193,6 +193,11 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
       plan,
       mergeDayRows(storeRows, plan.splitHours, (f) => plan.fed.find((x) => x.field === f)?.column ?? null),
     );
+  if (stores.size) {
+    const named = new Set([...stores.values()].flatMap((s) => s.rows.flatMap((r) => (r.row ? [r.row.day] : []))));
+    const missing = missingDayRows(named, (layout?.mapping ?? input.mapping).closedDays ?? [], 1);
+    if (missing) validator.add(missing);
+  }
   input.onProgress?.(rows);
   if (excluded.length)
     validator.add(

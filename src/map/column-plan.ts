@@ -321,13 +321,14 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     // The `errors` column that --errors-csv adds holds the tool's own words: a file of rejected rows
     // read back after fixing them is the documented way round, not a column whose values went missing.
     const unused = [...unknown, ...unplaced].sort((a, b) => a - b).filter((i) => normalise(columns[i]!) !== 'errors');
-    if (kind === 'store-cards') {
+    // One row per day names its day in each row: which days the rows leave out is known only once they
+    // are read (../engine/plan.ts, missingDayRows).
+    if (kind === 'store-cards' && !dayRows) {
       issues.push(
         ...accountDays({
           columns,
           covered: days.map(Boolean),
-          // One row per day names its day in each row: no weekday is left without a column.
-          weekColumn: dayRows ? columns[dayRows.day] : hoursJson === undefined ? undefined : columns[hoursJson],
+          weekColumn: hoursJson === undefined ? undefined : columns[hoursJson],
           closedDays: options.mapping.closedDays,
           unused,
           line: options.line,

@@ -6,6 +6,7 @@ import type { Fix } from '../errors.js';
 import { issue, type Issue } from '../issues.js';
 import type { RawRecord } from '../read/types.js';
 import { normalise } from './columns.js';
+import { dayCodes } from './closed-days.js';
 import { dayList } from './day-words.js';
 import { AMBIGUOUS, CLOCK_OR_DECIMAL, DAY_NAMES, dayHours, isClosed, onePeriod, parseDay, parseTime, timeError, type DayHours } from './hours.js';
 import { dayIndex, hoursColumn } from './layout.js';
@@ -223,4 +224,33 @@ export function mergeDayRows(
     period[String(day)] = one;
   }
   return { candidate: { ...first.candidate, opentToGuestsPeriod: period }, issues };
+}
+
+/**
+ * MISSING_DAYS for one row per store per day: a weekday no row of the whole file names would be sent
+ * closed for every store, which the file never said (an export that leaves out a day looks the same as
+ * a chain closed that day). Named, unless --closed-days says so; a day some store has a row for is the
+ * file's word that a store without one is closed then. A day --closed-days names that rows give is
+ * HOURS_TWICE, as for day columns.
+ */
+export function missingDayRows(named: ReadonlySet<number>, closed: readonly number[], line: number): Issue | undefined {
+  const twice = closed.filter((d) => named.has(d));
+  if (twice.length)
+    return issue(
+      'error',
+      'HOURS_TWICE',
+      `${dayList(twice)} ${twice.length > 1 ? 'are' : 'is'} declared closed with --closed-days but rows of the file give ${twice.length > 1 ? 'their' : 'its'} hours; drop ${dayCodes(twice)} from --closed-days`,
+      { line, field: 'opentToGuestsPeriod', value: dayCodes(twice) },
+    );
+  const missing = [0, 1, 2, 3, 4, 5, 6].filter((d) => !named.has(d) && !closed.includes(d));
+  if (!missing.length) return undefined;
+  // A later --closed-days replaces an earlier one: the value to give is every closed day.
+  const allClosed = dayCodes([...closed, ...missing]);
+  const they = missing.length > 1 ? 'they' : 'it';
+  return issue(
+    'error',
+    'MISSING_DAYS',
+    `no row of the file names ${dayList(missing)}, so ${they} would be sent as closed for every store; if the stores are closed then, say so with --closed-days ${allClosed}`,
+    { line, field: 'opentToGuestsPeriod', value: dayCodes(missing), fixes: [{ kind: 'flags', args: ['--closed-days', allClosed] }] },
+  );
 }

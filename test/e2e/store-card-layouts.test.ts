@@ -67,14 +67,21 @@ describe('one row per store per day (Toast)', () => {
   });
 
   it('a day column with one range column (Day of Week, Hours) is read the same way', async () => {
-    await uploads(argv(fixture('store-cards-day-rows-range.csv')), [
+    // No row of the file names Wednesday to Friday: sent closed for every store only once the person says so.
+    const asked = await refused(argv(fixture('store-cards-day-rows-range.csv')));
+    const missing = (asked.json().issues as { code: string; message: string; fixes?: { kind: string; args: string[] }[] }[]).find(
+      (i) => i.code === 'MISSING_DAYS',
+    )!;
+    expect(missing.message).toContain('no row of the file names Wednesday to Friday');
+    expect(missing.fixes).toEqual([{ kind: 'flags', args: ['--closed-days', 'We,Th,Fr'] }]);
+    await uploads(argv(fixture('store-cards-day-rows-range.csv'), missing.fixes![0]!.args), [
       card('ST-1', 'one@example.com', week([1, 9, 17], [2, 9, 17], [6, 10, 14])),
       card('ST-2', 'two@example.com', week([1, 8, 20])),
     ]);
   });
 
   it('rows that disagree are refused naming the rows, never chosen or deleted as duplicates; two rows for one day are SPLIT_HOURS', async () => {
-    const args = argv(fixture('store-cards-toast-day-rows-disagree.csv'), ['--ignore-column', 'Location Name']);
+    const args = argv(fixture('store-cards-toast-day-rows-disagree.csv'), ['--ignore-column', 'Location Name', '--closed-days', 'Th,Fr,Sa']);
     const r = await refused(args);
     const issues = r.json().issues as { code: string; line: number; column: string | null; message: string }[];
     expect(issues.map((i) => i.code)).toEqual(['DAY_ROWS_DISAGREE', 'DAY_ROWS_DISAGREE', 'SPLIT_HOURS']);
@@ -101,7 +108,7 @@ describe('one row per store per day (Toast)', () => {
         .join('\n')
         .replace('uptown-old@', 'uptown@'),
     );
-    await uploads(followFix(argv(file, ['--ignore-column', 'Location Name']), fixes[0]!), [
+    await uploads(followFix(argv(file, ['--ignore-column', 'Location Name', '--closed-days', 'Th,Fr,Sa']), fixes[0]!), [
       card('TST-10', 'uptown@example.com', week([0, 12, 21], [1, 11, 22], [2, 11, 22], [3, 11, 22])),
       card('TST-20', 'lakeside@example.com', week([1, 7, 15])),
     ]);
@@ -109,7 +116,9 @@ describe('one row per store per day (Toast)', () => {
 
   it('--errors-csv writes every row of a refused store, so fixing that file loses no day', async () => {
     const out = join(sb.dir, 'rejected.csv');
-    await refused(argv(fixture('store-cards-toast-day-rows-disagree.csv'), ['--ignore-column', 'Location Name', '--errors-csv', out]));
+    await refused(
+      argv(fixture('store-cards-toast-day-rows-disagree.csv'), ['--ignore-column', 'Location Name', '--closed-days', 'Th,Fr,Sa', '--errors-csv', out]),
+    );
     const rows = readFileSync(out, 'utf8').trim().split(/\r?\n/).slice(1);
     expect(rows.map((r) => r.split(',').slice(0, 4).join(','))).toEqual([
       'TST-10,Uptown,uptown@example.com,Monday',
