@@ -112,7 +112,7 @@ const started = Date.now();
 const runs = builds.map(() => []);
 for (let i = 0; i < o.runs; i++) {
   for (const [b, build] of builds.entries()) {
-    const r = await run(process.execPath, [build.bin, 'team-members', file, '--dry-run', '--json', ...against, '--state-dir', state]);
+    const r = await run(process.execPath, [build.bin, 'team-members', file, '--dry-run', '--json', ...against, '--state', state]);
     const report = JSON.parse(r.stdout);
     if (report.outcome !== 'dry-run') throw new Error(`${build.label}: outcome ${report.outcome}: ${r.stderr.slice(-300)}`);
     if (records !== undefined && report.diff.unchanged !== records) throw new Error(`${build.label}: the baseline was not used`);

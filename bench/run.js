@@ -72,7 +72,7 @@ async function dryRunVersusFloor(kind, file, name) {
   for (let i = 0; i < o.repeat; i++) {
     // Interleaved, so a busy machine weighs on both sides alike.
     floor.push(await run(process.execPath, [FLOOR, file]));
-    const r = await run(process.execPath, [BIN, kind, file, '--dry-run', '--json', '--state-dir', state]);
+    const r = await run(process.execPath, [BIN, kind, file, '--dry-run', '--json', '--state', state]);
     expectOutcome(r, 'dry-run', `dry run of ${file}`);
     ours.push(r);
     if (mlr) miller.push(await run('mlr', ['--icsv', '--ojson', 'cat', file], { stdout: 'ignore' }));
@@ -108,7 +108,7 @@ async function uploadVersusCurl(size, file) {
   const cli = await measured(o.repeat, () =>
     once(async (sandbox) => {
       const env = { ...process.env, UPLOAD_TOKEN: sandbox.token, UPLOAD_BASE_URL: sandbox.url };
-      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', join(scratch, 'state')], { env });
+      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--no-baseline', '--json', '--state', join(scratch, 'state')], { env });
       expectOutcome(r, 'uploaded', `upload of ${file}`);
       // The JSON body curl posts: exactly what the sandbox stored, fetched once and kept.
       if (!existsSync(body) || statSync(body).mtimeMs < statSync(file).mtimeMs) {
@@ -162,7 +162,7 @@ async function startup(runs = 15) {
     const r = await run(process.execPath, [BIN, '--help'], { plain: true });
     if (r.code !== 0 || !r.stdout.includes('Usage: upload')) throw new Error(`upload --help failed: ${r.stderr}`);
     help.push(r.wallMs);
-    const d = await run(process.execPath, [BIN, 'team-members', ten, '--dry-run', '--quiet', '--state-dir', join(scratch, 'state')], { plain: true });
+    const d = await run(process.execPath, [BIN, 'team-members', ten, '--dry-run', '--quiet', '--state', join(scratch, 'state')], { plain: true });
     if (d.code !== 0) throw new Error(`10-row dry run failed: ${d.stderr}`);
     dry.push(d.wallMs);
   }
@@ -195,7 +195,7 @@ async function dryRunWithBaseline(file, name) {
   const ours = [];
   for (let i = 0; i < o.repeat; i++) {
     floor.push(await run(process.execPath, [FLOOR, file]));
-    const r = await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--base-url', baseUrl, '--state-dir', state]);
+    const r = await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--base-url', baseUrl, '--state', state]);
     const report = expectOutcome(r, 'dry-run', `dry run of ${file} against its baseline`);
     if (report.diff.unchanged !== records) throw new Error(`the baseline was not used: ${JSON.stringify(report.diff)}`);
     ours.push(r);
@@ -228,8 +228,8 @@ async function uploadToSink(file, name, records) {
     const dry = [];
     const up = [];
     for (let i = 0; i < o.repeat; i++) {
-      dry.push(await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--state-dir', join(scratch, 'sink-dry')]));
-      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', join(scratch, `sink-${i}`)], {
+      dry.push(await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--state', join(scratch, 'sink-dry')]));
+      const r = await run(process.execPath, [BIN, 'team-members', file, '--yes', '--no-baseline', '--json', '--state', join(scratch, `sink-${i}`)], {
         env: { ...process.env, UPLOAD_TOKEN: 'bench-token-123', UPLOAD_BASE_URL: url },
       });
       expectOutcome(r, 'uploaded', `upload of ${file} to a sink`);

@@ -11,7 +11,7 @@ export const BASELINE_URL = 'http://127.0.0.1:9';
 /** Records `file`'s own body (made by `bin`, a dry run with --payload-out) as upload #1 in `state`; its record count. */
 export async function recordBaseline(bin, file, state, scratch) {
   const body = join(scratch, 'baseline-body.json');
-  const made = await run(process.execPath, [bin, 'team-members', file, '--dry-run', '--json', '--payload-out', body, '--state-dir', state]);
+  const made = await run(process.execPath, [bin, 'team-members', file, '--dry-run', '--json', '--payload-out', body, '--state', state]);
   if (made.code !== 0) throw new Error(`payload of ${file}: exit ${made.code}: ${made.stderr.slice(-300)}`);
   const { records } = JSON.parse(made.stdout);
   const { openStore } = await import('../../dist/state/index.js');

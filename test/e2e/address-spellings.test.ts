@@ -56,7 +56,7 @@ describe('a protected target written localhost', () => {
   it('is not the service on another port of the same host: that one is sent to as itself', async () => {
     const file = writeMembers(other.dir, 'other.csv', range(1, 7));
     const before = await production.stored('/integrations/teamMembers');
-    const r = await runCli(['team-members', file, '--base-url', other.url, '--state-dir', join(other.dir, 'state'), '--no-baseline', '--yes', '--json'], {
+    const r = await runCli(['team-members', file, '--base-url', other.url, '--state', join(other.dir, 'state'), '--no-baseline', '--yes', '--json'], {
       env,
     });
     expect(r.code, r.stderr).toBe(0);
@@ -65,7 +65,7 @@ describe('a protected target written localhost', () => {
   });
 
   it('applies a plan given its address in another spelling, and refuses another port (PLAN_BASE_URL)', async () => {
-    const state = ['--state-dir', join(other.dir, 'state')];
+    const state = ['--state', join(other.dir, 'state')];
     const file = writeMembers(other.dir, 'more.csv', range(1, 9));
     const port = new URL(other.url).port;
     const planned = await runCli(['team-members', file, '--base-url', other.url, ...state, '--dry-run', '--plan-out', join(other.dir, 'more.plan.json')], {

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 const run = (file: string, ...args: string[]) =>
-  runCli(['team-members', file, '--yes', '--json', '--max-changes', '100%', '--state-dir', sb.stateDir, ...args], { env: sb.env });
+  runCli(['team-members', file, '--yes', '--json', '--max-changes', '100%', '--state', sb.stateDir, ...args], { env: sb.env });
 const stored = async () => ((await sb.stored('/integrations/teamMembers')) as { name: string }[]).map((m) => m.name);
 
 /** Records `names` (UTF-8), then writes them in `page`: the file a person gets from a legacy export. */

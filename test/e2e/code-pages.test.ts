@@ -46,7 +46,7 @@ describe('a Polish export in windows-1250', () => {
   it('with --encoding windows-1250: uploads the names as written, with no warning', async () => {
     const sb = await sandbox();
     try {
-      const r = await runCli(['team-members', file(), '--yes', '--no-baseline', '--json', '--encoding', 'windows-1250', '--state-dir', sb.stateDir], {
+      const r = await runCli(['team-members', file(), '--yes', '--no-baseline', '--json', '--encoding', 'windows-1250', '--state', sb.stateDir], {
         env: sb.env,
       });
       expect(r.code, r.stderr).toBe(0);
@@ -80,7 +80,7 @@ describe('other code pages', () => {
 // recorded upload is the baseline, and nothing is sent.
 describe('names already recorded', () => {
   const uploadUtf8 = async (sb: Awaited<ReturnType<typeof sandbox>>, text: string) => {
-    const r = await runCli(['team-members', tempDir().write('first.csv', text), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], {
+    const r = await runCli(['team-members', tempDir().write('first.csv', text), '--yes', '--no-baseline', '--json', '--state', sb.stateDir], {
       env: sb.env,
     });
     expect(r.code, r.stderr).toBe(0);
@@ -92,7 +92,7 @@ describe('names already recorded', () => {
     try {
       await uploadUtf8(sb, POLISH);
       const file = tempDir().write('staff.csv', encode(POLISH, 'windows-1250'));
-      const r = await runCli(['team-members', file, '--yes', '--json', '--encoding', 'windows-1252', '--max-changes', '100%', '--state-dir', sb.stateDir], {
+      const r = await runCli(['team-members', file, '--yes', '--json', '--encoding', 'windows-1252', '--max-changes', '100%', '--state', sb.stateDir], {
         env: sb.env,
       });
       expect(r.code, r.stderr).toBe(3);
@@ -113,7 +113,7 @@ describe('names already recorded', () => {
       const names = (jurgen: string) => `employeeID,email,name\nE1,jurgen@example.com,${jurgen} Weiß\nE2,anna@example.com,Anna Berg\n`;
       await uploadUtf8(sb, names('Jürgen'));
       const r = await runCli(
-        ['team-members', tempDir().write('staff.csv', names('J?rgen')), '--yes', '--json', '--max-changes', '100%', '--state-dir', sb.stateDir],
+        ['team-members', tempDir().write('staff.csv', names('J?rgen')), '--yes', '--json', '--max-changes', '100%', '--state', sb.stateDir],
         {
           env: sb.env,
         },
@@ -142,7 +142,7 @@ describe('names already recorded', () => {
           '--json',
           '--max-changes',
           '100%',
-          '--state-dir',
+          '--state',
           sb.stateDir,
         ],
         { env: sb.env },
@@ -169,7 +169,7 @@ describe('names already recorded', () => {
           '--json',
           '--max-changes',
           '100%',
-          '--state-dir',
+          '--state',
           sb.stateDir,
         ],
         { env: sb.env },
@@ -185,7 +185,7 @@ describe('names already recorded', () => {
     const sb = await sandbox();
     try {
       const file = tempDir().write('staff.csv', encode(POLISH, 'windows-1250'));
-      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--encoding', 'windows-1252', '--state-dir', sb.stateDir], {
+      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--encoding', 'windows-1252', '--state', sb.stateDir], {
         env: sb.env,
       });
       expect(r.code, r.stderr).toBe(0);

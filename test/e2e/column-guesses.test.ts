@@ -23,7 +23,7 @@ async function members(text: string, ...flags: string[]) {
   sb ??= await sandbox();
   const file = join(sb.dir, 'staff.csv');
   writeFileSync(file, text);
-  const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...flags], { env: sb.env });
+  const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir, ...flags], { env: sb.env });
   return { r, issues: r.json().issues as Found[], stored: await sb.stored('/integrations/teamMembers') };
 }
 

@@ -34,7 +34,7 @@ function sharedFolder(): string {
 
 /** The nightly job of the report: production by UPLOAD_BASE_URL, the production token, --yes. */
 function nightly(cwd: string, prod: string, args: string[] = []) {
-  return runCli(['team-members', fixture('team-members.csv'), '--yes', '--json', '--no-baseline', '--state-dir', join(cwd, '..', 'state'), ...args], {
+  return runCli(['team-members', fixture('team-members.csv'), '--yes', '--json', '--no-baseline', '--state', join(cwd, '..', 'state'), ...args], {
     cwd,
     env: { UPLOAD_TOKEN: CANARY, UPLOAD_BASE_URL: prod },
   });
@@ -81,7 +81,7 @@ describe('a planted config never chooses where the token goes', () => {
     sb = await sandbox();
     const cwd = sharedFolder();
     writeFileSync(join(cwd, 'upload.config.json'), configFor(`${sb.url}/`), { mode: 0o600 });
-    const r = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--json', '--no-baseline', '--state-dir', join(cwd, '..', 'state')], {
+    const r = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--json', '--no-baseline', '--state', join(cwd, '..', 'state')], {
       cwd,
       env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: sb.url },
     });

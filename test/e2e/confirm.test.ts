@@ -96,7 +96,7 @@ describe('confirmation on a terminal', () => {
 describe('without a terminal', () => {
   it('requires --yes (exit 2), and sends nothing', async () => {
     sb = await sandbox();
-    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--json', '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(2);
     expect(r.json().error).toMatchObject({ code: 'NO_CONFIRMATION', hint: expect.stringContaining('--yes') });
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);

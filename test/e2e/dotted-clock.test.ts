@@ -20,7 +20,7 @@ describe('a dotted time with am/pm', () => {
       file,
       'Store ID,Email,Monday,Tuesday,Wednesday,Thursday,Friday,Saturday,Sunday\nS1,s1@example.com,9am - 5.30pm,9am - 5pm,9am - 5pm,9am - 5pm,8.45am - 6.15pm,closed,closed\n',
     );
-    const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().issues).toEqual([]);
     expect(await sb.stored('/integrations/storeCards')).toEqual([

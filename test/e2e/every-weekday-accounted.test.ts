@@ -33,7 +33,7 @@ async function upload(name: string, text: string, ...flags: string[]): Promise<{
   const s = sb;
   const file = `${s.dir}/${name}`;
   writeFileSync(file, text);
-  const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state-dir', s.stateDir, ...flags], { env: s.env });
+  const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state', s.stateDir, ...flags], { env: s.env });
   return { r, stored: await s.stored(STORES) };
 }
 
@@ -173,7 +173,7 @@ STORE-001,s1@example.com,12,12:00-18:00,09:00-21:00,09:00-21:00,09:00-21:00,09:0
     sb ??= await sandbox();
     const file = `${sb.dir}/store001-sunday-fix.csv`;
     writeFileSync(file, pt);
-    const merge = await runCli(['store-cards', file, '--merge', '--yes', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const merge = await runCli(['store-cards', file, '--merge', '--yes', '--json', '--state', sb.stateDir], { env: sb.env });
     const after = await sb.stored(STORES);
     if (merge.code === 0) {
       // Read as written: Sunday opens, the weekdays stay open.
@@ -193,7 +193,7 @@ describe('UNUSED_COLUMNS', () => {
     sb ??= await sandbox();
     const file = `${sb.dir}/staff.csv`;
     writeFileSync(file, text);
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...flags], { env: sb.env });
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir, ...flags], { env: sb.env });
     return { r, stored: await sb.stored(TEAM) };
   }
 

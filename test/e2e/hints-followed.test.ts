@@ -49,10 +49,10 @@ async function start(c: FixCase, dir: string): Promise<Attempt> {
   for (const [k, before] of [c.before ?? []].flat().entries()) {
     const file = join(dir, before.name);
     writeFileSync(file, before.content);
-    const r = await runCli([before.kind, file, '--yes', ...(k === 0 ? ['--no-baseline'] : []), '--json', '--state-dir', state], { env: sb.env });
+    const r = await runCli([before.kind, file, '--yes', ...(k === 0 ? ['--no-baseline'] : []), '--json', '--state', state], { env: sb.env });
     expect(r.code, r.stderr).toBe(0);
   }
-  return { keep: ['--json', '--state-dir', state], held: await holdings() };
+  return { keep: ['--json', '--state', state], held: await holdings() };
 }
 
 /** The case's files written afresh (a cell fix writes into them); its argv with their paths. */

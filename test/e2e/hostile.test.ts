@@ -250,7 +250,7 @@ describe('no token form anywhere, across a whole real run', () => {
     const sb = await sandbox();
     try {
       const t = tempDir();
-      const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 5)), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], {
+      const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 5)), '--yes', '--no-baseline', '--json', '--state', sb.stateDir], {
         env: { ...sb.env, UPLOAD_TOKEN: TOKEN },
       });
       expect(r.code).toBe(0);

@@ -19,7 +19,7 @@ async function uploadStore(cells: { header?: string; row?: string; hours?: strin
     const header = cells.header ?? 'nodeKey,email,storeConceptCode,hours';
     const row = cells.row ?? `S1,s1@example.com,1,"${cells.hours ?? ''}"`;
     const file = tmp.write('stores.csv', `${header}\n${row}\n`);
-    const run = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env });
+    const run = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir, ...args], { env: sb.env });
     const stored = (await sb.stored('/integrations/storeCards')) as { opentToGuestsPeriod?: Week }[];
     return { run, report: run.json(), stored };
   } finally {
@@ -167,7 +167,7 @@ it('on screen, the ambiguous clock names the file, line, column and both ways to
   try {
     const tmp = tempDir();
     tmp.write('stores.csv', 'nodeKey,email,storeConceptCode,hours\nS1,s1@example.com,1,"Mon-Fri 9-5, Sat 10-2"\n');
-    const run = await runCli(['store-cards', 'stores.csv', '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env, cwd: tmp.dir });
+    const run = await runCli(['store-cards', 'stores.csv', '--yes', '--no-baseline', '--state', sb.stateDir], { env: sb.env, cwd: tmp.dir });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain("stores.csv:2 hours: 'Mon-Fri 9-5, Sat 10-2': '9-5' could be 09:00-17:00 (a 12-hour clock) or 09:00-05:00 next day");
     expect(run.stderr).toContain('--time-format 12h');

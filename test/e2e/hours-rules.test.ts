@@ -35,7 +35,7 @@ function storesFile(weeks: readonly string[]): { argv: string[]; state: string }
   const rows = weeks.map((hours, i) => `S${i + 1},s${i + 1}@example.com,1,"${hours}"`);
   const file = tmp.write('stores.csv', `nodeKey,email,storeConceptCode,hours\n${rows.join('\n')}\n`);
   const state = join(tmp.dir, 'state');
-  return { argv: ['store-cards', file, '--yes', '--no-baseline', '--json', '--state-dir', state], state };
+  return { argv: ['store-cards', file, '--yes', '--no-baseline', '--json', '--state', state], state };
 }
 
 async function run(argv: readonly string[]) {
@@ -116,10 +116,10 @@ describe('rules bound to dates: --hours-as-of', () => {
     expect(weeks).toEqual([days([1, 2, 3, 4], 9, 18)]);
     expect(report.hoursAsOf).toBe('2026-04-08');
 
-    const history = await runCli(['history', 'store-cards', '--json', '--state-dir', state], { env: sb.env });
+    const history = await runCli(['history', 'store-cards', '--json', '--state', state], { env: sb.env });
     expect(history.code, history.stderr).toBe(0);
     expect(history.json<{ generations: { hoursAsOf?: string }[] }>().generations.map((g) => g.hoursAsOf)).toEqual(['2026-04-08']);
-    const words = await runCli(['history', 'store-cards', '--state-dir', state], { env: sb.env });
+    const words = await runCli(['history', 'store-cards', '--state', state], { env: sb.env });
     expect(words.stdout).toContain('hours as of 2026-04-08: rules bound to dates read for that week');
   });
 
@@ -129,11 +129,11 @@ describe('rules bound to dates: --hours-as-of', () => {
     const planned = await runCli([...argv.filter((a) => a !== '--yes'), '--dry-run', '--plan-out', plan, '--hours-as-of', '2026-04-08'], { env: sb.env });
     expect(planned.code, planned.stderr).toBe(0);
     expect(planned.json().hoursAsOf).toBe('2026-04-08');
-    const applied = await run(['apply', plan, '--yes', '--json', '--state-dir', state]);
+    const applied = await run(['apply', plan, '--yes', '--json', '--state', state]);
     expect(applied.result.code, applied.result.stderr).toBe(0);
     expect(applied.weeks).toEqual([days([1, 2, 3, 4], 9, 18)]);
     expect(applied.report.hoursAsOf).toBe('2026-04-08');
-    const history = await runCli(['history', 'store-cards', '--json', '--state-dir', state], { env: sb.env });
+    const history = await runCli(['history', 'store-cards', '--json', '--state', state], { env: sb.env });
     expect(history.json<{ generations: { hoursAsOf?: string }[] }>().generations.map((g) => g.hoursAsOf)).toEqual(['2026-04-08']);
   });
 
@@ -167,7 +167,7 @@ it('schema.org hours in a JSON file: the special hours of Christmas sent for the
     spec({ opens: '00:00', closes: '00:00', validFrom: '2026-12-24', validThrough: '2026-12-26' }),
   ];
   const file = tmp.write('stores.json', JSON.stringify([{ nodeKey: 'S1', email: 's1@example.com', storeConceptCode: 1, opentToGuestsPeriod: hours }]));
-  const argv = ['store-cards', file, '--yes', '--no-baseline', '--json', '--state-dir', join(tmp.dir, 'state')];
+  const argv = ['store-cards', file, '--yes', '--no-baseline', '--json', '--state', join(tmp.dir, 'state')];
   const refused = await run(argv);
   expect(refused.result.code, refused.result.stderr).toBe(3);
   expect((refused.report.issues as Issue[]).map((i) => i.code)).toEqual(['INVALID_HOURS']);

@@ -34,7 +34,7 @@ const HEADER = 'nodeKey,email,Mon,Tue,Wed,Thu,Fri,Sat,Sun';
 async function upload(file: string, args: readonly string[] = []) {
   const run = await runCli(
     // A state of its own per run: a mapping recorded for the same header (and its --time-format) would be reused.
-    ['store-cards', file, '--yes', '--no-baseline', '--json', '--max-removals', '100%', '--max-changes', '100%', '--state-dir', tempDir().dir, ...args],
+    ['store-cards', file, '--yes', '--no-baseline', '--json', '--max-removals', '100%', '--max-changes', '100%', '--state', tempDir().dir, ...args],
     {
       env: sb.env,
     },

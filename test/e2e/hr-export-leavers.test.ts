@@ -171,7 +171,7 @@ interface Found {
 async function follow(e: Export, answer: 'active' | 'not a status') {
   const sb = await sandbox();
   try {
-    const args = [join(FIXTURES, e.file), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...(e.map ? ['--map', JSON.stringify(e.map)] : [])];
+    const args = [join(FIXTURES, e.file), '--yes', '--no-baseline', '--json', '--state', sb.stateDir, ...(e.map ? ['--map', JSON.stringify(e.map)] : [])];
     const runs: CliResult[] = [];
     for (let step = 0; step < 4; step++) {
       const r = await runCli(['team-members', ...args], { env: sb.env });
@@ -234,7 +234,7 @@ describe.concurrent('UNUSED_COLUMNS beside a status column', () => {
   ] as const)('%s: the fix leaves out only the other column, and following it (or ignoring the status) is still refused', async (file, status, other, map) => {
     const sb = await sandbox();
     try {
-      const base = [join(FIXTURES, file), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--map', JSON.stringify(map)];
+      const base = [join(FIXTURES, file), '--yes', '--no-baseline', '--json', '--state', sb.stateDir, '--map', JSON.stringify(map)];
       const run = (...more: string[]) => runCli(['team-members', ...base, ...more], { env: sb.env });
       const first = await run();
       expect(first.code).toBe(3);
@@ -268,7 +268,7 @@ describe('a workbook whose yes/no status cells are booleans', () => {
           sheetData: `<row r="1">${text('A1', 'Employee Id')}${text('B1', 'Display Name')}${text('C1', 'Email')}${text('D1', 'Active')}</row>${row(2, 'd1', 'Ella Moss', true)}${row(3, 'd2', 'Finn Reid', false)}`,
         }),
       );
-      const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
+      const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir];
       const first = await runCli(args, { env: sb.env });
       expect(first.code).toBe(3);
       const undecided = (first.json().issues as Found[]).find((i) => i.code === 'STATUS_COLUMN_UNDECIDED')!;

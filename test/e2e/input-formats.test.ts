@@ -44,7 +44,7 @@ async function upload(kind: Kind, file: string, args: readonly string[] = [], in
   const sb = await sandbox();
   try {
     const path = file === '-' ? file : resolve(FIXTURES, file);
-    const run = await runCli([kind, path, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, input });
+    const run = await runCli([kind, path, '--yes', '--no-baseline', '--json', '--state', sb.stateDir, ...args], { env: sb.env, input });
     return { run, stored: await sb.stored(PATHS[kind]) };
   } finally {
     await sb.stop();

@@ -19,7 +19,7 @@ const padded = (n: number) => String(n).padStart(6, '0');
 
 async function start(keys: string[]) {
   sb = await sandbox();
-  const run = (args: string[]) => runCli([...args, '--state-dir', sb!.stateDir], { env: sb!.env });
+  const run = (args: string[]) => runCli([...args, '--state', sb!.stateDir], { env: sb!.env });
   const first = join(sb.dir, 'export.csv');
   writeFileSync(first, members(keys));
   expect((await run(['team-members', first, '--yes', '--no-baseline'])).code).toBe(0);

@@ -28,7 +28,7 @@ async function heldService() {
   const t = tempDir();
   const stateDir = join(t.dir, 'state');
   const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };
-  const args = (file: string, ...more: string[]) => ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', stateDir, ...more];
+  const args = (file: string, ...more: string[]) => ['team-members', file, '--yes', '--no-baseline', '--json', '--state', stateDir, ...more];
   const lock = lockOf(stateDir, server.url);
   return { server, held, t, env, args, lock, stateDir };
 }
@@ -122,7 +122,7 @@ describe('the lock', () => {
         expiresAt: new Date(Date.now() + 60_000).toISOString(),
       }),
     );
-    const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 2)), '--yes', '--no-baseline', '--state-dir', stateDir], {
+    const r = await runCli(['team-members', writeMembers(t.dir, 'a.csv', range(1, 2)), '--yes', '--no-baseline', '--state', stateDir], {
       env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url },
     });
     expect(r.code).toBe(0);

@@ -21,7 +21,7 @@ afterEach(async () => {
 
 /** A real upload to the sandbox, with --json; `--no-baseline` unless the test means the last upload to count. */
 const upload = (args: readonly string[], baseline = false) =>
-  runCli([...args, '--yes', '--json', '--state-dir', sb.stateDir, ...(baseline ? [] : ['--no-baseline'])], { env: sb.env });
+  runCli([...args, '--yes', '--json', '--state', sb.stateDir, ...(baseline ? [] : ['--no-baseline'])], { env: sb.env });
 
 /** Writes a cell fix into a CSV file written by these tests (no quoted cells): the line's cell under `column`. */
 function followCellFix(file: string, fix: Fix): void {

@@ -100,7 +100,7 @@ describe("the service's words are shown, never obeyed", () => {
       const tmp = tempDir();
       const file = writeMembers(tmp.dir, 'staff.csv', range(1, 5));
       const service = await servers.serve({ status, body: { status, message: HOSTILE, errors: [HOSTILE] } });
-      const run = await runCli(['team-members', file, '--yes', '--no-baseline', '--state-dir', join(tmp.dir, 'state'), '--base-url', service.url], {
+      const run = await runCli(['team-members', file, '--yes', '--no-baseline', '--state', join(tmp.dir, 'state'), '--base-url', service.url], {
         env: { UPLOAD_TOKEN: TOKEN },
       });
       expect(run.code).toBe(status === 400 ? 5 : 7);
@@ -108,7 +108,7 @@ describe("the service's words are shown, never obeyed", () => {
       expect(run.stderr).not.toMatch(RAW);
       // The fake success line never starts a line of its own.
       expect(run.stderr.split('\n').some((line) => line.startsWith('upload: ✓'))).toBe(false);
-      const json = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', join(tmp.dir, 'state2'), '--base-url', service.url], {
+      const json = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', join(tmp.dir, 'state2'), '--base-url', service.url], {
         env: { UPLOAD_TOKEN: TOKEN },
       });
       expect(json.json().response.message).not.toMatch(RAW);
@@ -124,7 +124,7 @@ describe("the service's words on a real terminal (tmux)", () => {
     const file = writeMembers(tmp.dir, 'staff.csv', range(1, 5));
     const hostile = 'bad\u001b[2J\u001b[H\u001b]8;;http://evil.example/\u0007click\u001b]8;;\u0007\u001b[41mred\r\nupload: ✓ 5 team member(s) uploaded';
     const service = await servers.serve({ status: 400, body: { status: 400, message: hostile } });
-    const t = inTerminal(['team-members', file, '--yes', '--no-baseline', '--state-dir', join(tmp.dir, 'state'), '--base-url', service.url], {
+    const t = inTerminal(['team-members', file, '--yes', '--no-baseline', '--state', join(tmp.dir, 'state'), '--base-url', service.url], {
       UPLOAD_TOKEN: TOKEN,
       NO_COLOR: '1',
     });

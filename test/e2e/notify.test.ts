@@ -35,11 +35,11 @@ describe('a notification after a run', () => {
     sb = await sandbox();
     const webhook = await servers.serve({ status: 200, body: 'ok' });
     const first = writeMembers(sb.dir, 'all.csv', range(1, 20));
-    expect((await runCli(['team-members', first, '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['team-members', first, '--yes', '--no-baseline', '--state', sb.stateDir], { env: sb.env })).code).toBe(0);
     const cut = writeMembers(sb.dir, 'cut.csv', range(1, 10));
     const url = hook(webhook.url);
     const page = join(sb.dir, 'night.html');
-    const r = await runCli(['team-members', cut, '--yes', '--json', '--state-dir', sb.stateDir, '--notify', url, '--report-html', page], {
+    const r = await runCli(['team-members', cut, '--yes', '--json', '--state', sb.stateDir, '--notify', url, '--report-html', page], {
       env: { ...sb.env, UPLOAD_HOST: 'sync-01' },
     });
     expect(r.code).toBe(4);
@@ -64,7 +64,7 @@ describe('a notification after a run', () => {
     expect(sent.guards).toContainEqual({ guard: 'TOO_MANY_REMOVALS', verdict: 'refused', numbers: { count: 10, limit: 2 } });
     expect(sent.verdict).toBe('refused');
     expect(sent.service).toBe(new URL(sb.url).host);
-    expect(sent.next.command).toBe(`upload team-members ${cut} --state-dir ${sb.stateDir} --report-html ${page} --dry-run`);
+    expect(sent.next.command).toBe(`upload team-members ${cut} --state ${sb.stateDir} --report-html ${page} --dry-run`);
     expect(sent.text).toMatch(
       /^🛑 127\.0\.0\.1:\d+: team members full upload refused, nothing sent \(exit 4, TOO_MANY_REMOVALS\) · 10 records, \+0 −10 ~0 · next: upload team-members .* --dry-run · on sync-01, \d+\.\d s$/,
     );
@@ -83,12 +83,12 @@ describe('a notification after a run', () => {
     sb = await sandbox();
     const webhook = await servers.serve({ status: 204 });
     const file = writeMembers(sb.dir, 'a.csv', range(1, 5));
-    const base = ['team-members', file, '--yes', '--no-baseline', '--state-dir', sb.stateDir];
+    const base = ['team-members', file, '--yes', '--no-baseline', '--state', sb.stateDir];
     expect((await runCli([...base, '--notify', webhook.url], { env: sb.env })).code).toBe(0);
     expect(webhook.requests).toHaveLength(0);
     // UPLOAD_NOTIFY, several addresses separated by spaces.
     const second = writeMembers(sb.dir, 'b.csv', range(1, 6));
-    const r = await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify-on', 'change'], {
+    const r = await runCli(['team-members', second, '--yes', '--state', sb.stateDir, '--notify-on', 'change'], {
       env: { ...sb.env, UPLOAD_NOTIFY: `${webhook.url}/one ${webhook.url}/two` },
     });
     expect(r.code).toBe(0);
@@ -99,11 +99,11 @@ describe('a notification after a run', () => {
     expect(sent.text).toMatch(/^✅ 127\.0\.0\.1:\d+: team members full upload succeeded \(exit 0\) · .* · upload #2 · next: upload history team-members ·/);
     // Nothing changes: --notify-on change is quiet, always is not.
     expect(
-      (await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify', webhook.url, '--notify-on', 'change'], { env: sb.env })).code,
+      (await runCli(['team-members', second, '--yes', '--state', sb.stateDir, '--notify', webhook.url, '--notify-on', 'change'], { env: sb.env })).code,
     ).toBe(0);
     expect(webhook.requests).toHaveLength(2);
     expect(
-      (await runCli(['team-members', second, '--yes', '--state-dir', sb.stateDir, '--notify', webhook.url, '--notify-on', 'always'], { env: sb.env })).code,
+      (await runCli(['team-members', second, '--yes', '--state', sb.stateDir, '--notify', webhook.url, '--notify-on', 'always'], { env: sb.env })).code,
     ).toBe(0);
     expect(webhook.requests).toHaveLength(3);
   });
@@ -115,7 +115,7 @@ describe('a notification after a run', () => {
     const rows = (n: number[]) => ['employeeID,email,name', ...n.map((i) => `p${i}@example.com,p${i}@example.com,Person ${i}`)].join('\n') + '\n';
     const all = join(sb.dir, 'all.csv');
     writeFileSync(all, rows(range(1, 50)));
-    expect((await runCli(['team-members', all, '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['team-members', all, '--yes', '--no-baseline', '--state', sb.stateDir], { env: sb.env })).code).toBe(0);
     const cut = join(sb.dir, 'cut.csv');
     writeFileSync(cut, rows(range(1, 10)));
     // The Slack form chosen by the target's setting.
@@ -124,7 +124,7 @@ describe('a notification after a run', () => {
       config,
       JSON.stringify({ targets: { nightly: { baseUrl: sb.url, notify: [hook(webhook.url)], notifyFormat: 'slack', notifyOn: 'always' } } }),
     );
-    const r = await runCli(['team-members', cut, '--yes', '--hold-removals', '--state-dir', sb.stateDir, '--config', config, '--target', 'nightly'], {
+    const r = await runCli(['team-members', cut, '--yes', '--hold-removals', '--state', sb.stateDir, '--config', config, '--target', 'nightly'], {
       env: { UPLOAD_TOKEN: TOKEN, UPLOAD_HOST: 'sync-01' },
     });
     expect(r.code, r.stderr).toBe(9);
@@ -139,7 +139,7 @@ describe('a notification after a run', () => {
     const fields = sent.blocks[1]!.fields!.map((f) => f.text);
     expect(fields).toContain('*Target*\nnightly');
     expect(fields).toContain('*Held back*\n40 (keys not listed: they look like emails or names)');
-    const next = `upload release team-members --target nightly --state-dir ${sb.stateDir} --config ${config} --dry-run`;
+    const next = `upload release team-members --target nightly --state ${sb.stateDir} --config ${config} --dry-run`;
     expect(sent.blocks[2]!.text!.text).toContain(next);
     // Followed: the release's dry run lists exactly the 40 held back, and sends nothing.
     const dry = await runCli([...next.split(' ').slice(1), '--json'], { env: { UPLOAD_TOKEN: TOKEN } });
@@ -157,7 +157,7 @@ describe('a notification after a run', () => {
     const webhook = await servers.serve({ status: 202 });
     const file = join(sb.dir, 'bad.csv');
     writeFileSync(file, 'employeeID,email,name\nE1,not-an-email,A\n');
-    const base = ['team-members', file, '--dry-run', '--no-baseline', '--state-dir', sb.stateDir, '--notify', webhook.url];
+    const base = ['team-members', file, '--dry-run', '--no-baseline', '--state', sb.stateDir, '--notify', webhook.url];
     const r = await runCli([...base, '--notify-format', 'teams'], { env: sb.env });
     expect(r.code).toBe(3);
     const sent = JSON.parse(webhook.requests[0]!.body.toString('utf8')) as { type: string; attachments: { contentType: string; content: any }[] };
@@ -181,7 +181,7 @@ describe('a notification after a run', () => {
     const file = join(sb.dir, 'bad.csv');
     writeFileSync(file, 'employeeID,email,name\nE1,not-an-email,A\n');
     const url = `http://127.0.0.1:${port}/hooks/secret-path-abcdef`;
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--state-dir', sb.stateDir, '--notify', url], {
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--state', sb.stateDir, '--notify', url], {
       env: sb.env,
       notifyTiming: FAST,
     });
@@ -196,7 +196,7 @@ describe('a notification after a run', () => {
     const broken = await servers.serve({ status: 500 }, { status: 200 });
     const file = writeMembers(sb.dir, 'a.csv', range(1, 3));
     const r = await runCli(
-      ['team-members', file, '--dry-run', '--no-baseline', '--state-dir', sb.stateDir, '--notify', slow.url, '--notify', broken.url, '--notify-on', 'always'],
+      ['team-members', file, '--dry-run', '--no-baseline', '--state', sb.stateDir, '--notify', slow.url, '--notify', broken.url, '--notify-on', 'always'],
       { env: sb.env, notifyTiming: FAST },
     );
     expect(r.code).toBe(0);
@@ -212,7 +212,7 @@ describe('a notification after a run', () => {
     sb = await sandbox();
     const file = writeMembers(sb.dir, 'a.csv', range(1, 3));
     const r = await runCli(
-      ['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--notify', 'http://hooks.example.com/secret-xyz-123'],
+      ['team-members', file, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir, '--notify', 'http://hooks.example.com/secret-xyz-123'],
       {
         env: sb.env,
       },

@@ -35,7 +35,7 @@ describe.concurrent('human output off a terminal', () => {
   it('no colour even without NO_COLOR, and plain progress lines and retry warnings', async () => {
     const server = await serve({ status: 503 }, { ok: true });
     const state = tempDir().dir;
-    const cli = startCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--base-url', server.url, '--state-dir', state], {
+    const cli = startCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--base-url', server.url, '--state', state], {
       UPLOAD_TOKEN: CANARY,
       FORCE_COLOR: '1',
     });
@@ -61,17 +61,7 @@ describe.concurrent('human output off a terminal', () => {
 });
 
 describe('Ctrl-C', () => {
-  const args = (url: string) => [
-    'team-members',
-    fixture('team-members.csv'),
-    '--yes',
-    '--no-baseline',
-    '--json',
-    '--base-url',
-    url,
-    '--state-dir',
-    tempDir().dir,
-  ];
+  const args = (url: string) => ['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--base-url', url, '--state', tempDir().dir];
 
   it('after the body was sent: interrupted, exit 130, the report says the outcome is unknown', async () => {
     const server = await serve({ hang: true });

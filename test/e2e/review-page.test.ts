@@ -43,7 +43,7 @@ const AFTER = [
 async function baseline(s: TestSandbox): Promise<void> {
   const file = join(s.dir, 'before.csv');
   writeFileSync(file, BEFORE);
-  const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--state-dir', s.stateDir], { env: s.env });
+  const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--state', s.stateDir], { env: s.env });
   expect(r.code).toBe(0);
 }
 
@@ -54,7 +54,7 @@ describe('the review page of a dry run', () => {
     const file = join(sb.dir, 'after.csv');
     writeFileSync(file, AFTER);
     const page = join(sb.dir, 'review.html');
-    const r = await runCli(['store-cards', file, '--dry-run', '--max-removals', '1', '--max-changes', '2', '--state-dir', sb.stateDir, '--report-html', page], {
+    const r = await runCli(['store-cards', file, '--dry-run', '--max-removals', '1', '--max-changes', '2', '--state', sb.stateDir, '--report-html', page], {
       env: sb.env,
     });
     expect(r.code).toBe(0);
@@ -137,7 +137,7 @@ describe('the review page of a dry run', () => {
     const file = join(sb.dir, 'hostile.csv');
     writeFileSync(file, [HEADER, `S1,${HOSTILE},1,09:00-21:00,,,,,,`, `S2,"<img src=x onerror=window.pwned=2>",x,25:00-26:00,,,,,,`].join('\n'));
     const page = join(sb.dir, 'issues.html');
-    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--state-dir', sb.stateDir, '--report-html', page], { env: sb.env });
+    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--state', sb.stateDir, '--report-html', page], { env: sb.env });
     expect(r.code).toBe(3);
     const p = await browser.open(pathToFileURL(page).href);
     try {
@@ -171,7 +171,7 @@ describe('without JavaScript', () => {
     const file = join(sb.dir, 'after.csv');
     writeFileSync(file, AFTER);
     const page = join(sb.dir, 'plain.html');
-    const r = await runCli(['store-cards', file, '--dry-run', '--max-removals', '1', '--max-changes', '2', '--state-dir', sb.stateDir, '--report-html', page], {
+    const r = await runCli(['store-cards', file, '--dry-run', '--max-removals', '1', '--max-changes', '2', '--state', sb.stateDir, '--report-html', page], {
       env: sb.env,
     });
     expect(r.code).toBe(0);
@@ -198,7 +198,7 @@ describe('a hostile name in the changes', () => {
     const file = join(sb.dir, 'staff.csv');
     writeFileSync(file, `employeeID,email,name\nE1,bob@example.com,"${name}"\n`);
     const page = join(sb.dir, 'staff.html');
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--state-dir', sb.stateDir, '--report-html', page], { env: sb.env });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--state', sb.stateDir, '--report-html', page], { env: sb.env });
     expect(r.code).toBe(0);
     const p = await browser.open(pathToFileURL(page).href);
     try {
@@ -222,12 +222,12 @@ describe('the review page of an upload and of the history', () => {
     const file = join(sb.dir, 'after.csv');
     writeFileSync(file, AFTER);
     const page = join(sb.dir, 'upload.html');
-    const r = await runCli(['store-cards', file, '--yes', '--max-removals', '1', '--max-changes', '2', '--state-dir', sb.stateDir, '--report-html', page], {
+    const r = await runCli(['store-cards', file, '--yes', '--max-removals', '1', '--max-changes', '2', '--state', sb.stateDir, '--report-html', page], {
       env: sb.env,
     });
     expect(r.code).toBe(0);
     const history = join(sb.dir, 'history.html');
-    const h = await runCli(['history', 'store-cards', '--state-dir', sb.stateDir, '--html', history], { env: sb.env });
+    const h = await runCli(['history', 'store-cards', '--state', sb.stateDir, '--html', history], { env: sb.env });
     expect(h.code).toBe(0);
     expect(statSync(history).mode & 0o777).toBe(0o600);
 
@@ -261,7 +261,7 @@ describe('the history page says what each upload was', () => {
     sb = await sandbox();
     await baseline(sb);
     const env = sb.env;
-    const state = ['--state-dir', sb.stateDir];
+    const state = ['--state', sb.stateDir];
     const merge = join(sb.dir, 'new-store.csv');
     writeFileSync(merge, [HEADER, 'S9,nine@example.com,9,09:00-21:00,09:00-21:00,09:00-21:00,09:00-21:00,09:00-21:00,10:00-18:00,closed'].join('\n'));
     expect((await runCli(['store-cards', merge, '--merge', '--yes', ...state], { env })).code).toBe(0);
@@ -306,9 +306,9 @@ describe('the review page of restore and apply', () => {
     const file = join(sb.dir, 'after.csv');
     writeFileSync(file, AFTER);
     const limits = ['--max-removals', '1', '--max-changes', '2'];
-    expect((await runCli(['store-cards', file, '--yes', ...limits, '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['store-cards', file, '--yes', ...limits, '--state', sb.stateDir], { env: sb.env })).code).toBe(0);
     const restorePage = join(sb.dir, 'restore.html');
-    const r = await runCli(['restore', 'store-cards', '--dry-run', ...limits, '--state-dir', sb.stateDir, '--report-html', restorePage], { env: sb.env });
+    const r = await runCli(['restore', 'store-cards', '--dry-run', ...limits, '--state', sb.stateDir, '--report-html', restorePage], { env: sb.env });
     expect(r.code).toBe(0);
     const p = await browser.open(pathToFileURL(restorePage).href);
     try {
@@ -323,9 +323,9 @@ describe('the review page of restore and apply', () => {
 
     const plan = join(sb.dir, 'back.plan.json');
     const before = join(sb.dir, 'before.csv');
-    expect((await runCli(['store-cards', before, '--dry-run', ...limits, '--state-dir', sb.stateDir, '--plan-out', plan], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['store-cards', before, '--dry-run', ...limits, '--state', sb.stateDir, '--plan-out', plan], { env: sb.env })).code).toBe(0);
     const applyPage = join(sb.dir, 'apply.html');
-    const a = await runCli(['apply', plan, '--yes', '--state-dir', sb.stateDir, '--report-html', applyPage], { env: sb.env });
+    const a = await runCli(['apply', plan, '--yes', '--state', sb.stateDir, '--report-html', applyPage], { env: sb.env });
     expect(a.code).toBe(0);
     const q = await browser.open(pathToFileURL(applyPage).href);
     try {

@@ -30,7 +30,7 @@ describe('a dry run shows what will be sent', () => {
     const map = join(sb.dir, 'map.json');
     writeFileSync(file, STORES);
     writeFileSync(map, MAP);
-    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--map', map, '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--map', map, '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('nodeKey ← Filiale');
     expect(r.stderr).toContain('storeConceptCode ← Konzept');
@@ -41,7 +41,7 @@ describe('a dry run shows what will be sent', () => {
 
   it('reports the mapping in --json as data', async () => {
     sb = await sandbox();
-    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], {
+    const r = await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 3)), '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir], {
       env: sb.env,
     });
     expect(r.json().mapping).toEqual([
@@ -88,10 +88,10 @@ describe('changes in opening hours', () => {
     const map = join(sb.dir, 'map.json');
     writeFileSync(map, MAP);
     writeFileSync(file, STORES);
-    expect((await runCli(['store-cards', file, '--yes', '--no-baseline', '--map', map, '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['store-cards', file, '--yes', '--no-baseline', '--map', map, '--state', sb.stateDir], { env: sb.env })).code).toBe(0);
     writeFileSync(file, STORES.replace('10:00-16:00,closed', '10:00-18:00,12:00-16:00').replace('=', '=').replace('hamburg@', '=hamburg@'));
     const diffOut = join(sb.dir, 'diff.csv');
-    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--map', map, '--diff-out', diffOut, '--state-dir', sb.stateDir], {
+    const r = await runCli(['store-cards', file, '--dry-run', '--no-baseline', '--map', map, '--diff-out', diffOut, '--state', sb.stateDir], {
       env: sb.env,
     });
     expect(r.stderr).toContain('changed DE-001: hours Sat 10:00–16:00 → 10:00–18:00; Sun closed → 12:00–16:00');
@@ -112,12 +112,12 @@ describe('--diff-out', () => {
   it('lists every added, removed and changed record, not only five examples', async () => {
     sb = await sandbox();
     expect(
-      (await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 20)), '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code,
+      (await runCli(['team-members', writeMembers(sb.dir, 'a.csv', range(1, 20)), '--yes', '--no-baseline', '--state', sb.stateDir], { env: sb.env })).code,
     ).toBe(0);
     const diffOut = join(sb.dir, 'diff.csv');
     const next = writeMembers(sb.dir, 'b.csv', [...range(3, 20), ...range(21, 28)], range(10, 17));
     const r = await runCli(
-      ['team-members', next, '--dry-run', '--no-baseline', '--max-removals', '2', '--max-changes', '8', '--diff-out', diffOut, '--state-dir', sb.stateDir],
+      ['team-members', next, '--dry-run', '--no-baseline', '--max-removals', '2', '--max-changes', '8', '--diff-out', diffOut, '--state', sb.stateDir],
       {
         env: sb.env,
       },
@@ -139,11 +139,11 @@ describe('--payload-out', () => {
     sb = await sandbox();
     const file = writeMembers(sb.dir, 'a.csv', range(1, 50));
     const out = join(sb.dir, 'body.json');
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--payload-out', out, '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--payload-out', out, '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     const body = readFileSync(out);
-    expect((await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env })).code).toBe(0);
     const [audit] = auditLines(sb.stateDir, sb.url);
     expect(audit).toMatchObject({ sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length });
     expect(await sb.stored('/integrations/teamMembers')).toEqual(JSON.parse(body.toString('utf8')));

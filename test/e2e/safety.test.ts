@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 function upload(s: TestSandbox, file: string, ...flags: string[]) {
-  return runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', s.stateDir, ...flags], { env: s.env });
+  return runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', s.stateDir, ...flags], { env: s.env });
 }
 const snapshotOf = (s: TestSandbox, url = s.url) => latestSnapshot(s.stateDir, url)!;
 const auditOf = (s: TestSandbox) => auditLines(s.stateDir, s.url);
@@ -48,7 +48,7 @@ describe('a sequence of uploads that grows and shrinks the set', () => {
     // 3 of 23 is 13 %: refused, in the dry run as in the real run, and nothing is sent or recorded.
     const snapshot = readFileSync(snapshotOf(sb));
     const shrunk = writeMembers(files, 'd.csv', range(1, 20));
-    const dry = await runCli(['team-members', shrunk, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const dry = await runCli(['team-members', shrunk, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     r = await upload(sb, shrunk);
     for (const run of [dry, r]) {
       expect(run.code).toBe(4);
@@ -147,10 +147,10 @@ describe('flags and baselines', () => {
 
   it("checks team members' parentKeys against the store cards last uploaded to the same address", async () => {
     sb = await sandbox();
-    expect((await runCli(['store-cards', fixture('store-cards.csv'), '--yes', '--no-baseline', '--state-dir', sb.stateDir], { env: sb.env })).code).toBe(0);
+    expect((await runCli(['store-cards', fixture('store-cards.csv'), '--yes', '--no-baseline', '--state', sb.stateDir], { env: sb.env })).code).toBe(0);
     const t = tempDir();
     const file = t.write('tm.csv', 'employeeID,email,name,roleCode,parentKey\nE1,a@example.com,A,,STORE-001\nE2,b@example.com,B,,STORE-404\n');
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(0);
     expect(r.json().issues).toEqual([expect.objectContaining({ code: 'UNKNOWN_PARENT', line: 3, value: 'STORE-404' })]);
   });
@@ -163,7 +163,7 @@ describe('a failed upload', () => {
     const snapshot = readFileSync(snapshotOf(sb));
     const next = writeMembers(sb.dir, 'b.csv', range(1, 11));
 
-    let r = await runCli(['team-members', next, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], {
+    let r = await runCli(['team-members', next, '--yes', '--no-baseline', '--json', '--state', sb.stateDir], {
       env: { ...sb.env, UPLOAD_TOKEN: 'wrong-token' },
     });
     expect(r.code).toBe(5);
@@ -193,7 +193,7 @@ describe('the audit log', () => {
     const stateDir = join(t.dir, 'state');
     const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };
     const file = writeMembers(t.dir, 'a.csv', range(1, 500));
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', stateDir], { env });
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', stateDir], { env });
     expect(r.code).toBe(0);
 
     const [entry, ...more] = auditLines(stateDir, server.url);

@@ -24,7 +24,7 @@ describe("the service's own reasons", () => {
     writeFileSync(file, 'employeeID,email,name\n\nE1,one@example.com,One\nE2,two@example.com,Two\nE3,three@example.com,Three\n');
     const state = join(dir, 'state');
     const env = { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url };
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', state], { env });
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', state], { env });
     expect(r.code).toBe(5);
     // On screen: the service's message, each reason by line and key, the escape shown as text.
     expect(r.stderr).toContain('rejected the upload with 400: "invalid". The service said:');
@@ -39,11 +39,11 @@ describe("the service's own reasons", () => {
     expect(report.error.service.errors).toHaveLength(20);
     expect(report.error.service.errors[0]).toEqual({ index: 1, field: 'email', message: 'e-mail already in use by another account', line: 4, key: 'E2' });
     // In the history, under the failed attempt, text and JSON.
-    const history = await runCli(['history', 'team-members', '--state-dir', state], { env });
+    const history = await runCli(['history', 'team-members', '--state', state], { env });
     expect(history.stdout).toMatch(
       /✗ .* 3 records: rejected \(REJECTED, HTTP 400\)\n {10}the service said: "invalid"\n {10}line 4, key "E2", email: e-mail already in use/,
     );
-    const json = (await runCli(['history', 'team-members', '--state-dir', state, '--json'], { env })).json();
+    const json = (await runCli(['history', 'team-members', '--state', state, '--json'], { env })).json();
     expect(json.failedBefore[0].said.errors[0]).toMatchObject({ line: 4, key: 'E2' });
   });
 
@@ -52,7 +52,7 @@ describe("the service's own reasons", () => {
     const dir = mkdtempSync(join(tmpdir(), 'su-reasons-'));
     const file = join(dir, 'staff.csv');
     writeFileSync(file, 'employeeID,email,name\nE1,one@example.com,One\n');
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--retries', '0', '--state-dir', join(dir, 'state')], {
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--retries', '0', '--state', join(dir, 'state')], {
       env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: server.url },
     });
     expect(r.code).toBe(6);

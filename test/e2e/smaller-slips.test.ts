@@ -21,12 +21,12 @@ describe('smaller slips', () => {
     sb = await sandbox();
     const sheets = join(sb.dir, 'sheets.csv');
     writeFileSync(sheets, 'employeeID,email,name\r\nE1,a@example.com,A\r\nE2,b@example.com,B');
-    const r = await runCli(['team-members', sheets, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', sheets, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(0);
     expect(r.json().issues.map((i: { code: string }) => i.code)).not.toContain('NO_FINAL_LINE_BREAK');
     const cut = join(sb.dir, 'cut.csv');
     writeFileSync(cut, 'employeeID,email,name,roleCode\r\nE1,a@example.com,A,1\r\nE2,b@example.com,B');
-    const c = await runCli(['team-members', cut, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const c = await runCli(['team-members', cut, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     expect(c.json().issues.map((i: { code: string }) => i.code)).toContain('NO_FINAL_LINE_BREAK');
   });
 
@@ -34,7 +34,7 @@ describe('smaller slips', () => {
     sb = await sandbox();
     const gbp = join(sb.dir, 'gbp.csv');
     writeFileSync(gbp, 'Store code,Email,Monday\nBER-01,ber@example.com,09:00-18:00\n');
-    const r = await runCli(['store-cards', gbp, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--closed-days', 'Tu,We,Th,Fr,Sa,Su'], {
+    const r = await runCli(['store-cards', gbp, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir, '--closed-days', 'Tu,We,Th,Fr,Sa,Su'], {
       env: sb.env,
     });
     expect(r.json().mapping).toContainEqual(expect.objectContaining({ field: 'nodeKey', columns: ['Store code'] }));
@@ -46,7 +46,7 @@ describe('smaller slips', () => {
     writeFileSync(file, 'employeeID,email,name\nE1,a@example.com,A\n');
     const config = join(sb.dir, 'upload.config.json');
     writeFileSync(config, JSON.stringify({ targets: { production: { baseUrl: sb.url, protected: true } } }));
-    const t = inTerminal(['team-members', file, '--no-baseline', '--state-dir', sb.stateDir, '--config', config, '--target', 'production'], {
+    const t = inTerminal(['team-members', file, '--no-baseline', '--state', sb.stateDir, '--config', config, '--target', 'production'], {
       ...sb.env,
       NO_COLOR: '1',
     });
@@ -69,7 +69,7 @@ describe('smaller slips', () => {
     sb = await sandbox();
     const file = join(sb.dir, 'a.csv');
     writeFileSync(file, 'employeeID,email,name\nE1,a@example.com,A\n');
-    const t = inTerminal(['team-members', file, '--yes', '--no-baseline', '--state-dir', sb.stateDir, '--retries', '0'], {
+    const t = inTerminal(['team-members', file, '--yes', '--no-baseline', '--state', sb.stateDir, '--retries', '0'], {
       ...sb.env,
       UPLOAD_BASE_URL: server.url,
       TERM: 'xterm-256color',

@@ -27,7 +27,7 @@ describe('a status column in an HR export', () => {
     sb = await sandbox();
     const file = join(sb.dir, 'workday.csv');
     writeFileSync(file, WORKDAY + '\n');
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(3);
     const leavers = r.json().issues.filter((i: { code: string }) => i.code === 'LEAVER_ROW');
     expect(leavers.map((i: { line: number; value: string }) => [i.line, i.value])).toEqual([
@@ -46,7 +46,7 @@ describe('a status column in an HR export', () => {
     sb = await sandbox();
     const file = join(sb.dir, 'workday.csv');
     writeFileSync(file, 'Employee ID,Email,Name,Employment Status\nE1,one@example.com,Ann One,Active\n');
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(3);
     expect(r.json().issues.map((i: { code: string }) => i.code)).toEqual(['STATUS_COLUMN_UNDECIDED']);
     expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
@@ -56,7 +56,7 @@ describe('a status column in an HR export', () => {
     sb = await sandbox();
     const file = join(sb.dir, 'rippling.csv');
     writeFileSync(file, 'Employee ID,Email,Name,Role state\nR1,a@example.com,Ann A,ACTIVE\nR2,b@example.com,Bo B,HIRED\nR3,c@example.com,Cy C,TERMINATED\n');
-    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
+    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir];
     const r = await runCli(args, { env: sb.env });
     const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
     expect(undecided.message).toContain(
@@ -74,7 +74,7 @@ describe('a status column in an HR export', () => {
     sb = await sandbox();
     const file = join(sb.dir, 'odd.csv');
     writeFileSync(file, 'Employee ID,Email,Name,Status\nE1,a@example.com,Ann A,Green\nE2,b@example.com,Bo B,Amber\n');
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(3);
     const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
     expect(undecided.fixes).toEqual([{ kind: 'flags', args: ['--no-status-column', 'Status'] }]);
@@ -88,7 +88,7 @@ describe('a status column in an HR export', () => {
       file,
       'Employee ID,Email,Name,Status,Employment Status\nE1,a@example.com,Ann A,Active,Full-Time\nE2,b@example.com,Bo B,Inactive,Terminated\n',
     );
-    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
+    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir];
     const both = await runCli(args, { env: sb.env });
     expect(
       both
@@ -133,7 +133,7 @@ describe('a status column in an HR export', () => {
     sb = await sandbox();
     const file = join(sb.dir, 'personio.csv');
     writeFileSync(file, 'Personalnummer,E-Mail,Name,Beschäftigungsstatus\nP1,a@example.com,A A,Aktiv\nP2,b@example.com,B B,Ausgetreten\n');
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
     expect(r.code).toBe(3);
     expect(r.json().issues.find((i: { code: string }) => i.code === 'LEAVER_ROW')).toMatchObject({
       line: 3,
@@ -147,19 +147,7 @@ describe('a status column in an HR export', () => {
     const file = join(sb.dir, 'workday.csv');
     writeFileSync(file, WORKDAY + '\n');
     const r = await runCli(
-      [
-        'team-members',
-        file,
-        '--yes',
-        '--no-baseline',
-        '--json',
-        '--state-dir',
-        sb.stateDir,
-        '--status-column',
-        'Employment Status',
-        '--active',
-        'Active,On Leave',
-      ],
+      ['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir, '--status-column', 'Employment Status', '--active', 'Active,On Leave'],
       { env: sb.env },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -173,18 +161,18 @@ describe('a status column in an HR export', () => {
     const file = join(sb.dir, 'workday.csv');
     writeFileSync(file, WORKDAY + '\n');
     const map = JSON.stringify({ status: { column: 'Employment Status', active: ['Active'] } });
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--map', map], { env: sb.env });
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir, '--map', map], { env: sb.env });
     expect(r.code).toBe(0);
     expect(r.json().records).toBe(4);
     expect(r.json().diff).toMatchObject({ added: null });
     expect(r.json().issues.find((i: { code: string }) => i.code === 'STATUS_EXCLUDED').message).toMatch(/^3 rows left out/);
-    const half = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--active', 'Active'], {
+    const half = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir, '--active', 'Active'], {
       env: sb.env,
     });
     expect(half.code).toBe(2);
     expect(half.json().error.code).toBe('BAD_FLAG');
     const missing = await runCli(
-      ['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--status-column', 'Status', '--active', 'Active'],
+      ['team-members', file, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir, '--status-column', 'Status', '--active', 'Active'],
       { env: sb.env },
     );
     expect(missing.code).toBe(3);
@@ -196,7 +184,7 @@ describe('a status column in an HR export', () => {
     const file = join(sb.dir, 'late.csv');
     const rows = Array.from({ length: 3000 }, (_, i) => `E${i + 1},p${i + 1}@example.com,Person ${i + 1},CASH,S1,${i === 2500 ? 'Terminated' : ''}`);
     writeFileSync(file, ['employeeID,email,name,roleCode,parentKey,Flag', ...rows].join('\n') + '\n');
-    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir];
+    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir];
     const r = await runCli(args, { env: sb.env });
     expect(r.code).toBe(3);
     const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
@@ -216,7 +204,7 @@ describe('a status column in an HR export', () => {
     sb = await sandbox();
     const file = join(sb.dir, 'sage.csv');
     writeFileSync(file, 'Reference,Name,E-Mail,Leaver\nS1,Jon Kerr,jon@example.com,\nS2,Kim Lowe,kim@example.com,Y\nS3,Lee Mann,lee@example.com,\n');
-    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--map', '{"employeeID": "Reference"}'];
+    const args = ['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir, '--map', '{"employeeID": "Reference"}'];
     const r = await runCli(args, { env: sb.env });
     expect(r.code).toBe(3);
     const undecided = r.json().issues.find((i: { code: string }) => i.code === 'STATUS_COLUMN_UNDECIDED');
@@ -233,7 +221,7 @@ describe('a status column in an HR export', () => {
     const rows = Array.from({ length: 1500 }, (_, i) => `E${i + 1},p${i + 1}@example.com,Person ${i + 1},${i % 2 ? 'Active' : 'Terminated'}`);
     writeFileSync(file, ['Employee ID,Email,Name,Employment Status', ...rows].join('\n') + '\n');
     const errors = join(sb.dir, 'rejected.csv');
-    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state-dir', sb.stateDir, '--errors-csv', errors], {
+    const r = await runCli(['team-members', file, '--dry-run', '--no-baseline', '--json', '--state', sb.stateDir, '--errors-csv', errors], {
       env: sb.env,
     });
     expect(r.code).toBe(3);

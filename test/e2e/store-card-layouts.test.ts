@@ -29,7 +29,7 @@ const argv = (file: string, args: readonly string[] = []) => [
   '--yes',
   '--no-baseline',
   '--json',
-  '--state-dir',
+  '--state',
   join(sb.dir, `state-${++runs}`),
   ...args,
 ];

@@ -16,7 +16,7 @@ describe('text as it looks', () => {
     const sb = await sandbox();
     try {
       const file = tempDir().write('staff.csv', `employeeID,email,name\nE1,${NFD},Jose\u0301 Garci\u0301a\n`);
-      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
       expect(r.code).toBe(0);
       expect(await sb.stored('/integrations/teamMembers')).toEqual([
         { employeeID: 'E1', email: NFC, name: 'Jos\u00e9 Garc\u00eda', roleCode: null, parentKey: null },
@@ -69,7 +69,7 @@ describe('look-alike keys and emails (issue 28)', () => {
     const sb = await sandbox();
     try {
       const file = tempDir().write('stores.csv', `nodeKey,email,Mo-Su\nJP-001,a@example.com,9-18\nＪＰ－００１,b@example.com,9-18\n`);
-      const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env });
+      const r = await runCli(['store-cards', file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
       expect(r.code).toBe(3);
       expect(issuesOf(r)).toEqual([
         expect.objectContaining({ code: 'LOOKALIKE_CHARACTER', line: 3, column: 'nodeKey', message: expect.stringContaining("write it as 'JP-001'") }),

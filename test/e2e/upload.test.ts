@@ -16,7 +16,7 @@ afterEach(async () => {
   await s.stop();
 });
 
-const upload = (args: string[], env: Record<string, string | undefined> = {}) => runCli([...args, '--state-dir', s.stateDir], { env: { ...s.env, ...env } });
+const upload = (args: string[], env: Record<string, string | undefined> = {}) => runCli([...args, '--state', s.stateDir], { env: { ...s.env, ...env } });
 
 /** Nothing the CLI printed may hold the token. */
 function noToken(r: CliResult): void {
@@ -51,7 +51,7 @@ describe('a successful upload', () => {
   });
 
   it('reads a CSV piped to standard input', async () => {
-    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--state-dir', s.stateDir], {
+    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--state', s.stateDir], {
       env: s.env,
       input: readFileSync(fixture('team-members.csv')),
     });
@@ -147,7 +147,7 @@ describe('nothing is sent when', () => {
   });
 
   it('the file holds no records: refused with exit 4 unless --allow-empty', async () => {
-    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--json', '--state-dir', s.stateDir], {
+    const r = await runCli(['team-members', '-', '--yes', '--no-baseline', '--json', '--state', s.stateDir], {
       env: s.env,
       input: 'employeeID,email,name\r\n',
     });

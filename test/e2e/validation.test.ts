@@ -22,11 +22,11 @@ describe.concurrent('a file full of mistakes', () => {
     try {
       const path = kind === 'store-cards' ? '/integrations/storeCards' : '/integrations/teamMembers';
       // A set already on the service, which the invalid file must leave alone.
-      const before = await runCli([kind, `${kind}.csv`, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir], { env: sb.env, cwd: FIXTURES });
+      const before = await runCli([kind, `${kind}.csv`, '--yes', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env, cwd: FIXTURES });
       expect(before.code, before.stderr).toBe(0);
       const stored = await sb.stored(path);
 
-      const r = await runCli([kind, file, '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES });
+      const r = await runCli([kind, file, '--yes', '--no-baseline', '--json', '--state', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES });
       expect(r.code).toBe(3);
       expect(r.json()).toMatchObject({ outcome: 'invalid', exitCode: 3, response: null, error: { code: 'INVALID_RECORDS' } });
       const issues = r.json().issues as { code: string }[];

@@ -16,7 +16,7 @@ afterEach(async () => {
 
 async function start() {
   sb = await sandbox();
-  const run = (args: string[]) => runCli([...args, '--state-dir', sb!.stateDir], { env: sb!.env });
+  const run = (args: string[]) => runCli([...args, '--state', sb!.stateDir], { env: sb!.env });
   expect((await run(['team-members', writeMembers(sb.dir, 'all.csv', range(1, 5)), '--yes', '--no-baseline'])).code).toBe(0);
   return { s: sb, run };
 }

@@ -39,7 +39,7 @@ export async function upload(base: string, args: readonly string[] = [], options
   const stateDir = tempDir().dir;
   const started = Date.now();
   const result = await runCli(
-    ['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state-dir', stateDir, '--base-url', base, ...args],
+    ['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state', stateDir, '--base-url', base, ...args],
     {
       ...options,
       tuning: { ...FAST_RETRIES, ...options.tuning },

@@ -10,7 +10,7 @@ export interface FollowOptions {
   /** The file a `cell` fix is written into (a CSV file; the record on one physical line). */
   readonly file?: string;
   /**
-   * Words the harness adds to every run and a `command` fix does not carry (`--json`, `--state-dir DIR`):
+   * Words the harness adds to every run and a `command` fix does not carry (`--json`, `--state DIR`):
    * a fix names what the person runs, the test still needs its report and its own state.
    */
   readonly keep?: readonly string[];

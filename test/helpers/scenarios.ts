@@ -22,8 +22,8 @@ export async function upload(kind: Kind, file: string, args: readonly string[] =
   const sb = await sandbox();
   try {
     const run = human
-      ? await runCli([kind, file, '--yes', '--no-baseline', '--state-dir', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES })
-      : await runCli([kind, join(FIXTURES, file), '--yes', '--no-baseline', '--json', '--state-dir', sb.stateDir, ...args], { env: sb.env });
+      ? await runCli([kind, file, '--yes', '--no-baseline', '--state', sb.stateDir, ...args], { env: sb.env, cwd: FIXTURES })
+      : await runCli([kind, join(FIXTURES, file), '--yes', '--no-baseline', '--json', '--state', sb.stateDir, ...args], { env: sb.env });
     return { run, stored: await sb.stored(PATHS[kind]) };
   } finally {
     await sb.stop();

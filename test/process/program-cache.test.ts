@@ -18,7 +18,7 @@ function upload(cache: string, args: readonly string[], extra: NodeJS.ProcessEnv
 
 /** A dry run of the real CLI with its compile cache in `cache`; returns what it said (its report, on stderr). */
 function dryRun(cache: string, extra: NodeJS.ProcessEnv = {}, bin = BIN): string {
-  const run = upload(cache, ['team-members', fixture('team-members.csv'), '--dry-run', '--state-dir', join(cache, 'state')], extra, bin);
+  const run = upload(cache, ['team-members', fixture('team-members.csv'), '--dry-run', '--state', join(cache, 'state')], extra, bin);
   expect(run.status).toBe(0);
   expect(run.stderr).toContain('Dry run: 3 team members would replace every team member');
   return run.stderr;

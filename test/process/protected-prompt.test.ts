@@ -19,7 +19,7 @@ describe('the question on a real terminal (tmux)', () => {
   it('keeps the question whole and shows the answer after it', async () => {
     sb = await sandbox();
     const file = writeMembers(sb.dir, 'staff.csv', range(1, 3));
-    const run = inTerminal(['team-members', file, '--no-baseline', '--state-dir', sb.stateDir], sb.env);
+    const run = inTerminal(['team-members', file, '--no-baseline', '--state', sb.stateDir], sb.env);
     await run.until(/Upload\? \[y\/N\] $/m);
     run.type('yes');
     const after = await run.until(/^exit \d+$/m);

@@ -58,7 +58,7 @@ describe('sandbox with large bodies', () => {
     running = await sandbox();
     const { csv, records } = members(50_000);
     const file = tempDir().write('staff.csv', csv);
-    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', running.stateDir], {
+    const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', running.stateDir], {
       env: running.env,
       timeoutMs: 60_000,
     });
@@ -102,7 +102,7 @@ describe('sandbox with large bodies', () => {
       });
       const { dir, write } = tempDir();
       const file = write('staff.csv', members(500).csv);
-      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state-dir', `${dir}/state`], {
+      const r = await runCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', `${dir}/state`], {
         env: { UPLOAD_TOKEN: TOKEN, UPLOAD_BASE_URL: url },
       });
       expect(r.code).toBe(5);
