@@ -40,7 +40,11 @@ try {
   const lines = (await readFile(join(root, 'fixtures/team-members.csv'), 'utf8')).trimEnd().split('\n');
   await writeFile(truncated, `${lines.slice(0, -1).join('\n')}\n`);
 
+  // The token is a secret even here: the printed line reads it from a file only this user can read.
+  const tokenFile = join(work, 'token');
+  await writeFile(tokenFile, `${token}\n`, { mode: 0o600 });
   const env = { UPLOAD_BASE_URL: sandbox.url, UPLOAD_TOKEN: token, UPLOAD_STATE: join(work, 'state') };
+  const shown = { ...env, UPLOAD_TOKEN: `"$(cat ${shellWord(tokenFile)})"` };
   const first = 'the first upload: nothing is recorded to compare with yet';
   const steps: Step[] = [
     { args: ['store-cards', sample('store-cards.csv'), '--yes', '--no-baseline'], note: first, expect: 0, means: 'uploaded' },
@@ -54,8 +58,8 @@ try {
       ` \`node bin/upload.js\` in its place works too)${keepRunning ? '' : '. To try them yourself: npm run demo -- --keep-running'}`,
   );
   say(
-    `$ export ${Object.entries(env)
-      .map(([name, value]) => `${name}=${shellWord(value)}`)
+    `$ export ${Object.entries(shown)
+      .map(([name, value]) => `${name}=${name === 'UPLOAD_TOKEN' ? value : shellWord(value)}`)
       .join(' ')}`,
   );
   const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: { ...process.env, ...env } };

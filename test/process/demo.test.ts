@@ -25,7 +25,9 @@ it('every command the demo prints runs exactly as printed, with the environment 
   try {
     await until(() => exited || said.includes('The sandbox keeps running'));
     const exports = /^\$ (export .*)$/m.exec(said)?.[1];
-    expect(exports).toMatch(/^export UPLOAD_BASE_URL=\S+ UPLOAD_TOKEN=\S+ UPLOAD_STATE=\S+$/);
+    // The token itself is never printed: the line reads it from the demo's own 0600 file.
+    expect(exports).toMatch(/^export UPLOAD_BASE_URL=\S+ UPLOAD_TOKEN="\$\(cat \S+\)" UPLOAD_STATE=\S+$/);
+    expect(said).not.toMatch(/sandbox-[\w-]{16}/);
     // Each printed command, what the demo showed of its run, and the exit code it said the run had.
     const steps = [...said.matchAll(/^\$ (upload .*)\n([\s\S]*?)^\(exit code (\d+)/gm)].map(([, line, shown, code]) => ({
       line: line!,
