@@ -123,7 +123,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   NOT_A_NUMBER: cell,
   INEXACT_NUMBER: cell,
   WRONG_TYPE: cell,
-  UNKNOWN_FIELD: file,
   SCIENTIFIC_NOTATION: 'the ID Excel rounded is lost from the file: it must be exported again as text',
   FORMULA_LIKE: 'a note: the value is sent as written',
   INVALID_CHARACTER: cell,

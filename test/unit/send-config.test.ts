@@ -84,6 +84,6 @@ describe('redaction', () => {
     );
     expect(err.join('')).toContain('boom ***');
     expect(err.join('') + out.join('')).not.toContain('crash-secret-123');
-    expect(parseReport(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });
+    expect(parseReport(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { code: 'INTERNAL_ERROR', message: 'boom ***' } });
   });
 });
