@@ -42,7 +42,11 @@ describe('refusals before anything is read or sent', () => {
 
   it('WORKBOOK_UNREADABLE: a file whose first bytes are a zip, and the rest is not a workbook', async () => {
     const r = await dryRun('team-members', 'damaged.xlsx', 'PK\u0003\u0004 this is not a workbook, only its first four bytes are');
-    expect(r.json()).toMatchObject({ exitCode: 3, outcome: 'invalid', error: { code: 'WORKBOOK_UNREADABLE', message: expect.stringContaining('damaged.xlsx') } });
+    expect(r.json()).toMatchObject({
+      exitCode: 3,
+      outcome: 'invalid',
+      error: { code: 'WORKBOOK_UNREADABLE', message: expect.stringContaining('damaged.xlsx') },
+    });
   });
 
   it('NO_PENDING: `state resolve` with no upload waiting to be settled', async () => {
@@ -73,7 +77,12 @@ describe('the service', () => {
       ['team-members', file, '--yes', '--no-baseline', '--json', '--retries', '1', '--base-url', server.url, '--state', join(tmp.dir, 'send-state')],
       { env: { UPLOAD_TOKEN: TOKEN }, tuning: { baseMs: 1, capMs: 1 } },
     );
-    expect(r.json()).toMatchObject({ exitCode: 6, outcome: 'unreachable', error: { code: 'SERVER_ERROR' }, response: { status: 507, message: 'out of storage' } });
+    expect(r.json()).toMatchObject({
+      exitCode: 6,
+      outcome: 'unreachable',
+      error: { code: 'SERVER_ERROR' },
+      response: { status: 507, message: 'out of storage' },
+    });
     expect(server.requests).toHaveLength(1);
   });
 });
