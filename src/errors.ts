@@ -134,7 +134,7 @@ export const ERROR_CODES = {
   ],
   rejected: ['REJECTED', 'UNAUTHORIZED', 'REDIRECT'],
   unreachable: ['UNREACHABLE', 'OUTCOME_UNKNOWN', 'SERVER_ERROR', 'LOCK_LOST_WHILE_SENDING', 'NOT_RECORDED'],
-  unverified: ['ANSWER_MALFORMED', 'STATUS_MISMATCH', 'COUNT_MISMATCH'],
+  unverified: ['ANSWER_UNCONFIRMED'],
   interrupted: ['INTERRUPTED'],
   internal: ['INTERNAL_ERROR'],
 } as const;

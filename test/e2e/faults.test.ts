@@ -91,16 +91,16 @@ const ROWS: readonly Row[] = [
     args: ['--retries', '0'],
     exit: 7,
     outcome: 'unverified',
-    code: 'ANSWER_MALFORMED',
+    code: 'ANSWER_UNCONFIRMED',
     attempts: 1,
   },
-  { name: 'a 200 that is not {message, status}', steps: [{ status: 200, body: 'OK' }], exit: 7, outcome: 'unverified', code: 'ANSWER_MALFORMED', attempts: 1 },
+  { name: 'a 200 that is not {message, status}', steps: [{ status: 200, body: 'OK' }], exit: 7, outcome: 'unverified', code: 'ANSWER_UNCONFIRMED', attempts: 1 },
   {
     name: 'a 200 whose body says 500',
     steps: [{ status: 200, body: { message: '3 team member(s) uploaded', status: 500 } }],
     exit: 7,
     outcome: 'unverified',
-    code: 'STATUS_MISMATCH',
+    code: 'ANSWER_UNCONFIRMED',
     attempts: 1,
   },
   {
@@ -108,7 +108,7 @@ const ROWS: readonly Row[] = [
     steps: [{ status: 200, body: { message: '2 team member(s) uploaded', status: 200 } }],
     exit: 7,
     outcome: 'unverified',
-    code: 'COUNT_MISMATCH',
+    code: 'ANSWER_UNCONFIRMED',
     attempts: 1,
   },
 ];

@@ -93,9 +93,7 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   REDIRECT: 'a redirect may point anywhere, and the token would go there: the person says whether it is the address (--base-url)',
   UNREACHABLE: "the network, the address or the proxy: the person's to check",
   SERVER_ERROR: "the service's to mend; the same upload may be run again once it answers",
-  ANSWER_MALFORMED: "the service's answer, not the command, is wrong",
-  STATUS_MISMATCH: "the service's answer, not the command, is wrong",
-  COUNT_MISMATCH: "the service's answer, not the command, is wrong",
+  ANSWER_UNCONFIRMED: "the service's answer, not the command, is wrong",
   INTERRUPTED: 'the person stopped it',
   INTERNAL_ERROR: 'a bug to report (UPLOAD_DEBUG=1 shows where)',
   // issues
