@@ -94,7 +94,14 @@ const ROWS: readonly Row[] = [
     code: 'ANSWER_UNCONFIRMED',
     attempts: 1,
   },
-  { name: 'a 200 that is not {message, status}', steps: [{ status: 200, body: 'OK' }], exit: 7, outcome: 'unverified', code: 'ANSWER_UNCONFIRMED', attempts: 1 },
+  {
+    name: 'a 200 that is not {message, status}',
+    steps: [{ status: 200, body: 'OK' }],
+    exit: 7,
+    outcome: 'unverified',
+    code: 'ANSWER_UNCONFIRMED',
+    attempts: 1,
+  },
   {
     name: 'a 200 whose body says 500',
     steps: [{ status: 200, body: { message: '3 team member(s) uploaded', status: 500 } }],
