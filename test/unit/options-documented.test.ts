@@ -101,6 +101,23 @@ describe("each setting's default, from the settings table", () => {
     }
   });
 
+  // docs/targets.md's table of what wins is the settings table in words: a row per setting, its flag, variable and default.
+  const targets = readFileSync(join(ROOT, 'docs', 'targets.md'), 'utf8')
+    .split('| setting | flag | target key | variable | default |')[1]!
+    .split('\n\n')[0]!
+    .split('\n');
+  it.each(SETTINGS.map((row) => [row.key, row] as const))('%s: docs/targets.md has its row, with its flag, variable and default', (key, row) => {
+    const cells = targets
+      .find((l) => l.startsWith(`| \`${key}\` |`))
+      ?.split(' | ')
+      .map((c) => c.replace(/^\| |\s*\|$/g, ''));
+    expect(cells, `docs/targets.md has a row for ${key}`).toBeDefined();
+    expect(cells![1]).toContain(`\`${row.flag}\``);
+    expect(cells![3]).toEqual(row.env === undefined ? '—' : expect.stringContaining(`\`${row.env}\``));
+    const fixed = DEFAULTED.find(([k]) => k === key);
+    if (fixed) expect(cells![4]).toMatch(new RegExp(`^\`${escaped(fixed[2])}\``));
+  });
+
   it.each(DEFAULTED)("%s: README's row for %s names %s as its default", (_key, flag, value) => {
     const row = readFileSync(join(ROOT, 'README.md'), 'utf8')
       .split('\n')
