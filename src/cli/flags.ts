@@ -1,7 +1,8 @@
-// Every option of every command, declared once: its syntax, its help, its default and its choices. The
+// Every option of every command, declared once: its syntax, its help, its default and its choices (a
+// setting's default is the settings table's, ../config/settings.ts, read here, never written again). The
 // commands take their subsets of it (each command file in src/commands/, from the GROUPS below), the command line is read
 // against it (../cli/argv.ts), and what a command receives is typed by it. A test checks that every option shown in any --help is documented.
-import { DEFAULTS } from '../engine/options.js';
+import { defaultOf } from '../config/settings.js';
 import { HIDDEN_ROWS_CHOICES } from '../read/types.js';
 
 export interface Spec {
@@ -23,7 +24,7 @@ export const FLAGS = {
   yes: { flags: '-y, --yes', help: 'do not ask for confirmation (required without a terminal)' },
   json: { flags: '--json', help: 'write one JSON document (the report, or the history) to stdout' },
   baseUrl: { flags: '--base-url <url>', help: 'service address (default: $UPLOAD_BASE_URL)' },
-  tokenEnv: { flags: '--token-env <name>', help: 'environment variable holding the token', default: DEFAULTS.tokenEnv },
+  tokenEnv: { flags: '--token-env <name>', help: 'environment variable holding the token', default: defaultOf('tokenEnv') },
   tokenFile: { flags: '--token-file <path>', help: 'read the token from a file (- for standard input)' },
   map: { flags: '--map <file|json>', help: 'mapping of wire field to column(s), a JSON file or inline JSON starting with {' },
   ignoreColumn: { flags: '--ignore-column <name>', help: 'leave this column out (repeatable)', repeat: true },
@@ -94,17 +95,17 @@ export const FLAGS = {
   maxRemovals: {
     flags: '--max-removals <n|p%>',
     help: 'refuse to remove more than this many records, or this share of the baseline',
-    default: DEFAULTS.maxRemovals,
+    default: defaultOf('maxRemovals'),
   },
   maxChanges: {
     flags: '--max-changes <n|p%>',
     help: 'refuse to change more than this many records, or this share of the baseline',
-    default: DEFAULTS.maxChanges,
+    default: defaultOf('maxChanges'),
   },
   maxEmptied: {
     flags: '--max-emptied <n|p%>',
     help: 'refuse to empty more than this many values of any one field, or this share of the records that hold one',
-    default: DEFAULTS.maxEmptied,
+    default: defaultOf('maxEmptied'),
   },
   approvals: {
     flags: '--approvals <n>',
@@ -115,8 +116,8 @@ export const FLAGS = {
     help: 'approve or apply, without a plan file: the plan kept in the state store with this number (the list says it)',
   },
   allowEmpty: { flags: '--allow-empty', help: 'allow uploading no records at all (deletes every record)' },
-  retries: { flags: '--retries <n>', help: 'retries after a passing failure', default: String(DEFAULTS.retries) },
-  timeout: { flags: '--timeout <seconds>', help: 'time to wait for the answer to one attempt', default: String(DEFAULTS.timeoutSeconds) },
+  retries: { flags: '--retries <n>', help: 'retries after a passing failure', default: defaultOf('retries') },
+  timeout: { flags: '--timeout <seconds>', help: 'time to wait for the answer to one attempt', default: defaultOf('timeout') },
   errorsCsv: { flags: '--errors-csv <file>', help: 'write the rejected rows, with an errors column, to this file' },
   payloadOut: { flags: '--payload-out <file>', help: 'write the exact request body to this file (also on a dry run)' },
   diffOut: { flags: '--diff-out <file>', help: 'write every added, removed and changed record to this CSV file' },
@@ -124,7 +125,7 @@ export const FLAGS = {
   detailedExitcode: { flags: '--detailed-exitcode', help: 'exit 8 instead of 0 when the upload changes (or would change) something' },
   state: { flags: '--state <dir|url>', help: 'the state store: a directory, or postgres://… (default: $UPLOAD_STATE, else the state folder of this system)' },
   stateDir: { flags: '--state-dir <dir>', help: 'the older name of --state', hidden: true },
-  keep: { flags: '--keep <n>', help: 'keep the snapshots of this many confirmed uploads', default: String(DEFAULTS.keep) },
+  keep: { flags: '--keep <n>', help: 'keep the snapshots of this many confirmed uploads', default: defaultOf('keep') },
   noColor: { flags: '--no-color', help: 'no colour in the output' },
   quiet: { flags: '-q, --quiet', help: 'print only warnings, errors and the outcome' },
   generation: { flags: '--generation <n>', help: 'the upload to restore (see upload history); default: the one before the latest' },
@@ -146,10 +147,14 @@ export const FLAGS = {
   },
   reportHtml: { flags: '--report-html <file>', help: 'write a review page of the run: one self-contained HTML file' },
   notify: { flags: '--notify <url>', help: 'after the run, post a JSON summary to this webhook (repeatable; default: $UPLOAD_NOTIFY)', repeat: true },
-  notifyOn: { flags: '--notify-on <when>', help: 'when to notify (default: failure, any exit but 0 and 8)', choices: ['failure', 'change', 'always'] },
+  notifyOn: {
+    flags: '--notify-on <when>',
+    help: `when to notify (default: ${defaultOf('notifyOn')}, any exit but 0 and 8)`,
+    choices: ['failure', 'change', 'always'],
+  },
   notifyFormat: {
     flags: '--notify-format <form>',
-    help: 'the notification as slack (text and blocks), teams (an Adaptive Card) or json (default: $UPLOAD_NOTIFY_FORMAT, else json)',
+    help: `the notification as slack (text and blocks), teams (an Adaptive Card) or json (default: $UPLOAD_NOTIFY_FORMAT, else ${defaultOf('notifyFormat')})`,
     choices: ['json', 'slack', 'teams'],
   },
   html: { flags: '--html <file>', help: 'also write the history as one self-contained HTML page' },

@@ -24,12 +24,11 @@ export default defineCommand({
   address: ([plan]) => planAddress(plan as string),
   facts: ([plan]) => ({ kind: null, source: (plan as string | undefined) ?? null, dryRun: false }),
   run: async ({ args: [file], flags, io, run }) => {
-    const [{ UsageError }, { parseState }, { planTargetCheck }, { resolveBaseUrl }, { DEFAULTS }, { runApprove }] = await Promise.all([
+    const [{ UsageError }, { parseState }, { planTargetCheck }, { resolveBaseUrl }, { runApprove }] = await Promise.all([
       import('../errors.js'),
       import('../cli/parse.js'),
       import('../cli/targets.js'),
       import('../send/config.js'),
-      import('../engine/options.js'),
       import('../engine/approve.js'),
     ]);
     if (flags.yes !== true && !interactive(io))
@@ -46,7 +45,7 @@ export default defineCommand({
       timeoutSeconds: 1,
       baseUrl,
       token: undefined,
-      tokenEnv: DEFAULTS.tokenEnv,
+      tokenEnv: String(flags.settings.tokenEnv.value),
       confirm: flags.yes === true ? 'yes' : 'prompt',
     } as const;
     // No file: a plan kept in the store (--plan N), shown and approved as a file would be.

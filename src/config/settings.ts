@@ -1,10 +1,10 @@
 // The settings a run uses, declared once, and the one place the precedence rule lives: a flag given on
 // the command line, else the chosen target, else the environment variable, else the default. The
 // record says where each value came from; the runner lays the values under the flags, and `upload
-// config` prints the same record, redacted (./show.ts). Nothing else decides precedence.
+// config` prints the same record, redacted (./show.ts). Nothing else decides precedence, and every
+// default is declared here alone: --help, the flags and a saved plan read them with `defaultOf`.
 import { dirname, resolve } from 'node:path';
 import type { Kind } from '../contract/kinds.js';
-import { DEFAULTS } from '../engine/options.js';
 import { UsageError } from '../errors.js';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import type { Target } from './schema.js';
@@ -95,17 +95,19 @@ export const SETTINGS: readonly Row[] = [
     default: (env) => resolveStateDir(undefined, env),
     show: (v) => redactStore(String(v)),
   },
-  { key: 'tokenEnv', flag: '--token-env', target: (t) => t.tokenEnv, yieldsTo: TOKEN_FLAGS, default: fixed(DEFAULTS.tokenEnv) },
+  { key: 'tokenEnv', flag: '--token-env', target: (t) => t.tokenEnv, yieldsTo: TOKEN_FLAGS, default: fixed('UPLOAD_TOKEN') },
   { key: 'tokenFile', flag: '--token-file', target: (t, _, at) => t.tokenFile && at(t.tokenFile), yieldsTo: TOKEN_FLAGS, default: fixed(null) },
   { key: 'map', flag: '--map', target: (t, kind, at) => mapOf(t, kind, at), default: fixed(null) },
   // Every guard, with its default when nothing sets it: the limits a run is judged by are never implicit.
-  { key: 'maxRemovals', flag: '--max-removals', target: (t) => guard(t.guards?.maxRemovals), default: fixed(DEFAULTS.maxRemovals) },
-  { key: 'maxChanges', flag: '--max-changes', target: (t) => guard(t.guards?.maxChanges), default: fixed(DEFAULTS.maxChanges) },
-  { key: 'maxEmptied', flag: '--max-emptied', target: (t) => guard(t.guards?.maxEmptied), default: fixed(DEFAULTS.maxEmptied) },
+  // The change guards' defaults and why: docs/decisions.md.
+  { key: 'maxRemovals', flag: '--max-removals', target: (t) => guard(t.guards?.maxRemovals), default: fixed('10%') },
+  { key: 'maxChanges', flag: '--max-changes', target: (t) => guard(t.guards?.maxChanges), default: fixed('25%') },
+  { key: 'maxEmptied', flag: '--max-emptied', target: (t) => guard(t.guards?.maxEmptied), default: fixed('5%') },
   { key: 'allowEmpty', flag: '--allow-empty', default: fixed(false) },
-  { key: 'retries', flag: '--retries', default: fixed(String(DEFAULTS.retries)) },
-  { key: 'timeout', flag: '--timeout', default: fixed(String(DEFAULTS.timeoutSeconds)) },
-  { key: 'keep', flag: '--keep', default: fixed(String(DEFAULTS.keep)) },
+  { key: 'retries', flag: '--retries', default: fixed('4') },
+  { key: 'timeout', flag: '--timeout', default: fixed('300') },
+  // Confirmed uploads whose snapshots the store keeps per base URL and kind.
+  { key: 'keep', flag: '--keep', default: fixed('10') },
   {
     key: 'notify',
     flag: '--notify',
@@ -118,6 +120,11 @@ export const SETTINGS: readonly Row[] = [
   { key: 'notifyOn', flag: '--notify-on', env: 'UPLOAD_NOTIFY_ON', target: (t) => t.notifyOn, default: fixed('failure') },
   { key: 'notifyFormat', flag: '--notify-format', env: 'UPLOAD_NOTIFY_FORMAT', target: (t) => t.notifyFormat, default: fixed('json') },
 ];
+
+/** The default of a setting whose default is one value whatever the environment (every one but --state's). */
+export function defaultOf(key: Exclude<SettingKey, 'state'>): string {
+  return String(SETTINGS.find((row) => row.key === key)!.default({}));
+}
 
 /** A target's mapping for a kind: a file (relative to the config file), inline JSON text, or the mapping itself as JSON. */
 function mapOf(t: Target, kind: Kind | undefined, at: (path: string) => string): string | undefined {

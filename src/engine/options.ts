@@ -1,23 +1,11 @@
-// The options of the commands, fully parsed: what the CLI hands the engine. Every default is defined
-// here once; the CLI shows them in --help and fills them in.
+// The options of the commands, fully parsed: what the CLI hands the engine. Their defaults are declared
+// once, in the settings table (../config/settings.ts), which the CLI fills them in from.
 import type { Kind } from '../contract/kinds.js';
 import type { Limits } from '../guard/limit.js';
 import type { Mapping } from '../map/mapping-file.js';
 import type { HiddenRows, InputFormat } from '../read/types.js';
 import type { Token } from '../send/config.js';
 import type { FourEyes } from './approval.js';
-
-export const DEFAULTS = {
-  retries: 4,
-  timeoutSeconds: 300,
-  maxRemovals: '10%',
-  /** The change guards' defaults and why: docs/decisions.md. */
-  maxChanges: '25%',
-  maxEmptied: '5%',
-  tokenEnv: 'UPLOAD_TOKEN',
-  /** Confirmed uploads whose snapshots the store keeps per base URL and kind. */
-  keep: 10,
-} as const;
 
 export interface UploadOptions {
   readonly kind: Kind;

@@ -11,7 +11,7 @@ import { GuardRefusal, InputError, isUploadError } from '../errors.js';
 import { readSmallFile } from '../read/small-file.js';
 import { writePrivateFile } from '../files/private-file.js';
 import { toolVersion } from '../version.js';
-import { DEFAULTS } from './options.js';
+import { defaultOf } from '../config/settings.js';
 
 export const PLAN_FORMAT = 'scheduling-upload-plan/1';
 
@@ -63,7 +63,7 @@ export type PlanLimits = NonNullable<PlanDocument['limits']>;
 
 /** The limits a plan was judged with; a plan written before plans recorded them: the defaults. */
 export function limitsOf(doc: Pick<PlanDocument, 'limits'>): PlanLimits {
-  return doc.limits ?? { maxRemovals: DEFAULTS.maxRemovals, maxChanges: DEFAULTS.maxChanges, maxEmptied: DEFAULTS.maxEmptied, allowEmpty: false };
+  return doc.limits ?? { maxRemovals: defaultOf('maxRemovals'), maxChanges: defaultOf('maxChanges'), maxEmptied: defaultOf('maxEmptied'), allowEmpty: false };
 }
 type Unsigned = Omit<PlanDocument, 'digest' | 'body' | 'format' | 'toolVersion'>;
 

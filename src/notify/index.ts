@@ -15,8 +15,6 @@ export interface NotifySettings {
   readonly format: NotifyFormat;
 }
 
-export const NO_NOTIFY: NotifySettings = { urls: [], on: 'failure', format: 'json' };
-
 export function parseNotifyFormat(value: string, from: string): NotifyFormat {
   if ((NOTIFY_FORMATS as readonly string[]).includes(value)) return value as NotifyFormat;
   throw new UsageError(

@@ -191,7 +191,7 @@ export async function* readCsvBatches(
           // An array is JSON; an object first is NDJSON (a JSON object alone is neither, and says so).
           const format = held.trimStart().startsWith('[') ? 'json' : 'ndjson';
           throw new InputError(
-            'LOOKS_LIKE_JSON',
+            'WRONG_FORMAT',
             `${source}:1: this looks like JSON, but it is being read as CSV`,
             format === 'json' ? 'pass --format json (the file is an array)' : 'pass --format ndjson (the file starts with an object: one object per line)',
           ).withFixes({ kind: 'flags', args: ['--format', format] });

@@ -53,7 +53,7 @@ async function* textBytes(bytes: AsyncIterable<Uint8Array>, source: string, form
       first = false;
       if (isWorkbook(chunk)) {
         throw new InputError(
-          'LOOKS_LIKE_WORKBOOK',
+          'WRONG_FORMAT',
           `${source}: this is a spreadsheet workbook (xlsx, xls or ods), but it is being read as ${format}`,
           'drop --format to read it by its extension, or pass --format xlsx (add --sheet NAME for another sheet than the first)',
         ).withFixes({ kind: 'flags', args: ['--format', 'xlsx'] });

@@ -59,7 +59,8 @@ const named = (s: SheetFacts) => (s.hidden ? `'${s.name}' (hidden)` : `'${s.name
  * the sheets the spreadsheet shows. Without it, the first visible sheet.
  */
 export function pickSheet(sheets: readonly SheetFacts[], wanted: string | undefined, source: string): number {
-  if (sheets.length === 0) throw new InputError('WORKBOOK_EMPTY', `${source}: the workbook has no sheets`, 'check the file');
+  // A workbook no spreadsheet program writes: damaged like one the reader cannot open, and mended the same way.
+  if (sheets.length === 0) throw unreadable(source, 'it has no sheets');
   const visible = sheets.flatMap((s, i) => (s.hidden ? [] : [i]));
   const list = sheets.map(named).join(', ');
   if (wanted === undefined) {

@@ -91,7 +91,7 @@ export function checkAnswer(
   }
   if (unreadable !== undefined) {
     throw new ServiceUnverified(
-      'ANSWER_MALFORMED',
+      'ANSWER_UNCONFIRMED',
       `the service answered ${status} but its body cannot be read: ${unreadable}, so the upload cannot be confirmed`,
       'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
@@ -100,7 +100,7 @@ export function checkAnswer(
   }
   if (truncated) {
     throw new ServiceUnverified(
-      'ANSWER_MALFORMED',
+      'ANSWER_UNCONFIRMED',
       `the service answered ${status} with more than 1 MiB, which is not a {"message", "status"} answer, so the upload cannot be confirmed`,
       'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
@@ -120,7 +120,7 @@ export function checkAnswer(
     typeof (body as { status?: unknown }).status === 'number';
   if (!ok) {
     throw new ServiceUnverified(
-      'ANSWER_MALFORMED',
+      'ANSWER_UNCONFIRMED',
       `the service answered ${status} but not with {"message", "status"}, so the upload cannot be confirmed`,
       'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
@@ -132,7 +132,7 @@ export function checkAnswer(
   // The body repeats the HTTP status (docs/service-interface.md §4: "status (number, 200)").
   if (bodyStatus !== status) {
     throw new ServiceUnverified(
-      'STATUS_MISMATCH',
+      'ANSWER_UNCONFIRMED',
       `the service answered HTTP ${status} but its body says status ${bodyStatus} ("${clip(message, 300)}"), so the upload cannot be confirmed`,
       'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,
@@ -144,7 +144,7 @@ export function checkAnswer(
     const what =
       count === undefined ? `"${clip(message, 300)}", which is not "${sent} ${req.info.noun}(s) uploaded"` : `that it uploaded ${count} ${req.info.noun}(s)`;
     throw new ServiceUnverified(
-      'COUNT_MISMATCH',
+      'ANSWER_UNCONFIRMED',
       `the service answered ${what}, but ${sent} ${req.info.noun}(s) were sent`,
       'run the same upload again (a full replacement is safe to repeat), or look in the scheduling application whether a record this upload added or changed is there (the service offers no way to read what it holds); the snapshot was not updated',
       status,

@@ -92,7 +92,8 @@ export interface Token {
 }
 
 export interface TokenOptions {
-  readonly tokenEnv?: string | undefined;
+  /** The variable the token is read from: the settings resolver gives it, its default included. */
+  readonly tokenEnv: string;
   readonly tokenFile?: string | undefined;
 }
 
@@ -119,7 +120,7 @@ export async function resolveToken(options: TokenOptions, env: NodeJS.ProcessEnv
     }
     return checkToken(text.replace(/\r?\n$/, ''), from, '--token-file');
   }
-  const name = options.tokenEnv ?? 'UPLOAD_TOKEN';
+  const name = options.tokenEnv;
   const value = env[name];
   if (value === undefined || value === '') {
     throw new UsageError(

@@ -164,7 +164,7 @@ export class Session {
         () =>
           drop(
             new UsageError(
-              'STATE_TIMEOUT',
+              'STATE_UNREACHABLE',
               `the state store ${this.label} did not answer within ${Math.round(limit / 1000)} s`,
               'check that the database server (and any pooler in front of it) is up and not overloaded; UPLOAD_STATE_TIMEOUT_SECONDS sets the bound',
             ),
@@ -249,7 +249,7 @@ export function storeFailure(label: string, url: string, bounds: Bounds, err: un
   }
   if (e.code === '57014' || e.code === '55P03')
     return new UsageError(
-      'STATE_TIMEOUT',
+      'STATE_UNREACHABLE',
       e.code === '55P03'
         ? `a statement in the state store ${label} waited too long for a lock another session holds (${said})`
         : `the state store ${label} cancelled a statement that ran longer than its statement_timeout (${said}; the tool's own bound is ${bounds.statementMs / 1000} s)`,

@@ -39,9 +39,6 @@ export function describe(zi: z.core.$ZodIssue, written: string | null, got?: unk
   if (field === 'storeConceptCode') {
     return { code: 'NOT_A_NUMBER', message: `storeConceptCode ${shown} is not a number; use a concept code such as 12, or leave it empty; ${FIX}` };
   }
-  if (zi.code === 'unrecognized_keys') {
-    return { code: 'UNKNOWN_FIELD', message: `unknown field${zi.keys.length > 1 ? 's' : ''} ${zi.keys.join(', ')}` };
-  }
   if (zi.code === 'invalid_type' && zi.expected === 'string' && /^-?\d/.test(written)) {
     return {
       code: 'INEXACT_NUMBER',

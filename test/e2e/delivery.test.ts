@@ -171,7 +171,7 @@ describe.concurrent('the answer verified', () => {
     const server = await serve({ status: 200, body: { message: '2 team member(s) uploaded', status: 200 } });
     const run = await upload(server.url);
     expect(run.code).toBe(7);
-    expect(run.json()).toMatchObject({ outcome: 'unverified', exitCode: 7, error: { code: 'COUNT_MISMATCH' } });
+    expect(run.json()).toMatchObject({ outcome: 'unverified', exitCode: 7, error: { code: 'ANSWER_UNCONFIRMED' } });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -179,14 +179,14 @@ describe.concurrent('the answer verified', () => {
     const server = await serve({ status: 200, body: '<html>OK</html>' });
     const run = await upload(server.url);
     expect(run.code).toBe(7);
-    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'ANSWER_MALFORMED' } });
+    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'ANSWER_UNCONFIRMED' } });
   });
 
   it('a 200 whose body status contradicts it: unverified, exit 7, naming both statuses', async () => {
     const server = await serve({ status: 200, body: { message: '3 team member(s) uploaded', status: 500 } });
     const run = await upload(server.url);
     expect(run.code).toBe(7);
-    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'STATUS_MISMATCH' }, response: { status: 200 } });
+    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'ANSWER_UNCONFIRMED' }, response: { status: 200 } });
     expect(run.json().error.message).toMatch(/HTTP 200 but its body says status 500/);
   });
 

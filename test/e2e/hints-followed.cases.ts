@@ -176,14 +176,14 @@ export const CASES: readonly FixCase[] = [
     followed: [{ stored: wire(TWO) }],
   },
   {
-    code: 'LOOKS_LIKE_JSON',
+    code: 'WRONG_FORMAT',
     title: 'a JSON array named .csv: --format json',
     file: { name: 'members.csv', content: JSON.stringify(wire(TWO)) },
     argv: ['team-members', '{file}', '--yes', '--no-baseline'],
     followed: [{ stored: wire(TWO) }],
   },
   {
-    code: 'LOOKS_LIKE_JSON',
+    code: 'WRONG_FORMAT',
     title: 'NDJSON named .csv: --format ndjson, not json',
     file: {
       name: 'members.csv',
@@ -196,7 +196,7 @@ export const CASES: readonly FixCase[] = [
     followed: [{ stored: wire(TWO) }],
   },
   {
-    code: 'LOOKS_LIKE_WORKBOOK',
+    code: 'WRONG_FORMAT',
     title: 'a workbook read with --format csv: --format xlsx, then its hidden row decided',
     file: { fixture: 'team-members-hidden-workbook.xlsx' },
     argv: ['team-members', '{file}', '--yes', '--no-baseline', '--format', 'csv'],

@@ -33,7 +33,7 @@ describe.concurrent('a service that never finishes its answer', () => {
     const server = await serve({ endless: true });
     const run = await upload(server.url, ['--timeout', '30', '--retries', '0']);
     expect(run.code).toBe(7);
-    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'ANSWER_MALFORMED', message: expect.stringContaining('more than 1 MiB') } });
+    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'ANSWER_UNCONFIRMED', message: expect.stringContaining('more than 1 MiB') } });
   });
 });
 

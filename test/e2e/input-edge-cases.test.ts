@@ -81,7 +81,7 @@ describe.concurrent('input edge cases', () => {
       input: '[{"employeeID": "E1", "email": "a@example.com", "name": "A"}]',
     });
     expect(r.code).toBe(3);
-    expect(r.json().error).toMatchObject({ code: 'LOOKS_LIKE_JSON', hint: expect.stringContaining('--format json') });
+    expect(r.json().error).toMatchObject({ code: 'WRONG_FORMAT', hint: expect.stringContaining('--format json') });
   });
 
   it('a row with fewer cells than the header is a warning naming the columns taken as empty', async () => {

@@ -116,7 +116,7 @@ describe.concurrent('workbooks made by LibreOffice upload the same payload as th
   it('a workbook read as CSV says it is a workbook, not "not UTF-8"', async () => {
     const r = await runCli(['store-cards', fixture('store-cards-hours-ranges-workbook.xlsx'), '--dry-run', '--json', '--format', 'csv']);
     expect(r.code).toBe(3);
-    expect(r.json().error.code).toBe('LOOKS_LIKE_WORKBOOK');
+    expect(r.json().error.code).toBe('WRONG_FORMAT');
     expect(r.json().error.hint).toContain('--format xlsx');
   });
 });

@@ -26,7 +26,7 @@ describe.concurrent('an encoded answer', () => {
     const run = await upload(server.url);
     expect(bomb.length).toBeLessThan(1024 * 1024);
     expect(run.code).toBe(7);
-    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'ANSWER_MALFORMED', message: expect.stringContaining('more than 1 MiB') } });
+    expect(run.json()).toMatchObject({ outcome: 'unverified', error: { code: 'ANSWER_UNCONFIRMED', message: expect.stringContaining('more than 1 MiB') } });
   });
 
   it('an encoding this tool does not know is named: unverified, exit 7', async () => {

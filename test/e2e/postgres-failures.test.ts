@@ -99,7 +99,7 @@ const upload = (state: string, file: string, extra: string[] = [], env: Record<s
   runCli(['team-members', file, '--yes', '--json', '--state', state, ...extra], { env: { ...sb!.env, ...env } });
 
 describe('PostgreSQL rights and timeouts', () => {
-  it("a role with exactly the doc's grants uploads; with a low statement_timeout it stops with STATE_TIMEOUT (exit 2), sending nothing", async () => {
+  it("a role with exactly the doc's grants uploads; with a low statement_timeout it stops with STATE_UNREACHABLE (exit 2), sending nothing", async () => {
     sb = await sandbox();
     const db = await freshDatabase();
     const role = await leastPrivilegeRole(db);
@@ -110,7 +110,7 @@ describe('PostgreSQL rights and timeouts', () => {
     await asAdmin(db, `ALTER ROLE ${role} SET statement_timeout = '200ms'`);
     await lockTable(db, 'upload_heads');
     const slow = await upload(state, writeMembers(sb.dir, 'b.csv', range(1, 11)));
-    expect(slow.json()).toMatchObject({ outcome: 'usage-error', exitCode: 2, error: { code: 'STATE_TIMEOUT' } });
+    expect(slow.json()).toMatchObject({ outcome: 'usage-error', exitCode: 2, error: { code: 'STATE_UNREACHABLE' } });
     expect(slow.json().error.message).toMatch(/statement_timeout/);
     expect(slow.json().error.hint).toMatch(/ALTER ROLE/);
     expect(await sb.stored(TEAM)).toHaveLength(10);
@@ -131,7 +131,7 @@ describe('PostgreSQL rights and timeouts', () => {
     expect(await sb.stored(TEAM)).toHaveLength(0);
   });
 
-  it('every wait is bounded: a read behind a table lock, and a commit behind one, stop with STATE_TIMEOUT within the bound', async () => {
+  it('every wait is bounded: a read behind a table lock, and a commit behind one, stop with STATE_UNREACHABLE within the bound', async () => {
     sb = await sandbox();
     const db = await freshDatabase();
     expect((await upload(db, writeMembers(sb.dir, 'a.csv', range(1, 10)), ['--no-baseline'])).code).toBe(0);
@@ -139,7 +139,7 @@ describe('PostgreSQL rights and timeouts', () => {
     const locker = await lockTable(db, 'upload_heads');
     // Each stop names the bound that ended the wait; a wait without one would never end (the test's timeout).
     const read = (await upload(db, writeMembers(sb.dir, 'b.csv', range(1, 11)), [], env)).json();
-    expect(read).toMatchObject({ exitCode: 2, error: { code: 'STATE_TIMEOUT', message: expect.stringMatching(/did not answer within 2 s/) } });
+    expect(read).toMatchObject({ exitCode: 2, error: { code: 'STATE_UNREACHABLE', message: expect.stringMatching(/did not answer within 2 s/) } });
     await locker.query('ROLLBACK');
 
     // Under the lock, the commit's wait for a row another session holds is bounded on the server (lock_timeout).
@@ -150,7 +150,7 @@ describe('PostgreSQL rights and timeouts', () => {
       await lockTable(db, 'upload_heads');
       const { p, meta } = oneRecord();
       await expect(store.commit(key, 0, p.chunks, meta, 10)).rejects.toMatchObject({
-        code: 'STATE_TIMEOUT',
+        code: 'STATE_UNREACHABLE',
         message: expect.stringMatching(/waited too long for a lock/),
       });
       await lease.release();

@@ -42,7 +42,7 @@ export function writeAheadOn(backend: keyof typeof backends): void {
       await pausedAt(a, 'writing-intent');
       await lapse();
       const b = await r.run(writeMembers(r.dir, 'b.csv', range(1, 41)));
-      // PostgreSQL: A's transaction holds the lease row, so B waits and gives up (STATE_TIMEOUT, nothing
+      // PostgreSQL: A's transaction holds the lease row, so B waits and gives up (STATE_UNREACHABLE, nothing
       // sent). Directory: B takes the lapsed lock over and records #2.
       expect([0, 2]).toContain(b.report.exitCode);
       resume(a);

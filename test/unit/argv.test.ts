@@ -5,7 +5,7 @@ import { parseLine } from '../../src/cli/argv.js';
 import { FLAGS } from '../../src/cli/flags.js';
 import { count } from '../../src/cli/parse.js';
 import { loadCommand, loadCommands } from '../../src/cli/table.js';
-import { DEFAULTS } from '../../src/engine/options.js';
+import { defaultOf } from '../../src/config/settings.js';
 import { flagArgs, UsageError } from '../../src/errors.js';
 
 const line = async (name: string, words: string[]) => parseLine(name, await loadCommand(name), words);
@@ -32,7 +32,7 @@ describe('reading a command line', () => {
   it('fills in the defaults of the table, and says they were not given', async () => {
     const { flags, given } = await line('team-members', ['staff.csv']);
     expect(flags.tokenEnv).toBe('UPLOAD_TOKEN');
-    expect(flags.retries).toBe(String(DEFAULTS.retries));
+    expect(flags.retries).toBe(defaultOf('retries'));
     expect(given('tokenEnv')).toBe(false);
     expect(given('retries')).toBe(false);
   });

@@ -50,7 +50,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   CANNOT_READ: 'the file (or --keys-file) cannot be read: only the person can say where it is, or make it readable',
   WORKBOOK_TOO_LARGE: file,
   WORKBOOK_UNREADABLE: file,
-  WORKBOOK_EMPTY: file,
   MERGED_HEADER: 'unmerging is an edit of the workbook; --header-row N only once that row names every column',
   CSV_SYNTAX: file,
   RECORD_TOO_LARGE: file,
@@ -82,9 +81,9 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   DECLINED: again,
   STATE_MOVED: `${again}; a settle's \`upload state resolve KIND --previous\` is the state's (policy / identity / held)`,
   // the state store
-  STATE_UNREACHABLE: 'the database, the URL in --state / UPLOAD_STATE, the role or its password: the person checks them, then runs again',
+  STATE_UNREACHABLE:
+    'the database, the URL in --state / UPLOAD_STATE, the role or its password, or a server slow or held by another session (statement_timeout, UPLOAD_STATE_TIMEOUT_SECONDS): the person or the administrator checks them, then runs again',
   STATE_UNUSABLE: "the store (--state) needs the rights or the tables of docs/state.md, or a folder moved aside: an administrator's to mend",
-  STATE_TIMEOUT: "the database or its pooler is slow or held by another session: the administrator's to look into, then run again",
   SNAPSHOT_CORRUPT:
     "a damaged history is restored from a backup, or the state (--state) moved aside and compared with --baseline FILE (an export only the person has); settling with --previous is the person's choice",
   OUTCOME_UNKNOWN: again,
@@ -94,9 +93,7 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   REDIRECT: 'a redirect may point anywhere, and the token would go there: the person says whether it is the address (--base-url)',
   UNREACHABLE: "the network, the address or the proxy: the person's to check",
   SERVER_ERROR: "the service's to mend; the same upload may be run again once it answers",
-  ANSWER_MALFORMED: "the service's answer, not the command, is wrong",
-  STATUS_MISMATCH: "the service's answer, not the command, is wrong",
-  COUNT_MISMATCH: "the service's answer, not the command, is wrong",
+  ANSWER_UNCONFIRMED: "the service's answer, not the command, is wrong",
   INTERRUPTED: 'the person stopped it',
   INTERNAL_ERROR: 'a bug to report (UPLOAD_DEBUG=1 shows where)',
   // issues
@@ -124,7 +121,6 @@ export const NO_FIX: Readonly<Record<string, string>> = {
   NOT_A_NUMBER: cell,
   INEXACT_NUMBER: cell,
   WRONG_TYPE: cell,
-  UNKNOWN_FIELD: file,
   SCIENTIFIC_NOTATION: 'the ID Excel rounded is lost from the file: it must be exported again as text',
   FORMULA_LIKE: 'a note: the value is sent as written',
   INVALID_CHARACTER: cell,

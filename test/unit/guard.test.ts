@@ -8,11 +8,11 @@ import { judge, parseLimit, parseMaxRemovals } from '../../src/guard/index.js';
 import { confirmQuestion } from '../../src/report/human.js';
 import { formatGuards } from '../../src/report/guards.js';
 import { allowedRemovals } from '../../src/guard/limit.js';
-import { DEFAULTS } from '../../src/engine/options.js';
+import { defaultOf } from '../../src/config/settings.js';
 
 describe('parseMaxRemovals', () => {
   it.each([
-    [DEFAULTS.maxRemovals, { kind: 'percent', percent: 10 }],
+    [defaultOf('maxRemovals'), { kind: 'percent', percent: 10 }],
     ['37', { kind: 'count', count: 37 }],
     ['0', { kind: 'count', count: 0 }],
     ['25%', { kind: 'percent', percent: 25 }],
@@ -67,9 +67,9 @@ const verdict = ({ limits, ...over }: Over) =>
     has,
     ...over,
     limits: {
-      maxRemovals: parseMaxRemovals(DEFAULTS.maxRemovals),
-      maxChanges: parseLimit('--max-changes', DEFAULTS.maxChanges),
-      maxEmptied: parseLimit('--max-emptied', DEFAULTS.maxEmptied),
+      maxRemovals: parseMaxRemovals(defaultOf('maxRemovals')),
+      maxChanges: parseLimit('--max-changes', defaultOf('maxChanges')),
+      maxEmptied: parseLimit('--max-emptied', defaultOf('maxEmptied')),
       allowEmpty: false,
       ...limits,
     },

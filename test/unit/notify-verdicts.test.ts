@@ -54,7 +54,7 @@ describe('the verdict and the next command', () => {
     ['failed', report('unreachable', 6, 'UNREACHABLE'), '❌', /^upload store-cards .* -y --json --target prod$/],
     ['failed', report('invalid', 3, 'INVALID_RECORDS'), '❌', /--dry-run --report-html review\.html$/],
     ['unknown', report('unknown', 6, 'OUTCOME_UNKNOWN'), '❓', /^upload store-cards .* -y --json --target prod$/],
-    ['unknown', report('unverified', 7, 'COUNT_MISMATCH'), '❓', /^upload store-cards/],
+    ['unknown', report('unverified', 7, 'ANSWER_UNCONFIRMED'), '❓', /^upload store-cards/],
   ];
   it.each(cases)('%s: its mark, target, host, counts, upload number and next command', (verdict, r, mark, next) => {
     const n = notification(r, facts);

@@ -43,10 +43,10 @@ describe('checkAnswer', () => {
     expect(checkAnswer(req, 200, {}, '{"message":"3 team member(s) uploaded","status":200}', 3)).toEqual({ status: 200, message: '3 team member(s) uploaded' });
   });
   it.each([
-    ['{"message":"2 team member(s) uploaded","status":200}', 'COUNT_MISMATCH'],
-    ['{"message":"3 store card(s) uploaded","status":200}', 'COUNT_MISMATCH'],
-    ['{"message":"3 team member(s) uploaded"}', 'ANSWER_MALFORMED'],
-    ['', 'ANSWER_MALFORMED'],
+    ['{"message":"2 team member(s) uploaded","status":200}', 'ANSWER_UNCONFIRMED'],
+    ['{"message":"3 store card(s) uploaded","status":200}', 'ANSWER_UNCONFIRMED'],
+    ['{"message":"3 team member(s) uploaded"}', 'ANSWER_UNCONFIRMED'],
+    ['', 'ANSWER_UNCONFIRMED'],
   ])('a 2xx of %j is unverified (%s)', (text, code) => {
     expect(() => checkAnswer(req, 200, {}, text, 3)).toThrow(ServiceUnverified);
     expect(() => checkAnswer(req, 200, {}, text, 3)).toThrow(expect.objectContaining({ code }));
@@ -84,6 +84,6 @@ describe('redaction', () => {
     );
     expect(err.join('')).toContain('boom ***');
     expect(err.join('') + out.join('')).not.toContain('crash-secret-123');
-    expect(parseReport(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { message: 'boom ***' } });
+    expect(parseReport(out.join(''))).toMatchObject({ outcome: 'internal-error', exitCode: 1, error: { code: 'INTERNAL_ERROR', message: 'boom ***' } });
   });
 });
