@@ -60,7 +60,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
 
   const { errorsCsv, payloadOut, diffOut, planOut, encoding, storeCards } = flags;
   // Loaded only for the flags that write files: most runs write none.
-  if (errorsCsv !== undefined) await (await import('../report/errors-csv.js')).checkWritable(errorsCsv);
+  if (errorsCsv !== undefined) await (await import('../render/errors-csv.js')).checkWritable(errorsCsv);
   if (payloadOut !== undefined) await checkWritable(payloadOut, '--payload-out');
   if (diffOut !== undefined) await checkWritable(diffOut, '--diff-out');
   await planOutOf(flags, dryRun, baseUrl);

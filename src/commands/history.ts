@@ -29,11 +29,11 @@ export default defineCommand({
     const { history } = await import('../engine/history.js');
     const report = await history(parseState(flags, io).state, baseUrl, kindArg(kind), limit, run);
     if (html !== undefined) {
-      const { historyPage } = await import('../report/html/history.js');
+      const { historyPage } = await import('../render/html/history.js');
       await writePrivateFile(html, '--html', [historyPage(report, new Date().toISOString())]);
     }
     if (flags.json !== true) {
-      const { formatHistory } = await import('../report/history.js');
+      const { formatHistory } = await import('../render/history.js');
       io.stdout.write(`${formatHistory(report).join('\n')}\n`);
     }
     return { data: report };

@@ -10,7 +10,7 @@ import { decodeCanonical } from '../diff/snapshot.js';
 import { GuardRefusal, InputError, UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
 import { plural } from '../numbers.js';
-import { baselineOf } from './report.js';
+import { baselineOf } from '../report/report.js';
 import { resolveBaseUrl } from '../send/config.js';
 import { latestUpload } from './baseline.js';
 import { nothingRecorded } from './nothing-recorded.js';
@@ -18,7 +18,7 @@ import type { RunContext } from './context.js';
 import { commandBasics, type GuardSettings } from './definition.js';
 import { runFrame, type Definition } from './frame.js';
 import { type SendOptions, type StateOptions } from './options.js';
-import type { RunResult } from './result.js';
+import type { RunResult } from '../report/result.js';
 import { limitsOf, readPlan, type PlanDocument } from './saved-plan.js';
 import {
   approvalDigest,

@@ -7,7 +7,7 @@ import { nextCommand, tally, type Tally } from './approval.js';
 import { applyDefinition, type ApplyOptions } from './apply.js';
 import type { RunContext } from './context.js';
 import { runFrame } from './frame.js';
-import type { RunResult } from './result.js';
+import type { RunResult } from '../report/result.js';
 
 export interface ApproveOptions extends ApplyOptions {
   /** The machine the approval is given from, for the history (UPLOAD_HOST or the host name). */

@@ -7,7 +7,7 @@ import { GuardRefusal, InputError, resolveFixes, UploadError, UsageError } from 
 import type { Mapping } from '../map/mapping-file.js';
 import { displayName } from '../read/index.js';
 import { plural } from '../numbers.js';
-import { baselineOf, NO_BASELINE, type BaselineReport } from './report.js';
+import { baselineOf, NO_BASELINE, type BaselineReport } from '../report/report.js';
 import type { Generation, Intent, StateKey } from '../state/types.js';
 import { buildPlan, type Baseline } from './plan.js';
 import type { State } from './state.js';

@@ -13,7 +13,7 @@ import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Identity, Limits, SendOptions, StateOptions } from './options.js';
 import type { Plan } from './plan.js';
-import type { RunFacts } from './result.js';
+import type { RunFacts } from '../report/result.js';
 import type { State } from './state.js';
 
 /** Where the records go; `Found` is what locating them read that the later steps work from (a saved plan). */

@@ -6,7 +6,7 @@ import type { GuardCheck } from '../guard/checks.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
 import type { SendEvent } from '../send/index.js';
-import type { BaselineReport } from './report.js';
+import type { BaselineReport } from '../report/report.js';
 
 export type RunEvent =
   | { readonly type: 'lock-recovered'; readonly owner: { readonly user: string; readonly host: string; readonly pid: number; readonly since: string } }

@@ -18,7 +18,7 @@ import {
   type Outcome,
   type ServiceSaid,
 } from '../errors.js';
-import { baselineOf, describeBaseline, type BaselineReport } from './report.js';
+import { baselineOf, describeBaseline, type BaselineReport } from '../report/report.js';
 import type { ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
 import { pauseAt } from '../state/pause.js';
@@ -28,7 +28,7 @@ import { uncertain } from './baseline.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
 import type { Identity, SendOptions } from './options.js';
-import type { Executed } from './result.js';
+import type { Executed } from '../report/result.js';
 import { explainServiceReasons, type Locate } from './service-reasons.js';
 
 /** What a real run sends, where, and what it was judged against. */

@@ -18,8 +18,8 @@ import type { Definition, GuardSettings, Opened, Planned } from './definition.js
 import { locatorOf } from './service-reasons.js';
 import { uniqueSetError } from './set-unique.js';
 import { writeOutputs } from './outputs.js';
-import type { RunResult } from './result.js';
-import type { ApprovalReport } from './report.js';
+import type { RunResult } from '../report/result.js';
+import type { ApprovalReport } from '../report/report.js';
 import { closeState, openState, type State } from './state.js';
 
 export type { Definition, Planned } from './definition.js';

@@ -17,7 +17,7 @@ import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
 import { nothingRecorded } from './nothing-recorded.js';
 import type { Limits, RecordedSetOptions } from './options.js';
-import type { RunResult } from './result.js';
+import type { RunResult } from '../report/result.js';
 import type { State } from './state.js';
 
 export interface ReleaseOptions extends RecordedSetOptions {

@@ -14,7 +14,7 @@ import { encoded } from './encoded.js';
 import { runFrame } from './frame.js';
 import type { Limits, RecordedSetOptions } from './options.js';
 import type { RunContext } from './context.js';
-import type { RunResult } from './result.js';
+import type { RunResult } from '../report/result.js';
 
 export interface RemoveOptions extends RecordedSetOptions {
   /** The guards' limits; the removal limit is the number of keys named. */

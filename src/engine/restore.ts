@@ -7,14 +7,14 @@ import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
-import { baselineOf } from './report.js';
+import { baselineOf } from '../report/report.js';
 import type { Generation } from '../state/types.js';
 import { latestUpload } from './baseline.js';
 import { nothingRecorded } from './nothing-recorded.js';
 import type { RunContext } from './context.js';
 import { runFrame, type Definition } from './frame.js';
 import type { Limits, RecordedSetOptions } from './options.js';
-import type { RunResult } from './result.js';
+import type { RunResult } from '../report/result.js';
 import type { State } from './state.js';
 
 export interface RestoreOptions extends RecordedSetOptions {

@@ -10,7 +10,7 @@ import type { RunContext } from './context.js';
 import { runFrame, type Definition, type Planned } from './frame.js';
 import type { UploadOptions } from './options.js';
 import { buildPlan, type Plan } from './plan.js';
-import type { RunResult } from './result.js';
+import type { RunResult } from '../report/result.js';
 import { layoutNotice, rememberedLayout } from './layout.js';
 
 export function runUpload(options: UploadOptions, ctx: RunContext): Promise<RunResult> {

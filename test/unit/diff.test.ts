@@ -7,7 +7,7 @@ import { RecordsByKey } from '../../src/diff/records.js';
 import { loadBaseline } from '../../src/engine/baseline.js';
 import { fnv1a } from '../../src/validate/key-index.js';
 import { DirectoryStore } from '../../src/state/dir.js';
-import { formatDiff, formatDiffCounts } from '../../src/report/human.js';
+import { formatDiff, formatDiffCounts } from '../../src/render/human.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tm = (id: string, name = `Name ${id}`) =>

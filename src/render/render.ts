@@ -5,7 +5,7 @@ import { showSendEvent } from './send-progress.js';
 import type { RunEvent } from '../engine/events.js';
 import { formatGuards } from './guards.js';
 import { formatDiff, formatIssues, formatMapping, formatRecord } from './human.js';
-import { describeBaseline } from '../engine/report.js';
+import { describeBaseline } from '../report/report.js';
 import type { Ui } from './ui.js';
 
 export function renderEvent(ui: Ui, event: RunEvent): void {

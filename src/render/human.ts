@@ -1,12 +1,12 @@
 // Human renderings of issues, diffs and outcomes: text in, text out; the caller decides where it goes.
 import { plural, thousands } from '../numbers.js';
-import { describeBaseline } from '../engine/report.js';
+import { describeBaseline } from '../report/report.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { OpenPeriod } from '../contract/schemas.js';
 import type { Issue } from '../issues.js';
 import type { FieldSource } from '../map/describe.js';
-import type { BaselineReport } from '../engine/report.js';
+import type { BaselineReport } from '../report/report.js';
 import { formatPeriod, formatPeriodChange } from './hours.js';
 
 export interface Style {

@@ -1,6 +1,6 @@
 // Parts of the review page that render the report's own keys: the outcome, the guards' verdicts, the
 // provenance, the mapping and the issues. Every value goes through esc().
-import type { UploadReport } from '../../engine/report.js';
+import type { UploadReport } from '../../report/report.js';
 import { describeBounds } from '../../guard/policy.js';
 import { esc } from './escape.js';
 import { fieldWords } from '../field-words.js';
