@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import type { ChosenTarget } from '../config/target.js';
 import type { NotifySettings, RunFacts } from '../notify/index.js';
-import type { Reviewed } from '../engine/reviewed.js';
+import type { Reviewed } from '../pipeline/reviewed.js';
 import type { UploadReport } from '../report/report.js';
 import type { TargetedFlags } from './targets.js';
 import type { RunIo } from './io.js';

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Settings } from '../config/settings.js';
 import type { ChosenTarget } from '../config/target.js';
-import type { RunContext } from '../engine/context.js';
+import type { RunContext } from '../pipeline/context.js';
 import type { RunFacts } from '../report/result.js';
 import type { StateStore } from '../state/types.js';
 import type { FlagName, Flags } from './flags.js';

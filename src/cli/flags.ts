@@ -1,7 +1,7 @@
 // Every option of every command, declared once: its syntax, its help, its default and its choices. The
 // commands take their subsets of it (each command file in src/commands/, from the GROUPS below), the command line is read
 // against it (../cli/argv.ts), and what a command receives is typed by it. A test checks that every option shown in any --help is documented.
-import { DEFAULTS } from '../engine/options.js';
+import { DEFAULTS } from '../pipeline/options.js';
 import { HIDDEN_ROWS_CHOICES } from '../read/types.js';
 
 export interface Spec {

@@ -3,7 +3,7 @@
 // made this run must be named, or its name typed on a terminal.
 import { basename, extname } from 'node:path';
 import type { ChosenTarget } from '../config/target.js';
-import { nextCommand, shellWord } from '../engine/approval.js';
+import { nextCommand, shellWord } from '../pipeline/approval.js';
 import { GuardRefusal, UsageError } from '../errors.js';
 import type { Flags } from './flags.js';
 import { interactive, type ProcessIo } from './io.js';

@@ -1,8 +1,8 @@
 // `upload approve` and `upload apply` without a plan file: the plan kept in the target's state store
 // (an unattended run outside its autoApply bounds keeps it there, ../engine/auto-apply.ts), chosen by
 // --plan N or, when only one fits, that one (../engine/waiting.ts).
-import type { RunContext } from '../engine/context.js';
-import type { PlanDocument } from '../engine/saved-plan.js';
+import type { RunContext } from '../pipeline/context.js';
+import type { PlanDocument } from '../pipeline/saved-plan.js';
 import type { ProcessIo } from './io.js';
 import type { TargetedFlags } from './targets.js';
 
@@ -16,8 +16,8 @@ export async function keptPlan(flags: TargetedFlags, io: ProcessIo, run: RunCont
   const [{ resolveBaseUrl }, { parseState }, { policyAddress }, { chooseWaiting }] = await Promise.all([
     import('../send/config.js'),
     import('./parse.js'),
-    import('../engine/policy.js'),
-    import('../engine/waiting.js'),
+    import('../plans/policy.js'),
+    import('../pipeline/waiting.js'),
   ]);
   // Without a file, the service is the target's (or --base-url's): its store holds the kept plans.
   const baseUrl = resolveBaseUrl(flags.settings.baseUrl, io.env);

@@ -4,7 +4,7 @@ import type { Kind } from '../contract/kinds.js';
 import { UsageError } from '../errors.js';
 import { parseIsoDate, today } from '../map/date-rules.js';
 import { loadMapping } from '../map/mapping-file.js';
-import type { Limits, RecordedSetOptions, SendOptions, UploadOptions } from '../engine/options.js';
+import type { Limits, RecordedSetOptions, SendOptions, UploadOptions } from '../pipeline/options.js';
 import { count, parseLimits, parseState, seconds } from './parse.js';
 import { parseDelimiterFlag } from '../read/csv.js';
 import { checkEncoding } from '../read/decode.js';

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 import { parseLimit } from '../guard/limit.js';
-import type { Limits, StateOptions } from '../engine/options.js';
+import type { Limits, StateOptions } from '../pipeline/options.js';
 import { currentUser } from '../state/whoami.js';
 import type { ProcessIo } from './io.js';
 import type { TargetedFlags } from './targets.js';

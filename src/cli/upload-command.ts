@@ -72,10 +72,10 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       const { parseUploadOptions } = await import('./options.js');
       const options = await parseUploadOptions(kind, path as string, flags, io);
       if (options.merge) {
-        const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../engine/frame.js'), import('../engine/merge.js')]);
+        const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../pipeline/frame.js'), import('../operations/merge.js')]);
         return runFrame(mergeDefinition(options), run);
       }
-      const { runUpload } = await import('../engine/upload.js');
+      const { runUpload } = await import('../pipeline/upload.js');
       return runUpload(options, run);
     },
   });

@@ -26,7 +26,7 @@ export default defineCommand({
       import('../cli/options.js'),
       import('../cli/parse.js'),
       import('../cli/targets.js'),
-      import('../engine/apply.js'),
+      import('../plans/apply.js'),
     ]);
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });

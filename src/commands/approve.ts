@@ -29,8 +29,8 @@ export default defineCommand({
       import('../cli/parse.js'),
       import('../cli/targets.js'),
       import('../send/config.js'),
-      import('../engine/options.js'),
-      import('../engine/approve.js'),
+      import('../pipeline/options.js'),
+      import('../plans/approve.js'),
     ]);
     if (flags.yes !== true && !interactive(io))
       throw new UsageError(

@@ -26,7 +26,7 @@ export default defineCommand({
     const { html } = flags;
     const { checkWritable, writePrivateFile } = await import('../files/private-file.js');
     if (html !== undefined) await checkWritable(html, '--html');
-    const { history } = await import('../engine/history.js');
+    const { history } = await import('../operations/history.js');
     const report = await history(parseState(flags, io).state, baseUrl, kindArg(kind), limit, run);
     if (html !== undefined) {
       const { historyPage } = await import('../render/html/history.js');

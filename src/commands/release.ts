@@ -33,7 +33,7 @@ export default defineCommand({
     const [{ parseRecordedSet }, { count }, { runRelease }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
-      import('../engine/release.js'),
+      import('../operations/release.js'),
     ]);
     const options = await parseRecordedSet(kindArg(kind), flags, io);
     const generation = flags.releaseGeneration === undefined ? undefined : count('--generation', flags.releaseGeneration, 1);

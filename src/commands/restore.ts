@@ -32,7 +32,7 @@ export default defineCommand({
     const [{ parseRecordedSet }, { count }, { runRestore }] = await Promise.all([
       import('../cli/options.js'),
       import('../cli/parse.js'),
-      import('../engine/restore.js'),
+      import('../operations/restore.js'),
     ]);
     const options = await parseRecordedSet(kindArg(kind), flags, io);
     const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);

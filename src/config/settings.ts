@@ -4,7 +4,7 @@
 // config` prints the same record, redacted (./show.ts). Nothing else decides precedence.
 import { dirname, resolve } from 'node:path';
 import type { Kind } from '../contract/kinds.js';
-import { DEFAULTS } from '../engine/options.js';
+import { DEFAULTS } from '../pipeline/options.js';
 import { UsageError } from '../errors.js';
 import { isStoreUrl, resolveStateDir } from '../state/paths.js';
 import type { Target } from './schema.js';

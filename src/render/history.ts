@@ -2,7 +2,7 @@
 // they were compared with.
 import { plural, thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
-import type { FailedAttempt, HistoryReport } from '../engine/history.js';
+import type { FailedAttempt, HistoryReport } from '../operations/history.js';
 import { describeApproval, describeOperation } from '../state/operation.js';
 import { saidLines } from './service-said.js';
 

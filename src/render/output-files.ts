@@ -1,7 +1,7 @@
 // The CSV files a run writes on request (--errors-csv, --diff-out), as the CLI hands them to the
 // engine (RunContext.files): the engine says what goes in them, this puts it into rows. Each writer
 // loads only when its flag is given, so starting a run costs nothing here.
-import type { OutputFiles } from '../engine/context.js';
+import type { OutputFiles } from '../pipeline/context.js';
 
 export const outputFiles: OutputFiles = {
   async errorsCsv(path, { header, rejected, delimiter, errors }) {

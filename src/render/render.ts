@@ -2,7 +2,7 @@
 import { plural, thousands } from '../numbers.js';
 import { KINDS } from '../contract/kinds.js';
 import { showSendEvent } from './send-progress.js';
-import type { RunEvent } from '../engine/events.js';
+import type { RunEvent } from '../pipeline/events.js';
 import { formatGuards } from './guards.js';
 import { formatDiff, formatIssues, formatMapping, formatRecord } from './human.js';
 import { describeBaseline } from '../report/report.js';

@@ -6,7 +6,7 @@ import type { RunIo } from '../../src/cli/io.js';
 import type { Flags } from '../../src/cli/flags.js';
 import { parseUploadOptions } from '../../src/cli/options.js';
 import { withTarget, type TargetedFlags } from '../../src/cli/targets.js';
-import { runUpload } from '../../src/engine/upload.js';
+import { runUpload } from '../../src/pipeline/upload.js';
 import { outputFiles } from '../../src/render/output-files.js';
 import type { RunResult } from '../../src/report/result.js';
 import { Secrets } from '../../src/send/secrets.js';

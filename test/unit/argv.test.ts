@@ -5,7 +5,7 @@ import { parseLine } from '../../src/cli/argv.js';
 import { FLAGS } from '../../src/cli/flags.js';
 import { count } from '../../src/cli/parse.js';
 import { loadCommand, loadCommands } from '../../src/cli/table.js';
-import { DEFAULTS } from '../../src/engine/options.js';
+import { DEFAULTS } from '../../src/pipeline/options.js';
 import { flagArgs, UsageError } from '../../src/errors.js';
 
 const line = async (name: string, words: string[]) => parseLine(name, await loadCommand(name), words);

@@ -8,7 +8,7 @@ import { judge, parseLimit, parseMaxRemovals } from '../../src/guard/index.js';
 import { confirmQuestion } from '../../src/render/human.js';
 import { formatGuards } from '../../src/render/guards.js';
 import { allowedRemovals } from '../../src/guard/limit.js';
-import { DEFAULTS } from '../../src/engine/options.js';
+import { DEFAULTS } from '../../src/pipeline/options.js';
 
 describe('parseMaxRemovals', () => {
   it.each([

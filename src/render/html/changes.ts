@@ -2,7 +2,7 @@
 // records the run planned and the baseline it compared with (not from the report's five examples).
 import type { Kind } from '../../contract/kinds.js';
 import { fieldChanges } from '../../diff/index.js';
-import type { ReviewRecords } from '../../engine/reviewed.js';
+import type { ReviewRecords } from '../../pipeline/reviewed.js';
 import { formatDay, formatPeriod } from '../hours.js';
 import type { Week } from './week.js';
 import { fieldWords } from '../field-words.js';

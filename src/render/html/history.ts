@@ -1,7 +1,7 @@
 // `upload history <kind> --html FILE`: the recorded uploads and the failed attempts between them as
 // one self-contained page, sortable and filterable like the review page.
 import { KINDS } from '../../contract/kinds.js';
-import type { FailedAttempt, HistoryReport } from '../../engine/history.js';
+import type { FailedAttempt, HistoryReport } from '../../operations/history.js';
 import { esc } from './escape.js';
 import { page } from './page.js';
 import { saidLines } from '../service-said.js';

@@ -3,7 +3,7 @@
 // out. Summaries come first; the long lists follow in chunks the browser lays out only when scrolled
 // to, and the tables are complete without the script (which adds sorting and a text filter).
 import { KINDS } from '../../contract/kinds.js';
-import type { ReviewRecords } from '../../engine/reviewed.js';
+import type { ReviewRecords } from '../../pipeline/reviewed.js';
 import { changeRows, recordLine, type ChangeRow } from './changes.js';
 import { esc, scriptJson } from './escape.js';
 import { page } from './page.js';

@@ -6,9 +6,9 @@ import { diffRecords } from '../diff/index.js';
 import { RecordsByKey } from '../diff/records.js';
 import { operationOf } from '../state/operation.js';
 import type { AuditEntry, Generation, Intent, ListedGeneration, Operation } from '../state/types.js';
-import { generationRecords } from './baseline.js';
-import type { RunContext } from './context.js';
-import { closeState, openState, type State } from './state.js';
+import { generationRecords } from '../pipeline/baseline.js';
+import type { RunContext } from '../pipeline/context.js';
+import { closeState, openState, type State } from '../pipeline/state.js';
 
 export interface HistoryEntry extends Generation {
   /** What the upload was (derived for uploads recorded before it was kept). */

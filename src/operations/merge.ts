@@ -6,12 +6,12 @@ import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
 import { UsageError } from '../errors.js';
-import { nothingRecorded } from './nothing-recorded.js';
+import { nothingRecorded } from '../pipeline/nothing-recorded.js';
 import { bodiesOf, mergeSets, setOf } from '../sets/index.js';
-import type { Definition, Planned } from './definition.js';
-import { encoded } from './encoded.js';
-import type { UploadOptions } from './options.js';
-import { uploadDefinition } from './upload.js';
+import type { Definition, Planned } from '../pipeline/definition.js';
+import { encoded } from '../pipeline/encoded.js';
+import type { UploadOptions } from '../pipeline/options.js';
+import { uploadDefinition } from '../pipeline/upload.js';
 
 export function mergeDefinition(options: UploadOptions): Definition {
   const upload = uploadDefinition(options);

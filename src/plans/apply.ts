@@ -12,14 +12,14 @@ import { parseLimit } from '../guard/limit.js';
 import { plural } from '../numbers.js';
 import { baselineOf } from '../report/report.js';
 import { resolveBaseUrl } from '../send/config.js';
-import { latestUpload } from './baseline.js';
-import { nothingRecorded } from './nothing-recorded.js';
-import type { RunContext } from './context.js';
-import { commandBasics, type GuardSettings } from './definition.js';
-import { runFrame, type Definition } from './frame.js';
-import { type SendOptions, type StateOptions } from './options.js';
+import { latestUpload } from '../pipeline/baseline.js';
+import { nothingRecorded } from '../pipeline/nothing-recorded.js';
+import type { RunContext } from '../pipeline/context.js';
+import { commandBasics, type GuardSettings } from '../pipeline/definition.js';
+import { runFrame, type Definition } from '../pipeline/frame.js';
+import { type SendOptions, type StateOptions } from '../pipeline/options.js';
 import type { RunResult } from '../report/result.js';
-import { limitsOf, readPlan, type PlanDocument } from './saved-plan.js';
+import { limitsOf, readPlan, type PlanDocument } from '../pipeline/saved-plan.js';
 import {
   approvalDigest,
   assertApproved,
@@ -31,11 +31,11 @@ import {
   tally,
   type FourEyes,
   type ToApprove,
-} from './approval.js';
+} from '../pipeline/approval.js';
 import { normaliseBaseUrl } from '../state/paths.js';
 import { addressKey } from '../config/address.js';
-import type { Planned } from './definition.js';
-import type { State } from './state.js';
+import type { Planned } from '../pipeline/definition.js';
+import type { State } from '../pipeline/state.js';
 
 export interface ApplyOptions extends SendOptions, StateOptions {
   /** The saved plan's path. */

@@ -3,10 +3,10 @@
 // limits); then, asked on a terminal or with --yes, an approval of its digest is recorded in the state
 // store under the name the store gives this person (docs/review-then-apply.md). Nothing is sent.
 import { GuardRefusal, Interrupted } from '../errors.js';
-import { nextCommand, tally, type Tally } from './approval.js';
+import { nextCommand, tally, type Tally } from '../pipeline/approval.js';
 import { applyDefinition, type ApplyOptions } from './apply.js';
-import type { RunContext } from './context.js';
-import { runFrame } from './frame.js';
+import type { RunContext } from '../pipeline/context.js';
+import { runFrame } from '../pipeline/frame.js';
 import type { RunResult } from '../report/result.js';
 
 export interface ApproveOptions extends ApplyOptions {

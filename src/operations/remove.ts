@@ -7,13 +7,13 @@ import { diffRecords } from '../diff/index.js';
 import { InputError } from '../errors.js';
 import { bodiesOf, removeKeys } from '../sets/index.js';
 import { nearKeys } from '../sets/near-keys.js';
-import { latestUpload } from './baseline.js';
-import { nothingRecorded } from './nothing-recorded.js';
-import { commandBasics, recordedSetGuards, type Definition } from './definition.js';
-import { encoded } from './encoded.js';
-import { runFrame } from './frame.js';
-import type { Limits, RecordedSetOptions } from './options.js';
-import type { RunContext } from './context.js';
+import { latestUpload } from '../pipeline/baseline.js';
+import { nothingRecorded } from '../pipeline/nothing-recorded.js';
+import { commandBasics, recordedSetGuards, type Definition } from '../pipeline/definition.js';
+import { encoded } from '../pipeline/encoded.js';
+import { runFrame } from '../pipeline/frame.js';
+import type { Limits, RecordedSetOptions } from '../pipeline/options.js';
+import type { RunContext } from '../pipeline/context.js';
 import type { RunResult } from '../report/result.js';
 
 export interface RemoveOptions extends RecordedSetOptions {

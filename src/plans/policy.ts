@@ -5,7 +5,7 @@
 import type { Target } from '../config/schema.js';
 import { normaliseBaseUrl } from '../state/paths.js';
 import type { Policy } from '../state/types.js';
-import { DEFAULT_APPROVAL_HOURS } from './approval.js';
+import { DEFAULT_APPROVAL_HOURS } from '../pipeline/approval.js';
 
 /** Nothing asked: no approvals, not protected. */
 export const NO_POLICY: Policy = { protected: false, approvals: 0, approvalHours: DEFAULT_APPROVAL_HOURS, autoApply: null };

@@ -1,7 +1,7 @@
 // `upload restore <kind>`: the planned set is an earlier generation, sent again through the normal path
 // — diff against the latest, the guards, the question, send, record — as a new generation that says
 // what it restored.
-import { commandBasics, recordedSetGuards } from './definition.js';
+import { commandBasics, recordedSetGuards } from '../pipeline/definition.js';
 import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
@@ -9,13 +9,13 @@ import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
 import { baselineOf } from '../report/report.js';
 import type { Generation } from '../state/types.js';
-import { latestUpload } from './baseline.js';
-import { nothingRecorded } from './nothing-recorded.js';
-import type { RunContext } from './context.js';
-import { runFrame, type Definition } from './frame.js';
-import type { Limits, RecordedSetOptions } from './options.js';
+import { latestUpload } from '../pipeline/baseline.js';
+import { nothingRecorded } from '../pipeline/nothing-recorded.js';
+import type { RunContext } from '../pipeline/context.js';
+import { runFrame, type Definition } from '../pipeline/frame.js';
+import type { Limits, RecordedSetOptions } from '../pipeline/options.js';
 import type { RunResult } from '../report/result.js';
-import type { State } from './state.js';
+import type { State } from '../pipeline/state.js';
 
 export interface RestoreOptions extends RecordedSetOptions {
   readonly limits: Limits;

@@ -10,15 +10,15 @@ import { plural } from '../numbers.js';
 import { bodiesOf, removeKeys } from '../sets/index.js';
 import { operationOf } from '../state/operation.js';
 import type { Generation, ListedGeneration } from '../state/types.js';
-import { latestUpload } from './baseline.js';
-import type { RunContext } from './context.js';
-import { commandBasics, recordedSetGuards, type Definition } from './definition.js';
-import { encoded } from './encoded.js';
-import { runFrame } from './frame.js';
-import { nothingRecorded } from './nothing-recorded.js';
-import type { Limits, RecordedSetOptions } from './options.js';
+import { latestUpload } from '../pipeline/baseline.js';
+import type { RunContext } from '../pipeline/context.js';
+import { commandBasics, recordedSetGuards, type Definition } from '../pipeline/definition.js';
+import { encoded } from '../pipeline/encoded.js';
+import { runFrame } from '../pipeline/frame.js';
+import { nothingRecorded } from '../pipeline/nothing-recorded.js';
+import type { Limits, RecordedSetOptions } from '../pipeline/options.js';
 import type { RunResult } from '../report/result.js';
-import type { State } from './state.js';
+import type { State } from '../pipeline/state.js';
 
 export interface ReleaseOptions extends RecordedSetOptions {
   /** The guards' limits; the removal limit is the number of keys released. */
