@@ -21,7 +21,7 @@ export default defineCommand({
   run: async ({ args: [kind], flags, io, run }) => {
     const { resolveBaseUrl } = await import('../send/config.js');
     const baseUrl = resolveBaseUrl(flags.settings.baseUrl, io.env);
-    const { count, parseState } = await import('../cli/parse.js');
+    const { count, parseState } = await import('./shared/parse.js');
     const limit = count('--limit', flags.limit ?? FLAGS.limit.default, 1);
     const { html } = flags;
     const { checkWritable, writePrivateFile } = await import('../files/private-file.js');

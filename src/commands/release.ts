@@ -31,8 +31,8 @@ export default defineCommand({
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind], flags, io, run }) => {
     const [{ parseRecordedSet }, { count }, { runRelease }] = await Promise.all([
-      import('../cli/options.js'),
-      import('../cli/parse.js'),
+      import('./shared/options.js'),
+      import('./shared/parse.js'),
       import('../operations/release.js'),
     ]);
     const options = await parseRecordedSet(kindArg(kind), flags, io);

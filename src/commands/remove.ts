@@ -28,7 +28,7 @@ export default defineCommand({
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind, keys], flags, io, run }) => {
     const keysFile = flags.keysFile;
-    const [{ parseRecordedSet }, { runRemove }] = await Promise.all([import('../cli/options.js'), import('../operations/remove.js')]);
+    const [{ parseRecordedSet }, { runRemove }] = await Promise.all([import('./shared/options.js'), import('../operations/remove.js')]);
     const options = await parseRecordedSet(kindArg(kind), flags, io, keysFile === '-' ? 'keys' : undefined);
     const { list, source } = await removeList((keys as readonly string[] | undefined) ?? [], keysFile, io);
     return runRemove({ ...options, keys: list, source }, run);

@@ -30,8 +30,8 @@ export default defineCommand({
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind], flags, io, run }) => {
     const [{ parseRecordedSet }, { count }, { runRestore }] = await Promise.all([
-      import('../cli/options.js'),
-      import('../cli/parse.js'),
+      import('./shared/options.js'),
+      import('./shared/parse.js'),
       import('../operations/restore.js'),
     ]);
     const options = await parseRecordedSet(kindArg(kind), flags, io);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { settle } from '../../src/cli/main.js';
 import type { RunIo } from '../../src/cli/io.js';
 import { Secrets } from '../../src/send/secrets.js';
-import { parseUploadOptions } from '../../src/cli/options.js';
+import { parseUploadOptions } from '../../src/commands/shared/options.js';
 import { confirmQuestion } from '../../src/render/human.js';
 import type { ConfirmRequest } from '../../src/pipeline/events.js';
 import type { UploadReport } from '../../src/report/report.js';

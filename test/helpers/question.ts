@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import type { RunIo } from '../../src/cli/io.js';
 import type { Flags } from '../../src/cli/flags.js';
-import { parseUploadOptions } from '../../src/cli/options.js';
+import { parseUploadOptions } from '../../src/commands/shared/options.js';
 import { withTarget, type TargetedFlags } from '../../src/cli/targets.js';
 import { runUpload } from '../../src/pipeline/upload.js';
 import { outputFiles } from '../../src/render/output-files.js';

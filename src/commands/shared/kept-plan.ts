@@ -1,10 +1,10 @@
 // `upload approve` and `upload apply` without a plan file: the plan kept in the target's state store
 // (an unattended run outside its autoApply bounds keeps it there, ../engine/auto-apply.ts), chosen by
 // --plan N or, when only one fits, that one (../engine/waiting.ts).
-import type { RunContext } from '../pipeline/context.js';
-import type { PlanDocument } from '../pipeline/saved-plan.js';
-import type { ProcessIo } from './io.js';
-import type { TargetedFlags } from './targets.js';
+import type { RunContext } from '../../pipeline/context.js';
+import type { PlanDocument } from '../../pipeline/saved-plan.js';
+import type { ProcessIo } from '../../cli/io.js';
+import type { TargetedFlags } from '../../cli/targets.js';
 
 export interface KeptPlanChoice {
   /** How messages name it: `--plan N`. */
@@ -14,10 +14,10 @@ export interface KeptPlanChoice {
 
 export async function keptPlan(flags: TargetedFlags, io: ProcessIo, run: RunContext, purpose: 'approve' | 'apply'): Promise<KeptPlanChoice> {
   const [{ resolveBaseUrl }, { parseState }, { policyAddress }, { chooseWaiting }] = await Promise.all([
-    import('../send/config.js'),
+    import('../../send/config.js'),
     import('./parse.js'),
-    import('../plans/policy.js'),
-    import('../pipeline/waiting.js'),
+    import('../../plans/policy.js'),
+    import('../../pipeline/waiting.js'),
   ]);
   // Without a file, the service is the target's (or --base-url's): its store holds the kept plans.
   const baseUrl = resolveBaseUrl(flags.settings.baseUrl, io.env);

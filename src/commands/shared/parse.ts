@@ -1,12 +1,12 @@
 // The flags every kind of command shares, parsed: counts, the state store and the guards' limits. Light
 // on purpose (no reader, no mapping): the runner and the commands that only read need it.
 import { hostname } from 'node:os';
-import { UsageError } from '../errors.js';
-import { parseLimit } from '../guard/limit.js';
-import type { Limits, StateOptions } from '../pipeline/options.js';
-import { currentUser } from '../state/whoami.js';
-import type { ProcessIo } from './io.js';
-import type { TargetedFlags } from './targets.js';
+import { UsageError } from '../../errors.js';
+import { parseLimit } from '../../guard/limit.js';
+import type { Limits, StateOptions } from '../../pipeline/options.js';
+import { currentUser } from '../../state/whoami.js';
+import type { ProcessIo } from '../../cli/io.js';
+import type { TargetedFlags } from '../../cli/targets.js';
 
 export function count(flag: string, value: unknown, min: number): number {
   const n = Number(value);

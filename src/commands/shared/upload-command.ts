@@ -1,11 +1,11 @@
 // `upload store-cards|team-members <file>`: the two upload commands are one definition of a kind (the
 // files src/commands/store-cards.ts and team-members.ts name it). The file's records, or with --merge
 // the last recorded set with them added, go through the engine's frame.
-import type { Kind } from '../contract/kinds.js';
-import { displayName } from '../read/types.js';
-import { defineCommand, type CommandSpec } from './command.js';
-import { EXIT_CODES } from './exit-codes.js';
-import { GROUPS } from './flags.js';
+import type { Kind } from '../../contract/kinds.js';
+import { displayName } from '../../read/types.js';
+import { defineCommand, type CommandSpec } from '../../cli/command.js';
+import { EXIT_CODES } from '../../cli/exit-codes.js';
+import { GROUPS } from '../../cli/flags.js';
 
 export function uploadCommand(kind: Kind, order: number): CommandSpec {
   const noun = kind === 'store-cards' ? 'store card' : 'team member';
@@ -72,10 +72,10 @@ export function uploadCommand(kind: Kind, order: number): CommandSpec {
       const { parseUploadOptions } = await import('./options.js');
       const options = await parseUploadOptions(kind, path as string, flags, io);
       if (options.merge) {
-        const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../pipeline/frame.js'), import('../operations/merge.js')]);
+        const [{ runFrame }, { mergeDefinition }] = await Promise.all([import('../../pipeline/frame.js'), import('../../operations/merge.js')]);
         return runFrame(mergeDefinition(options), run);
       }
-      const { runUpload } = await import('../pipeline/upload.js');
+      const { runUpload } = await import('../../pipeline/upload.js');
       return runUpload(options, run);
     },
   });

@@ -1,19 +1,19 @@
 // Flags → the typed options of an upload. Every flag is checked here, before any file is read, in the
 // order a person fixes them: where to send, with which token, how to confirm, then the input's flags.
-import type { Kind } from '../contract/kinds.js';
-import { UsageError } from '../errors.js';
-import { parseIsoDate, today } from '../map/date-rules.js';
-import { loadMapping } from '../map/mapping-file.js';
-import type { Limits, RecordedSetOptions, SendOptions, UploadOptions } from '../pipeline/options.js';
+import type { Kind } from '../../contract/kinds.js';
+import { UsageError } from '../../errors.js';
+import { parseIsoDate, today } from '../../map/date-rules.js';
+import { loadMapping } from '../../map/mapping-file.js';
+import type { Limits, RecordedSetOptions, SendOptions, UploadOptions } from '../../pipeline/options.js';
 import { count, parseLimits, parseState, seconds } from './parse.js';
-import { parseDelimiterFlag } from '../read/csv.js';
-import { checkEncoding } from '../read/decode.js';
-import { displayName } from '../read/index.js';
-import type { HiddenRows, InputFormat } from '../read/types.js';
-import { resolveBaseUrl, resolveToken } from '../send/config.js';
-import type { Flags } from './flags.js';
-import { interactive, type RunIo } from './io.js';
-import type { TargetedFlags } from './targets.js';
+import { parseDelimiterFlag } from '../../read/csv.js';
+import { checkEncoding } from '../../read/decode.js';
+import { displayName } from '../../read/index.js';
+import type { HiddenRows, InputFormat } from '../../read/types.js';
+import { resolveBaseUrl, resolveToken } from '../../send/config.js';
+import type { Flags } from '../../cli/flags.js';
+import { interactive, type RunIo } from '../../cli/io.js';
+import type { TargetedFlags } from '../../cli/targets.js';
 
 /**
  * The address, token and confirmation, checked in the order a person fixes them. A dry run sends
@@ -60,7 +60,7 @@ export async function parseUploadOptions(kind: Kind, file: string, flags: Target
 
   const { errorsCsv, payloadOut, diffOut, planOut, encoding, storeCards } = flags;
   // Loaded only for the flags that write files: most runs write none.
-  if (errorsCsv !== undefined) await (await import('../render/errors-csv.js')).checkWritable(errorsCsv);
+  if (errorsCsv !== undefined) await (await import('../../render/errors-csv.js')).checkWritable(errorsCsv);
   if (payloadOut !== undefined) await checkWritable(payloadOut, '--payload-out');
   if (diffOut !== undefined) await checkWritable(diffOut, '--diff-out');
   await planOutOf(flags, dryRun, baseUrl);
@@ -162,7 +162,7 @@ export async function planOutOf(flags: Flags, dryRun: boolean, baseUrl: URL | un
 
 /** private-file's check that a path can be written, loaded only when a flag names a file. */
 async function checkWritable(path: string, flag: string): Promise<void> {
-  const { checkWritable: check } = await import('../files/private-file.js');
+  const { checkWritable: check } = await import('../../files/private-file.js');
   await check(path, flag);
 }
 
