@@ -1,4 +1,4 @@
-// `upload apply <plan>`: exactly the body a dry run saved, sent if the service has not moved since (../engine/apply.ts).
+// `upload apply <plan>`: exactly the body a dry run saved, sent if the service has not moved since (../plans/apply.ts).
 import { defineCommand } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 import { planAddress } from './shared/plan-address.js';

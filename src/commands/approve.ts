@@ -1,4 +1,4 @@
-// `upload approve <plan>`: the second pair of eyes (../engine/approve.ts). The plan is shown exactly as
+// `upload approve <plan>`: the second pair of eyes (../plans/approve.ts). The plan is shown exactly as
 // `apply` would show it, then an approval bound to its digest is recorded in the target's state store,
 // under the name the store knows this person by. Asks on a terminal; elsewhere takes --yes.
 import { defineCommand } from '../cli/command.js';

@@ -1,5 +1,5 @@
 // `upload release <kind>`: the last recorded set without exactly the keys an upload held back
-// (--hold-removals), sent through the engine's frame (../engine/release.ts) like `upload remove`.
+// (--hold-removals), sent through the engine's frame (../operations/release.ts) like `upload remove`.
 import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 

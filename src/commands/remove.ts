@@ -1,5 +1,5 @@
 // `upload remove <kind> [keys...]`: the last recorded set without some keys, sent through the engine's
-// frame (../engine/remove.ts). The keys come from the command line and --keys-file (one per line).
+// frame (../operations/remove.ts). The keys come from the command line and --keys-file (one per line).
 import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 import type { ProcessIo } from '../cli/io.js';

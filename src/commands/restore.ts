@@ -1,4 +1,4 @@
-// `upload restore <kind>`: an earlier recorded set sent again through the engine's frame (../engine/restore.ts).
+// `upload restore <kind>`: an earlier recorded set sent again through the engine's frame (../operations/restore.ts).
 import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 

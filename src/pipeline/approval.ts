@@ -23,7 +23,7 @@ export const CLOCK_SKEW_SECONDS = 60;
  * --yes elsewhere: NO_CONFIRMATION).
  */
 export function nextCommand(step: 'approve' | 'apply', path: string, target: string | null, extra: readonly string[] = []): { text: string; fix: Fix } {
-  // A plan kept in the store is named `--plan N` (engine/waiting.ts), two words; a plan file is one.
+  // A plan kept in the store is named `--plan N` (./waiting.ts), two words; a plan file is one.
   const plan = /^--plan \d+$/.test(path) ? path.split(' ') : [path];
   const args = [step, ...plan, ...(target ? ['--target', target] : []), ...extra, ...(step === 'apply' ? ['--yes'] : [])];
   return { text: ['upload', ...args.map(shellWord)].join(' '), fix: { kind: 'command', args } };
@@ -38,7 +38,7 @@ export function shellWord(word: string): string {
 export interface FourEyes {
   readonly approvals: number;
   readonly hours: number;
-  /** An unattended run within these bounds is sent without a second person (../engine/auto-apply.ts). */
+  /** An unattended run within these bounds is sent without a second person (./auto-apply.ts). */
   readonly autoApply?: AutoApply | null | undefined;
 }
 

@@ -29,13 +29,13 @@ export interface RunContext {
   readonly openStore?: ((spec: string) => Promise<StateStore>) | undefined;
   /** With --report-html: where the frame leaves what the review page shows beyond the report. */
   readonly review?: Reviewed | undefined;
-  /** The CSV files a run writes on request: the engine says what goes in them, report/ writes the rows. */
+  /** The CSV files a run writes on request: the engine says what goes in them, render/ writes the rows. */
   readonly files: OutputFiles;
 }
 
 /**
  * The writers of --errors-csv and --diff-out. The run hands over data; whoever starts it (the CLI:
- * report/output-files.ts) turns it into rows and writes the file, so the engine needs no words.
+ * render/output-files.ts) turns it into rows and writes the file, so the engine needs no words.
  */
 export interface OutputFiles {
   errorsCsv(path: string, rows: RejectedRows): Promise<void>;

@@ -1,5 +1,5 @@
 // What the engine tells the outside world while it runs: data, not text. The CLI renders these for a
-// person (report/render.ts); under --json they are rendered quietly and the report says the rest.
+// person (render/render.ts); under --json they are rendered quietly and the report says the rest.
 import type { Kind } from '../contract/kinds.js';
 import type { Diff } from '../diff/index.js';
 import type { GuardCheck } from '../guard/checks.js';

@@ -50,7 +50,7 @@ export interface UploadOptions {
   readonly baseline: string | undefined;
   /** --no-baseline: the user knows the removal guard cannot protect an upload with no baseline. */
   readonly noBaseline: boolean;
-  /** --merge: the file's records are added to (or replace) the last recorded set (../engine/merge.ts). */
+  /** --merge: the file's records are added to (or replace) the last recorded set (../operations/merge.ts). */
   readonly merge: boolean;
   /** --hold-removals: when the removal guard would refuse, keep the omitted records instead (exit 9). */
   readonly holdRemovals: boolean;

@@ -1,7 +1,7 @@
 // The files a run writes on request, in one step after judging: --errors-csv (the rejected rows),
 // --payload-out (the exact body), --diff-out (every change as CSV) and --plan-out (a dry run's plan,
 // to be applied later). Each writer loads only when its flag is given: most runs write none. The two
-// CSV files are put into rows by whoever started the run (ctx.files: report/, for the CLI).
+// CSV files are put into rows by whoever started the run (ctx.files: render/, for the CLI).
 import type { Payload } from '../contract/json-array.js';
 import { bodiesOf } from '../sets/index.js';
 import type { FourEyes } from './approval.js';

@@ -13,7 +13,7 @@ export async function collectReview(review: Reviewed, { def, opened, against, pl
   let bodies: readonly string[];
   if (file) {
     keys = file.keys;
-    // The page lists records as text; its rows decode every record anyway (report/html/changes.ts).
+    // The page lists records as text; its rows decode every record anyway (render/html/changes.ts).
     bodies = file.bodies.first(file.bodies.length);
   } else {
     const { decodeCanonical } = await import('../diff/snapshot.js');

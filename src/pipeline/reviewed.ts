@@ -1,5 +1,5 @@
 // The review page's data (--report-html): what a run planned and what it compared with. The engine
-// fills it in (./review.ts); report/html/ turns it into rows and a page. Kept apart from review.ts,
+// fills it in (./review.ts); render/html/ turns it into rows and a page. Kept apart from review.ts,
 // which reads the store, so the run's context can name it without importing the store's code.
 import type { Kind } from '../contract/kinds.js';
 

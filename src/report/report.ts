@@ -1,5 +1,5 @@
-// The result of a run: exactly what `--json` prints, and what the human renderer (report/) reads. The
-// engine builds it, so it lives here; report/ only puts it into words, pages and files.
+// The result of a run: exactly what `--json` prints, and what the human renderer (render/) reads. The
+// engine's facts are assembled into it once (./assemble.ts); render/ only puts it into words, pages and files.
 import type { LayoutOutcome } from '../map/layout-memory.js';
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { plural } from '../numbers.js';

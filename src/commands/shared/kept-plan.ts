@@ -1,6 +1,6 @@
 // `upload approve` and `upload apply` without a plan file: the plan kept in the target's state store
-// (an unattended run outside its autoApply bounds keeps it there, ../engine/auto-apply.ts), chosen by
-// --plan N or, when only one fits, that one (../engine/waiting.ts).
+// (an unattended run outside its autoApply bounds keeps it there, ../../pipeline/auto-apply.ts), chosen by
+// --plan N or, when only one fits, that one (../../pipeline/waiting.ts).
 import type { RunContext } from '../../pipeline/context.js';
 import type { PlanDocument } from '../../pipeline/saved-plan.js';
 import type { ProcessIo } from '../../cli/io.js';
