@@ -4,8 +4,8 @@
 import { hostname } from 'node:os';
 import type { ChosenTarget } from '../config/target.js';
 import type { NotifySettings, RunFacts } from '../notify/index.js';
-import type { Reviewed } from '../engine/reviewed.js';
-import type { UploadReport } from '../engine/report.js';
+import type { Reviewed } from '../pipeline/reviewed.js';
+import type { UploadReport } from '../report/report.js';
 import type { TargetedFlags } from './targets.js';
 import type { RunIo } from './io.js';
 
@@ -53,7 +53,7 @@ export async function afterRun(
   stop?: AbortSignal,
 ): Promise<void> {
   if (after.html) {
-    const [{ reviewPage }, { writePrivateFile }] = await Promise.all([import('../report/html/review.js'), import('../files/private-file.js')]);
+    const [{ reviewPage }, { writePrivateFile }] = await Promise.all([import('../render/html/review.js'), import('../files/private-file.js')]);
     const { review } = after.html;
     const html = reviewPage({
       report,

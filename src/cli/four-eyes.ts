@@ -3,7 +3,7 @@
 // made this run must be named, or its name typed on a terminal.
 import { basename, extname } from 'node:path';
 import type { ChosenTarget } from '../config/target.js';
-import { nextCommand, shellWord } from '../engine/approval.js';
+import { nextCommand, shellWord } from '../pipeline/approval.js';
 import { GuardRefusal, UsageError } from '../errors.js';
 import type { Flags } from './flags.js';
 import { interactive, type ProcessIo } from './io.js';
@@ -12,7 +12,7 @@ import type { Targeted } from './targets.js';
 /** Before a run that writes: refused where approvals are needed and it would send directly; named where the address chose. */
 export function checkWrite(writes: 'direct' | 'planned', chosen: Targeted, io: ProcessIo, given: Flags, line: { argv: readonly string[] }): void {
   // Refused even when named: said first, with the way round.
-  // An unattended run under autoApply goes on: the engine sends it within the bounds or keeps it waiting (engine/auto-apply.ts).
+  // An unattended run under autoApply goes on: the engine sends it within the bounds or keeps it waiting (pipeline/auto-apply.ts).
   if (writes === 'direct' && !(chosen.fourEyes?.autoApply && given.yes === true)) checkPlanned(chosen, line.argv);
   checkNamed(chosen.target, interactive(io) && given.yes !== true);
 }

@@ -1,8 +1,8 @@
 // The entry point: the program with its commands (src/commands/, run by ./runner.ts), and the one place that turns a
 // command's result — or its failure — into output and an exit code.
 import { EXIT, isUploadError, UploadError, type Outcome } from '../errors.js';
-import type { RunFacts } from '../engine/result.js';
-import type { UploadReport } from '../engine/report.js';
+import type { RunFacts } from '../report/result.js';
+import type { UploadReport } from '../report/report.js';
 import { Secrets } from '../send/secrets.js';
 import { isCommand, listCommands, loadCommand } from './table.js';
 import { processIo, type ProcessIo, type RunIo } from './io.js';

@@ -7,7 +7,7 @@ import type { Settings } from '../config/settings.js';
 import { GuardRefusal, UsageError } from '../errors.js';
 import type { Flags } from './flags.js';
 import type { AutoApply, Policy, RecordedPolicy, StateStore } from '../state/types.js';
-import type { FourEyes } from '../engine/approval.js';
+import type { FourEyes } from '../pipeline/approval.js';
 import type { Targeted } from './targets.js';
 
 export interface StorePolicy {
@@ -41,7 +41,7 @@ export async function readStorePolicy(
     return undefined;
   }
   const [{ policyAddress, policyOfTarget }, { stricterPolicy, samePolicy, describePolicy }] = await Promise.all([
-    import('../engine/policy.js'),
+    import('../plans/policy.js'),
     import('../guard/policy.js'),
   ]);
   const store = await open(spec);
@@ -132,7 +132,7 @@ export async function protection(
   run: Pick<Targeted, 'settings' | 'target' | 'flags'>,
   open: (spec: string) => Promise<StateStore>,
 ): Promise<{ lines: string[]; data: Record<string, { value: unknown; from: string }> | null }> {
-  const { policyOfTarget } = await import('../engine/policy.js');
+  const { policyOfTarget } = await import('../plans/policy.js');
   const config = policyOfTarget(run.target?.target);
   let gate: StorePolicy | undefined;
   let unread = '';

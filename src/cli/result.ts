@@ -1,7 +1,7 @@
 // What a command hands back to the entry point, which alone turns it into output and an exit code.
-import type { Style } from '../report/human.js';
-import type { RunFacts } from '../engine/result.js';
-import type { UploadReport } from '../engine/report.js';
+import type { Style } from '../render/human.js';
+import type { RunFacts } from '../report/result.js';
+import type { UploadReport } from '../report/report.js';
 
 export interface CommandResult {
   /** What the run learnt: the entry point assembles the report (printed under --json) from it once. */

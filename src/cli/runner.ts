@@ -5,11 +5,11 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { ChosenTarget } from '../config/target.js';
 import type { Kind } from '../contract/kinds.js';
-import type { RunFacts } from '../engine/result.js';
+import type { RunFacts } from '../report/result.js';
 import { EXIT, Interrupted, isUploadError, type UploadError } from '../errors.js';
-import { confirmQuestion } from '../report/human.js';
-import { outputFiles } from '../report/output-files.js';
-import { renderEvent } from '../report/render.js';
+import { confirmQuestion } from '../render/human.js';
+import { outputFiles } from '../render/output-files.js';
+import { renderEvent } from '../render/render.js';
 import type { StateStore } from '../state/types.js';
 import { afterRun, prepareAfterRun, type AfterRun } from './after-run.js';
 import { scopeFixes } from './fix-scope.js';

@@ -4,7 +4,7 @@ import type { Kind } from '../contract/kinds.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Settings } from '../config/settings.js';
 import type { ChosenTarget } from '../config/target.js';
-import { DEFAULT_APPROVAL_HOURS, stricter, type FourEyes } from '../engine/approval.js';
+import { DEFAULT_APPROVAL_HOURS, stricter, type FourEyes } from '../pipeline/approval.js';
 import { UsageError } from '../errors.js';
 import { normaliseBaseUrl } from '../state/paths.js';
 import type { Flags } from './flags.js';
@@ -144,7 +144,7 @@ export async function planTargetCheck(
   /** The command and the plan, for a hint that runs as written. */
   line: { step: 'approve' | 'apply'; plan: string } = { step: 'apply', plan: 'PLAN' },
 ): Promise<(planTarget: string | null) => void> {
-  const { nextCommand } = await import('../engine/approval.js');
+  const { nextCommand } = await import('../pipeline/approval.js');
   const { loadConfig } = await import('../config/load.js');
   const chosen = typeof flags.targetName === 'string' ? flags.targetName : undefined;
   const explicit = typeof flags.target === 'string';

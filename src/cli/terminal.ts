@@ -1,7 +1,7 @@
 // The terminal edge: human output on stderr, colour and a spinner only where a person is looking.
 import type { styleText } from 'node:util';
-import type { Style } from '../report/human.js';
-import type { Ui } from '../report/ui.js';
+import type { Style } from '../render/human.js';
+import type { Ui } from '../render/ui.js';
 
 export interface TerminalOptions {
   readonly color: boolean;

@@ -1,7 +1,7 @@
-// `upload apply <plan>`: exactly the body a dry run saved, sent if the service has not moved since (../engine/apply.ts).
+// `upload apply <plan>`: exactly the body a dry run saved, sent if the service has not moved since (../plans/apply.ts).
 import { defineCommand } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
-import { planAddress } from '../cli/plan-address.js';
+import { planAddress } from './shared/plan-address.js';
 
 export default defineCommand({
   usage: 'apply [plan]',
@@ -23,16 +23,16 @@ export default defineCommand({
   facts: ([plan]) => ({ kind: null, source: (plan as string | undefined) ?? null, dryRun: false }),
   run: async ({ args: [file], flags, io, run }) => {
     const [{ parseSending }, { parseState }, { planTargetCheck }, { runApply }] = await Promise.all([
-      import('../cli/options.js'),
-      import('../cli/parse.js'),
+      import('./shared/options.js'),
+      import('./shared/parse.js'),
       import('../cli/targets.js'),
-      import('../engine/apply.js'),
+      import('../plans/apply.js'),
     ]);
     // The plan names its service; an address given as well must be the same one.
     const sending = await parseSending(flags, io, { dryRun: false, url: 'optional' });
     const target = flags.targetName ?? null;
     // No file: the approved plan kept in the store (--plan N names one).
-    const kept = file === undefined ? await (await import('../cli/kept-plan.js')).keptPlan(flags, io, run, 'apply') : undefined;
+    const kept = file === undefined ? await (await import('./shared/kept-plan.js')).keptPlan(flags, io, run, 'apply') : undefined;
     const plan = kept?.label ?? (file as string);
     const checkTarget = await planTargetCheck(flags, io, { step: 'apply', plan });
     return runApply({ plan, stored: kept?.stored, ...sending, token: sending.token!, ...parseState(flags, io), checkTarget, target }, run);

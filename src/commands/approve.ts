@@ -1,10 +1,10 @@
-// `upload approve <plan>`: the second pair of eyes (../engine/approve.ts). The plan is shown exactly as
+// `upload approve <plan>`: the second pair of eyes (../plans/approve.ts). The plan is shown exactly as
 // `apply` would show it, then an approval bound to its digest is recorded in the target's state store,
 // under the name the store knows this person by. Asks on a terminal; elsewhere takes --yes.
 import { defineCommand } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 import { interactive } from '../cli/io.js';
-import { planAddress } from '../cli/plan-address.js';
+import { planAddress } from './shared/plan-address.js';
 
 export default defineCommand({
   usage: 'approve [plan]',
@@ -26,10 +26,10 @@ export default defineCommand({
   run: async ({ args: [file], flags, io, run }) => {
     const [{ UsageError }, { parseState }, { planTargetCheck }, { resolveBaseUrl }, { runApprove }] = await Promise.all([
       import('../errors.js'),
-      import('../cli/parse.js'),
+      import('./shared/parse.js'),
       import('../cli/targets.js'),
       import('../send/config.js'),
-      import('../engine/approve.js'),
+      import('../plans/approve.js'),
     ]);
     if (flags.yes !== true && !interactive(io))
       throw new UsageError(
@@ -49,7 +49,7 @@ export default defineCommand({
       confirm: flags.yes === true ? 'yes' : 'prompt',
     } as const;
     // No file: a plan kept in the store (--plan N), shown and approved as a file would be.
-    const kept = file === undefined ? await (await import('../cli/kept-plan.js')).keptPlan(flags, io, run, 'approve') : undefined;
+    const kept = file === undefined ? await (await import('./shared/kept-plan.js')).keptPlan(flags, io, run, 'approve') : undefined;
     const plan = kept?.label ?? (file as string);
     const checkTarget = await planTargetCheck(flags, io, { step: 'approve', plan });
     return runApprove({ plan, stored: kept?.stored, ...send, ...state, host: state.identity.host, checkTarget, target: flags.targetName ?? null }, run);

@@ -32,7 +32,7 @@ export default defineCommand({
   showsSettings: true,
   run: async ({ flags, io, target, config, settings, store }) => {
     const [{ checkSettings }, { parseNotify }, { effectiveConfig, formatConfig }] = await Promise.all([
-      import('../cli/parse.js'),
+      import('./shared/parse.js'),
       import('../notify/index.js'),
       import('../config/show.js'),
     ]);

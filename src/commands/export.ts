@@ -35,7 +35,7 @@ export default defineCommand({
     const [{ UsageError }, { resolveBaseUrl }, { count }, { exportFormat, HOURS_FORMATS }] = await Promise.all([
       import('../errors.js'),
       import('../send/config.js'),
-      import('../cli/parse.js'),
+      import('./shared/parse.js'),
       import('../export/index.js'),
     ]);
     const baseUrl = resolveBaseUrl(flags.settings.baseUrl, io.env);

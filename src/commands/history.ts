@@ -21,19 +21,19 @@ export default defineCommand({
   run: async ({ args: [kind], flags, io, run }) => {
     const { resolveBaseUrl } = await import('../send/config.js');
     const baseUrl = resolveBaseUrl(flags.settings.baseUrl, io.env);
-    const { count, parseState } = await import('../cli/parse.js');
+    const { count, parseState } = await import('./shared/parse.js');
     const limit = count('--limit', flags.limit ?? FLAGS.limit.default, 1);
     const { html } = flags;
     const { checkWritable, writePrivateFile } = await import('../files/private-file.js');
     if (html !== undefined) await checkWritable(html, '--html');
-    const { history } = await import('../engine/history.js');
+    const { history } = await import('../operations/history.js');
     const report = await history(parseState(flags, io).state, baseUrl, kindArg(kind), limit, run);
     if (html !== undefined) {
-      const { historyPage } = await import('../report/html/history.js');
+      const { historyPage } = await import('../render/html/history.js');
       await writePrivateFile(html, '--html', [historyPage(report, new Date().toISOString())]);
     }
     if (flags.json !== true) {
-      const { formatHistory } = await import('../report/history.js');
+      const { formatHistory } = await import('../render/history.js');
       io.stdout.write(`${formatHistory(report).join('\n')}\n`);
     }
     return { data: report };

@@ -20,7 +20,7 @@ set: record the target's protective settings ("protected", "approvals", "approva
   flags: ['baseUrl', ...GROUPS.store, 'json', ...GROUPS.target],
   run: async ({ args: [action], flags, io, store, say, target }) => {
     const [{ UsageError }, { resolveBaseUrl }, { policyAddress, policyOfTarget, NO_POLICY }, { describeBounds, describePolicy, samePolicy }] =
-      await Promise.all([import('../errors.js'), import('../send/config.js'), import('../engine/policy.js'), import('../guard/policy.js')]);
+      await Promise.all([import('../errors.js'), import('../send/config.js'), import('../plans/policy.js'), import('../guard/policy.js')]);
     if (action !== 'show' && action !== 'set')
       throw new UsageError(
         'BAD_USAGE',

@@ -1,5 +1,5 @@
 // `upload release <kind>`: the last recorded set without exactly the keys an upload held back
-// (--hold-removals), sent through the engine's frame (../engine/release.ts) like `upload remove`.
+// (--hold-removals), sent through the engine's frame (../operations/release.ts) like `upload remove`.
 import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 
@@ -31,9 +31,9 @@ export default defineCommand({
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind], flags, io, run }) => {
     const [{ parseRecordedSet }, { count }, { runRelease }] = await Promise.all([
-      import('../cli/options.js'),
-      import('../cli/parse.js'),
-      import('../engine/release.js'),
+      import('./shared/options.js'),
+      import('./shared/parse.js'),
+      import('../operations/release.js'),
     ]);
     const options = await parseRecordedSet(kindArg(kind), flags, io);
     const generation = flags.releaseGeneration === undefined ? undefined : count('--generation', flags.releaseGeneration, 1);

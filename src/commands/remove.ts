@@ -1,5 +1,5 @@
 // `upload remove <kind> [keys...]`: the last recorded set without some keys, sent through the engine's
-// frame (../engine/remove.ts). The keys come from the command line and --keys-file (one per line).
+// frame (../operations/remove.ts). The keys come from the command line and --keys-file (one per line).
 import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 import type { ProcessIo } from '../cli/io.js';
@@ -28,7 +28,7 @@ export default defineCommand({
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind, keys], flags, io, run }) => {
     const keysFile = flags.keysFile;
-    const [{ parseRecordedSet }, { runRemove }] = await Promise.all([import('../cli/options.js'), import('../engine/remove.js')]);
+    const [{ parseRecordedSet }, { runRemove }] = await Promise.all([import('./shared/options.js'), import('../operations/remove.js')]);
     const options = await parseRecordedSet(kindArg(kind), flags, io, keysFile === '-' ? 'keys' : undefined);
     const { list, source } = await removeList((keys as readonly string[] | undefined) ?? [], keysFile, io);
     return runRemove({ ...options, keys: list, source }, run);

@@ -1,4 +1,4 @@
-// `upload restore <kind>`: an earlier recorded set sent again through the engine's frame (../engine/restore.ts).
+// `upload restore <kind>`: an earlier recorded set sent again through the engine's frame (../operations/restore.ts).
 import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 
@@ -30,9 +30,9 @@ export default defineCommand({
   writes: (flags) => (flags.dryRun === true ? undefined : 'direct'),
   run: async ({ args: [kind], flags, io, run }) => {
     const [{ parseRecordedSet }, { count }, { runRestore }] = await Promise.all([
-      import('../cli/options.js'),
-      import('../cli/parse.js'),
-      import('../engine/restore.js'),
+      import('./shared/options.js'),
+      import('./shared/parse.js'),
+      import('../operations/restore.js'),
     ]);
     const options = await parseRecordedSet(kindArg(kind), flags, io);
     const generation = flags.generation === undefined ? undefined : count('--generation', flags.generation, 1);

@@ -59,7 +59,7 @@ async function resolve({ args: [, kind_], flags, io, store, say }: CommandContex
     import('../contract/kinds.js'),
     import('../send/config.js'),
     import('../state/paths.js'),
-    import('../cli/parse.js'),
+    import('./shared/parse.js'),
     import('../state/settle.js'),
   ]);
   if ((flags.sent === true) === (flags.previous === true))

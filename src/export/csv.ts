@@ -3,7 +3,7 @@
 // Formula-safe without changing a value: a text cell that a spreadsheet would run as a formula (it
 // starts with = + - @, a tab or a carriage return) is written with one leading space. A spreadsheet
 // shows it as text; this tool trims every cell it reads, so the file uploads back to exactly the
-// recorded value. (The apostrophe that ../report/csv-cell.ts puts in front of such cells in the files
+// recorded value. (The apostrophe that ../render/csv-cell.ts puts in front of such cells in the files
 // people only read would become part of the value here.)
 import type { Cell, Table } from './layout.js';
 

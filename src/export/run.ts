@@ -3,7 +3,7 @@
 import { KINDS, type Kind } from '../contract/kinds.js';
 import { decodeCanonical } from '../diff/snapshot.js';
 import { UsageError } from '../errors.js';
-import { nothingRecorded } from '../engine/nothing-recorded.js';
+import { nothingRecorded } from '../pipeline/nothing-recorded.js';
 import { normaliseBaseUrl } from '../state/paths.js';
 import type { Generation, StateKey, StateStore } from '../state/types.js';
 import { exportChunks, type ExportFormat } from './index.js';

@@ -53,7 +53,7 @@ export interface ColumnPlan {
   /**
    * Team members: the columns that feed nothing and are not said to be no status. The first rows did
    * not make them a status column, but a later row may (a column empty for its first 500 rows), so
-   * the run keeps looking at them to the end (../engine/status-rows.ts).
+   * the run keeps looking at them to the end (../pipeline/status-rows.ts).
    */
   readonly watch: readonly number[];
 }
@@ -322,7 +322,7 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     // read back after fixing them is the documented way round, not a column whose values went missing.
     const unused = [...unknown, ...unplaced].sort((a, b) => a - b).filter((i) => normalise(columns[i]!) !== 'errors');
     // One row per day names its day in each row: which days the rows leave out is known only once they
-    // are read (../engine/plan.ts, missingDayRows).
+    // are read (../pipeline/plan.ts, missingDayRows).
     if (kind === 'store-cards' && !dayRows) {
       issues.push(
         ...accountDays({

@@ -174,7 +174,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord, values?: Mapping['va
   };
 
   if (plan.dayRows) {
-    // The week is the rows' together (../engine/plan.ts merges them); this row gives one day.
+    // The week is the rows' together (../pipeline/plan.ts merges them); this row gives one day.
     const read = readDayRow(plan.dayRows, plan.dayRows.since === undefined ? plan.hoursJson : undefined, raw, plan.timeFormat);
     if ('problems' in read) for (const p of read.problems) problem(p.code ?? 'INVALID_HOURS', [], p.index, p.message, p.fixes);
     candidate.opentToGuestsPeriod = {};

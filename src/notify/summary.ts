@@ -3,7 +3,7 @@
 // the file or the service, the token or a notification URL. Every format (./formats.ts) is made from
 // this one value, so what may leave the company is decided here once.
 import { KINDS } from '../contract/kinds.js';
-import type { UploadReport } from '../engine/report.js';
+import type { UploadReport } from '../report/report.js';
 import { describeBounds } from '../guard/policy.js';
 import { thousands } from '../numbers.js';
 import type { AutoApply } from '../state/types.js';

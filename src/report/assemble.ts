@@ -1,8 +1,8 @@
 // The report of a run — exactly what `--json` prints — assembled once, from the facts the engine's
 // steps returned and how the run ended.
-import type { RunFacts } from '../engine/result.js';
+import type { RunFacts } from './result.js';
 import type { Outcome } from '../errors.js';
-import { NO_BASELINE, type UploadReport } from '../engine/report.js';
+import { NO_BASELINE, type UploadReport } from './report.js';
 
 export interface Ending {
   readonly outcome: Outcome;

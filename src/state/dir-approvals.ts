@@ -168,7 +168,7 @@ export async function listApprovals(dir: string, digest: string): Promise<Approv
  * An approval's age on this machine's clock, by both the time written in it and its file's modification
  * time (either can be set by hand: `touch -d`, an edited record): the older of the two, so that neither
  * makes it younger; or, when either is ahead of the clock, the one furthest ahead (a negative age, which
- * ../engine/approval.ts counts as dated in the future).
+ * ../pipeline/approval.ts counts as dated in the future).
  */
 function ageOf(approvedAt: unknown, modifiedMs: number): number {
   const now = Date.now();

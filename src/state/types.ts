@@ -46,7 +46,7 @@ export interface RecordedLayout {
  * account that owns the record on a directory store.
  */
 export interface PlanRecord {
-  /** The approval digest (engine/approval.ts): body bytes, kind, address, base generation, guard limits. */
+  /** The approval digest (pipeline/approval.ts): body bytes, kind, address, base generation, guard limits. */
   readonly digest: string;
   /** The plan file's own id, which the record is kept under: a changed plan keeps it and has another digest (PLAN_CHANGED). */
   readonly planId: string;
@@ -98,7 +98,7 @@ export interface AutoApply {
   readonly maxRemoved: number;
 }
 
-/** What protects an address, as its state store records it (engine/policy.ts combines it with a config). */
+/** What protects an address, as its state store records it (plans/policy.ts combines it with a config). */
 export interface Policy {
   readonly protected: boolean;
   /** 0: no approvals needed. */

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestOf } from '../../src/engine/saved-plan.js';
+import { digestOf } from '../../src/pipeline/saved-plan.js';
 import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { id, membersCsv, range } from '../helpers/members.js';

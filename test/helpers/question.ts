@@ -4,11 +4,11 @@
 import { Readable } from 'node:stream';
 import type { RunIo } from '../../src/cli/io.js';
 import type { Flags } from '../../src/cli/flags.js';
-import { parseUploadOptions } from '../../src/cli/options.js';
+import { parseUploadOptions } from '../../src/commands/shared/options.js';
 import { withTarget, type TargetedFlags } from '../../src/cli/targets.js';
-import { runUpload } from '../../src/engine/upload.js';
-import { outputFiles } from '../../src/report/output-files.js';
-import type { RunResult } from '../../src/engine/result.js';
+import { runUpload } from '../../src/pipeline/upload.js';
+import { outputFiles } from '../../src/render/output-files.js';
+import type { RunResult } from '../../src/report/result.js';
 import { Secrets } from '../../src/send/secrets.js';
 
 export async function uploadWithQuestion(env: Record<string, string>, state: string, file: string, meanwhile: () => Promise<void> | void): Promise<RunResult> {

@@ -3,7 +3,7 @@
 // plan says it releases, are part of it when present.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { approvalDigest } from '../../src/engine/approval.js';
+import { approvalDigest } from '../../src/pipeline/approval.js';
 
 const base = {
   bodySha256: 'a'.repeat(64),

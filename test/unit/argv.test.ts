@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../src/cli/argv.js';
 import { FLAGS } from '../../src/cli/flags.js';
-import { count } from '../../src/cli/parse.js';
+import { count } from '../../src/commands/shared/parse.js';
 import { loadCommand, loadCommands } from '../../src/cli/table.js';
 import { defaultOf } from '../../src/config/settings.js';
 import { flagArgs, UsageError } from '../../src/errors.js';

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { Bodies } from '../../src/contract/json-array.js';
 import { ADDED, CHANGED, diffRecords, fieldChanges, noBaseline, UNCHANGED } from '../../src/diff/index.js';
 import { RecordsByKey } from '../../src/diff/records.js';
-import { loadBaseline } from '../../src/engine/baseline.js';
+import { loadBaseline } from '../../src/pipeline/baseline.js';
 import { fnv1a } from '../../src/validate/key-index.js';
 import { DirectoryStore } from '../../src/state/dir.js';
-import { formatDiff, formatDiffCounts } from '../../src/report/human.js';
+import { formatDiff, formatDiffCounts } from '../../src/render/human.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tm = (id: string, name = `Name ${id}`) =>

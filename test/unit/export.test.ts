@@ -9,7 +9,7 @@ import type { Kind } from '../../src/contract/kinds.js';
 import { exportChunks, exportFormat, type ExportFormat } from '../../src/export/index.js';
 import { writeExport } from '../../src/export/file.js';
 import { headerOf, hoursCells } from '../../src/export/layout.js';
-import { buildPlan } from '../../src/engine/plan.js';
+import { buildPlan } from '../../src/pipeline/plan.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const STORES = [

@@ -5,8 +5,8 @@ import { RecordsByKey } from '../../src/diff/records.js';
 import { GuardRefusal, UsageError } from '../../src/errors.js';
 import { tallyChanges } from '../../src/diff/fields.js';
 import { judge, parseLimit, parseMaxRemovals } from '../../src/guard/index.js';
-import { confirmQuestion } from '../../src/report/human.js';
-import { formatGuards } from '../../src/report/guards.js';
+import { confirmQuestion } from '../../src/render/human.js';
+import { formatGuards } from '../../src/render/guards.js';
 import { allowedRemovals } from '../../src/guard/limit.js';
 import { defaultOf } from '../../src/config/settings.js';
 

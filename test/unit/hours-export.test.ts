@@ -14,7 +14,7 @@ import { GBP_HEADER, gbpCells } from '../../src/export/gbp.js';
 import { exportChunks, type ExportFormat } from '../../src/export/index.js';
 import { osmHours } from '../../src/export/osm.js';
 import { specifications } from '../../src/export/schema-org.js';
-import { buildPlan } from '../../src/engine/plan.js';
+import { buildPlan } from '../../src/pipeline/plan.js';
 import { hoursFromJson } from '../../src/map/hours-json.js';
 import { gbpWeek, schemaOrgWeek, type Period } from '../helpers/listings.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -1,7 +1,7 @@
 // The next step a plan's approval or saving names is a command that runs as written: the plan file as
 // one word (quoted when it needs it), a plan kept in the store as `--plan N`, the target, --yes to apply.
 import { describe, expect, it } from 'vitest';
-import { nextCommand } from '../../src/engine/approval.js';
+import { nextCommand } from '../../src/pipeline/approval.js';
 
 describe('nextCommand', () => {
   it.each([

@@ -1,7 +1,7 @@
 // What a notification says: counts, codes and keys; when it is sent.
 import { describe, expect, it } from 'vitest';
 import { notification, shouldNotify, type NotifiedReport, type RunFacts } from '../../src/notify/summary.js';
-import { NO_BASELINE } from '../../src/engine/report.js';
+import { NO_BASELINE } from '../../src/report/report.js';
 
 const report = (over: Partial<NotifiedReport> = {}): NotifiedReport => ({
   kind: 'team-members',

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatNotification } from '../../src/notify/formats.js';
 import { listableKeys, looksLikeCode } from '../../src/notify/safe-keys.js';
 import { notification, type NotifiedReport, type RunFacts } from '../../src/notify/summary.js';
-import { NO_BASELINE } from '../../src/engine/report.js';
+import { NO_BASELINE } from '../../src/report/report.js';
 import type { Outcome } from '../../src/errors.js';
 
 const report = (outcome: Outcome, exitCode: number, code: string | null, over: Partial<NotifiedReport> = {}): NotifiedReport => ({

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/engine/plan.js';
+import { buildPlan } from '../../src/pipeline/plan.js';
 
 interface Row {
   readonly id: string;

@@ -2,7 +2,7 @@
 // now, and not brought back by a later upload of a whole file. A later merge, removal, restore or
 // release names no file of every key, so it neither brings a key back nor holds it.
 import { describe, expect, it } from 'vitest';
-import { holdOf } from '../../src/engine/release.js';
+import { holdOf } from '../../src/operations/release.js';
 import type { Generation, Operation } from '../../src/state/types.js';
 
 const gen = (generation: number, operation: Operation, heldRemovals?: string[]): Generation => ({

@@ -1,12 +1,12 @@
 // The review page as a pure renderer: escaping, the policy's hashes, the week grid and the rows.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { changeRows } from '../../src/report/html/changes.js';
-import { esc, scriptJson } from '../../src/report/html/escape.js';
-import { reviewPage, STATIC_ROWS } from '../../src/report/html/review.js';
-import { gridLine, weekGrid } from '../../src/report/html/week.js';
+import { changeRows } from '../../src/render/html/changes.js';
+import { esc, scriptJson } from '../../src/render/html/escape.js';
+import { reviewPage, STATIC_ROWS } from '../../src/render/html/review.js';
+import { gridLine, weekGrid } from '../../src/render/html/week.js';
 import type { GuardCheck } from '../../src/guard/index.js';
-import { NO_BASELINE, type UploadReport } from '../../src/engine/report.js';
+import { NO_BASELINE, type UploadReport } from '../../src/report/report.js';
 
 const report = (over: Partial<UploadReport> = {}): UploadReport => ({
   kind: 'store-cards',
