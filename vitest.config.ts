@@ -57,9 +57,11 @@ export default defineConfig({
         test: { name: 'system', include: [...SYSTEM_FILES], globalSetup: ['test/setup/system-needs.ts'], env: { SU_TESTS_PROJECT: 'system' } },
       },
     ],
-    // Generous: some end-to-end tests run a sequence of CLI processes, and CI machines may be busy.
+    // Only a hang ends a test or a hook: every wait in the suite waits on its condition, and a loaded
+    // machine may take many times an idle one's time (test/helpers/hang.ts). Hooks start sandboxes and
+    // servers and run the CLI, as tests do: the same bound.
     testTimeout: 120_000,
-    hookTimeout: 30_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // One process per worker runs file after file, importing the sources once rather than once per
     // file (that import was a quarter of the suite's CPU time). Safe because no module in src/ or the

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { HANG_MS } from '../helpers/hang.js';
 import { dirOnPath, pathDirs, programIn, serviceUser } from '../helpers/platform.js';
 
 /**
@@ -186,8 +187,9 @@ export async function startPgBouncer(pg: Postgres): Promise<Bouncer> {
     { mode: 0o644 },
   );
   runAsPostgres(program, ['-d', ini]);
-  // -d returns once the daemon has forked; it listens by the time its pid file is written.
-  for (let i = 0; i < 100 && !existsSync(pidfile); i++) await new Promise((r) => setTimeout(r, 50));
+  // -d returns once the daemon has forked; it listens by the time its pid file is written. The bound
+  // only catches a hang (test/helpers/hang.ts): a loaded machine may take seconds.
+  for (const end = Date.now() + HANG_MS; !existsSync(pidfile) && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
   const pid = Number(readFileSync(pidfile, 'utf8'));
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
