@@ -8,6 +8,10 @@ export default mergeConfig(
   suite,
   defineConfig({
     test: {
+      // Not the suite's cache of transformed modules: a vitest that starts with it on empties that folder
+      // when node_modules changed since the last run (its lockfile check), under the feet of the run
+      // that started this one.
+      experimental: { fsModuleCache: false },
       projects: [{ extends: true, test: { name: 'stopped', include: ['test/process/stopped-run/holds-servers.fixture.ts'], testTimeout: 600_000 } }],
     },
   }),
