@@ -1,7 +1,8 @@
 // Real PostgreSQL servers and a real PgBouncer for the tests: initdb into a temp directory, pg_ctl on a
 // free loopback port; PgBouncer in transaction pooling in front of one. No server is mocked. Running as
-// root (CI containers), initdb, postgres and pgbouncer refuse to run, so they run as the `postgres` user
-// (test/helpers/platform.ts). A machine without them fails the run: .ci/run installs them.
+// root (CI containers), initdb, postgres and pgbouncer refuse to run, so they run as another account
+// (test/helpers/platform.ts). PostgreSQL is the system's or npm's (binDir()); PgBouncer only the
+// system's, for `npm run test:system` (test/setup/system-tests.ts), whose setup checks it is there.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -79,16 +80,22 @@ function accountExists(name: string): boolean {
  */
 function runnable(bin: string): string {
   if (!postgresUser.owner) return bin;
-  try {
-    runAsPostgres(join(bin, 'pg_ctl'), ['--version']);
-    return bin;
-  } catch {
-    const copy = join(mkdtempSync(join(tmpdir(), 'su-pg-bin-')), 'native');
-    cpSync(join(bin, '..'), copy, { recursive: true, verbatimSymlinks: true });
-    chmodSync(dirname(copy), 0o755);
-    return join(copy, 'bin');
+  let reachable = reachableCopies.get(bin);
+  if (!reachable) {
+    try {
+      runAsPostgres(join(bin, 'pg_ctl'), ['--version']);
+      reachable = bin;
+    } catch {
+      const copy = join(mkdtempSync(join(tmpdir(), 'su-pg-bin-')), 'native');
+      cpSync(join(bin, '..'), copy, { recursive: true, verbatimSymlinks: true });
+      chmodSync(dirname(copy), 0o755);
+      reachable = join(copy, 'bin');
+    }
+    reachableCopies.set(bin, reachable);
   }
+  return reachable;
 }
+const reachableCopies = new Map<string, string>();
 
 /** Runs a server program as the postgres user when this process is root (they refuse root). */
 function runAsPostgres(program: string, args: string[]): void {
