@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
-import { memoryTmpRoot } from './test/setup/tmp.js';
+import { IN_BOTH, SYSTEM_FILES } from './test/setup/system-tests.js';
+import { runFolder } from './test/setup/tmp.js';
 
 // V8's compiled code kept between the processes and threads the suite starts (the forks, the workbook
 // reader's worker threads, which load SheetJS afresh each time, and every child), as bin/upload.js keeps
@@ -11,16 +12,15 @@ import { memoryTmpRoot } from './test/setup/tmp.js';
 // so they inherit it; a developer's own NODE_COMPILE_CACHE is left as it is.
 process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'scheduling-upload-tests-compile-cache');
 
-// Every temporary file of the run in a folder of its own, in memory where the machine has room
-// (test/setup/tmp.ts): the disk's writes were a sixth of the suite's CPU. After the compile cache is
-// placed, which should outlive the run. Made in vitest's own process, before the workers start; a
-// vitest started from inside the run (it inherits SU_TESTS_TMP_ROOT) uses the same folder.
+// Every temporary file of the run in a folder of its own, in memory where the machine has room, and a
+// watchdog that ends whatever the run left and removes the folder once this process is gone, however
+// it ended (test/setup/tmp.ts). After the compile cache is placed, which should outlive the run. Made in
+// vitest's own process, before the workers start; a vitest started from inside the run (it inherits
+// SU_TESTS_TMP_ROOT) uses the same folder.
 if (!process.env.SU_TESTS_TMP_ROOT) {
-  const root = memoryTmpRoot();
-  if (root) {
-    process.env.SU_TESTS_TMP_ROOT = root;
-    process.env.TMPDIR = root;
-  }
+  const root = runFolder();
+  process.env.SU_TESTS_TMP_ROOT = root;
+  process.env.TMPDIR = root;
 }
 
 /**
@@ -41,14 +41,27 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // dist/ rebuilt when a source is newer; a real PostgreSQL server and PgBouncer for the state-store
     // tests, started once for the run but only when a test first asks for them (test/setup/postgres.ts).
-    // Torn down in the reverse order: the servers stop before the run's temp folder goes.
-    globalSetup: ['test/setup/tmp.ts', 'test/setup/build.ts', 'test/setup/postgres.ts'],
-    // Generous: some end-to-end tests run a sequence of CLI processes, and CI machines may be busy.
+    // Each project runs these for itself; the run's folder goes when vitest's process ends (test/setup/tmp.ts).
+    globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
+    // Two projects: `fresh`, what a machine with Node and `npm ci` alone runs (`npm test`), and `system`,
+    // the files that need a program npm cannot install (`npm run test:system`; the list and why:
+    // test/setup/system-tests.ts). `npx vitest run <file>` runs a file in whichever project holds it.
+    projects: [
+      { extends: true, test: { name: 'fresh', include: ['test/**/*.test.ts'], exclude: SYSTEM_FILES.filter((f) => !IN_BOTH.includes(f)) } },
+      {
+        extends: true,
+        // Its programs checked first (a missing one fails the run, naming it); SU_TESTS_PROJECT tells
+        // the suites in both projects which of their cases are this run's (test/helpers/system-run.ts).
+        test: { name: 'system', include: [...SYSTEM_FILES], globalSetup: ['test/setup/system-needs.ts'], env: { SU_TESTS_PROJECT: 'system' } },
+      },
+    ],
+    // Only a hang ends a test or a hook: every wait in the suite waits on its condition, and a loaded
+    // machine may take many times an idle one's time (test/helpers/hang.ts). Hooks start sandboxes and
+    // servers and run the CLI, as tests do: the same bound.
     testTimeout: 120_000,
-    hookTimeout: 30_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // One process per worker runs file after file, importing the sources once rather than once per
     // file (that import was a quarter of the suite's CPU time). Safe because no module in src/ or the

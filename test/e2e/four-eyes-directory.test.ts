@@ -61,7 +61,7 @@ beforeAll(async () => {
   dir = shared;
   writeFileSync(join(dir, 'upload.config.json'), readFileSync(join(t.dir, 'upload.config.json')));
   chmodSync(join(dir, 'upload.config.json'), 0o644);
-}, 60_000);
+});
 
 afterAll(async () => {
   await sb?.stop();

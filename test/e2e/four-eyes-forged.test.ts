@@ -69,7 +69,7 @@ beforeAll(async () => {
     writeFileSync(join(dir, name), membersCsv(range(1, n)));
     chmodSync(join(dir, name), 0o644);
   }
-}, 60_000);
+});
 
 afterAll(async () => {
   await sb?.stop();

@@ -71,7 +71,7 @@ beforeAll(async () => {
   state.username = '';
   t.write('upload.config.json', JSON.stringify({ targets: { production: { baseUrl: sb.url, state: state.href, approvals: 1, protected: true } } }));
   t.write('staff.csv', membersCsv(range(1, 20)));
-}, 60_000);
+});
 
 afterAll(async () => {
   await sb?.stop();

@@ -9,6 +9,7 @@ import { BIN, ROOT } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { HANG_MS } from '../helpers/hang.js';
 
 const TOKEN = 'token-for-the-lease-test';
 
@@ -38,7 +39,8 @@ function collect(child: ReturnType<typeof spawn>): Promise<{ code: number | null
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+  // Only a hang is caught (../helpers/hang.ts).
+  const killer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
   return new Promise((resolve) =>
     child.on('close', (code) => {
       clearTimeout(killer);

@@ -35,7 +35,7 @@ describe('plan files are opened like config files', () => {
       const { dir } = await makePlan();
       const fifo = join(dir, 'pipe.plan.json');
       execFileSync('mkfifo', [fifo]);
-      const run = await runCli([command, fifo, '--yes', '--json', '--state', join(dir, 'state')], { env: sb.env, timeoutMs: 20_000 });
+      const run = await runCli([command, fifo, '--yes', '--json', '--state', join(dir, 'state')], { env: sb.env });
       expect(run.code).toBe(2);
       expect(run.json().error).toMatchObject({ code: 'NOT_A_FILE' });
       expect(run.json().error.message).toContain(fifo);
@@ -46,7 +46,7 @@ describe('plan files are opened like config files', () => {
         const { dir, plan, body } = await makePlan();
         renameSync(body, `${body}.moved`);
         make(body);
-        const run = await runCli([command, plan, '--yes', '--json', '--state', join(dir, 'state')], { env: sb.env, timeoutMs: 20_000 });
+        const run = await runCli([command, plan, '--yes', '--json', '--state', join(dir, 'state')], { env: sb.env });
         expect(run.code).toBe(2);
         expect(run.json().error).toMatchObject({ code: 'NOT_A_FILE' });
         expect(run.json().error.message).toContain(body);
@@ -57,7 +57,7 @@ describe('plan files are opened like config files', () => {
   it('a plan given as a directory or a device is NOT_A_FILE', async () => {
     const { dir } = await makePlan();
     for (const path of [dir, '/dev/zero']) {
-      const run = await runCli(['apply', path, '--yes', '--json', '--state', join(dir, 'state')], { env: sb.env, timeoutMs: 20_000 });
+      const run = await runCli(['apply', path, '--yes', '--json', '--state', join(dir, 'state')], { env: sb.env });
       expect(run.code).toBe(2);
       expect(run.json().error).toMatchObject({ code: 'NOT_A_FILE' });
     }

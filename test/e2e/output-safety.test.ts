@@ -11,10 +11,10 @@ import { BIN, fixture, runCli } from '../helpers/cli.js';
 import { serversForFile } from '../helpers/scripted-server.js';
 import { keyDir, lockOf } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
+import { HANG_MS } from '../helpers/hang.js';
 
 const { serve } = serversForFile();
-const dryRun = (extra: string[]) =>
-  runCli(['team-members', fixture('team-members.csv'), '--dry-run', '--no-baseline', '--json', ...extra], { timeoutMs: 20_000 });
+const dryRun = (extra: string[]) => runCli(['team-members', fixture('team-members.csv'), '--dry-run', '--no-baseline', '--json', ...extra]);
 const FLAGS = ['--payload-out', '--diff-out', '--errors-csv'] as const;
 
 describe.concurrent('a file flag never writes through a link or into a FIFO', () => {
@@ -71,7 +71,7 @@ describe('a short write (a full disk, or a file-size limit)', () => {
     const big = tmp.write('big.csv', `employeeID,email,name\n${Array.from({ length: 200 }, (_, i) => `E${i},p${i}@example.com,Person ${i}`).join('\n')}\n`);
     const ran = spawnSync('bash', ['-c', shell, process.execPath, BIN, 'team-members', big, '--dry-run', '--no-baseline', '--json', '--payload-out', out], {
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: HANG_MS,
       env: { PATH: process.env.PATH ?? '', HOME: tmp.dir, NO_COLOR: '1' },
     });
     expect(ran.status).toBe(2);
@@ -89,7 +89,6 @@ describe.concurrent('the state folder', () => {
     execFileSync('mkfifo', [lock]);
     const run = await runCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--json', '--state', state, '--base-url', server.url], {
       env: { UPLOAD_TOKEN: CANARY },
-      timeoutMs: 20_000,
     });
     expect(run.code).toBe(2);
     expect(run.json().error).toMatchObject({ code: 'STATE_UNUSABLE' });

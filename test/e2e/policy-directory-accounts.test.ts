@@ -59,7 +59,7 @@ beforeAll(async () => {
   // The folder's owner records the policy: one approval, autoApply within BOUNDS.
   const set = await as('owner', ['policy', 'set', '--config', 'auto.json', '--target', 'production']);
   expect(set.code, set.stderr).toBe(0);
-}, 60_000);
+});
 
 afterAll(async () => {
   await sb?.stop();

@@ -52,7 +52,7 @@ beforeAll(async () => {
   const plan = await run('work', ['team-members', 'v2.csv', '--dry-run', '--plan-out', 'v2.plan.json', '--target', 'production']);
   expect(plan.code, plan.stderr).toBe(0);
   expect(plan.stderr).toContain(`Recorded in ${state} the policy of ${sb.url}`);
-}, 60_000);
+});
 
 afterAll(async () => {
   await sb?.stop();

@@ -36,7 +36,7 @@ beforeAll(async () => {
   await asAdmin(db, SCHEMA_SQL);
   client = new pg.Client({ connectionString: db });
   await client.connect();
-}, 60_000);
+});
 
 afterAll(async () => {
   await client?.end();

@@ -18,6 +18,7 @@ import { membersCsv, range, writeMembers } from '../helpers/members.js';
 import { uploadWithQuestion } from '../helpers/question.js';
 import { asAdmin, freshDatabase } from '../helpers/postgres.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { HANG_MS } from '../helpers/hang.js';
 import { startCli } from '../helpers/spawn.js';
 import { startPostgres, type Postgres } from '../setup/servers.js';
 import { readFileSync } from 'node:fs';
@@ -59,18 +60,22 @@ async function lockTable(url: string, table: string): Promise<pg.Client> {
   return c;
 }
 
-/** Until a session of the tool waits for a lock on `url`'s server. */
-async function toolWaits(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await asAdmin(
-      url,
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'scheduling-upload' AND wait_event_type = 'Lock'`,
-    );
+/** Until `sql` (a count, as n) counts a session of the tool on `url`'s server; the bound only catches a hang. */
+async function toolSession(url: string, sql: string, what: string): Promise<void> {
+  for (const end = Date.now() + HANG_MS; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+    const { rows } = await asAdmin(url, sql);
     if (rows[0].n > 0) return;
-    await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('the tool never waited for the lock');
+  throw new Error(`the tool never ${what}`);
 }
+
+/** Until a session of the tool waits for a lock on `url`'s server. */
+const toolWaits = (url: string) =>
+  toolSession(
+    url,
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'scheduling-upload' AND wait_event_type = 'Lock'`,
+    'waited for the lock',
+  );
 
 /** A real upload of `file` whose confirmation runs `meanwhile` first (the question stands open). */
 function withQuestion(state: string, file: string, meanwhile: () => Promise<void> | void) {
@@ -212,7 +217,7 @@ describe('a PostgreSQL server restarted under a run', () => {
   let server: Postgres;
   beforeAll(async () => {
     server = await startPostgres();
-  }, 60_000);
+  });
   afterAll(() => server?.stop());
 
   it('while the input file is being read: the run reconnects and uploads', async () => {
@@ -223,11 +228,7 @@ describe('a PostgreSQL server restarted under a run', () => {
     execFileSync('mkfifo', [fifo]);
     const running = upload(db, fifo);
     // The run has opened the store and waits for the file's writer; the server restarts meanwhile.
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await asAdmin(db, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'scheduling-upload'`);
-      if (rows[0].n > 0) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await toolSession(db, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'scheduling-upload'`, 'opened the store');
     server.restart();
     await writeFile(fifo, membersCsv(range(1, 11)));
     expect((await running).json()).toMatchObject({ outcome: 'uploaded', exitCode: 0, generation: 2 });

@@ -12,7 +12,7 @@ import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
 });

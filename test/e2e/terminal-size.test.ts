@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, fixture } from '../helpers/cli.js';
+import { HANG_MS } from '../helpers/hang.js';
 
 function underZeroSizedPty(args: readonly string[]): Promise<{ code: number | null; output: string }> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
@@ -14,7 +15,7 @@ function underZeroSizedPty(args: readonly string[]): Promise<{ code: number | nu
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
   // The hang bound: a spinner that never stopped would hold the run for ever.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(killer);

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HANG_MS } from './hang.js';
 
 interface Socket {
   send(data: string): void;
@@ -72,7 +73,7 @@ export async function launch(): Promise<Browser> {
   );
   const endpoint = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`chromium did not start: ${seen.slice(-500)}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`chromium did not start: ${seen.slice(-500)}`)), HANG_MS);
     child.stderr!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const m = /DevTools listening on (ws:\/\/\S+)/.exec(seen);

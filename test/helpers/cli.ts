@@ -9,6 +9,7 @@ import { main, type ProcessIo } from '../../src/cli/main.js';
 import type { NotifyTiming } from '../../src/notify/post.js';
 import type { Tuning } from '../../src/send/backoff.js';
 import { parseReport } from './report-schema.js';
+import { HANG_MS } from './hang.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/upload.js', import.meta.url));
@@ -33,7 +34,6 @@ export interface CliOptions {
   readonly cwd?: string;
   /** A process of its own for what only a new process reads (NODE_EXTRA_CA_CERTS, at start-up). */
   readonly spawn?: boolean;
-  readonly timeoutMs?: number;
   /** Tighter retry and connect timings, passed to the in-process run. */
   readonly tuning?: Tuning;
   /** Tighter notification timings, passed to the in-process run. */
@@ -127,7 +127,8 @@ function runSpawned(args: readonly string[], options: CliOptions): Promise<CliRe
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    // Only a hang is caught here (./hang.ts).
+    const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -6,6 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './tmp.js';
+import { HANG_MS } from './hang.js';
 
 export interface Nginx {
   readonly url: string;
@@ -76,7 +77,7 @@ http {
 `,
   );
   const child: ChildProcess = spawn(nginxBinary(), ['-c', conf, '-p', dir], { stdio: 'ignore' });
-  await listening(port, Date.now() + 10_000);
+  await listening(port, Date.now() + HANG_MS);
   return {
     url: `http://127.0.0.1:${port}`,
     stop: () =>

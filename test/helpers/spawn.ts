@@ -2,6 +2,7 @@
 // chosen moment, or run it with an environment that runCli would not allow (no NO_COLOR).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BIN, ROOT } from './cli.js';
+import { HANG_MS } from './hang.js';
 
 export interface Running {
   readonly child: ChildProcess;
@@ -20,8 +21,7 @@ export function startCli(args: readonly string[], env: Record<string, string>, b
   child.stdout.on('data', (b: Buffer) => out.push(b));
   child.stderr.on('data', (b: Buffer) => err.push(b));
   if (!options.keepStdin) child.stdin.end();
-  // Only a hang is caught here, within the test's own bound (vitest.config.ts: 120 s): never a slow machine.
-  const timer = setTimeout(() => child.kill('SIGKILL'), 115_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -31,7 +31,7 @@ export function startCli(args: readonly string[], env: Record<string, string>, b
   return { child, stderr: () => Buffer.concat(err).toString('utf8'), done };
 }
 
-/** Waits on the condition; the bound only catches a hang (a loaded machine may take many seconds). */
+/** Waits on the condition; the bound only catches a hang (./hang.ts: a loaded machine may take many seconds). */
 export async function until(check: () => boolean, timeoutMs = 100_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {

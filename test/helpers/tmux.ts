@@ -2,6 +2,7 @@
 // server of its own, keys are typed with send-keys, and the screen tmux renders is read back.
 import { execFileSync } from 'node:child_process';
 import { BIN } from './cli.js';
+import { HANG_MS } from './hang.js';
 
 const servers: string[] = [];
 /** Never reset: a new server never takes the name of one still shutting down (one worker runs many files). */
@@ -23,7 +24,7 @@ export interface Terminal {
   type(keys: string): void;
   /** Presses one key, in tmux's names (C-c). */
   press(key: string): void;
-  /** The screen once `seen` matches it (20 s at most). */
+  /** The screen once `seen` matches it; the bound only catches a hang (./hang.ts). */
   until(seen: RegExp): Promise<string>;
 }
 
@@ -49,7 +50,7 @@ export function inTerminal(args: readonly string[], env: Record<string, string>,
       tmux('send-keys', key);
     },
     async until(seen) {
-      for (const started = Date.now(); Date.now() - started < 20_000; await new Promise((r) => setTimeout(r, 100))) {
+      for (const started = Date.now(); Date.now() - started < HANG_MS; await new Promise((r) => setTimeout(r, 100))) {
         const now = screen();
         if (seen.test(now)) return now;
       }

@@ -9,6 +9,7 @@ import { BIN } from '../helpers/cli.js';
 import { until } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 import { closeTerminals, inTerminal } from '../helpers/tmux.js';
+import { HANG_MS } from '../helpers/hang.js';
 
 afterEach(() => closeTerminals());
 
@@ -49,8 +50,8 @@ describe('Ctrl-C', () => {
     child.stdin.write('employeeID,email,name\nE1,a@example.com,A\n');
     await until(() => stderr.includes('Reading stdin'));
     child.kill('SIGINT');
-    // Were the read waited out, nothing would end it: the run is killed after 10 s and the code is null.
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    // Were the read waited out, nothing would end it: the run is killed as hung and the code is null.
+    const killer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
     expect(await closed).toBe(130);
     clearTimeout(killer);
     expect(stderr).toContain('interrupted (Ctrl-C) before the upload was sent');

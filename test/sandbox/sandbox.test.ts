@@ -253,8 +253,8 @@ describe('upload sandbox (the command)', () => {
     req.on('error', () => {});
     // 20 MB of a spaced array written, the request left open: the sandbox is busy reading it.
     const element = '{"employeeID": "E1", "email": "a@example.com", "name": "A", "roleCode": null, "parentKey": null}';
-    req.write(`[${Array.from({ length: 200_000 }, () => element).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 300));
+    // Written once the socket has taken it all: the sandbox has read all but what the buffers hold.
+    await new Promise((r) => req.write(`[${Array.from({ length: 200_000 }, () => element).join(', ')}`, r));
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
     // The body never ends: a sandbox that waited for it would never exit (the test's timeout says so).
     child.kill('SIGTERM');

@@ -11,6 +11,7 @@ import { FAST_RETRIES } from '../helpers/canary.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { freshDatabase, throughBouncer } from '../helpers/postgres.js';
+import { describeFresh, forThisRun } from '../helpers/system-run.js';
 import { serversForFile } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -93,7 +94,7 @@ const chains = {
   ],
 };
 
-describe.each(Object.entries(chains))('a copy %s', (_name, makers) => {
+describe.each(forThisRun(chains, ['PostgreSQL → directory → PostgreSQL through PgBouncer']))('a copy %s', (_name, makers) => {
   it('answers every read as the source does, the unsettled upload included, and holds no lease', async () => {
     const [first, second, third] = await Promise.all(makers.map(async (make) => store(await make())));
     await filled(first!);
@@ -121,7 +122,7 @@ describe.each(Object.entries(chains))('a copy %s', (_name, makers) => {
   });
 });
 
-describe('upload state --from --to', () => {
+describeFresh('upload state --from --to', () => {
   const { serve } = serversForFile();
   it.each([
     ['directory', 'PostgreSQL'],

@@ -14,6 +14,7 @@ import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import type { AuditEntry, Generation, StateKey, StateStore } from '../../src/state/types.js';
 import { ROOT } from '../helpers/cli.js';
 import { freshDatabase, throughBouncer } from '../helpers/postgres.js';
+import { describeFresh, forThisRun } from '../helpers/system-run.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'team-members' };
@@ -84,7 +85,7 @@ async function upload(s: StateStore, expected: number, payload: ReturnType<typeo
   }
 }
 
-describe.each(Object.entries(backends))('the %s store', (name, make) => {
+describe.each(forThisRun(backends, ['PostgreSQL through PgBouncer']))('the %s store', (name, make) => {
   it('records confirmed uploads as generations, and gives back their exact bytes', async () => {
     const s = await store(await make());
     expect(await s.head(KEY)).toBeUndefined();
@@ -283,7 +284,7 @@ describe.each(Object.entries(backends))('the %s store', (name, make) => {
   });
 });
 
-describe('the PostgreSQL store of an earlier version', () => {
+describeFresh('the PostgreSQL store of an earlier version', () => {
   it('reads its tables as they are, and adds the new columns on the first upload, under the lock', async () => {
     const url = await freshDatabase();
     const old = SCHEMA_SQL.replace(/\n {2}operation[^\n]*/, '')
@@ -321,7 +322,7 @@ describe('the PostgreSQL store of an earlier version', () => {
   });
 });
 
-describe('the directory store', () => {
+describeFresh('the directory store', () => {
   it('keeps the body it wrote ahead of sending as the snapshot: linked, not written a second time', async () => {
     const root = join(tempDir().dir, 'state');
     const s = await store(root);

@@ -60,7 +60,7 @@ describe('the code-page ranking on the corpus', () => {
     }
     expect(held).toHaveLength(118);
     expect(right).toBeGreaterThanOrEqual(HELD_OUT_FLOOR);
-  }, 60_000);
+  });
 
   it('never doubts the right page: with --encoding of the page it was saved in, no file is SUSPECT_ENCODING', () => {
     const doubted = files.filter((f) => suspectReading(linesBeyondAscii(f.bytes), f.page) !== undefined);
@@ -79,7 +79,7 @@ describe('the code-page ranking on the corpus', () => {
       const texts = err.fixes.map((f) => (f.kind === 'flags' ? singleByteDecoder(f.args[1]!).decode(file.bytes).normalize('NFC') : ''));
       expect(texts, `${file.language} ${file.page}`).toContain(file.text);
     }
-  }, 60_000);
+  });
 });
 
 describe('the cases issue 40 names', () => {
