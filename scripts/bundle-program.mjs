@@ -16,7 +16,7 @@
 //                           the schemas
 // The packages stay packages (installed beside the program by npm), never copied in. The commands
 // are the rows of src/cli/table.ts, each a literal import() the bundler follows like any other.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { rolldown } from 'rolldown';
 import { SHIPPED_HOOKS, TEST_HOOK_MODULE } from './test-hooks.mjs';
