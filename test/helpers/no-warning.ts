@@ -1,6 +1,6 @@
 // Runs of a shipped form of the program (bin/upload.js, the installed tarball, the single executable),
 // spawned as a person runs them, whose stderr must hold no warning of Node's own: the runs that once
-// printed one (a dry run that notifies, an xlsx export, a workbook read by its worker thread) and
+// printed one (a dry run that notifies, an xlsx export), a workbook read by its worker thread, and
 // every command's --help. The tests run main() in-process and never saw those warnings.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
