@@ -1,6 +1,6 @@
 // `npm run build:exe`: one file, exe/upload (exe/upload.exe on Windows), that runs with no Node on the
 // machine: Node's single-executable application of the node binary running this script.
-//   1. esbuild bundles src/cli/exe.ts and every dependency into one CommonJS file (the only format
+//   1. rolldown bundles src/cli/exe.ts and every dependency into one CommonJS file (the only format
 //      Node 22 and 24 take as an executable's main script), with the version written in;
 //   2. node --experimental-sea-config turns it into a blob;
 //   3. a copy of this node binary gets the blob injected (postject), on macOS re-signed ad hoc.

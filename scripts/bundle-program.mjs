@@ -1,12 +1,12 @@
 // The last step of `npm run build` (scripts/build.mjs): the program that bin/upload.js runs, bundled
 // from the compiled files of dist/ into a few CommonJS files in dist/program/. Start-up is most of a
-// small run's time, and a hundred small ES modules cost more to load than their code does
-// (docs/performance.md, "One program in a few files"): bundled, a dry run of a CSV file loads four of
-// our files instead of 108, `upload --help` three.
+// small run's time, and a hundred small modules cost more to load than their code does
+// (docs/performance.md, "One program in a few files"): bundled, a dry run of a CSV file loads a few of
+// our files instead of a hundred, `upload --help` two.
 //
 // The files, by what loads them:
-//   main.cjs, leave.cjs     the entries bin/upload.js loads (supported-node.cjs and load-program.cjs
-//                           stand alone: they run before the rest)
+//   main.cjs, leave.cjs     the entries bin/upload.js loads (supported-node.cjs stands alone: it runs
+//                           before the rest, on any Node)
 //   start-*.cjs             what every run loads: reading the command line, help, errors, exit
 //   upload-*.cjs            every module a run reaches that no package or heavy built-in hangs off (no
 //                           zod, pg, undici, signal-exit or SheetJS below it): the commands, reading,
@@ -14,14 +14,10 @@
 //   the rest                what only some runs need, each loaded on use, as the sources say: the
 //                           state store, sending, workbooks (xlsx-worker.js is the reader's thread),
 //                           the schemas
-// The packages stay packages (installed beside the program by npm), never copied in.
-//
-// A bundle has no folder of commands to read: the commands' list (name, usage, summary, place) and an
-// import of each are written in from the files of dist/commands/, so adding a command is still adding
-// its file.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// The packages stay packages (installed beside the program by npm), never copied in. The commands
+// are the rows of src/cli/table.ts, each a literal import() the bundler follows like any other.
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 import { SHIPPED_HOOKS, TEST_HOOK_MODULE } from './test-hooks.mjs';
 
@@ -34,31 +30,7 @@ const withHooks = args.includes('--with-test-hooks');
 const named = args.find((a) => !a.startsWith('--'));
 const dist = named ? resolve(named) : join(root, 'dist');
 const out = withHooks ? join(dist, 'hooks', 'dist', 'program') : join(dist, 'program');
-const commandsDir = join(dist, 'commands');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-
-const names = readdirSync(commandsDir)
-  .filter((f) => /^[a-z][a-z-]*\.js$/.test(f))
-  .map((f) => f.slice(0, -3))
-  .sort();
-const listing = [];
-for (const name of names) {
-  const { default: spec } = await import(pathToFileURL(join(commandsDir, `${name}.js`)).href);
-  listing.push({ name, usage: spec.usage, summary: spec.summary, order: spec.order });
-}
-
-/** src/cli/table.ts imports a command by a name known when it runs; bundled, the import is one of the list. */
-const COMMAND_IMPORT = /import\(\s*(?:\/\*[^*]*\*\/\s*)?`\.\.\/commands\/\$\{name\}\.js`\s*\)/g;
-const commandsWrittenIn = {
-  name: 'commands-written-in',
-  transform(code, id) {
-    if (id !== join(dist, 'cli', 'table.js')) return null;
-    const found = code.match(COMMAND_IMPORT)?.length ?? 0;
-    if (found !== 1) throw new Error(`dist/cli/table.js: expected one import(\`../commands/\${name}.js\`), found ${found}`);
-    const cases = names.map((n) => `case ${JSON.stringify(n)}: return import('../commands/${n}.js');`).join(' ');
-    return code.replace(COMMAND_IMPORT, `((name) => { switch (name) { ${cases} default: throw new Error(\`no command \${name}\`); } })(name)`);
-  },
-};
 
 /** What ships: the tests' hooks replaced by modules that do nothing. */
 const withoutTestHooks = {
@@ -74,10 +46,10 @@ const withoutTestHooks = {
  */
 const LIGHT_BUILTINS = new Set(['node:fs', 'node:fs/promises', 'node:path', 'node:os', 'node:stream', 'node:url', 'node:events', 'node:buffer']);
 /**
- * Entries that import nothing of the rest: the Node check (it runs first, on any Node), the loader of
- * the rest (src/cli/load-program.ts), and the workbook reader's thread (an ES module, started from its file).
+ * Entries that import nothing of the rest: the Node check (it runs first, on any Node) and the workbook
+ * reader's thread (an ES module, started from its file).
  */
-const standalone = new Set([join(dist, 'cli', 'supported-node.js'), join(dist, 'cli', 'load-program.js'), join(dist, 'read', 'xlsx-worker.js')]);
+const standalone = new Set([join(dist, 'cli', 'supported-node.js'), join(dist, 'read', 'xlsx-worker.js')]);
 
 /** The modules of start.js (what every run loads) and of upload.js (reached from a command, with no package below). */
 let everyRun;
@@ -121,20 +93,14 @@ const bundle = await rolldown({
     main: join(dist, 'cli', 'main.js'),
     leave: join(dist, 'cli', 'leave.js'),
     'supported-node': join(dist, 'cli', 'supported-node.js'),
-    'load-program': join(dist, 'cli', 'load-program.js'),
   },
   platform: 'node',
   // Node's built-ins and the packages: anything not a path.
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-  transform: {
-    define: {
-      // The single executable's list of the sources' commands: not this bundle's (its branch drops out).
-      __UPLOAD_COMMANDS__: 'undefined',
-      __UPLOAD_LISTING__: JSON.stringify(listing),
-      __UPLOAD_VERSION__: JSON.stringify(version),
-    },
-  },
-  plugins: [commandsWrittenIn, grouping, ...(withHooks ? [] : [withoutTestHooks])],
+  // The version, written in: src/version.ts reads package.json from beside dist/, and the program is a
+  // folder deeper (the single executable, which has no files at all, has it written in too).
+  transform: { define: { __UPLOAD_VERSION__: JSON.stringify(version) } },
+  plugins: [grouping, ...(withHooks ? [] : [withoutTestHooks])],
   logLevel: 'warn',
   onLog(level, log, handler) {
     // config/load.js is imported lazily in one place and at once in another: the bundle keeps both meanings.
@@ -144,11 +110,11 @@ const bundle = await rolldown({
 });
 await bundle.write({
   dir: out,
-  // CommonJS, so that src/cli/load-program.ts can compile each file with the code cache its last run
-  // left (V8 takes a cache for a script, not for an ES module, without Node's experimental flags).
+  // CommonJS: bin/upload.js require()s it, with no ES module loader to start, and Node's compile cache
+  // (module.enableCompileCache) keeps what V8 compiled of each file for the next run.
   format: 'cjs',
   entryFileNames: '[name].cjs',
-  // A chunk's name carries a hash of its contents, and so does the name of its cache.
+  // A chunk's name carries a hash of its contents: an update never meets a stale file.
   chunkFileNames: '[name]-[hash].cjs',
   // Node decodes a module's file to text and V8 reads it: plain ASCII, without the comments, is the
   // quicker of both (the sources keep them; a stack names the function and the bundle's line).

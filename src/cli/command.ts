@@ -44,14 +44,17 @@ export interface CommandOutcome {
   readonly data?: unknown;
 }
 
-export interface CommandSpec {
+/** A command as the runner has it: its row of the table of commands (./table.ts) with its file's definition. */
+export interface CommandSpec extends CommandFile {
   /** The command with its arguments, in the syntax --help shows: `history <kind>`, `remove <kind> [keys...]`. */
   readonly usage: string;
   readonly summary: string;
+}
+
+/** What a command's file defines; its usage, summary and place in --help are its row of ./table.ts. */
+export interface CommandFile {
   readonly description?: string;
   readonly examples: readonly string[];
-  /** Its place in the program's --help (the uploads first). */
-  readonly order: number;
   /** Its options, in the order --help lists them. */
   readonly flags: readonly FlagName[];
   /** Extra help after the examples (the uploads' exit codes). */
@@ -80,7 +83,7 @@ export interface CommandSpec {
 }
 
 /** Names the type of a command file's default export (and checks it). */
-export const defineCommand = (spec: CommandSpec): CommandSpec => spec;
+export const defineCommand = (spec: CommandFile): CommandFile => spec;
 
 /** The first argument as a kind, or a usage error that says which kinds there are. */
 export function kindArg(value: unknown): Kind {

@@ -24,7 +24,8 @@ function quietOnBrokenPipe(stream: NodeJS.WritableStream): void {
 
 export async function main(argv: readonly string[], processIo_: ProcessIo = processIo()): Promise<number> {
   // The secrets this run must never show belong to it, not to the process (tests run many in one).
-  const io: RunIo = { ...processIo_, secrets: new Secrets() };
+  // Copied with its getters, not spread: spreading would open stdin (milliseconds) on every run.
+  const io = Object.defineProperties({ secrets: new Secrets() }, Object.getOwnPropertyDescriptors(processIo_)) as RunIo;
   // Passwords given on the command line or in the environment: masked from the first line on.
   io.secrets.keepPasswordsIn(argv);
   io.secrets.keepFromEnvironment(io.env);
@@ -34,14 +35,14 @@ export async function main(argv: readonly string[], processIo_: ProcessIo = proc
   if (help && (help.command === undefined || isCommand(help.command))) {
     io.stdout.write(
       help.command === undefined
-        ? (await import('./program-help.js')).programHelp(await listCommands())
+        ? (await import('./program-help.js')).programHelp(listCommands())
         : (await import('./help.js')).commandHelp(await loadCommand(help.command), help.all),
     );
     return EXIT.ok;
   }
   if (argv.length === 0) {
     // No command at all is a mistake (a cron line cut short), not a request for help: exit 2.
-    io.stderr.write((await import('./program-help.js')).programHelp(await listCommands()));
+    io.stderr.write((await import('./program-help.js')).programHelp(listCommands()));
     return EXIT.usage;
   }
   let result: CommandResult;

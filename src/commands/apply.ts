@@ -4,8 +4,6 @@ import { GROUPS } from '../cli/flags.js';
 import { planAddress } from './shared/plan-address.js';
 
 export default defineCommand({
-  usage: 'apply [plan]',
-  summary: 'send exactly a plan saved by --dry-run --plan-out, if the service has not moved since',
   description:
     "Send the body a dry run saved with --plan-out, byte for byte, after checking that the plan is intact and that no upload happened since it was made (else PLAN_STALE, nothing sent). Where the target needs approvals, only a plan approved by enough other people, for exactly its content and within their validity, is sent, and only once (NOT_APPROVED, PLAN_CHANGED, PLAN_USED). Without a plan file: the plan kept in the target's state store that is approved (--plan N to name one).",
   examples: [
@@ -14,7 +12,6 @@ export default defineCommand({
     '$ upload apply staff.plan.json --target production --yes     once others approved it (upload approve)',
     '$ upload apply --target production --yes                     the approved plan the night kept waiting',
   ],
-  order: 6.5,
   flags: [...GROUPS.sending, 'plan', ...GROUPS.output, ...GROUPS.state, ...GROUPS.target, ...GROUPS.fourEyes, ...GROUPS.after],
   interruptible: true,
   writes: () => 'planned',

@@ -7,8 +7,6 @@ import { interactive } from '../cli/io.js';
 import { planAddress } from './shared/plan-address.js';
 
 export default defineCommand({
-  usage: 'approve [plan]',
-  summary: 'approve a plan someone else made, for a target that needs approvals (four eyes)',
   description:
     "Show a plan saved with --dry-run --plan-out exactly as `upload apply` would (the target, the changes against the latest upload, the guards with the plan's own limits), then record your approval in the target's state store, bound to the plan: its id, and its digest (the body's bytes, the kind, the address, the upload it was planned against and its guard limits); another plan with the same content needs its own. You are named as the store knows you (PostgreSQL's session_user, or your operating-system account), never by UPLOAD_USER; the planner cannot approve their own plan (SELF_APPROVAL). Asks on a terminal; elsewhere takes --yes. Nothing is sent.\n\nWithout a plan file: the plans an unattended run kept in the target's state store awaiting approval (outside its autoApply bounds) are listed; --plan N approves the one with that number, after showing it (with only one waiting, that one).",
   examples: [
@@ -17,7 +15,6 @@ export default defineCommand({
     '$ upload apply staff.plan.json --target production --yes                                    anyone allowed to send; once',
     '$ upload approve --target production --plan 3                                              a plan the night kept waiting',
   ],
-  order: 6,
   flags: ['yes', 'json', 'baseUrl', 'plan', ...GROUPS.store, 'noColor', 'quiet', ...GROUPS.target, ...GROUPS.fourEyes, ...GROUPS.after],
   interruptible: true,
   writes: () => 'planned',

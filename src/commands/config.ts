@@ -6,12 +6,9 @@ import { GROUPS } from '../cli/flags.js';
 import type { Kind } from '../contract/kinds.js';
 
 export default defineCommand({
-  usage: 'config',
-  summary: 'show the settings a run would use, and where each comes from (secrets redacted)',
   description:
     'Print the effective settings — service address, state store, token source, mapping, guard limits, retries, notifications — for a target of the config file (or none), with where each value comes from: a flag, a target, a variable or the default. Give it the flags of a run to see what they change. Tokens are never shown; webhook addresses only by their host.',
   examples: ['$ upload config', '$ upload config --target production --kind store-cards --json', '$ upload config --max-removals 50 --state /srv/upload'],
-  order: 10,
   flags: [
     ...GROUPS.target,
     'kind',

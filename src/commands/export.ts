@@ -15,8 +15,6 @@ const FORMAT_NAMES: Readonly<Record<string, string>> = {
 };
 
 export default defineCommand({
-  usage: 'export <kind> [file]',
-  summary: 'write the last recorded set of store-cards or team-members as CSV, xlsx or JSON, or store hours for listings',
   description:
     "Write the set the service last confirmed (or an earlier one, while its snapshot is kept) as a file to edit and upload again: CSV or an Excel workbook in the layout of `upload template`, or the wire JSON. Uploading the untouched file changes nothing. Store cards' hours go to listings with --format osm (OpenStreetMap opening_hours), schema-org (JSON-LD OpeningHoursSpecification) or gbp (Google Business Profile bulk sheet hours columns). The file holds names and emails: it is written 0600 (0660 in a folder shared with a group).",
   examples: [
@@ -26,7 +24,6 @@ export default defineCommand({
     '$ upload export team-members --target production --json --output staff.csv',
     '$ upload export store-cards --format osm --output stores-osm.csv   hours as OpenStreetMap opening_hours',
   ],
-  order: 8,
   flags: ['exportGeneration', 'output', 'exportFormat', 'baseUrl', ...GROUPS.store, 'json', 'quiet', ...GROUPS.target, ...GROUPS.notify],
   kind: ([kind]) => kindArg(kind),
   readOnly: true,

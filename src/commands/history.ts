@@ -4,8 +4,6 @@ import { defineCommand, kindArg } from '../cli/command.js';
 import { FLAGS, GROUPS } from '../cli/flags.js';
 
 export default defineCommand({
-  usage: 'history <kind>',
-  summary: 'list the recorded uploads of store-cards or team-members, newest first',
   description:
     'The uploads the state store recorded for one service address and kind, newest first, with what each changed and the failed attempts between them.',
   examples: [
@@ -13,7 +11,6 @@ export default defineCommand({
     '$ upload history store-cards --limit 5 --json',
     '$ upload history store-cards --target production --html history.html',
   ],
-  order: 3,
   flags: ['baseUrl', ...GROUPS.store, 'limit', 'json', 'html', ...GROUPS.target],
   kind: ([kind]) => kindArg(kind),
   // Reading is not writing: a protected target may be named by UPLOAD_TARGET here.

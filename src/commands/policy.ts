@@ -6,8 +6,6 @@ import { defineCommand } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 
 export default defineCommand({
-  usage: 'policy <action>',
-  summary: "show the policy the state store records for an address (show), or record the target's (set)",
   description: `show: what the state store records for the service's address — approvals and how long each counts, protected, the autoApply bounds — who recorded it and when. Every run that opens the store for this address obeys it, with or without a config file (the stricter of the config and the store).
 
 set: record the target's protective settings ("protected", "approvals", "approvalHours", "autoApply") as the address's policy, exactly. Anyone may record a stricter policy (a run whose target asks more does so by itself); a weaker one only the store's administrator: on PostgreSQL a role with UPDATE on upload_policies (docs/state.md), on a directory store the owner of its folder (else POLICY_WEAKER, nothing recorded).`,
@@ -16,7 +14,6 @@ set: record the target's protective settings ("protected", "approvals", "approva
     "$ upload policy set --target production          as the store's administrator, to weaken it",
     '$ upload policy show --base-url https://scheduling.example.com --state postgres://db.example.com/scheduling --json',
   ],
-  order: 6.8,
   flags: ['baseUrl', ...GROUPS.store, 'json', ...GROUPS.target],
   run: async ({ args: [action], flags, io, store, say, target }) => {
     const [{ UsageError }, { resolveBaseUrl }, { policyAddress, policyOfTarget, NO_POLICY }, { describeBounds, describePolicy, samePolicy }] =

@@ -4,8 +4,6 @@ import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 
 export default defineCommand({
-  usage: 'release <kind>',
-  summary: 'remove exactly the records the latest upload held back (--hold-removals)',
   description:
     'Send the last recorded set of store-cards or team-members without the records an upload kept with --hold-removals (the latest upload, or --generation N), through the same diff, guards, confirmation, lock, send and record as any upload; where the target needs approvals, plan it with --dry-run --plan-out and have it approved, as any other upload. Only keys still held are removed: one removed since, or named again by a later file, stays as it is. Nothing held is NOTHING_HELD; nothing is sent.',
   examples: [
@@ -13,7 +11,6 @@ export default defineCommand({
     '$ upload release team-members --target staging --yes',
     '$ upload release team-members --target production --dry-run --plan-out release.plan.json   where four eyes are needed',
   ],
-  order: 7.5,
   flags: [
     'releaseGeneration',
     'dryRun',

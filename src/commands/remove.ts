@@ -5,12 +5,9 @@ import { GROUPS } from '../cli/flags.js';
 import type { ProcessIo } from '../cli/io.js';
 
 export default defineCommand({
-  usage: 'remove <kind> [keys...]',
-  summary: 'upload the last recorded set without some records: remove a leaver by key',
   description:
     'Send the last recorded set of store-cards or team-members without the records of the keys given (and those in --keys-file), through the same diff, guards, confirmation, lock, send and record as any upload. Naming the keys is the exact removal count. A key that is not in the set is an error that names it; nothing is sent.',
   examples: ['$ upload remove team-members E1042 --dry-run', '$ upload remove team-members --keys-file leavers.txt --yes'],
-  order: 7,
   flags: [
     'keysFile',
     'dryRun',

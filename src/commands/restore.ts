@@ -3,8 +3,6 @@ import { defineCommand, kindArg } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 
 export default defineCommand({
-  usage: 'restore <kind>',
-  summary: 'upload an earlier recorded set again (default: the one before the latest)',
   description:
     'Send an earlier generation of the store again, through the same diff, guards, confirmation and record as any upload. It becomes a new generation that says what it restored. A nightly job will send its own file again on its next run: pause it first.',
   examples: [
@@ -12,7 +10,6 @@ export default defineCommand({
     '$ upload restore team-members --generation 41 --yes',
     '$ upload restore team-members --generation 41 --dry-run --plan-out back.plan.json   where four eyes are needed',
   ],
-  order: 5,
   flags: [
     'generation',
     'dryRun',

@@ -2,14 +2,11 @@
 import { defineCommand } from '../cli/command.js';
 
 export default defineCommand({
-  usage: 'sandbox',
-  summary: 'run the reference service on loopback',
   description: 'Run the reference service (a faithful local copy of the scheduling service) for rehearsals and tests. The token is read from SANDBOX_TOKEN.',
   examples: [
     '$ SANDBOX_TOKEN=dev-token upload sandbox --port 0 --data-dir ./sandbox-data',
     '$ UPLOAD_TOKEN=dev-token upload team-members staff.csv --base-url http://127.0.0.1:PORT --yes',
   ],
-  order: 11,
   flags: ['port', 'host', 'dataDir', 'maxBody', 'allowRemote'],
   // It logs each request as it comes and stops on the signal itself.
   ownsTerminal: true,

@@ -5,8 +5,6 @@ import { defineCommand, kindArg, type CommandContext } from '../cli/command.js';
 import { GROUPS } from '../cli/flags.js';
 
 export default defineCommand({
-  usage: 'state [action] [kind]',
-  summary: 'copy the state to another store (--to), or settle an upload sent but never confirmed (resolve)',
   description: `Without an action: copy everything a state store holds — every base URL and kind, each with its generations, snapshots and audit log — into another store, e.g. from the local directory into PostgreSQL. The target must not hold any of it yet.
 
 resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the answer lost, the lock lost while sending, or a store that could not record it) is recorded as "sent, not confirmed", and every run compared with the recorded uploads refuses (BASELINE_UNCERTAIN) until it is settled. The service offers no way to read what it holds: check in the scheduling application whether a record that upload added or changed is there, then say --sent (it holds that upload: its recorded bytes become the latest) or --previous (it does not).`,
@@ -15,7 +13,6 @@ resolve <kind> --sent|--previous: an upload whose outcome was never learnt (the 
     '$ upload state --from /mnt/shared/upload-state --to ~/.local/state/scheduling-upload',
     '$ upload state resolve team-members --sent        the service holds the upload that was sent but not confirmed',
   ],
-  order: 9,
   flags: ['to', 'from', 'sent', 'previous', 'baseUrl', ...GROUPS.state, 'json', ...GROUPS.target, ...GROUPS.notify],
   kind: ([action, kind]) => (action === 'resolve' ? kindArg(kind) : undefined),
   run: async (ctx) => {

@@ -10,10 +10,7 @@ const TEMPLATES: Record<string, string> = {
 };
 
 export default defineCommand({
-  usage: 'template <kind>',
-  summary: 'print a CSV template for store-cards or team-members',
   examples: ['$ upload template store-cards > stores.csv', '$ upload template team-members > staff.csv'],
-  order: 12,
   flags: [],
   ownsTerminal: true,
   run: async ({ args: [kind], io }) => {

@@ -33,8 +33,13 @@ interface LanguageScores {
   readonly score: ReadonlyMap<string, number>;
 }
 
-/** Per language, each letter's score: its own log frequency, or a foreign letter's, less FOREIGN. */
-const SCORES: readonly LanguageScores[] = (() => {
+/**
+ * Per language, each letter's score: its own log frequency, or a foreign letter's, less FOREIGN. Made
+ * on first use: only a file that is not UTF-8 needs it, and making it is milliseconds of every start-up.
+ */
+let languageScores: readonly LanguageScores[] | undefined;
+const scoresOf = (): readonly LanguageScores[] => (languageScores ??= makeScores());
+function makeScores(): readonly LanguageScores[] {
   const best = new Map<string, number>();
   // Not Vietnamese: its toned letters are foreign letters only inside a Vietnamese word (a syllable).
   for (const [name, table] of Object.entries(LANGUAGES)) {
@@ -47,8 +52,7 @@ const SCORES: readonly LanguageScores[] = (() => {
     for (const [ch, f] of Object.entries(table)) score.set(ch, TEMPER * Math.log(f));
     return { name, score };
   });
-})();
-const VIETNAMESE = SCORES.findIndex((l) => l.name === 'vietnamese');
+}
 
 /** ASCII characters that end a word: spaces, punctuation, digits (by code, for speed). */
 const SEPARATOR = new Uint8Array(128);
@@ -87,9 +91,10 @@ export function plausibility(text: string): Plausibility {
   const words = new Map<string, number>();
   // NFC: windows-1258 writes tones as combining marks after the vowel; composed they are letters.
   for (const word of wordsBeyondAscii(text.normalize('NFC'))) words.set(word, (words.get(word) ?? 0) + 1);
+  const languages = scoresOf();
   let penalty = 0;
   let marks = 0;
-  const perLanguage = new Float64Array(SCORES.length);
+  const perLanguage = new Float64Array(languages.length);
   const scored: { n: number; scores: Float64Array; best: number }[] = [];
   for (const [word, n] of words) {
     const found = scoreWord(word);
@@ -98,19 +103,19 @@ export function plausibility(text: string): Plausibility {
     if (found.scores) scored.push({ n, scores: found.scores, best: found.best });
   }
   for (const { n, scores, best } of scored) {
-    for (let l = 0; l < SCORES.length; l++) perLanguage[l]! += n * Math.max(scores[l]!, best - FOREIGN_WORD);
+    for (let l = 0; l < languages.length; l++) perLanguage[l]! += n * Math.max(scores[l]!, best - FOREIGN_WORD);
   }
   let language = 'none';
   let score = scored.length ? -Infinity : 0;
-  for (let l = 0; l < SCORES.length; l++) {
-    if (perLanguage[l]! > score) [score, language] = [perLanguage[l]!, SCORES[l]!.name];
+  for (let l = 0; l < languages.length; l++) {
+    if (perLanguage[l]! > score) [score, language] = [perLanguage[l]!, languages[l]!.name];
   }
   return { score: score + penalty, language, marks };
 }
 
 interface WordScore {
   readonly penalty: number;
-  /** Per language (SCORES' order), the word's letters beyond ASCII; undefined when it has none. */
+  /** Per language (scoresOf()'s order), the word's letters beyond ASCII; undefined when it has none. */
   readonly scores: Float64Array | undefined;
   readonly best: number;
 }
@@ -126,12 +131,14 @@ function scoreWord(word: string): WordScore {
   let scores: Float64Array | undefined;
   let best = -Infinity;
   if (letters.length) {
-    scores = new Float64Array(SCORES.length);
-    for (let l = 0; l < SCORES.length; l++) {
-      const table = SCORES[l]!.score;
+    const languages = scoresOf();
+    const vietnamese = languages.findIndex((l) => l.name === 'vietnamese');
+    scores = new Float64Array(languages.length);
+    for (let l = 0; l < languages.length; l++) {
+      const table = languages[l]!.score;
       let sum = 0;
       for (const ch of letters) sum += table.get(ch) ?? UNKNOWN - FOREIGN;
-      if (l === VIETNAMESE && sum > -Infinity && !vietnameseSyllable(word)) sum = -Infinity;
+      if (l === vietnamese && sum > -Infinity && !vietnameseSyllable(word)) sum = -Infinity;
       scores[l] = sum;
       if (sum > best) best = sum;
     }

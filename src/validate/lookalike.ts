@@ -163,7 +163,10 @@ const SCRIPTS = [
   'Mongolian', 'Hiragana', 'Katakana', 'Bopomofo', 'Han', 'Yi', 'Lisu', 'Vai', 'Bamum', 'Coptic', 'Tifinagh', 'Adlam',
   'Osage', 'Gothic', 'Deseret', 'Glagolitic', 'Old_Italic', 'Tai_Le', 'Buginese', 'Javanese', 'Balinese', 'Sundanese',
 ]; // prettier-ignore
-const SCRIPT_TESTS = SCRIPTS.map((s) => [s, new RegExp(`\\p{Script_Extensions=${s}}`, 'u')] as const);
+// Compiled on first use (a character beyond ASCII): fifty Unicode property classes are milliseconds
+// of every start-up.
+let scriptTests: readonly (readonly [string, RegExp])[] | undefined;
+const scriptTestsOf = () => (scriptTests ??= SCRIPTS.map((s) => [s, new RegExp(`\\p{Script_Extensions=${s}}`, 'u')] as const));
 /** Common and Inherited: digits, punctuation, marks; they go with any script (UTS #39 §5.1). */
 const ANY_SCRIPT = /[\p{Script_Extensions=Common}\p{Script_Extensions=Inherited}]/u;
 /** UTS #39's augmented sets: Japanese, Korean and Chinese write Han beside their own scripts. */
@@ -185,7 +188,9 @@ const CJK_WITH_LATIN = [
 function scriptsOf(c: string): readonly string[] | undefined {
   if (c < '\u0080') return /[A-Za-z]/.test(c) ? ['Latin'] : undefined;
   if (ANY_SCRIPT.test(c)) return undefined;
-  const found = SCRIPT_TESTS.filter(([, re]) => re.test(c)).flatMap(([s]) => AUGMENTED[s] ?? [s]);
+  const found = scriptTestsOf()
+    .filter(([, re]) => re.test(c))
+    .flatMap(([s]) => AUGMENTED[s] ?? [s]);
   return found.length ? found : ['other'];
 }
 

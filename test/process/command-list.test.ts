@@ -1,6 +1,5 @@
-// `upload --help` lists the commands from the listing the build writes into the bundled program
-// (scripts/bundle-program.mjs), made from the command files, so that the help loads none of them; a
-// command is still one file: the listing and the bundle's import of each command come from the folder.
+// `upload --help` lists the commands from the table of commands (src/cli/table.ts), so that the help
+// loads none of them; the bundled program runs each command from its row's import.
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ const upload = (...args: string[]) => execFileSync(process.execPath, [join(ROOT,
 /** Help wraps its lines: compared with the words in one line. */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ');
 
-describe("the program's --help and the bundled list of commands", () => {
+describe("the program's --help and the table of commands, bundled", () => {
   it('lists every command file, in its place, with its usage and summary as the file says', async () => {
     const help = upload('--help');
     const listed = help

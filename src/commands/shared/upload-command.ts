@@ -3,19 +3,16 @@
 // the last recorded set with them added, go through the engine's frame.
 import type { Kind } from '../../contract/kinds.js';
 import { displayName } from '../../read/types.js';
-import { defineCommand, type CommandSpec } from '../../cli/command.js';
+import { defineCommand, type CommandFile } from '../../cli/command.js';
 import { EXIT_CODES } from '../../cli/exit-codes.js';
 import { GROUPS } from '../../cli/flags.js';
 
-export function uploadCommand(kind: Kind, order: number): CommandSpec {
+export function uploadCommand(kind: Kind): CommandFile {
   const noun = kind === 'store-cards' ? 'store card' : 'team member';
   const summary = `upload the complete set of ${noun}s`;
   const file = kind === 'store-cards' ? 'stores.csv' : 'staff.csv';
   const column = kind === 'store-cards' ? 'nodeKey": "Filiale' : 'employeeID": "Personalnummer';
   return defineCommand({
-    usage: `${kind} <file>`,
-    summary,
-    order,
     description: `${summary}\n\n<file> is a CSV, JSON (array) or NDJSON file, a workbook (.xlsx, .xlsm, .xls or .ods; the first sheet unless --sheet), or - for standard input. Every ${noun} on the service is replaced by the file's records.`,
     examples: [
       `$ upload ${kind} ${file} --dry-run                 check the file, see the mapping and the changes; send nothing`,
