@@ -12,23 +12,31 @@
 export interface ParsedRecord {
   readonly line: number;
   readonly cells: string[];
-  /** No cell holds a character that NFC could change or that may show nothing, nor a NUL (see NOT_PLAIN). */
+  /** No cell holds a character that NFC could change or that may show nothing, nor a control (see NOT_PLAIN). */
   readonly plain: boolean;
 }
 
 /**
- * What makes a record not plain: a NUL, a soft hyphen, or any character from U+0300 up (combining
- * marks, where NFC starts to matter; the invisible format characters; surrogates). Every character
- * below U+0300 is its own NFC. Found with one native search per chunk, not one test per cell, so the
- * validator can skip normalising and its character checks for the plain records, most of a real file.
+ * What makes a record not plain: a control character (C0 or C1, NUL included), a soft hyphen, or any
+ * character from U+0300 up (combining marks, where NFC starts to matter; the invisible format
+ * characters; surrogates). Every character below U+0300 is its own NFC. Found with one native search
+ * per chunk, not one test per cell, so the validator can skip normalising and its character checks for
+ * the plain records, most of a real file. Line breaks end records, so they are not searched for: a
+ * record with one inside a quoted cell is not plain (`breaks`). Nor is the tab, when it is the
+ * delimiter: a quoted cell holding one makes its record not plain.
  */
-const NOT_PLAIN = /[\u0300-\uffff\u00ad\0]/g;
+// eslint-disable-next-line no-control-regex -- finding controls is the point
+const NOT_PLAIN = /[\u0300-\uffff\u00ad\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+// eslint-disable-next-line no-control-regex -- the same, with the tab
+const NOT_PLAIN_OR_TAB = /[\u0300-\uffff\u00ad\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\t]/g;
 
 /** Where the next character that is not plain is, at or after `from` (Infinity if none). */
-function nextNotPlain(s: string, from: number): number {
-  NOT_PLAIN.lastIndex = from;
-  return NOT_PLAIN.exec(s)?.index ?? Infinity;
+function nextNotPlain(pattern: RegExp, s: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.exec(s)?.index ?? Infinity;
 }
+
+const TAB = 9;
 
 /** Why the text cannot be read, at the line where the offending record starts. */
 export class CsvSyntaxError extends Error {
@@ -62,6 +70,7 @@ function cellChars(cells: readonly string[]): number {
 
 export class CsvParser {
   private readonly d: number;
+  private readonly notPlain: RegExp;
   /** Text of the record not finished by the last chunk, and chunks held back behind it. */
   private rest = '';
   private held: string[] = [];
@@ -76,6 +85,7 @@ export class CsvParser {
     private readonly maxChars: number,
   ) {
     this.d = delimiter.charCodeAt(0);
+    this.notPlain = this.d === TAB ? NOT_PLAIN : NOT_PLAIN_OR_TAB;
   }
 
   /** The records that `chunk` completes. */
@@ -123,12 +133,14 @@ export class CsvParser {
     let i = 0;
     let start: number; // where the record being parsed starts
     let line = this.line;
-    let notPlain = nextNotPlain(s, 0);
+    const pattern = this.notPlain;
+    let notPlain = nextNotPlain(pattern, s, 0);
     records: for (;;) {
       start = i;
       if (i >= n) break;
       const cells: string[] = [];
       let breaks = 0; // line breaks inside quoted cells of this record
+      let tabs = false; // a tab inside a quoted cell, when the tab is the delimiter
       for (;;) {
         if (s.charCodeAt(i) === QUOTE) {
           // A quoted field: up to the quote that is not doubled.
@@ -150,6 +162,10 @@ export class CsvParser {
           }
           value = value ? value + s.slice(from, q) : s.slice(from, q);
           breaks += lineBreaks(s, i + 1, q);
+          if (d === TAB && !tabs) {
+            const tab = s.indexOf('\t', i + 1);
+            tabs = tab !== -1 && tab < q;
+          }
           cells.push(value);
           i = q + 1;
           const c = i < n ? s.charCodeAt(i) : -1;
@@ -197,8 +213,8 @@ export class CsvParser {
         break;
       }
       if (i - start > max && cellChars(cells) > max) throw new CsvSyntaxError('too-large', line);
-      if (notPlain < start) notPlain = nextNotPlain(s, start);
-      out.push({ line, cells, plain: notPlain >= i });
+      if (notPlain < start) notPlain = nextNotPlain(pattern, s, start);
+      out.push({ line, cells, plain: notPlain >= i && breaks === 0 && !tabs });
       line += 1 + breaks;
     }
     // `start` is where the first unfinished record starts (or the end of the text).
