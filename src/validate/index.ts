@@ -298,10 +298,10 @@ export class Validator {
       return false;
     }
     // The map stage builds a record's fields in contract order (zod's output follows the schema), so
-    // this is its canonical JSON. Encoded once, here: the string is garbage a moment later.
+    // this is its canonical JSON. Encoded once, here, straight to the bytes that are sent.
     this.bodyOf[record] = this.bodies.length;
     this.keys.push(detached(key));
-    this.bodies.push(JSON.stringify(data));
+    this.bodies.pushRecord(data);
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     else if (judgedLate && this.options.keepRejected) this.lateKept.set(record, { raw, issues: this.rowIssues });
     return true;
