@@ -18,6 +18,10 @@ describe('foldKey and foldHash', () => {
   it('property: foldHash(k) is fnv1a(foldKey(k)) for any text', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (k) => foldHash(k) === fnv1a(foldKey(k))));
     fc.assert(fc.property(fc.string(), (k) => foldHash(k) === fnv1a(foldKey(k))));
+    // Below U+0300 a key is folded unit by unit (Ø, İ, ², ǅ, NBSP, controls): every unit there, mixed.
+    const latin = fc.integer({ min: 0, max: 0x2ff }).map((c) => String.fromCharCode(c));
+    fc.assert(fc.property(fc.string({ unit: latin }), (k) => foldHash(k) === fnv1a(foldKey(k))));
+    for (let c = 0; c < 0x300; c++) expect([c, foldHash(`a${String.fromCharCode(c)}Z`)]).toEqual([c, fnv1a(foldKey(`a${String.fromCharCode(c)}Z`))]);
   });
 });
 
