@@ -38,6 +38,12 @@ function nextNotPlain(pattern: RegExp, s: string, from: number): number {
 
 const TAB = 9;
 
+/** Where `what` is next in `s`, at or after `from`; Infinity if nowhere. */
+function nextOf(s: string, what: string, from: number): number {
+  const at = s.indexOf(what, from);
+  return at === -1 ? Infinity : at;
+}
+
 /** Why the text cannot be read, at the line where the offending record starts. */
 export class CsvSyntaxError extends Error {
   constructor(
@@ -70,6 +76,7 @@ function cellChars(cells: readonly string[]): number {
 
 export class CsvParser {
   private readonly d: number;
+  private readonly delimiter: string;
   private readonly notPlain: RegExp;
   /** Text of the record not finished by the last chunk, and chunks held back behind it. */
   private rest = '';
@@ -85,6 +92,7 @@ export class CsvParser {
     private readonly maxChars: number,
   ) {
     this.d = delimiter.charCodeAt(0);
+    this.delimiter = delimiter;
     this.notPlain = this.d === TAB ? NOT_PLAIN : NOT_PLAIN_OR_TAB;
   }
 
@@ -135,9 +143,37 @@ export class CsvParser {
     let line = this.line;
     const pattern = this.notPlain;
     let notPlain = nextNotPlain(pattern, s, 0);
+    // Where the next quote, LF, CR and delimiter are (Infinity: none left), each searched for again
+    // only once passed: a record with no quote is cut at its delimiters by native searches, not a
+    // character at a time (most records of a real file; a third of the parser's time, issue 44).
+    const delimiter = this.delimiter;
+    let quote = -1;
+    let lf = -1;
+    let cr = -1;
+    let next = -1;
     records: for (;;) {
       start = i;
       if (i >= n) break;
+      if (quote < start) quote = nextOf(s, '"', start);
+      if (lf < start) lf = nextOf(s, '\n', start);
+      if (cr < start) cr = nextOf(s, '\r', start);
+      const end = lf < cr ? lf : cr;
+      if (end < quote && (end !== cr || end + 1 < n || last)) {
+        const cells: string[] = [];
+        if (next < i) next = nextOf(s, delimiter, i);
+        while (next < end) {
+          cells.push(s.slice(i, next));
+          i = next + 1;
+          next = nextOf(s, delimiter, i);
+        }
+        cells.push(s.slice(i, end));
+        i = end === cr && s.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+        if (i - start > max && cellChars(cells) > max) throw new CsvSyntaxError('too-large', line);
+        if (notPlain < start) notPlain = nextNotPlain(pattern, s, start);
+        out.push({ line, cells, plain: notPlain >= i });
+        line += 1;
+        continue;
+      }
       const cells: string[] = [];
       let breaks = 0; // line breaks inside quoted cells of this record
       let tabs = false; // a tab inside a quoted cell, when the tab is the delimiter
