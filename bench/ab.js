@@ -50,15 +50,15 @@ const VARIANTS = {
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
     patches: [
-      ['validate/key-index.js', 'export class KeyList {', 'class SortedKeyList {'],
-      ['validate/key-index.js', 'export function runOf', `${mapKeyList()}\nexport function runOf`],
+      ['validate/key-index.js', 'var KeyList = class {', 'var SortedKeyList = class {'],
+      ['validate/key-index.js', 'function runOf', `${mapKeyList()}\nfunction runOf`],
     ],
   },
 };
 
 /** The plain alternative to KeyList: a Map from key to its first entry, checked as each key is added. */
 function mapKeyList() {
-  return `export class KeyList {
+  return `class KeyList {
   constructor(recall, options = {}) { this.firsts = new Map(); this.found = []; this.entries = 0; }
   get size() { return this.entries; }
   add(key) {
