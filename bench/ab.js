@@ -34,20 +34,31 @@ const VARIANTS = {
   },
   'NFC and character checks on every record (no plain mark)': {
     name: 'no-plain-mark',
-    patches: [['read/csv-parser.js', 'plain: notPlain >= i', 'plain: false']],
+    patches: [
+      ['read/csv-parser.js', 'plain: notPlain >= i\n', 'plain: false\n'],
+      ['read/csv-parser.js', 'plain: notPlain >= i && breaks === 0 && !tabs', 'plain: false'],
+    ],
+  },
+  'JSON.stringify for every body (no byte writer)': {
+    name: 'json-stringify',
+    patches: [['validate/index.js', 'this.bodies.pushRecord(data);', 'this.bodies.push(JSON.stringify(data));']],
+  },
+  'a character at a time for every record (no quote-free cut)': {
+    name: 'no-quote-free-cut',
+    patches: [['read/csv-parser.js', 'if (end < quote && ', 'if (false && end < quote && ']],
   },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
     patches: [
-      ['validate/key-index.js', 'export class KeyList {', 'class SortedKeyList {'],
-      ['validate/key-index.js', 'export function runOf', `${mapKeyList()}\nexport function runOf`],
+      ['validate/key-index.js', 'var KeyList = class {', 'var SortedKeyList = class {'],
+      ['validate/key-index.js', 'function runOf', `${mapKeyList()}\nfunction runOf`],
     ],
   },
 };
 
 /** The plain alternative to KeyList: a Map from key to its first entry, checked as each key is added. */
 function mapKeyList() {
-  return `export class KeyList {
+  return `class KeyList {
   constructor(recall, options = {}) { this.firsts = new Map(); this.found = []; this.entries = 0; }
   get size() { return this.entries; }
   add(key) {

@@ -3,17 +3,19 @@
 // the same JSON to the same sandbox, and start-up against a bare node. Prints a table and the targets
 // of issue 6, and writes bench/out/result.json (with --record, also bench/RESULTS.json).
 //
-//   node bench/run.js [--only 100k,1m,3m,stores,upload,help,baseline,sink] [--repeat N] [--record]
+//   node bench/run.js [--only 100k,1m,3m,stores,upload,help,baseline,sink,everyday] [--repeat N] [--record]
 //
 // Issue 14's rows: the dry run with the snapshot baseline (the repeat upload), an upload to a sink (what
-// the client alone costs to send), and a 10-row dry run against node -e 0 (start-up).
+// the client alone costs to send), and a 10-row dry run against node -e 0 (start-up). Issue 44's: the
+// uDSV floor and our parse stage alone beside each dry run, and the everyday file (50,000 team members,
+// CSV and xlsx) against node -e 0 and the 10-row run.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generated } from './lib/generate.js';
+import { generated, generatedWorkbook } from './lib/generate.js';
 import { hasGnuTime, installed, median, run } from './lib/measure.js';
-import { table, verdict, verdictText } from './lib/report.js';
+import { table, udsvRatios, udsvText, verdict, verdictText } from './lib/report.js';
 import { startSandbox } from './lib/sandbox.js';
 import { BASELINE_URL, recordBaseline } from './lib/baseline.js';
 
@@ -21,20 +23,22 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');
 const BIN = join(HERE, '..', 'bin', 'upload.js');
 const FLOOR = join(HERE, 'lib', 'floor-csv-parse.js');
+const UDSV = join(HERE, 'lib', 'floor-udsv.js');
+const PARSE = join(HERE, 'lib', 'parse-ours.js');
 const SIZES = { '100k': 100_000, '1m': 1_000_000, '3m': 3_000_000 };
 const MAX_BODY = 2 * 1024 * 1024 * 1024;
 
 function options(argv) {
-  const o = { only: ['100k', '1m', '3m', 'stores', 'upload', 'help', 'baseline', 'sink'], repeat: 1, record: false };
+  const o = { only: ['100k', '1m', '3m', 'stores', 'upload', 'help', 'baseline', 'sink', 'everyday'], repeat: 1, record: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--only' || argv[i] === '--sizes') o.only = argv[++i].toLowerCase().split(',');
     else if (argv[i] === '--repeat') o.repeat = Math.max(1, Number(argv[++i]) || 1);
     else if (argv[i] === '--record') o.record = true;
-    else throw new Error(`unknown option ${argv[i]}; use --only 100k,1m,3m,stores,upload,help,baseline,sink  --repeat N  --record`);
+    else throw new Error(`unknown option ${argv[i]}; use --only 100k,1m,3m,stores,upload,help,baseline,sink,everyday  --repeat N  --record`);
   }
   // Naming only groups keeps every size; naming only sizes keeps every group.
   if (!o.only.some((x) => x in SIZES)) o.only.push('100k', '1m', '3m');
-  if (o.only.every((x) => x in SIZES)) o.only.push('stores', 'upload', 'help', 'baseline', 'sink');
+  if (o.only.every((x) => x in SIZES)) o.only.push('stores', 'upload', 'help', 'baseline', 'sink', 'everyday');
   return o;
 }
 
@@ -64,14 +68,25 @@ function expectOutcome(result, outcome, what) {
   return report;
 }
 
+/** A floor's run, checked: it printed the number of records it parsed (a parser that stopped early is no floor). */
+async function counted(script, file, what) {
+  const r = await run(process.execPath, [script, file]);
+  if (r.code !== 0 || !/^\d+\n$/.test(r.stdout)) throw new Error(`${what} of ${file} failed (exit ${r.code}): ${r.stderr.slice(-300)}`);
+  return r;
+}
+
 async function dryRunVersusFloor(kind, file, name) {
   const state = join(scratch, 'state');
   const floor = [];
+  const udsv = [];
+  const parse = [];
   const ours = [];
   const miller = [];
   for (let i = 0; i < o.repeat; i++) {
     // Interleaved, so a busy machine weighs on both sides alike.
-    floor.push(await run(process.execPath, [FLOOR, file]));
+    floor.push(await counted(FLOOR, file, 'the csv-parse floor'));
+    udsv.push(await counted(UDSV, file, 'the uDSV floor'));
+    parse.push(await counted(PARSE, file, 'our parse stage'));
     const r = await run(process.execPath, [BIN, kind, file, '--dry-run', '--json', '--state', state]);
     expectOutcome(r, 'dry-run', `dry run of ${file}`);
     ours.push(r);
@@ -79,9 +94,14 @@ async function dryRunVersusFloor(kind, file, name) {
   }
   const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
   const f = mid(floor);
+  const u = mid(udsv);
+  const p = mid(parse);
   const d = mid(ours);
-  rows.push({ label: `csv-parse floor, ${name}`, ...pick(f) });
-  rows.push({ label: `dry run, ${name}`, ...pick(d), note: `${(d.wallMs / f.wallMs).toFixed(2)}× floor (cpu ${(d.cpuMs / f.cpuMs).toFixed(2)}×)` });
+  const times = (a, b, what) => `${(a.wallMs / b.wallMs).toFixed(2)}× ${what} (cpu ${(a.cpuMs / b.cpuMs).toFixed(2)}×)`;
+  rows.push({ label: `csv-parse floor, ${name}`, ...pick(f), note: times(f, u, 'uDSV') });
+  rows.push({ label: `uDSV floor, ${name}`, ...pick(u) });
+  rows.push({ label: `our parse stage alone, ${name}`, ...pick(p), note: `${times(p, u, 'uDSV')}; ${times(p, f, 'csv-parse')}` });
+  rows.push({ label: `dry run, ${name}`, ...pick(d), note: `${times(d, f, 'floor')}; ${times(d, u, 'uDSV')}` });
   rows.push(
     mlr
       ? { label: `mlr --icsv --ojson cat, ${name}`, ...pick(mid(miller)) }
@@ -181,6 +201,51 @@ async function startup(runs = 15) {
     rssMB: null,
     note: `median of ${runs}; ${(median(dry) / median(bare)).toFixed(2)}× node -e 0`,
   });
+}
+
+/**
+ * The everyday file (issue 44): the 50,000 team members HR really has, as CSV and as an xlsx workbook,
+ * each dry-run end to end, interleaved with `node -e 0` and the 10-row dry run it is reported against.
+ */
+async function everyday(runs = Math.max(5, o.repeat)) {
+  const csv = generated(OUT, 'team-members', 50_000, '50k').path;
+  const xlsx = (await generatedWorkbook(OUT, 'team-members', 50_000, '50k')).path;
+  const ten = generated(OUT, 'team-members', 10, '10').path;
+  const state = join(scratch, 'state');
+  const bare = [];
+  const small = [];
+  const sides = { csv: [], xlsx: [] };
+  for (let i = 0; i < runs; i++) {
+    bare.push((await run(process.execPath, ['-e', '0'], { plain: true })).wallMs);
+    const d = await run(process.execPath, [BIN, 'team-members', ten, '--dry-run', '--quiet', '--state', state], { plain: true });
+    if (d.code !== 0) throw new Error(`10-row dry run failed: ${d.stderr}`);
+    small.push(d.wallMs);
+    for (const [format, file] of [
+      ['csv', csv],
+      ['xlsx', xlsx],
+    ]) {
+      const r = await run(process.execPath, [BIN, 'team-members', file, '--dry-run', '--json', '--state', state]);
+      const report = expectOutcome(r, 'dry-run', `dry run of ${file}`);
+      if (report.records !== 50_000) throw new Error(`${file}: ${report.records} records read, not 50,000`);
+      sides[format].push(r);
+    }
+  }
+  const mid = (xs) => xs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((xs.length - 1) / 2)];
+  const nodeMs = median(bare);
+  const smallMs = median(small);
+  for (const [format, label] of [
+    ['csv', 'CSV'],
+    ['xlsx', 'xlsx'],
+  ]) {
+    const r = mid(sides[format]);
+    rows.push({
+      label: `dry run, 50K team members (${label})`,
+      ...pick(r),
+      note: `median of ${runs}; ${(r.wallMs / nodeMs).toFixed(1)}× node -e 0 (${Math.round(nodeMs)} ms), ${(r.wallMs / smallMs).toFixed(1)}× the 10-row run (${Math.round(smallMs)} ms)`,
+      nodeMs,
+      smallMs,
+    });
+  }
 }
 
 /**
@@ -284,11 +349,16 @@ try {
     }
   }
   if (o.only.includes('help')) await startup();
+  if (o.only.includes('everyday')) {
+    log('dry run, the everyday file: 50K team members, CSV and xlsx…');
+    await everyday();
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 
 const targets = verdict(rows);
+const udsv = udsvRatios(rows);
 const result = {
   when: new Date().toISOString(),
   node: process.version,
@@ -299,11 +369,12 @@ const result = {
   seconds: Math.round((Date.now() - started) / 1000),
   rows,
   targets,
+  udsv,
 };
 mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
 if (o.record) copyFileSync(join(OUT, 'result.json'), join(HERE, 'RESULTS.json'));
-console.log(`${table(rows)}\n\n${verdictText(targets)}\n`);
+console.log(`${table(rows)}\n\n${verdictText(targets)}\n\n${udsvText(udsv)}\n`);
 console.log(
   `node ${result.node}, ${result.cpus}, load ${result.loadavg.before.join(' ')} → ${result.loadavg.after.join(' ')}; ${result.seconds} s; written to ${join(OUT, 'result.json')}`,
 );

@@ -1,6 +1,6 @@
 // Realistic input files for the benchmark, generated once into bench/out/ and reused while they
 // exist. Deterministic (a seeded PRNG), so every run measures the same bytes.
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Bump when the generated content changes, so cached files are not reused by mistake. */
@@ -127,5 +127,24 @@ export function generated(outDir, kind, rows, label) {
         ? (i, rnd) => storeCardRow(i, rnd, 'pair')
         : (i, rnd) => storeCardRow(i, rnd, 'range');
   write(path, HEADERS[kind], rows, rowAt);
+  return { path, fresh: true };
+}
+
+/**
+ * The same records as a workbook, as HR exports them from their system (issue 44's everyday file): the
+ * generated CSV's cells as the text cells of one sheet, written by SheetJS (@e965/xlsx, the library the
+ * tool reads workbooks with), compressed as Excel saves. Generated once beside the CSV and reused.
+ */
+export async function generatedWorkbook(outDir, kind, rows, label) {
+  const csv = generated(outDir, kind, rows, label).path;
+  const path = csv.replace(/\.csv$/, '.xlsx');
+  if (existsSync(path)) return { path, fresh: false };
+  const [XLSX, { parse }] = await Promise.all([import('@e965/xlsx'), import('csv-parse/sync')]);
+  const table = parse(readFileSync(csv, 'utf8'), { relax_column_count: true });
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(table), 'Staff');
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }));
+  renameSync(temp, path);
   return { path, fresh: true };
 }

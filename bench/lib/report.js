@@ -38,6 +38,7 @@ export function verdict(r) {
     target('dry run 1M ≤ 1.3× csv-parse floor (wall)', ratio(tm('dry run', '1M')?.wallMs, tm('csv-parse floor', '1M')?.wallMs), 1.3, 'x'),
     target('  same, by CPU time (less sensitive to a busy machine)', ratio(tm('dry run', '1M')?.cpuMs, tm('csv-parse floor', '1M')?.cpuMs), 1.3, 'x'),
     target('dry run 1M peak RSS ≤ 480 MB', tm('dry run', '1M')?.rssMB, 480, 'MB'),
+    target('  under 600 MB (issue 44)', tm('dry run', '1M')?.rssMB, 599, 'MB'),
     target('dry run 1M with the snapshot baseline ≤ 1.6× floor (wall)', ratio(base('1M')?.wallMs, base('1M')?.floorWallMs), 1.6, 'x'),
     target('  same, by CPU time', ratio(base('1M')?.cpuMs, base('1M')?.floorCpuMs), 1.6, 'x'),
     target('  its peak RSS ≤ 550 MB', base('1M')?.rssMB, 550, 'MB'),
@@ -65,4 +66,38 @@ export function verdictText(targets) {
       return `${mark}  ${t.name}: ${value}`;
     })
     .join('\n');
+}
+
+/**
+ * Issue 44's second floor, with no goal this round: our parse stage alone and our whole dry run against
+ * uDSV parsing the same file, beside csv-parse's, for each size measured; and the everyday file.
+ */
+export function udsvRatios(r) {
+  const get = (label) => r.find((x) => x.label === label);
+  const out = [];
+  for (const size of ['100K', '1M', '3M']) {
+    const u = get(`uDSV floor, team members ${size}`);
+    if (!u) continue;
+    const of = (row) => (row ? { wall: round(row.wallMs / u.wallMs), cpu: round(row.cpuMs / u.cpuMs) } : null);
+    out.push({
+      size,
+      csvParse: of(get(`csv-parse floor, team members ${size}`)),
+      parseStage: of(get(`our parse stage alone, team members ${size}`)),
+      dryRun: of(get(`dry run, team members ${size}`)),
+    });
+  }
+  return out;
+}
+
+const round = (x) => Math.round(x * 100) / 100;
+
+export function udsvText(ratios) {
+  if (!ratios.length) return 'uDSV: not measured in this run';
+  const x = (v) => (v ? `${v.wall}× (cpu ${v.cpu}×)` : '—');
+  return [
+    'Against uDSV (no goal this round; issue 44):',
+    ...ratios.map(
+      (v) => `INFO  team members ${v.size}: our parse stage ${x(v.parseStage)}, our dry run ${x(v.dryRun)}, csv-parse ${x(v.csvParse)} uDSV's time`,
+    ),
+  ].join('\n');
 }

@@ -105,13 +105,11 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
 
   // One row per store per day: each key's rows, kept until the end of the file, then one card each.
   const stores = new Map<string, { plan: ColumnPlan; rows: RowOfStore[] }>();
-  const check = async (raw: RawRecord, plan: ColumnPlan, mapped: Mapped) => {
-    let ok = validator.check(raw, plan, mapped);
-    if (ok === NEEDS_SCHEMA) {
-      await validator.loadSchema();
-      ok = validator.check(raw, plan, mapped);
-    }
-    if (ok === NEEDS_SCHEMA) throw new Error('the schema did not load');
+  // Only the record that first needs zod waits (for it to load); the others are checked without an
+  // await each: a million awaits cost 3 % of a 1M dry run (docs/performance.md, round 6).
+  const checkWithSchema = async (raw: RawRecord, plan: ColumnPlan, mapped: Mapped) => {
+    await validator.loadSchema();
+    if (validator.check(raw, plan, mapped) === NEEDS_SCHEMA) throw new Error('the schema did not load');
   };
 
   const source = openRecords(input.path, input.read, input.stdin);
@@ -182,17 +180,15 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
         store.rows.push({ raw, candidate: mapped.candidate, issues: mapped.issues, row: mapped.dayRow });
         continue;
       }
-      await check(raw, plan, mapped);
+      if (validator.check(raw, plan, mapped) === NEEDS_SCHEMA) await checkWithSchema(raw, plan, mapped);
     }
   }
   // A store's rows are one record: the counts (N records valid, N rejected) are of store cards.
   for (const { rows: storeRows } of stores.values()) rows -= storeRows.length - 1;
-  for (const { plan, rows: storeRows } of stores.values())
-    await check(
-      storeRows[0]!.raw,
-      plan,
-      mergeDayRows(storeRows, plan.splitHours, (f) => plan.fed.find((x) => x.field === f)?.column ?? null),
-    );
+  for (const { plan, rows: storeRows } of stores.values()) {
+    const merged = mergeDayRows(storeRows, plan.splitHours, (f) => plan.fed.find((x) => x.field === f)?.column ?? null);
+    if (validator.check(storeRows[0]!.raw, plan, merged) === NEEDS_SCHEMA) await checkWithSchema(storeRows[0]!.raw, plan, merged);
+  }
   if (stores.size) {
     const named = new Set([...stores.values()].flatMap((s) => s.rows.flatMap((r) => (r.row ? [r.row.day] : []))));
     const missing = missingDayRows(named, (layout?.mapping ?? input.mapping).closedDays ?? [], 1);

@@ -14,8 +14,9 @@ export interface RawRecord {
   /** Values aligned with `columns`: strings from CSV, any JSON value from JSON. */
   readonly cells: readonly unknown[];
   /**
-   * CSV: no cell holds a NUL, a soft hyphen or any character from U+0300 up, so every cell is its own
-   * NFC and shows all it holds: the validator skips those checks. Absent: each cell is checked.
+   * CSV: no cell holds a control character (a line break or a tab inside a cell included), a soft
+   * hyphen or any character from U+0300 up, so every cell is its own NFC and shows all it holds: the
+   * validator skips those checks. Absent: each cell is checked.
    */
   readonly plain?: boolean;
   /** CSV: the file's last record, with no line break after it (was the file cut short?). */

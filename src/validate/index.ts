@@ -135,13 +135,8 @@ export class Validator {
     const flagRepeats = options.keepRejected === true;
     // Keys that fold to one text (`ＪＰ－００１`, `jp-001`, `JP-001`) are one key: DUPLICATE_KEY.
     this.keyList = new KeyList((record) => this.keyOf(record), { flagRepeats, lookups: true, hash: foldHash, fold: foldKey });
-    this.emailList = new KeyList(
-      (record) => {
-        const email = this.emailOf(record);
-        return email === undefined ? undefined : foldKey(email);
-      },
-      { flagRepeats },
-    );
+    // Emails too, hashed as folded without a folded string made for each (foldHash), as keys are.
+    this.emailList = new KeyList((record) => this.emailOf(record), { flagRepeats, hash: foldHash, fold: foldKey });
   }
 
   /** The rejected records with all their issues, in file order (with keepRejected; after finish()). */
@@ -239,14 +234,17 @@ export class Validator {
     let judgedLate = false;
     for (const { field, index, column } of plan.fed) {
       if (!SHOWN_AS_IS.has(field)) continue;
-      const hidden = invisibleCharacter(field, raw.cells[index], plain, { line: raw.line, column });
+      // A plain record's cells hold no hidden character (read/types.ts): nothing to look for.
+      const hidden = plain ? undefined : invisibleCharacter(field, raw.cells[index], plain, { line: raw.line, column });
       if (hidden) this.add(hidden);
       if (!IDENTIFYING.has(field)) continue;
       const sent = candidate[field];
+      // ASCII in a plain record is its own NFKC and needs no skeleton: one test, the usual case.
+      if (typeof sent !== 'string' || (plain && !NOT_ASCII.test(sent))) continue;
       const lookalike = lookalikeCharacter(field, sent, plain, { line: raw.line, column });
       if (lookalike) this.add(lookalike);
       // A value already refused for a hidden character is not also a look-alike (its skeleton drops it).
-      if (hidden || typeof sent !== 'string' || (plain && !NOT_ASCII.test(sent)) || !needsSkeleton(sent)) continue;
+      if (hidden || !needsSkeleton(sent)) continue;
       // Beyond plain Latin: a word in two scripts is refused here; a look-alike of another record at the end.
       const mixed = mixedScriptIssue(field, sent, { line: raw.line, column });
       if (mixed) this.add(mixed);
@@ -265,7 +263,7 @@ export class Validator {
     let mayRepeat = this.keyList.add(key);
     if (this.kind === 'team-members') {
       if (typeof candidate.email === 'string' && candidate.email) email = candidate.email;
-      mayRepeat = this.emailList.add(email === undefined ? undefined : foldKey(email)) || mayRepeat;
+      mayRepeat = this.emailList.add(email) || mayRepeat;
       const parent = candidate.parentKey;
       const known = this.options.knownParents;
       // A list of known stores is MULTIPLE_VALUES at the end, not an unknown store.
@@ -300,10 +298,10 @@ export class Validator {
       return false;
     }
     // The map stage builds a record's fields in contract order (zod's output follows the schema), so
-    // this is its canonical JSON. Encoded once, here: the string is garbage a moment later.
+    // this is its canonical JSON. Encoded once, here, straight to the bytes that are sent.
     this.bodyOf[record] = this.bodies.length;
     this.keys.push(detached(key));
-    this.bodies.push(JSON.stringify(data));
+    this.bodies.pushRecord(data);
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     else if (judgedLate && this.options.keepRejected) this.lateKept.set(record, { raw, issues: this.rowIssues });
     return true;

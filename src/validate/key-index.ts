@@ -172,13 +172,38 @@ export function foldKey(key: string): string {
   return NOT_ASCII.test(key) ? key.normalize('NFKC').toLowerCase() : key.toLowerCase();
 }
 
-/** fnv1a of foldKey(key); an ASCII key is folded as it is hashed, with no string made (the common case). */
+/**
+ * Below U+0300, each code unit as foldKey makes it: its lower case where NFKC keeps it and lower case
+ * is one unit (`Ø` is `ø`), else -1 (`²`, `İ`): the whole key is folded then. No character below
+ * U+0300 combines with another, so such a key folds unit by unit. Made on the first key beyond ASCII.
+ */
+let latinFold: Int32Array | undefined;
+
+function latinFolds(): Int32Array {
+  if (latinFold) return latinFold;
+  latinFold = new Int32Array(0x300);
+  for (let c = 0; c < 0x300; c++) {
+    const ch = String.fromCharCode(c);
+    const lower = ch.toLowerCase();
+    latinFold[c] = ch.normalize('NFKC') === ch && lower.length === 1 ? lower.charCodeAt(0) : -1;
+  }
+  return latinFold;
+}
+
+/**
+ * fnv1a of foldKey(key); a key in ASCII and Latin letters is folded as it is hashed, with no string
+ * made (the common case: `søren.müller@exämple.se` too).
+ */
 export function foldHash(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    if (c > 0x7f) return fnv1a(foldKey(key));
-    h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x01000193);
+    let c = key.charCodeAt(i);
+    if (c <= 0x7f) c = c >= 65 && c <= 90 ? c + 32 : c;
+    else {
+      c = c < 0x300 ? latinFolds()[c]! : -1;
+      if (c === -1) return fnv1a(foldKey(key));
+    }
+    h = Math.imul(h ^ c, 0x01000193);
   }
   return h | 0;
 }

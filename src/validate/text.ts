@@ -23,9 +23,6 @@ export const SHOWN_AS_IS = new Set([...IDENTIFYING, 'name']);
 
 /** What trimming takes from a cell's ends: never sent, so never refused there. */
 const EDGE_SPACE = /^[\t-\r ]+|[\t-\r ]+$/g;
-/** Below U+0300 (a plain record), the controls, C0 and C1: the only hidden characters such a cell can hold. */
-// eslint-disable-next-line no-control-regex -- finding controls is the point
-const CONTROL_BELOW_0300 = /[\0-\x1f\x7f-\x9f]/;
 
 /**
  * INVISIBLE_CHARACTER for a key, email or name cell (as written) holding a format character (Cf) or
@@ -35,7 +32,9 @@ const CONTROL_BELOW_0300 = /[\0-\x1f\x7f-\x9f]/;
  * text and is no control), the fix writes the cell without it.
  */
 export function invisibleCharacter(field: string, written: unknown, plain: boolean, at: { line: number; column: string | null }): Issue | undefined {
-  if (typeof written !== 'string' || (plain && !CONTROL_BELOW_0300.test(written))) return undefined;
+  // A plain record's cells hold no control and nothing from U+0300 up: the only hidden characters
+  // below U+0300 are the controls and the soft hyphen, which the reader found (read/csv-parser.ts).
+  if (typeof written !== 'string' || plain) return undefined;
   const lead = /^[\t-\r ]*/.exec(written)![0].length;
   const text = written.replace(EDGE_SPACE, '');
   const found = hiddenCharacter(text, field === 'name');
@@ -78,8 +77,14 @@ function escaped(written: string): string {
   );
 }
 
-/** Below U+0300, where a plain record (read/types.ts) may still hold them: the characters NFKC rewrites (NBSP, ², µ, ſ, Ĳ…). */
-const COMPATIBLE_BELOW_0300 = /[\u00a0-\u02ff]/;
+/**
+ * Below U+0300, where a plain record (read/types.ts) may still hold them: the 52 characters NFKC
+ * rewrites (NBSP, ², µ, ſ, Ĳ…), exactly, so `ø` or `ü` costs no NFKC of the whole value (a unit test
+ * checks the list against String.normalize). No character below U+0300 combines with another, so a
+ * plain value is its own NFKC unless it holds one of these.
+ */
+export const COMPATIBLE_BELOW_0300 =
+  /[\u00a0\u00a8\u00aa\u00af\u00b2-\u00b5\u00b8-\u00ba\u00bc-\u00be\u0132\u0133\u013f\u0140\u0149\u017f\u01c4-\u01cc\u01f1-\u01f3\u02b0-\u02b8\u02d8-\u02dd\u02e0-\u02e4]/;
 
 /**
  * LOOKALIKE_CHARACTER for a key or email (as sent) that NFKC rewrites: full-width `ＪＰ－００１`,

@@ -26,6 +26,22 @@ describe('text as it looks', () => {
     }
   });
 
+  // The reader marks a record plain (nothing for the validator to look for) only without controls:
+  // a line break or a tab inside a quoted cell, whatever the delimiter, is still found (issue 44). A
+  // name may hold them (a cell shows them); a key or an email may not.
+  it.each([
+    ['comma', 'employeeID,email,name\n"E\n1",a@example.com,A\nE2,b@example.com,"B\r\nC"\nE3,c\x1b@example.com,C\n', [2, 6]],
+    ['tab', 'employeeID\temail\tname\n"E\t1"\ta@example.com\tA\nE2\tb@example.com\t"B\tC"\nE3\tc\x1b@example.com\tC\n', [2, 4]],
+  ])('a control inside a key or email cell is INVALID_CHARACTER (%s-delimited)', async (_, text, lines) => {
+    const file = tempDir().write('staff.csv', text);
+    const r = await runCli(['team-members', file, '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(issuesOf(r).map((i) => [i.code, i.line, i.column])).toEqual([
+      ['INVALID_CHARACTER', lines[0], 'employeeID'],
+      ['INVALID_CHARACTER', lines[1], 'email'],
+    ]);
+  });
+
   it('an email written NFD and NFC is one person: DUPLICATE_EMAIL', async () => {
     const file = tempDir().write('staff.csv', `employeeID,email,name\nE1,${NFD},A\nE2,${NFC},B\n`);
     const r = await runCli(['team-members', file, '--dry-run', '--json']);

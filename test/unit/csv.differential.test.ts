@@ -2,8 +2,9 @@
 // replaced in the hot path. On any text — well-formed or not, any delimiter, quotes, line breaks of
 // every kind, any chunking — the reader gives exactly what it gave when csv-parse did the parsing:
 // the same records with the same start lines, or the same error naming the same line. Each record
-// is also marked plain exactly when none of its cells holds a NUL, a soft hyphen or a character from
-// U+0300 up (the validator skips NFC and its character checks for those).
+// is also marked plain exactly when none of its cells holds a control character (NUL, a line break
+// or a tab included), a soft hyphen or a character from U+0300 up (the validator skips NFC and its
+// character checks for those).
 import { Readable } from 'node:stream';
 import { parse as csvParse, CsvError } from 'csv-parse/sync';
 import fc from 'fast-check';
@@ -15,7 +16,8 @@ import { FORBIDDEN_KEYS, MAX_RECORD_CHARS } from '../../src/read/types.js';
 
 type Outcome = { records: { line: number; cells: string[]; plain: boolean }[] } | { error: string };
 
-const NOT_PLAIN = /[\u0300-\uffff\u00ad\0]/;
+// eslint-disable-next-line no-control-regex -- controls are what makes a record not plain
+const NOT_PLAIN = /[\u0300-\uffff\u00ad\0-\x1f\x7f-\x9f]/;
 
 const DELIMITERS = [',', ';', '\t', '|'] as const;
 
@@ -89,7 +91,7 @@ async function ours(text: string, delimiter: string | undefined, cuts: number[])
 }
 
 // Characters that matter to the format, weighted towards the awkward ones, plus some that do not.
-const char = fc.constantFrom('a', 'b', ' ', ',', ';', '\t', '|', '"', '"', '\r', '\n', '\r\n', 'é', '😀', 'e\u0301', '\u00ad', '\u02ff');
+const char = fc.constantFrom('a', 'b', ' ', ',', ';', '\t', '|', '"', '"', '\r', '\n', '\r\n', 'é', '😀', 'e\u0301', '\u00ad', '\u02ff', '\x1b', '\x85');
 const anyText = fc.array(char, { maxLength: 80 }).map((cs) => cs.join(''));
 
 // Mostly well-formed CSV: quoted and unquoted fields, any line ending per record, now and then noise.

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fnv1a, foldHash, foldKey } from '../../src/validate/key-index.js';
-import { lookalikeCharacter } from '../../src/validate/text.js';
+import { COMPATIBLE_BELOW_0300, lookalikeCharacter } from '../../src/validate/text.js';
 
 describe('foldKey and foldHash', () => {
   it.each([
@@ -18,6 +18,10 @@ describe('foldKey and foldHash', () => {
   it('property: foldHash(k) is fnv1a(foldKey(k)) for any text', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (k) => foldHash(k) === fnv1a(foldKey(k))));
     fc.assert(fc.property(fc.string(), (k) => foldHash(k) === fnv1a(foldKey(k))));
+    // Below U+0300 a key is folded unit by unit (Ø, İ, ², ǅ, NBSP, controls): every unit there, mixed.
+    const latin = fc.integer({ min: 0, max: 0x2ff }).map((c) => String.fromCharCode(c));
+    fc.assert(fc.property(fc.string({ unit: latin }), (k) => foldHash(k) === fnv1a(foldKey(k))));
+    for (let c = 0; c < 0x300; c++) expect([c, foldHash(`a${String.fromCharCode(c)}Z`)]).toEqual([c, fnv1a(foldKey(`a${String.fromCharCode(c)}Z`))]);
   });
 });
 
@@ -34,5 +38,13 @@ describe('lookalikeCharacter', () => {
     expect(lookalikeCharacter('nodeKey', 'S-1', true, at)).toBeUndefined();
     expect(lookalikeCharacter('nodeKey', 'S²', true, at)).toMatchObject({ code: 'LOOKALIKE_CHARACTER' });
     expect(lookalikeCharacter('email', 'björn@example.com', false, at)).toBeUndefined();
+    expect(lookalikeCharacter('email', 'søren@exämple.se', true, at)).toBeUndefined();
+  });
+
+  it('knows every character below U+0300 that NFKC rewrites, and no other', () => {
+    for (let c = 0; c < 0x300; c++) {
+      const ch = String.fromCharCode(c);
+      expect([ch, COMPATIBLE_BELOW_0300.test(ch)]).toEqual([ch, ch.normalize('NFKC') !== ch]);
+    }
   });
 });

@@ -150,3 +150,32 @@ describe('decodeCanonical', () => {
     );
   });
 });
+
+describe('Bodies.pushRecord', () => {
+  // Any UTF-16 code unit, lone surrogates and controls included: the bytes must be JSON.stringify's.
+  const unit = fc.oneof(
+    fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+    fc.constantFrom('"', '\\', '\n', '\t', '\b', '\f', '\r', '\x01', '\x7f', 'é', '€', '😀', '\ud800', '\udc00'),
+  );
+  const text = fc.string({ unit, maxLength: 20 });
+  const value = fc.oneof(text, fc.constant(null), fc.integer(), fc.array(fc.record({ since: fc.integer() }), { maxLength: 2 }));
+
+  it("writes each record's bytes as JSON.stringify would (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.tuple(text, value), { maxLength: 6 }).map(Object.fromEntries), { maxLength: 30 }), (records) => {
+        const bodies = new Bodies();
+        for (const r of records) bodies.pushRecord(r as Record<string, unknown>);
+        expect(records.map((_, i) => bodies.bytes(i).toString('hex'))).toEqual(records.map((r) => Buffer.from(JSON.stringify(r)).toString('hex')));
+        expect(Buffer.concat(bodies.payload().chunks).toString('utf8')).toBe(JSON.stringify(records));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('fills chunk after chunk with records of any size', () => {
+    const records = Array.from({ length: 3000 }, (_, i) => ({ employeeID: `E${i}`, name: 'Ł'.repeat(i % 7 === 0 ? 40_000 : 30), parentKey: null }));
+    const bodies = new Bodies();
+    for (const r of records) bodies.pushRecord(r);
+    expect(Buffer.concat(bodies.payload().chunks).toString('utf8')).toBe(JSON.stringify(records));
+  });
+});
