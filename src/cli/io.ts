@@ -16,6 +16,10 @@ export interface ProcessIo {
   readonly notifyTiming?: NotifyTiming;
 }
 
+/** The process's own output streams a run has made, which leave() waits for. */
+export const madeStreams = new Set<NodeJS.WriteStream>();
+const made = (stream: NodeJS.WriteStream) => (madeStreams.add(stream), stream);
+
 export const processIo = (): ProcessIo => ({
   // Opened on first use: most runs never read stdin, and opening it is a few milliseconds of every start-up.
   get stdin() {
@@ -25,8 +29,14 @@ export const processIo = (): ProcessIo => ({
   get stdinIsTTY() {
     return process.getBuiltinModule('node:tty').isatty(0);
   },
-  stdout: process.stdout,
-  stderr: process.stderr,
+  // Made on first use too: a stream to a pipe loads Node's net and stream modules, and a run that
+  // writes nothing to stdout (a --quiet dry run) need not make that one.
+  get stdout() {
+    return made(process.stdout);
+  },
+  get stderr() {
+    return made(process.stderr);
+  },
   env: process.env,
 });
 
