@@ -100,7 +100,7 @@ const lazyBuiltins = {
   renderChunk(code) {
     const changed = code.replace(/^let (\w+) = require\("(node:[\w/]+)"\);$/gm, (line, name, id) => {
       const names = new Set();
-      for (const [use, dotted] of code.matchAll(new RegExp(`(?<![\\w$.])${name}(?![\\w$])(\\.[\\w$]+)?`, 'g')).drop(1)) {
+      for (const [, dotted] of code.matchAll(new RegExp(`(?<![\\w$.])${name}(?![\\w$])(\\.[\\w$]+)?`, 'g')).drop(1)) {
         if (!dotted) return line;
         names.add(dotted.slice(1));
       }

@@ -31,10 +31,10 @@ export async function main(argv: readonly string[], processIo_: ProcessIo = proc
   io.secrets.keepPasswordsIn(argv);
   io.secrets.keepFromEnvironment(io.env);
   for (const name of ['stdout', 'stderr'] as const) {
-    const made = Object.getOwnPropertyDescriptor(io, name)?.get;
-    // A stream made on first use (the process's own) gets its handler then.
-    if (made) Object.defineProperty(io, name, { enumerable: true, get: () => quietOnBrokenPipe(made.call(io)) });
-    else quietOnBrokenPipe(io[name]);
+    // A stream made on first use (the process's own, a getter) gets its handler then.
+    if (!('value' in (Object.getOwnPropertyDescriptor(io, name) ?? {}))) {
+      Object.defineProperty(io, name, { enumerable: true, get: () => quietOnBrokenPipe(processIo_[name]) });
+    } else quietOnBrokenPipe(io[name]);
   }
   const help = helpAsked(argv);
   if (help && (help.command === undefined || isCommand(help.command))) {
