@@ -42,11 +42,11 @@ const scoresOf = (): readonly LanguageScores[] => (languageScores ??= makeScores
 function makeScores(): readonly LanguageScores[] {
   const best = new Map<string, number>();
   // Not Vietnamese: its toned letters are foreign letters only inside a Vietnamese word (a syllable).
-  for (const [name, table] of Object.entries(LANGUAGES)) {
+  for (const [name, table] of Object.entries(LANGUAGES())) {
     if (name === 'vietnamese') continue;
     for (const [ch, f] of Object.entries(table)) best.set(ch, Math.max(best.get(ch) ?? UNKNOWN, Math.log(f)));
   }
-  return Object.entries(LANGUAGES).map(([name, table]) => {
+  return Object.entries(LANGUAGES()).map(([name, table]) => {
     const score = new Map<string, number>();
     for (const [ch, f] of best) score.set(ch, TEMPER * f - FOREIGN);
     for (const [ch, f] of Object.entries(table)) score.set(ch, TEMPER * Math.log(f));
