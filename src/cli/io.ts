@@ -41,7 +41,9 @@ export const processIo = (): ProcessIo => ({
 });
 
 /** A person at a terminal: stdin and stderr both are one (someone can answer a question, and see it). */
-export const interactive = (io: ProcessIo): boolean => (io.stdinIsTTY ?? io.stdin.isTTY === true) && io.stderr.isTTY === true;
+// stderr asked first: when it is no terminal (a pipe, a file, a cron job's mail) stdin is not asked,
+// which would load node:tty for nothing.
+export const interactive = (io: ProcessIo): boolean => io.stderr.isTTY === true && (io.stdinIsTTY ?? io.stdin.isTTY === true);
 
 /** The process as one run of `main` sees it: with the secrets (the token) its output must never show. */
 export interface RunIo extends ProcessIo {
