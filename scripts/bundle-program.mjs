@@ -87,6 +87,30 @@ const grouping = {
   },
 };
 
+/**
+ * Node's built-ins required on first use, not when a file loads: the `upload` file names fs/promises
+ * (one rename), node:stream (one addAbortSignal) and the like for code most runs never call, and
+ * loading them is milliseconds of every start-up (fs/promises brings readline with it). Each
+ * `let node_x = require("node:x")` a chunk opens with becomes an object of getters for the names the
+ * chunk uses; the first one called puts the module itself in the binding, so later uses (the
+ * 1M-row loops too) cost nothing more. A binding the chunk uses otherwise than `node_x.name` stays as it was.
+ */
+const lazyBuiltins = {
+  name: 'lazy-built-ins',
+  renderChunk(code) {
+    const changed = code.replace(/^let (\w+) = require\("(node:[\w/]+)"\);$/gm, (line, name, id) => {
+      const names = new Set();
+      for (const [, dotted] of code.matchAll(new RegExp(`(?<![\\w$.])${name}(?![\\w$])(\\.[\\w$]+)?`, 'g')).drop(1)) {
+        if (!dotted) return line;
+        names.add(dotted.slice(1));
+      }
+      const getters = [...names].map((n) => `get ${n}() { return (${name} = require(${JSON.stringify(id)})).${n}; }`);
+      return `let ${name} = { ${getters.join(', ')} };`;
+    });
+    return changed === code ? null : { code: changed };
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 const bundle = await rolldown({
   input: {
@@ -100,7 +124,7 @@ const bundle = await rolldown({
   // The version, written in: src/version.ts reads package.json from beside dist/, and the program is a
   // folder deeper (the single executable, which has no files at all, has it written in too).
   transform: { define: { __UPLOAD_VERSION__: JSON.stringify(version) } },
-  plugins: [grouping, ...(withHooks ? [] : [withoutTestHooks])],
+  plugins: [grouping, lazyBuiltins, ...(withHooks ? [] : [withoutTestHooks])],
   logLevel: 'warn',
   onLog(level, log, handler) {
     // config/load.js is imported lazily in one place and at once in another: the bundle keeps both meanings.

@@ -16,6 +16,10 @@ export interface ProcessIo {
   readonly notifyTiming?: NotifyTiming;
 }
 
+/** The process's own output streams a run has made, which leave() waits for. */
+export const madeStreams = new Set<NodeJS.WriteStream>();
+const made = (stream: NodeJS.WriteStream) => (madeStreams.add(stream), stream);
+
 export const processIo = (): ProcessIo => ({
   // Opened on first use: most runs never read stdin, and opening it is a few milliseconds of every start-up.
   get stdin() {
@@ -25,13 +29,21 @@ export const processIo = (): ProcessIo => ({
   get stdinIsTTY() {
     return process.getBuiltinModule('node:tty').isatty(0);
   },
-  stdout: process.stdout,
-  stderr: process.stderr,
+  // Made on first use too: a stream to a pipe loads Node's net and stream modules, and a run that
+  // writes nothing to stdout (a --quiet dry run) need not make that one.
+  get stdout() {
+    return made(process.stdout);
+  },
+  get stderr() {
+    return made(process.stderr);
+  },
   env: process.env,
 });
 
 /** A person at a terminal: stdin and stderr both are one (someone can answer a question, and see it). */
-export const interactive = (io: ProcessIo): boolean => (io.stdinIsTTY ?? io.stdin.isTTY === true) && io.stderr.isTTY === true;
+// stderr asked first: when it is no terminal (a pipe, a file, a cron job's mail) stdin is not asked,
+// which would load node:tty for nothing.
+export const interactive = (io: ProcessIo): boolean => io.stderr.isTTY === true && (io.stdinIsTTY ?? io.stdin.isTTY === true);
 
 /** The process as one run of `main` sees it: with the secrets (the token) its output must never show. */
 export interface RunIo extends ProcessIo {

@@ -4,13 +4,17 @@
 // and more with a dead name server), long after the run's outcome was known. So once the output is
 // written, nothing else is waited for. The one place that calls process.exit.
 
+import { madeStreams } from './io.js';
+
 /** Exits with `exitCode` when stdout and stderr are written; a process with nothing left pending ends first by itself. */
 export async function leave(exitCode: number): Promise<void> {
   process.exitCode = exitCode;
   // The run has ended and said how: a signal in these last moments does not turn its exit code into a
   // signal's (143 after a report saying 0). A second one still ends the process at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {});
-  await Promise.all([process.stdout, process.stderr].map(written));
+  // Only the streams the run made: making process.stdout just to wait on it loads Node's net and
+  // stream modules in a run that wrote nothing there (a --quiet dry run).
+  await Promise.all([...madeStreams].map(written));
   setTimeout(() => process.exit(), LINGER_MS).unref();
 }
 

@@ -15,11 +15,12 @@ export type { ProcessIo } from './io.js';
  * `upload … --json | head -c1`: the reader went away. What was left to say has nowhere to go; the run's
  * own outcome stands (an upload that succeeded is not turned into a crash with a stack).
  */
-function quietOnBrokenPipe(stream: NodeJS.WritableStream): void {
-  if (typeof stream.on !== 'function' || stream.listenerCount('error') > 0) return;
+function quietOnBrokenPipe<S extends NodeJS.WritableStream>(stream: S): S {
+  if (typeof stream.on !== 'function' || stream.listenerCount('error') > 0) return stream;
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
   });
+  return stream;
 }
 
 export async function main(argv: readonly string[], processIo_: ProcessIo = processIo()): Promise<number> {
@@ -29,8 +30,12 @@ export async function main(argv: readonly string[], processIo_: ProcessIo = proc
   // Passwords given on the command line or in the environment: masked from the first line on.
   io.secrets.keepPasswordsIn(argv);
   io.secrets.keepFromEnvironment(io.env);
-  quietOnBrokenPipe(io.stdout);
-  quietOnBrokenPipe(io.stderr);
+  for (const name of ['stdout', 'stderr'] as const) {
+    // A stream made on first use (the process's own, a getter) gets its handler then.
+    if (!('value' in (Object.getOwnPropertyDescriptor(io, name) ?? {}))) {
+      Object.defineProperty(io, name, { enumerable: true, get: () => quietOnBrokenPipe(processIo_[name]) });
+    } else quietOnBrokenPipe(io[name]);
+  }
   const help = helpAsked(argv);
   if (help && (help.command === undefined || isCommand(help.command))) {
     io.stdout.write(

@@ -28,8 +28,12 @@ for (let c = 48; c <= 57; c++) ASCII[c] = ASCII[c]! | DIGIT;
 // Beyond ASCII, tested one UTF-16 unit at a time: a surrogate half is no letter, so a domain with an
 // astral character is left to isEmail.
 const SPACE = /\s/u;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const UNICODE_LETTER = /\p{L}/u;
+// Made on first use, like each `…Made` below: V8 parses a `\p{…}` class when the expression is
+// made, milliseconds of every start-up for values few runs hold (docs/performance.md, start-up).
+let letterOrDigitMade: RegExp | undefined;
+const LETTER_OR_DIGIT = () => (letterOrDigitMade ??= /[\p{L}\p{N}]/u);
+let unicodeLetterMade: RegExp | undefined;
+const UNICODE_LETTER = () => (unicodeLetterMade ??= /\p{L}/u);
 
 /**
  * The same classes for U+0080 to U+02FF (`ø`, `ü`, `ł`, `ş`), by the same tests, made on the first
@@ -45,7 +49,7 @@ function latinClasses(): Uint8Array {
   latin = new Uint8Array(LATIN_END);
   for (let c = 128; c < LATIN_END; c++) {
     const ch = String.fromCharCode(c);
-    latin[c] = (SPACE.test(ch) ? 0 : LOCAL) | (UNICODE_LETTER.test(ch) ? LETTER : 0) | (LETTER_OR_DIGIT.test(ch) ? LETTER_OR_NUMBER : 0);
+    latin[c] = (SPACE.test(ch) ? 0 : LOCAL) | (UNICODE_LETTER().test(ch) ? LETTER : 0) | (LETTER_OR_DIGIT().test(ch) ? LETTER_OR_NUMBER : 0);
   }
   return latin;
 }
@@ -59,13 +63,13 @@ function localChar(s: string, i: number): boolean {
 function labelChar(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   if (c < 128) return (ASCII[c]! & (LETTER | DIGIT)) !== 0;
-  return c < LATIN_END ? (latinClasses()[c]! & LETTER_OR_NUMBER) !== 0 : LETTER_OR_DIGIT.test(s[i]!);
+  return c < LATIN_END ? (latinClasses()[c]! & LETTER_OR_NUMBER) !== 0 : LETTER_OR_DIGIT().test(s[i]!);
 }
 
 function tldChar(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   if (c < 128) return (ASCII[c]! & LETTER) !== 0;
-  return c < LATIN_END ? (latinClasses()[c]! & LETTER) !== 0 : UNICODE_LETTER.test(s[i]!);
+  return c < LATIN_END ? (latinClasses()[c]! & LETTER) !== 0 : UNICODE_LETTER().test(s[i]!);
 }
 
 /**

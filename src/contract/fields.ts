@@ -9,10 +9,13 @@ export const HOUR_BOUNDS = { since: { min: 6, max: 23 }, to: { min: 8, max: 30 }
 
 // A practical email check: something@domain.tld, letters of any script allowed (björn@exämple.se),
 // no spaces, no second @, no characters that cannot appear unquoted in an address.
-const EMAIL = /^[^\s@"(),:;<>[\]\\]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:[\p{L}]{2,}|xn--[a-z0-9-]+)$/iu;
+// Made on first use, like each `…Made` below: V8 parses a `\p{…}` class when the expression is
+// made, milliseconds of every start-up for values few runs hold (docs/performance.md, start-up).
+let emailMade: RegExp | undefined;
+const EMAIL = () => (emailMade ??= /^[^\s@"(),:;<>[\]\\]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:[\p{L}]{2,}|xn--[a-z0-9-]+)$/iu);
 
 export function isEmail(value: string): boolean {
-  return value.length <= 254 && EMAIL.test(value) && !value.includes('..');
+  return value.length <= 254 && EMAIL().test(value) && !value.includes('..');
 }
 
 /**

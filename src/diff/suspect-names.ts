@@ -32,10 +32,15 @@ const EXAMPLES = 5;
  * neighbours `¯ó³æ`): what windows-1252 makes of Central European letters. `·` is left out: Catalan
  * writes `l·l`.
  */
-const MISDECODED = /\u00c3[\u0080-\u00bf]|\p{L}[\u00a1-\u00b6\u00b8-\u00bf]\p{L}|(?:^|\P{L})[\u00a3\u00af\u00a5\u00a6]\p{L}/u;
+// Made on first use, like each `…Made` below: V8 parses a `\p{…}` class when the expression is
+// made, milliseconds of every start-up for values few runs hold (docs/performance.md, start-up).
+let misdecodedMade: RegExp | undefined;
+const MISDECODED = () => (misdecodedMade ??= /\u00c3[\u0080-\u00bf]|\p{L}[\u00a1-\u00b6\u00b8-\u00bf]\p{L}|(?:^|\P{L})[\u00a3\u00af\u00a5\u00a6]\p{L}/u);
 
 /** A word of Latin letters with Greek or Cyrillic ones (`Krakуw`): a Cyrillic page read where a Latin one was. */
-const MIXED_WORD = /(?:[a-z\u00c0-\u024f][\p{Script=Cyrillic}\p{Script=Greek}]|[\p{Script=Cyrillic}\p{Script=Greek}][a-z\u00c0-\u024f])/iu;
+let mixedWordMade: RegExp | undefined;
+const MIXED_WORD = () =>
+  (mixedWordMade ??= /(?:[a-z\u00c0-\u024f][\p{Script=Cyrillic}\p{Script=Greek}]|[\p{Script=Cyrillic}\p{Script=Greek}][a-z\u00c0-\u024f])/iu);
 
 /** Letters other code pages put where windows-1250/1254 letters stood (`Þule Yýlmaz` for `Şule Yılmaz`). */
 const SWAPPED = new Set(['Þ', 'þ', 'ý', 'Ý', 'ð', 'Ð']);
@@ -62,7 +67,7 @@ export function suspectNameChanges(baseline: RecordsByKey, keys: readonly string
       // name read in the wrong page (`Eglė` → `Eglë`), whichever page was chosen, the tool's first too.
       const misread = fileSuspect || lost ? undefined : misreadFrom(was, now);
       readAs ??= misread;
-      const marked = (MISDECODED.test(now) && !MISDECODED.test(was)) || (MIXED_WORD.test(now) && !MIXED_WORD.test(was));
+      const marked = (MISDECODED().test(now) && !MISDECODED().test(was)) || (MIXED_WORD().test(now) && !MIXED_WORD().test(was));
       if (!fileSuspect && !lost && !misread && !marked) continue;
       lostLetters ||= lost && [...now].includes('?');
       count++;

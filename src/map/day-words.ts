@@ -18,22 +18,27 @@ export interface Token {
 // part of one there: it separates days, periods and rules (`Mo-Fr 9-12,14-18`).
 const TIME = /\d{1,2}(?:[:.]\d{2}(?::\d{2})?|[.]\d|\s*h\s*\d{2}(?!\d)|\s*h(?![a-z]))?(?:\s*(?:uhr|uur|ore|hrs?)(?![a-z]))?(?:\s*[ap]\.?\s?m(?![a-z])\.?)?/iy;
 const DIGITS = /\d+/y;
-const PATTERNS: readonly (readonly [TokenKind | 'space', RegExp])[] = [
-  ['space', /\s+/y],
-  ['word', /24\s*\/\s*7/y],
-  ['word', /t\/m(?![a-z])/iy],
-  // `～` is `~` once the text is NFKC; `〜` is the wave dash Japanese writes between days and times.
-  ['dash', /[-–—‐−~〜]/y],
-  ['comma', /[,、]/y],
-  ['semi', /[;|]/y],
-  ['colon', /:/y],
-  ['and', /[&+/・]/y],
-  // Portuguese days are one word with their `-feira` (`Segunda-feira`), not a range of days.
-  ['word', /\p{L}+[-‐ ]feira(?!\p{L})/iuy],
-  // A Japanese day is one character, with or without 曜日 (`月曜日`, `月～金`, `土日`).
-  ['word', /[月火水木金土日](?:曜日?)?/uy],
-  ['word', /[\p{L}][\p{L}\p{M}'’]*\.?/uy],
-];
+// Made on first use: V8 parses the `\p{L}` classes (case-folded, with `i`) when the expressions are
+// made, a millisecond of every start-up, and only a run that reads opening hours tokenizes.
+type Patterns = readonly (readonly [TokenKind | 'space', RegExp])[];
+let patternsMade: Patterns | undefined;
+const PATTERNS = (): Patterns =>
+  (patternsMade ??= [
+    ['space', /\s+/y],
+    ['word', /24\s*\/\s*7/y],
+    ['word', /t\/m(?![a-z])/iy],
+    // `～` is `~` once the text is NFKC; `〜` is the wave dash Japanese writes between days and times.
+    ['dash', /[-–—‐−~〜]/y],
+    ['comma', /[,、]/y],
+    ['semi', /[;|]/y],
+    ['colon', /:/y],
+    ['and', /[&+/・]/y],
+    // Portuguese days are one word with their `-feira` (`Segunda-feira`), not a range of days.
+    ['word', /\p{L}+[-‐ ]feira(?!\p{L})/iuy],
+    // A Japanese day is one character, with or without 曜日 (`月曜日`, `月～金`, `土日`).
+    ['word', /[月火水木金土日](?:曜日?)?/uy],
+    ['word', /[\p{L}][\p{L}\p{M}'’]*\.?/uy],
+  ]);
 
 /** The tokens of a header (`times` false: numbers are day numbers) or a week cell (`times` true). */
 export function tokenize(text: string, times: boolean): Token[] {
@@ -65,7 +70,7 @@ export function tokenize(text: string, times: boolean): Token[] {
         continue;
       }
     }
-    for (const [kind, re] of PATTERNS) {
+    for (const [kind, re] of PATTERNS()) {
       re.lastIndex = at;
       const m = re.exec(source);
       if (!m) continue;

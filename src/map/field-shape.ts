@@ -7,14 +7,17 @@ import type { Kind } from '../contract/kinds.js';
 import { statusText } from './status-column.js';
 
 /** A key or a code: one token, short, no address. `E-1001`, `DE-001`, `00042`, `KASSE`. */
-const CODE = /^[\p{L}\p{N}][\p{L}\p{N}._\-/#]{0,63}$/u;
+// Made on first use, like each `…Made` below: V8 parses a `\p{…}` class when the expression is
+// made, milliseconds of every start-up for values few runs hold (docs/performance.md, start-up).
+let codeMade: RegExp | undefined;
+const CODE = () => (codeMade ??= /^[\p{L}\p{N}][\p{L}\p{N}._\-/#]{0,63}$/u);
 
 function fits(type: string, value: string): boolean {
   switch (type) {
     case 'email':
       return isEmail(value);
     case 'key':
-      return CODE.test(value) && !value.includes('@');
+      return CODE().test(value) && !value.includes('@');
     case 'text':
       // A name has letters and is no address.
       return /\p{L}/u.test(value) && !value.includes('@');

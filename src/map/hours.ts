@@ -105,48 +105,52 @@ export const CLOCK_OR_DECIMAL: readonly Fix[] = [
 export type HoursResult = DayHours | 'closed' | HoursError;
 
 // "Closed" in the languages of ./weekdays.ts, compared folded (fermé as ferme, stängt as stangt).
-const CLOSED = new Set(
-  [
-    '',
-    'closed',
-    'close',
-    'closed all day',
-    'closed all-day',
-    '-',
-    '–',
-    'x',
-    'none',
-    'no',
-    'off',
-    'geschlossen',
-    'zu',
-    'ruhetag',
-    'gesloten',
-    'dicht',
-    'ferme',
-    'fermee',
-    'cerrado',
-    'cerrada',
-    'chiuso',
-    'chiusa',
-    'fechado',
-    'fechada',
-    'encerrado',
-    'zamknięte',
-    'zamknięty',
-    'nieczynne',
-    'nieczynny',
-    'stängt',
-    'lukket',
-    'stengt',
-    'kapalı',
-    '休み',
-    '休業',
-    '休業日',
-    '定休',
-    '定休日',
-  ].map(folded),
-);
+// Made on first use: folding normalises each word twice, a millisecond of every start-up, and only a
+// run that reads opening hours asks.
+let closedMade: ReadonlySet<string> | undefined;
+const CLOSED = () =>
+  (closedMade ??= new Set(
+    [
+      '',
+      'closed',
+      'close',
+      'closed all day',
+      'closed all-day',
+      '-',
+      '–',
+      'x',
+      'none',
+      'no',
+      'off',
+      'geschlossen',
+      'zu',
+      'ruhetag',
+      'gesloten',
+      'dicht',
+      'ferme',
+      'fermee',
+      'cerrado',
+      'cerrada',
+      'chiuso',
+      'chiusa',
+      'fechado',
+      'fechada',
+      'encerrado',
+      'zamknięte',
+      'zamknięty',
+      'nieczynne',
+      'nieczynny',
+      'stängt',
+      'lukket',
+      'stengt',
+      'kapalı',
+      '休み',
+      '休業',
+      '休業日',
+      '定休',
+      '定休日',
+    ].map(folded),
+  ));
 
 function folded(text: string): string {
   return text
@@ -159,7 +163,7 @@ function folded(text: string): string {
 }
 
 export function isClosed(text: string): boolean {
-  return CLOSED.has(folded(text));
+  return CLOSED().has(folded(text));
 }
 
 // "Around the clock" has no exact wire form: the service's whole day is 6-30 (06:00 to 06:00 next

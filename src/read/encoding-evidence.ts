@@ -19,11 +19,14 @@ const utf8 = new TextDecoder('utf-8');
  * be valid UTF-8 by chance (`ВІ` in windows-1251 is the bytes of `²`), but then it reads as symbols.
  */
 export function readsAsUtf8(line: Uint8Array): boolean {
-  return isUtf8(line) && LETTERS_ONLY.test(utf8.decode(line));
+  return isUtf8(line) && LETTERS_ONLY().test(utf8.decode(line));
 }
 
 /** Beyond ASCII, letters, their marks and typographic punctuation only (one native match per line: the whole file may be read). */
-const LETTERS_ONLY = /^(?:[^\u0080-\u{10ffff}]|\p{L}|\p{M}|[\u00a0’‘“”„–—…•·€])*$/u;
+// Made on first use, like each `…Made` below: V8 parses a `\p{…}` class when the expression is
+// made, milliseconds of every start-up for values few runs hold (docs/performance.md, start-up).
+let lettersOnlyMade: RegExp | undefined;
+const LETTERS_ONLY = () => (lettersOnlyMade ??= /^(?:[^\u0080-\u{10ffff}]|\p{L}|\p{M}|[\u00a0’‘“”„–—…•·€])*$/u);
 
 /** The lines of a stream of bytes, each with its number; a lone CR ends a line too (old Mac files). */
 export class LineSplitter {

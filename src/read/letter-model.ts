@@ -42,11 +42,11 @@ const scoresOf = (): readonly LanguageScores[] => (languageScores ??= makeScores
 function makeScores(): readonly LanguageScores[] {
   const best = new Map<string, number>();
   // Not Vietnamese: its toned letters are foreign letters only inside a Vietnamese word (a syllable).
-  for (const [name, table] of Object.entries(LANGUAGES)) {
+  for (const [name, table] of Object.entries(LANGUAGES())) {
     if (name === 'vietnamese') continue;
     for (const [ch, f] of Object.entries(table)) best.set(ch, Math.max(best.get(ch) ?? UNKNOWN, Math.log(f)));
   }
-  return Object.entries(LANGUAGES).map(([name, table]) => {
+  return Object.entries(LANGUAGES()).map(([name, table]) => {
     const score = new Map<string, number>();
     for (const [ch, f] of best) score.set(ch, TEMPER * f - FOREIGN);
     for (const [ch, f] of Object.entries(table)) score.set(ch, TEMPER * Math.log(f));
@@ -57,9 +57,14 @@ function makeScores(): readonly LanguageScores[] {
 /** ASCII characters that end a word: spaces, punctuation, digits (by code, for speed). */
 const SEPARATOR = new Uint8Array(128);
 for (const ch of ' \t\r\n\f\v,;|"\'()[]{}<>:=/\\.!?@#&*+_0123456789-') SEPARATOR[ch.charCodeAt(0)] = 1;
-const UPPER = /\p{Lu}/u;
-const LOWER = /\p{Ll}/u;
-const NON_LATIN = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
+// Made on first use, like each `…Made` below: V8 parses a `\p{…}` class when the expression is
+// made, milliseconds of every start-up for values few runs hold (docs/performance.md, start-up).
+let upperMade: RegExp | undefined;
+const UPPER = () => (upperMade ??= /\p{Lu}/u);
+let lowerMade: RegExp | undefined;
+const LOWER = () => (lowerMade ??= /\p{Ll}/u);
+let nonLatinMade: RegExp | undefined;
+const NON_LATIN = () => (nonLatinMade ??= /[\p{Script=Cyrillic}\p{Script=Greek}]/u);
 
 type Kind = 'letter' | 'control' | 'mark' | 'punctuation' | 'symbol';
 const kinds = new Map<string, Kind>();
@@ -165,7 +170,7 @@ function inspect(word: string): { letters: string[]; penalty: number } {
     else if (kind === 'punctuation') penalty -= 0.5;
     else penalty += all.length ? SYMBOL_IN_WORD : SYMBOL_ALONE;
   }
-  const nonLatin = all.filter((ch) => NON_LATIN.test(ch)).length;
+  const nonLatin = all.filter((ch) => NON_LATIN().test(ch)).length;
   if (nonLatin > 0 && nonLatin < all.length) penalty += MIXED_SCRIPTS;
   if (caseFlip(all)) penalty += CASE_FLIP;
   return { letters, penalty };
@@ -208,9 +213,9 @@ function caseFlip(letters: readonly string[]): boolean {
     const prev = letters[i - 1]!;
     const next = letters[i + 1];
     if (ch < '\u0080' && prev < '\u0080') continue;
-    if (UPPER.test(ch) && LOWER.test(prev)) return true;
-    if (UPPER.test(ch) && next !== undefined && LOWER.test(next) && ch >= '\u0080') return true;
-    if (LOWER.test(ch) && UPPER.test(prev) && next !== undefined && UPPER.test(next)) return true;
+    if (UPPER().test(ch) && LOWER().test(prev)) return true;
+    if (UPPER().test(ch) && next !== undefined && LOWER().test(next) && ch >= '\u0080') return true;
+    if (LOWER().test(ch) && UPPER().test(prev) && next !== undefined && UPPER().test(next)) return true;
   }
   return false;
 }

@@ -11,12 +11,17 @@ export function hexOf(cp: number): string {
 // Characters that show nothing: controls (Cc), format characters (Cf) and the rest of Unicode's
 // Default_Ignorable_Code_Point (U+034F, the Hangul fillers, variation selectors).
 
-const CONTROL = /\p{Cc}/u;
-const HIDDEN = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+// Made on first use, like each `…Made` below: V8 parses a `\p{…}` class when the expression is
+// made, milliseconds of every start-up for values few runs hold (docs/performance.md, start-up).
+let controlMade: RegExp | undefined;
+const CONTROL = () => (controlMade ??= /\p{Cc}/u);
+let hiddenMade: RegExp | undefined;
+const HIDDEN = () => (hiddenMade ??= /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
 /** What moves the text around it on screen: removing it changes what the person saw. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /** The test of a whole value: anything that is a control or shows nothing. */
-const ANY_HIDDEN = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+let anyHiddenMade: RegExp | undefined;
+const ANY_HIDDEN = () => (anyHiddenMade ??= /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
 
 const C0 = [
   'NULL', 'START OF HEADING', 'START OF TEXT', 'END OF TEXT', 'END OF TRANSMISSION', 'ENQUIRY', 'ACKNOWLEDGE', 'BELL',
@@ -82,8 +87,8 @@ export function nameOf(cp: number): string {
   if (cp > 0xe0020 && cp < 0xe007f) return `${hex} TAG ${asciiName(cp - 0xe0000)}`;
   if (cp >= 0x80 && cp <= 0x9f) return `${hex} (a C1 control character)`;
   const c = String.fromCodePoint(cp);
-  if (CONTROL.test(c)) return `${hex} (a control character)`;
-  if (HIDDEN.test(c)) return `${hex} (an invisible format character)`;
+  if (CONTROL().test(c)) return `${hex} (a control character)`;
+  if (HIDDEN().test(c)) return `${hex} (an invisible format character)`;
   return `${hex} '${c}' (${scriptName(c)})`;
 }
 
@@ -114,7 +119,7 @@ export interface Hidden {
  * direction marks, tags) is refused there too.
  */
 export function hiddenCharacter(text: string, name: boolean): Hidden | undefined {
-  if (!ANY_HIDDEN.test(text)) return undefined;
+  if (!ANY_HIDDEN().test(text)) return undefined;
   const chars = [...text];
   let found: { cp: number; position: number } | undefined;
   let control = false;
@@ -123,20 +128,22 @@ export function hiddenCharacter(text: string, name: boolean): Hidden | undefined
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
     // NUL is INVALID_CHARACTER in any field already (validate/index.ts): not named twice.
-    if (!ANY_HIDDEN.test(c) || c === '\0' || (name && allowedInName(chars, i))) {
+    if (!ANY_HIDDEN().test(c) || c === '\0' || (name && allowedInName(chars, i))) {
       kept.push(c);
       continue;
     }
     found ??= { cp: c.codePointAt(0)!, position: i + 1 };
-    control ||= CONTROL.test(c);
+    control ||= CONTROL().test(c);
     bidi ||= BIDI.test(c);
   }
   if (!found) return undefined;
   return { ...found, control, bidi, without: control || bidi ? undefined : kept.join('') };
 }
 
-const LETTER = /[\p{L}\p{M}]/u;
-const EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Emoji_Component}]/u;
+let letterMade: RegExp | undefined;
+const LETTER = () => (letterMade ??= /[\p{L}\p{M}]/u);
+let emojiMade: RegExp | undefined;
+const EMOJI = () => (emojiMade ??= /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Emoji_Component}]/u);
 
 function allowedInName(chars: readonly string[], i: number): boolean {
   const c = chars[i]!;
@@ -145,8 +152,8 @@ function allowedInName(chars: readonly string[], i: number): boolean {
   const before = chars[i - 1] ?? '';
   const after = chars[i + 1] ?? '';
   if (c === '\u200c' || c === '\u200d') {
-    if (LETTER.test(before) && LETTER.test(after)) return true;
-    return c === '\u200d' && /\p{Extended_Pictographic}/u.test(after) && (EMOJI.test(before) || before === '\ufe0f');
+    if (LETTER().test(before) && LETTER().test(after)) return true;
+    return c === '\u200d' && /\p{Extended_Pictographic}/u.test(after) && (EMOJI().test(before) || before === '\ufe0f');
   }
   if (c === '\ufe0e' || c === '\ufe0f') return /\p{Emoji}/u.test(before) && !/[0-9#*]/.test(before);
   return false;
@@ -168,7 +175,8 @@ const SCRIPTS = [
 let scriptTests: readonly (readonly [string, RegExp])[] | undefined;
 const scriptTestsOf = () => (scriptTests ??= SCRIPTS.map((s) => [s, new RegExp(`\\p{Script_Extensions=${s}}`, 'u')] as const));
 /** Common and Inherited: digits, punctuation, marks; they go with any script (UTS #39 §5.1). */
-const ANY_SCRIPT = /[\p{Script_Extensions=Common}\p{Script_Extensions=Inherited}]/u;
+let anyScriptMade: RegExp | undefined;
+const ANY_SCRIPT = () => (anyScriptMade ??= /[\p{Script_Extensions=Common}\p{Script_Extensions=Inherited}]/u);
 /** UTS #39's augmented sets: Japanese, Korean and Chinese write Han beside their own scripts. */
 const AUGMENTED: Record<string, readonly string[]> = {
   Han: ['Han', 'Jpan', 'Kore', 'Hanb'],
@@ -187,7 +195,7 @@ const CJK_WITH_LATIN = [
 /** The scripts a character may be written in (its Script_Extensions), or undefined for one that goes with any. */
 function scriptsOf(c: string): readonly string[] | undefined {
   if (c < '\u0080') return /[A-Za-z]/.test(c) ? ['Latin'] : undefined;
-  if (ANY_SCRIPT.test(c)) return undefined;
+  if (ANY_SCRIPT().test(c)) return undefined;
   const found = scriptTestsOf()
     .filter(([, re]) => re.test(c))
     .flatMap(([s]) => AUGMENTED[s] ?? [s]);
@@ -216,9 +224,9 @@ export interface MixedScripts {
 export function mixedScripts(text: string): MixedScripts | undefined {
   const chars = [...text];
   for (let start = 0; start < chars.length;) {
-    while (start < chars.length && !WORD.test(chars[start]!)) start++;
+    while (start < chars.length && !WORD().test(chars[start]!)) start++;
     let end = start;
-    while (end < chars.length && WORD.test(chars[end]!)) end++;
+    while (end < chars.length && WORD().test(chars[end]!)) end++;
     const found = mixedWord(chars, start, end);
     if (found) return found;
     start = end;
@@ -226,7 +234,8 @@ export function mixedScripts(text: string): MixedScripts | undefined {
   return undefined;
 }
 
-const WORD = /[\p{L}\p{M}\p{N}]/u;
+let wordMade: RegExp | undefined;
+const WORD = () => (wordMade ??= /[\p{L}\p{M}\p{N}]/u);
 
 function mixedWord(chars: readonly string[], start: number, end: number): MixedScripts | undefined {
   let common: readonly string[] | undefined;
@@ -272,7 +281,8 @@ function table(): Map<number, string> {
   return prototypes;
 }
 
-const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
+let ignorableMade: RegExp | undefined;
+const IGNORABLE = () => (ignorableMade ??= /\p{Default_Ignorable_Code_Point}/u);
 
 /**
  * A value as look-alikes are compared: UTS #39's skeleton (NFD, default-ignorables removed, each
@@ -283,7 +293,7 @@ export function skeleton(text: string): string {
   const map = table();
   let out = '';
   for (const c of text.normalize('NFKC').normalize('NFD')) {
-    if (IGNORABLE.test(c)) continue;
+    if (IGNORABLE().test(c)) continue;
     out += map.get(c.codePointAt(0)!) ?? c;
   }
   return out.normalize('NFD').toLowerCase();
@@ -357,14 +367,15 @@ export function differing(text: string, other: string): string {
 
 /** Text for a message, with every control and invisible character escaped (`Downtown\\u000aUptown`): a message shows what a value holds, and moves nothing. */
 export function shown(text: string): string {
-  return ANY_HIDDEN.test(text) ? text.replace(ANY_HIDDEN_ALL, (c) => `\\u${hexOf(c.codePointAt(0)!).slice(2).toLowerCase()}`) : text;
+  return ANY_HIDDEN().test(text) ? text.replace(ANY_HIDDEN_ALL(), (c) => `\\u${hexOf(c.codePointAt(0)!).slice(2).toLowerCase()}`) : text;
 }
 
-const ANY_HIDDEN_ALL = new RegExp(ANY_HIDDEN.source, 'gu');
+let anyHiddenAllMade: RegExp | undefined;
+const ANY_HIDDEN_ALL = () => (anyHiddenAllMade ??= new RegExp(ANY_HIDDEN().source, 'gu'));
 
 /** `'Е' (U+0415, Cyrillic)`. */
 export function describeChar(c: string): string {
   const cp = c.codePointAt(0)!;
-  if (ANY_HIDDEN.test(c)) return nameOf(cp);
+  if (ANY_HIDDEN().test(c)) return nameOf(cp);
   return `'${c}' (${hexOf(cp)}, ${scriptName(c)})`;
 }
