@@ -68,12 +68,8 @@ export const MAX_ISSUES = 1000;
  * million kept keys of 20 characters held the file's whole text, 170 MB more at peak (docs/performance.md).
  */
 function detached(text: string): string {
-  // A shorter string is never a slice (V8 copies it), so it is returned as it is: two copies fewer per key.
-  return text.length < SLICED ? text : (' ' + text).slice(1);
+  return (' ' + text).slice(1);
 }
-
-/** The length from which V8 makes a substring a slice of its parent (SlicedString::kMinLength). */
-const SLICED = 13;
 
 /** A field fed by a column whose value is shown as it is; `identifying` when it names a record (IDENTIFYING). */
 interface ShownField {
