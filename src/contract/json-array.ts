@@ -29,9 +29,6 @@ export class Bodies {
   private ends = new Uint32Array(1024);
   private count = 0;
   private sealed: Payload | undefined;
-  /** pushRecord's keys by place, and the bytes each is written as (leadOf). */
-  private readonly leadKeys: string[] = [];
-  private readonly leads: Uint8Array[] = [];
 
   constructor() {
     this.buf = Buffer.allocUnsafe(CHUNK);
@@ -94,11 +91,13 @@ export class Bodies {
     const start = this.open(units * 6);
     const buf = this.buf;
     let at = start;
-    let k = 0;
+    buf[at++] = 0x7b; // {
+    let first = true;
     for (const key in record) {
-      // `{"key":` or `,"key":`, kept as bytes: every record of a kind has the same keys, a third of its text.
-      const lead = this.leadOf(k++, key);
-      for (let j = 0; j < lead.length; j++) buf[at++] = lead[j]!;
+      if (!first) buf[at++] = COMMA;
+      first = false;
+      at = writeJsonString(buf, at, key);
+      buf[at++] = 0x3a; // :
       const value = record[key] as string | null;
       if (value === null) {
         buf[at++] = 0x6e; // null
@@ -107,19 +106,9 @@ export class Bodies {
         buf[at++] = 0x6c;
       } else at = writeJsonString(buf, at, value);
     }
-    if (k === 0) buf[at++] = 0x7b; // {
     buf[at++] = 0x7d; // }
     this.at = at;
     this.close(start);
-  }
-
-  /** The bytes before the `k`th value of a record whose `k`th key is `key`: made once per key and place. */
-  private leadOf(k: number, key: string): Uint8Array {
-    if (this.leadKeys[k] === key) return this.leads[k]!;
-    const lead = Buffer.from(`${k === 0 ? '{' : ','}${JSON.stringify(key)}:`);
-    this.leadKeys[k] = key;
-    this.leads[k] = lead;
-    return lead;
   }
 
   /** Appends a record given as bytes (copied). */

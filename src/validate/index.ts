@@ -71,14 +71,6 @@ function detached(text: string): string {
   return (' ' + text).slice(1);
 }
 
-/** A field fed by a column whose value is shown as it is; `identifying` when it names a record (IDENTIFYING). */
-interface ShownField {
-  readonly field: string;
-  readonly index: number;
-  readonly column: string;
-  readonly identifying: boolean;
-}
-
 /** rowIssues of a record without any: shared, so a valid record allocates no array. */
 const NONE: Issue[] = [];
 
@@ -111,9 +103,6 @@ export class Validator {
   /** The column plan of each run of records read with one: a CSV file has one; JSON records may change it. */
   private readonly plans: ColumnPlan[] = [];
   private readonly planFirsts: number[] = [];
-  /** shownIn()'s answer for the last plan asked about. */
-  private shownPlan: ColumnPlan | undefined;
-  private shown: readonly ShownField[] = [];
   private readonly keyList;
   private readonly emailList;
   /** Keys and emails beyond plain Latin, by skeleton, to find look-alikes at the end. */
@@ -243,13 +232,12 @@ export class Validator {
     const record = this.checked;
     /** Whether finish() may yet refuse the record (a look-alike, a list): kept for --errors-csv. */
     let judgedLate = false;
-    const shown = this.shownIn(plan);
-    for (let k = 0; k < shown.length; k++) {
-      const { field, index, column, identifying } = shown[k]!;
+    for (const { field, index, column } of plan.fed) {
+      if (!SHOWN_AS_IS.has(field)) continue;
       // A plain record's cells hold no hidden character (read/types.ts): nothing to look for.
       const hidden = plain ? undefined : invisibleCharacter(field, raw.cells[index], plain, { line: raw.line, column });
       if (hidden) this.add(hidden);
-      if (!identifying) continue;
+      if (!IDENTIFYING.has(field)) continue;
       const sent = candidate[field];
       // ASCII in a plain record is its own NFKC and needs no skeleton: one test, the usual case.
       if (typeof sent !== 'string' || (plain && !NOT_ASCII.test(sent))) continue;
@@ -317,15 +305,6 @@ export class Validator {
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     else if (judgedLate && this.options.keepRejected) this.lateKept.set(record, { raw, issues: this.rowIssues });
     return true;
-  }
-
-  /** The fields of `plan` shown as they are (SHOWN_AS_IS), each marked if it identifies: worked out once per plan, not per record. */
-  private shownIn(plan: ColumnPlan): readonly ShownField[] {
-    if (plan !== this.shownPlan) {
-      this.shownPlan = plan;
-      this.shown = plan.fed.filter((f) => SHOWN_AS_IS.has(f.field)).map((f) => ({ ...f, identifying: IDENTIFYING.has(f.field) }));
-    }
-    return this.shown;
   }
 
   /**
