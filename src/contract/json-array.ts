@@ -77,7 +77,7 @@ export class Bodies {
    * chunk when its values are all strings or null (a team member): one pass over its characters, no
    * string made. Node 24's JSON.stringify took 0.65 µs for such a record of five fields, a tenth of a
    * 1M dry run (docs/performance.md, round 6). A record with any other value (a number, the hours)
-   * goes through JSON.stringify. test/unit/json-array.property.test.ts checks the bytes are the same.
+   * goes through JSON.stringify. test/unit/json-array.test.ts checks the bytes are the same.
    */
   pushRecord(record: Readonly<Record<string, unknown>>): void {
     let units = 2;
