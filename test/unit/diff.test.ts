@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Bodies } from '../../src/contract/json-array.js';
 import { ADDED, CHANGED, diffRecords, fieldChanges, noBaseline, UNCHANGED } from '../../src/diff/index.js';
 import { RecordsByKey } from '../../src/diff/records.js';
+import { decodeCanonical } from '../../src/diff/snapshot.js';
 import { loadBaseline } from '../../src/pipeline/baseline.js';
 import { fnv1a } from '../../src/validate/key-index.js';
 import { DirectoryStore } from '../../src/state/dir.js';
@@ -55,32 +56,40 @@ describe('diffRecords', () => {
     const json = (key: string, name: string) => JSON.stringify({ employeeID: key, name });
     const edit = fc.record({ at: fc.nat(), what: fc.constantFrom('change', 'retype', 'remove', 'insert', 'move', 'lengthen') });
     fc.assert(
-      fc.property(fc.integer({ min: 60, max: 700 }), fc.integer({ min: 1, max: 3000 }), fc.array(edit, { maxLength: 12 }), (size, width, edits) => {
-        const before = Array.from({ length: size }, (_, i): [string, string] => [`E${i}`, `${'n'.repeat(width)}${i}`]);
-        const after = before.map((e): [string, string] => [...e]);
-        edits.forEach(({ at, what }, n) => {
-          const i = at % after.length;
-          if (what === 'change') after[i]![1] = `changed ${n}`;
-          else if (what === 'lengthen') after[i]![1] += 'x';
-          else if (what === 'retype')
-            after[i]![1] = `m${after[i]![1].slice(1)}`; // same length, other bytes
-          else if (what === 'remove' && after.length > 1) after.splice(i, 1);
-          else if (what === 'insert') after.splice(i, 0, [`N${n}`, 'new']);
-          else if (what === 'move') after.unshift(...after.splice(i, 1));
-        });
-        const base = RecordsByKey.index(Bodies.of(before.map(([k, v]) => json(k, v))), 'employeeID')!;
-        const d = diffRecords(
-          base,
-          'snapshot',
-          after.map(([k]) => k),
-          Bodies.of(after.map(([k, v]) => json(k, v))),
-        );
-        const model = new Map(before.map(([k, v]) => [k, json(k, v)]));
-        const status = after.map(([k, v]) => (!model.has(k) ? ADDED : model.get(k) === json(k, v) ? UNCHANGED : CHANGED));
-        expect([...d.status]).toEqual(status);
-        expect(d.unchanged).toBe(status.filter((x) => x === UNCHANGED).length);
-        expect(d.removed).toBe(before.filter(([k]) => !after.some(([a]) => a === k)).length);
-      }),
+      fc.property(
+        fc.integer({ min: 60, max: 700 }),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.array(edit, { maxLength: 12 }),
+        fc.boolean(),
+        (size, width, edits, snapshot) => {
+          const before = Array.from({ length: size }, (_, i): [string, string] => [`E${i}`, `${'n'.repeat(width)}${i}`]);
+          const after = before.map((e): [string, string] => [...e]);
+          edits.forEach(({ at, what }, n) => {
+            const i = at % after.length;
+            if (what === 'change') after[i]![1] = `changed ${n}`;
+            else if (what === 'lengthen') after[i]![1] += 'x';
+            else if (what === 'retype')
+              after[i]![1] = `m${after[i]![1].slice(1)}`; // same length, other bytes
+            else if (what === 'remove' && after.length > 1) after.splice(i, 1);
+            else if (what === 'insert') after.splice(i, 0, [`N${n}`, 'new']);
+            else if (what === 'move') after.unshift(...after.splice(i, 1));
+          });
+          // The baseline as a plan's chunks (a --baseline file) or as one snapshot read back whole.
+          const jsons = before.map(([k, v]) => json(k, v));
+          const base = snapshot ? decodeCanonical(Buffer.from(`[${jsons.join(',')}]`), 'employeeID')! : RecordsByKey.index(Bodies.of(jsons), 'employeeID')!;
+          const d = diffRecords(
+            base,
+            'snapshot',
+            after.map(([k]) => k),
+            Bodies.of(after.map(([k, v]) => json(k, v))),
+          );
+          const model = new Map(before.map(([k, v]) => [k, json(k, v)]));
+          const status = after.map(([k, v]) => (!model.has(k) ? ADDED : model.get(k) === json(k, v) ? UNCHANGED : CHANGED));
+          expect([...d.status]).toEqual(status);
+          expect(d.unchanged).toBe(status.filter((x) => x === UNCHANGED).length);
+          expect(d.removed).toBe(before.filter(([k]) => !after.some(([a]) => a === k)).length);
+        },
+      ),
       { numRuns: 60 },
     );
   });
