@@ -24,9 +24,18 @@ export class RecordsByKey implements ReadonlyMap<string, string> {
   private constructor(
     readonly bodies: Bodies,
     keyField: string,
+    keyEnds?: Uint32Array,
   ) {
     this.keyOffset = keyField.length + 5; // {"<keyField>":"
-    this.keyEnds = new Uint32Array(bodies.length);
+    this.keyEnds = keyEnds ?? new Uint32Array(bodies.length);
+  }
+
+  /**
+   * The records of `bodies` by key, where each key's end (its closing quote) is known already: the
+   * snapshot reader finds them as it finds the records. Every key must end inside its record.
+   */
+  static withKeyEnds(bodies: Bodies, keyField: string, keyEnds: Uint32Array): RecordsByKey {
+    return new RecordsByKey(bodies, keyField, keyEnds);
   }
 
   /**
