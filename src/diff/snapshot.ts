@@ -65,7 +65,7 @@ class KeyedRanges extends Ranges {
  * In compact JSON a raw quote only ever starts or ends a string, so `},{"<key>":"` can only stand
  * between two records. Each `}` is found by a native search for that one byte and the rest of the
  * pattern checked after it: a one-byte search costs a third of a search for the pattern, and a team
- * member holds one `}`. Each key's closing quote is found as its record is. Undefined when the body
+ * member holds one `}` (a store card with hours holds eight: it is searched for the pattern). Each key's closing quote is found as its record is. Undefined when the body
  * holds a `}{` (in a value; the byte scanner reads those, as before); BROKEN when a key does not end
  * inside its record (not a body this tool wrote).
  */
@@ -81,15 +81,21 @@ function findRecords(body: Buffer, keyField: string): KeyedRanges | typeof BROKE
   let keyEnd = closingQuote(body, start + open.length, last);
   // The search starts at the key, as the search for the whole pattern did: a key that does not end
   // before the next record starts is refused, not read past.
+  const between = Buffer.from(`},{"${keyField}":"`);
+  // Records with objects inside (a store card's hours) hold a `}` per day: after more misses than
+  // records, the rest is searched for the whole pattern, as before.
+  let misses = 0;
+  let whole = false;
   for (let from = start + open.length; ;) {
-    const brace = from < last ? body.indexOf(BRACE, from) : -1;
+    const brace = from >= last ? -1 : whole ? body.indexOf(between, from) : body.indexOf(BRACE, from);
     if (brace === -1) {
       if (keyEnd >= last) return BROKEN;
       ranges.addKeyed(start, last, keyEnd);
       return ranges;
     }
-    if (body[brace + 1] !== COMMA || !startsWith(body, brace + 2, open)) {
+    if (!whole && (body[brace + 1] !== COMMA || !startsWith(body, brace + 2, open))) {
       from = brace + 1;
+      whole = ++misses > ranges.count + 64;
       continue;
     }
     if (keyEnd > brace) return BROKEN;

@@ -83,4 +83,26 @@ describe('decodeCanonical, by a one-byte search', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('finds the same when records hold objects, searched for the whole pattern after many misses (property)', () => {
+    const day = fc.record({ open: text, close: text });
+    const card = fc.record({ nodeKey: text, hours: fc.dictionary(fc.constantFrom('1', '2', '3', '4', '5', '6', '7'), day) });
+    fc.assert(
+      fc.property(fc.uniqueArray(card, { selector: (r) => r.nodeKey, minLength: 40, maxLength: 120 }), damage, (cards, hits) => {
+        const body = Buffer.from(JSON.stringify(cards));
+        for (const { at, byte } of hits) body[at % body.length] = byte;
+        const expected = byPattern(body, 'nodeKey');
+        const decoded = decodeCanonical(body, 'nodeKey');
+        if (expected === 'refused') expect(decoded).toBeUndefined();
+        else if (expected !== 'declined') {
+          expect(Array.from({ length: decoded!.size }, (_, r) => [decoded!.bodies.startOf(r), decoded!.bodies.endOf(r)])).toEqual(
+            expected.starts.map((s, r) => [s, expected.ends[r]]),
+          );
+          expect(Array.from({ length: decoded!.size }, (_, r) => outcome(() => decoded!.keyOf(r)))).toEqual(expected.keys);
+        }
+        if (hits.length === 0) expect(decoded!.size).toBe(cards.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
