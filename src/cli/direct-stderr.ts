@@ -20,7 +20,7 @@ let direct: DirectStderr | null | undefined;
  * writes through the same one. `handOver` makes Node's stream for a write the descriptor refused.
  */
 export function directStderr(handOver: () => NodeJS.WriteStream): DirectStderr | null {
-  if (direct === undefined) direct = process.platform !== 'win32' && offTerminal() ? writer(handOver) : null;
+  if (direct === undefined) direct = process.platform !== 'win32' && offTerminal() ? descriptorWriter(2, handOver) : null;
   return direct;
 }
 
@@ -33,7 +33,8 @@ function offTerminal(): boolean {
   }
 }
 
-function writer(handOver: () => NodeJS.WriteStream): DirectStderr {
+/** A writer of `fd` with fs.writeSync; exported for its test, which gives it a full non-blocking pipe. */
+export function descriptorWriter(fd: number, handOver: () => NodeJS.WriteStream): DirectStderr {
   /** Node's stream, once the descriptor refused a write: everything after goes through it, in order. */
   let stream: NodeJS.WriteStream | undefined;
   /** The reader went away (EPIPE): what is left to say has nowhere to go, as with Node's stream. */
@@ -44,7 +45,7 @@ function writer(handOver: () => NodeJS.WriteStream): DirectStderr {
     if (stream) return void stream.write(bytes);
     for (let at = 0; at < bytes.length && !gone;) {
       try {
-        at += writeSync(2, bytes, at);
+        at += writeSync(fd, bytes, at);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EPIPE') gone = true;
         else {
