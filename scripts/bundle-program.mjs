@@ -11,13 +11,15 @@
 //   upload-*.cjs            every module a run reaches that no package or heavy built-in hangs off (no
 //                           zod, pg, undici, signal-exit or SheetJS below it): the commands, reading,
 //                           mapping, validating, diffing, guards, the report; loaded on the first command
+//   more-*.cjs              the same for the features a dry run never runs (LATER_FEATURES below): the
+//                           other commands, exports, history, plans, sending, the state store
 //   the rest                what only some runs need, each loaded on use, as the sources say: the
 //                           state store, sending, workbooks (xlsx-worker.js is the reader's thread),
 //                           the schemas
 // The packages stay packages (installed beside the program by npm), never copied in. The commands
 // are the rows of src/cli/table.ts, each a literal import() the bundler follows like any other.
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { rolldown } from 'rolldown';
 import { SHIPPED_HOOKS, TEST_HOOK_MODULE } from './test-hooks.mjs';
 
@@ -51,9 +53,26 @@ const LIGHT_BUILTINS = new Set(['node:fs', 'node:fs/promises', 'node:path', 'nod
  */
 const standalone = new Set([join(dist, 'cli', 'supported-node.js'), join(dist, 'read', 'xlsx-worker.js')]);
 
+/**
+ * Features a dry run never runs, each reached through an import(): the other commands, exports, the
+ * review page, the history and its operations, saved plans, the sandbox, sending, the
+ * state store (a dry run without a baseline opens none), the review step. Their modules go to a file of
+ * their own (`more`), so the `upload` file a dry run reads and deserialises the cache of is a fifth
+ * smaller (docs/performance.md, start-up). Only a grouping: a module of these that a dry run does import
+ * statically stays in `upload`.
+ */
+const LATER_FEATURES = ['export/', 'operations/', 'plans/', 'render/html/', 'sandbox/', 'send/', 'state/', 'pipeline/execute.js', 'pipeline/review.js'];
+const UPLOAD_COMMANDS = ['commands/team-members.js', 'commands/store-cards.js'];
+const later = (id) => {
+  const path = relative(dist, id).split(sep).join('/');
+  return LATER_FEATURES.some((f) => (f.endsWith('/') ? path.startsWith(f) : path === f)) || (/^commands\/[^/]+$/.test(path) && !UPLOAD_COMMANDS.includes(path));
+};
+
 /** The modules of start.js (what every run loads) and of upload.js (reached from a command, with no package below). */
 let everyRun;
 let shared;
+/** Of `shared`, what a dry run can reach (the `upload` file); the rest goes to `more`. */
+let dryRun;
 const grouping = {
   name: 'grouping',
   buildEnd() {
@@ -84,6 +103,21 @@ const grouping = {
       return below;
     };
     shared = new Set([...this.getModuleIds()].filter((id) => ours(id) && !everyRun.has(id) && !hasPackageBelow(id) && !standalone.has(id)));
+    // Of those, what a dry run of a file can reach: the upload commands' modules, through static
+    // imports and every import() but one into a feature it never runs (LATER_FEATURES).
+    dryRun = new Set();
+    const reached = new Set();
+    const reach = (id) => {
+      if (reached.has(id) || !ours(id)) return;
+      reached.add(id);
+      if (shared.has(id)) dryRun.add(id);
+      info(id).importedIds.forEach(reach);
+      for (const next of info(id).dynamicallyImportedIds) if (!later(next)) reach(next);
+    };
+    [...everyRun]
+      .flatMap((id) => [...info(id).importedIds, ...info(id).dynamicallyImportedIds])
+      .filter((id) => !later(id))
+      .forEach(reach);
   },
 };
 
@@ -148,7 +182,9 @@ await bundle.write({
     groups: [
       // The first group takes its modules first; each group takes the modules its modules import.
       { name: 'start', test: (id) => everyRun.has(id) },
-      { name: 'upload', test: (id) => shared.has(id) },
+      { name: 'upload', test: (id) => dryRun.has(id) },
+      // What only the other commands and features load (LATER_FEATURES): read on their first use.
+      { name: 'more', test: (id) => shared.has(id) },
     ],
   },
 });

@@ -2,6 +2,7 @@
 import type { NotifyTiming } from '../notify/post.js';
 import type { Tuning } from '../send/backoff.js';
 import type { Secrets } from '../send/secrets.js';
+import { directStderr } from './direct-stderr.js';
 export interface ProcessIo {
   readonly argv0?: string;
   readonly stdin: NodeJS.ReadStream;
@@ -34,8 +35,9 @@ export const processIo = (): ProcessIo => ({
   get stdout() {
     return made(process.stdout);
   },
+  // Off a terminal, written straight to the descriptor (./direct-stderr.ts): no stream to make.
   get stderr() {
-    return made(process.stderr);
+    return (directStderr(() => made(process.stderr)) as NodeJS.WriteStream | null) ?? made(process.stderr);
   },
   env: process.env,
 });

@@ -36,40 +36,41 @@ let unicodeLetterMade: RegExp | undefined;
 const UNICODE_LETTER = () => (unicodeLetterMade ??= /\p{L}/u);
 
 /**
- * The same classes for U+0080 to U+02FF (`ø`, `ü`, `ł`, `ş`), by the same tests, made on the first
- * address beyond ASCII: a table lookup, not a regular expression, per character (issue 44).
+ * The same classes for U+0080 to U+02FF (`ø`, `ü`, `ł`, `ş`), by the same tests, each character's
+ * worked out the first time an address holds it: a table lookup, not a regular expression, per
+ * character (issue 44). Not the whole table at once: its 640 characters by three expressions cost a
+ * 10-row run ~2 ms (docs/performance.md, start-up).
  */
-let latin: Uint8Array | undefined;
 const LATIN_END = 0x300;
+const latin = new Uint8Array(LATIN_END);
 /** A letter or a number of any script (\p{L}\p{N}): a domain label's character. */
 const LETTER_OR_NUMBER = 8;
+/** Set on a character once its classes are in the table (an entry of 0 is "not yet"). */
+const KNOWN = 16;
 
-function latinClasses(): Uint8Array {
-  if (latin) return latin;
-  latin = new Uint8Array(LATIN_END);
-  for (let c = 128; c < LATIN_END; c++) {
-    const ch = String.fromCharCode(c);
-    latin[c] = (SPACE.test(ch) ? 0 : LOCAL) | (UNICODE_LETTER().test(ch) ? LETTER : 0) | (LETTER_OR_DIGIT().test(ch) ? LETTER_OR_NUMBER : 0);
-  }
-  return latin;
+function latinClasses(c: number): number {
+  const known = latin[c]!;
+  if (known !== 0) return known;
+  const ch = String.fromCharCode(c);
+  return (latin[c] = KNOWN | (SPACE.test(ch) ? 0 : LOCAL) | (UNICODE_LETTER().test(ch) ? LETTER : 0) | (LETTER_OR_DIGIT().test(ch) ? LETTER_OR_NUMBER : 0));
 }
 
 function localChar(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   if (c < 128) return (ASCII[c]! & LOCAL) !== 0;
-  return c < LATIN_END ? (latinClasses()[c]! & LOCAL) !== 0 : !SPACE.test(s[i]!);
+  return c < LATIN_END ? (latinClasses(c) & LOCAL) !== 0 : !SPACE.test(s[i]!);
 }
 
 function labelChar(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   if (c < 128) return (ASCII[c]! & (LETTER | DIGIT)) !== 0;
-  return c < LATIN_END ? (latinClasses()[c]! & LETTER_OR_NUMBER) !== 0 : LETTER_OR_DIGIT().test(s[i]!);
+  return c < LATIN_END ? (latinClasses(c) & LETTER_OR_NUMBER) !== 0 : LETTER_OR_DIGIT().test(s[i]!);
 }
 
 function tldChar(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   if (c < 128) return (ASCII[c]! & LETTER) !== 0;
-  return c < LATIN_END ? (latinClasses()[c]! & LETTER) !== 0 : UNICODE_LETTER().test(s[i]!);
+  return c < LATIN_END ? (latinClasses(c) & LETTER) !== 0 : UNICODE_LETTER().test(s[i]!);
 }
 
 /**
