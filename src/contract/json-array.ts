@@ -92,12 +92,13 @@ export class Bodies {
     const buf = this.buf;
     let at = start;
     buf[at++] = 0x7b; // {
-    let first = true;
+    let place = 0;
     for (const key in record) {
-      if (!first) buf[at++] = COMMA;
-      first = false;
-      at = writeJsonString(buf, at, key);
-      buf[at++] = 0x3a; // :
+      if (place !== 0) buf[at++] = COMMA;
+      // The field names are the same in every record: copied as bytes, not read again character by character.
+      const name = KEY_AT[place] === key ? NAME_BYTES[place]! : nameBytes(place, key);
+      for (let k = 0; k < name.length; k++) buf[at++] = name[k]!;
+      place++;
       const value = record[key] as string | null;
       if (value === null) {
         buf[at++] = 0x6e; // null
@@ -233,6 +234,19 @@ export class Bodies {
     this.starts[i] = start;
     this.ends[i] = this.at;
   }
+}
+
+/** Per place in a record: the field name last written there, and its `"name":` as UTF-8 bytes. */
+const KEY_AT: (string | undefined)[] = [];
+const NAME_BYTES: Buffer[] = [];
+
+function nameBytes(place: number, key: string): Buffer {
+  // A Buffer, as the chunks are: writeJsonString sees one kind of array.
+  const bytes = Buffer.alloc(key.length * 6 + 3);
+  const end = writeJsonString(bytes, 0, key);
+  bytes[end] = 0x3a; // :
+  KEY_AT[place] = key;
+  return (NAME_BYTES[place] = bytes.subarray(0, end + 1));
 }
 
 const QUOTE = 0x22;

@@ -11,6 +11,8 @@
 
 export interface ParsedRecord {
   readonly line: number;
+  /** The parser's `columns` when the record was cut: the reader's record is this very object (read/types.ts). */
+  readonly columns: readonly string[];
   readonly cells: string[];
   /** No cell holds a character that NFC could change or that may show nothing, nor a control (see NOT_PLAIN). */
   readonly plain: boolean;
@@ -74,7 +76,14 @@ function cellChars(cells: readonly string[]): number {
   return n;
 }
 
+const NO_COLUMNS: readonly string[] = [];
+
 export class CsvParser {
+  /**
+   * The header's names, set by the reader once it has read them: each record carries them, so the
+   * reader hands on the parser's object rather than making a second one per record.
+   */
+  columns: readonly string[] = NO_COLUMNS;
   private readonly d: number;
   private readonly delimiter: string;
   private readonly notPlain: RegExp;
@@ -170,7 +179,7 @@ export class CsvParser {
         i = end === cr && s.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
         if (i - start > max && cellChars(cells) > max) throw new CsvSyntaxError('too-large', line);
         if (notPlain < start) notPlain = nextNotPlain(pattern, s, start);
-        out.push({ line, cells, plain: notPlain >= i });
+        out.push({ line, columns: this.columns, cells, plain: notPlain >= i });
         line += 1;
         continue;
       }
@@ -250,7 +259,7 @@ export class CsvParser {
       }
       if (i - start > max && cellChars(cells) > max) throw new CsvSyntaxError('too-large', line);
       if (notPlain < start) notPlain = nextNotPlain(pattern, s, start);
-      out.push({ line, cells, plain: notPlain >= i && breaks === 0 && !tabs });
+      out.push({ line, columns: this.columns, cells, plain: notPlain >= i && breaks === 0 && !tabs });
       line += 1 + breaks;
     }
     // `start` is where the first unfinished record starts (or the end of the text).

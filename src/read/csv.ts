@@ -35,7 +35,11 @@ export function detectDelimiter(headerLine: string): string {
 const DELIMITERS_ONLY = /^[\s,;|]*$/;
 
 function isBlank(cells: readonly string[]): boolean {
-  for (const cell of cells) if (cell.trim() !== '') return false;
+  for (const cell of cells) {
+    // Printable ASCII first (the usual cell) is not white space: no trimmed copy to make.
+    const c = cell.charCodeAt(0);
+    if ((c > 32 && c < 127) || cell.trim() !== '') return false;
+  }
   return true;
 }
 
@@ -152,7 +156,8 @@ export async function* readCsvBatches(
   const parser = new CsvParser(first.value.delimiter, MAX_RECORD_CHARS);
   let columns: string[] | undefined;
   const records = (parsed: ParsedRecord[], out: RawRecord[] = []): RawRecord[] => {
-    for (const { line, cells, plain } of parsed) {
+    for (const record of parsed) {
+      const { line, cells, plain } = record;
       if (!columns) {
         // Blank lines before the header are skipped like blank lines anywhere; so is `sep=;`, and so is
         // a line of other delimiters only (`,,,,` above a `;` header), as detection skipped it.
@@ -164,7 +169,8 @@ export async function* readCsvBatches(
         columns = checkHeader(source, line, cells);
         info.header = columns;
         info.headerLine = line;
-      } else if (!isBlank(cells)) out.push({ line, columns, cells, plain });
+        parser.columns = columns;
+      } else if (!isBlank(cells)) out.push(record.columns === columns ? record : { line, columns, cells, plain });
     }
     return out;
   };

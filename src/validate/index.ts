@@ -22,6 +22,11 @@ import { emailList, listIssue, ListsInCells, parentKeysIn, partsOf, SEPARATOR } 
  */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]\d+$/i;
 const IDENTIFIERS = new Set(['employeeID', 'nodeKey', 'parentKey']);
+
+/** fedFlags(): the field is in SHOWN_AS_IS, in IDENTIFYING, in IDENTIFIERS. */
+const SHOWN = 1;
+const IDENTIFIES = 2;
+const IDENTIFIER = 4;
 /** A cell a spreadsheet may execute as a formula when the file is opened again: =, +, @ or tab first. */
 function formulaLike(text: string): boolean {
   const c = text.charCodeAt(0);
@@ -96,6 +101,9 @@ export class Validator {
   // is in `keys` and its email in its body; only a rejected record's are kept aside. Nothing else is
   // kept per record: two more arrays of a million entries cost 4% of a 1M dry run and 50 MB.
   private checked = 0;
+  /** The plan fedFlags() last answered for, and its answer. */
+  private flagsPlan: ColumnPlan | undefined;
+  private flags = new Uint8Array(0);
   private lines = new Int32Array(1024);
   private bodyOf = new Int32Array(1024);
   private readonly rejectedKeys = new Map<number, string>();
@@ -177,6 +185,20 @@ export class Validator {
     else this.warnings++;
   }
 
+  /**
+   * Per fed column of `plan`, which of SHOWN_AS_IS, IDENTIFYING and IDENTIFIERS its field is in: worked
+   * out once per plan (a file has one), not by three set lookups per field of every record.
+   */
+  private fedFlags(plan: ColumnPlan): Uint8Array {
+    if (this.flagsPlan === plan) return this.flags;
+    this.flagsPlan = plan;
+    this.flags = Uint8Array.from(
+      plan.fed,
+      ({ field }) => (SHOWN_AS_IS.has(field) ? SHOWN : 0) | (IDENTIFYING.has(field) ? IDENTIFIES : 0) | (IDENTIFIERS.has(field) ? IDENTIFIER : 0),
+    );
+    return this.flags;
+  }
+
   /** Loads zod's schema for this kind; check() asks for it with NEEDS_SCHEMA. */
   async loadSchema(): Promise<void> {
     const { SCHEMAS: schemas } = await import('../contract/schemas.js');
@@ -228,16 +250,19 @@ export class Validator {
     }
 
     this.cellCount(raw, plan);
-    this.spreadsheet(raw, plan, candidate, plain);
+    this.spreadsheet(raw, plan, candidate, plain, this.fedFlags(plan));
     const record = this.checked;
     /** Whether finish() may yet refuse the record (a look-alike, a list): kept for --errors-csv. */
     let judgedLate = false;
-    for (const { field, index, column } of plan.fed) {
-      if (!SHOWN_AS_IS.has(field)) continue;
+    const flags = this.fedFlags(plan);
+    const { fed } = plan;
+    for (let k = 0; k < fed.length; k++) {
+      if ((flags[k]! & SHOWN) === 0) continue;
+      const { field, index, column } = fed[k]!;
       // A plain record's cells hold no hidden character (read/types.ts): nothing to look for.
       const hidden = plain ? undefined : invisibleCharacter(field, raw.cells[index], plain, { line: raw.line, column });
       if (hidden) this.add(hidden);
-      if (!IDENTIFYING.has(field)) continue;
+      if ((flags[k]! & IDENTIFIES) === 0) continue;
       const sent = candidate[field];
       // ASCII in a plain record is its own NFKC and needs no skeleton: one test, the usual case.
       if (typeof sent !== 'string' || (plain && !NOT_ASCII.test(sent))) continue;
@@ -429,7 +454,7 @@ export class Validator {
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */
-  private spreadsheet(raw: RawRecord, plan: ColumnPlan, candidate: Record<string, unknown>, plain: boolean): void {
+  private spreadsheet(raw: RawRecord, plan: ColumnPlan, candidate: Record<string, unknown>, plain: boolean, flags: Uint8Array): void {
     const { fed } = plan;
     for (let k = 0; k < fed.length; k++) {
       const { field, index, column } = fed[k]!;
@@ -447,7 +472,7 @@ export class Validator {
             value: JSON.stringify(sent),
           }),
         );
-      } else if (IDENTIFIERS.has(field) && mayBeNumber(sent) && SCIENTIFIC.test(sent)) {
+      } else if ((flags[k]! & IDENTIFIER) !== 0 && mayBeNumber(sent) && SCIENTIFIC.test(sent)) {
         this.add(
           issue(
             'error',

@@ -191,19 +191,57 @@ function latinFolds(): Int32Array {
 }
 
 /**
- * fnv1a of foldKey(key); a key in ASCII and Latin letters is folded as it is hashed, with no string
- * made (the common case: `søren.müller@exämple.se` too).
+ * The hash of a folded key (foldHash's): FNV-1a over its code units taken two at a time (one
+ * multiplication per pair, not per unit), then mixed (murmur3's finaliser) so that the low bits, which
+ * add()'s repeat filter uses, depend on every unit. Not fnv1a: nothing outside this file compares it.
+ */
+export function foldedHash(s: string): number {
+  let h = 0x811c9dc5;
+  const n = s.length;
+  let i = 0;
+  for (; i + 1 < n; i += 2) h = Math.imul(h ^ (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)), 0x01000193);
+  if (i < n) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return mixed(h);
+}
+
+function mixed(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) | 0;
+}
+
+/**
+ * foldedHash of foldKey(key); a key in ASCII and Latin letters is folded as it is hashed, two units at
+ * a time, with no string made (the common case: `søren.müller@exämple.se` too). A hash per unit was
+ * 0.4 s of a million keys and emails; by pairs 0.3 s (issue 44).
  */
 export function foldHash(key: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
+  const n = key.length;
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    let c = key.charCodeAt(i);
+    let d = key.charCodeAt(i + 1);
+    if ((c | d) <= 0x7f) {
+      if (c >= 65 && c <= 90) c += 32;
+      if (d >= 65 && d <= 90) d += 32;
+    } else {
+      c = c < 0x300 ? latinFolds()[c]! : -1;
+      d = d < 0x300 ? latinFolds()[d]! : -1;
+      if (c === -1 || d === -1) return foldedHash(foldKey(key));
+    }
+    h = Math.imul(h ^ (c | (d << 16)), 0x01000193);
+  }
+  if (i < n) {
     let c = key.charCodeAt(i);
     if (c <= 0x7f) c = c >= 65 && c <= 90 ? c + 32 : c;
     else {
       c = c < 0x300 ? latinFolds()[c]! : -1;
-      if (c === -1) return fnv1a(foldKey(key));
+      if (c === -1) return foldedHash(foldKey(key));
     }
     h = Math.imul(h ^ c, 0x01000193);
   }
-  return h | 0;
+  return mixed(h);
 }
