@@ -174,7 +174,7 @@ export class RecordsByKey implements ReadonlyMap<string, string> {
 }
 
 /** Where the JSON string whose text starts at `from` ends (its closing quote), or `end` when it does not. */
-function closingQuote(buf: Buffer, from: number, end: number): number {
+export function closingQuote(buf: Buffer, from: number, end: number): number {
   for (let at = from; at < end; at++) {
     const c = buf[at]!;
     if (c === QUOTE) return at;

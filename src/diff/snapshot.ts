@@ -4,14 +4,13 @@
 // only their offsets are kept (docs/performance.md, "Bodies as bytes"). The diff compares them, as
 // bytes, with the planned records; a record's text is decoded only when something asks for it.
 import { Bodies, grown } from '../contract/json-array.js';
-import { RecordsByKey } from './records.js';
+import { closingQuote, RecordsByKey } from './records.js';
 
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
 const CLOSE = 0x5d; // ]
 const BRACE = 0x7d; // }
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * The records of a body this tool encoded, by key. Anything that is not a canonical body — whitespace,
@@ -113,16 +112,6 @@ function startsWith(body: Buffer, at: number, bytes: Buffer): boolean {
   return true;
 }
 
-/** Where the JSON string whose text starts at `from` ends (its closing quote), or `end` when it does not. */
-function closingQuote(body: Buffer, from: number, end: number): number {
-  for (let at = from; at < end; at++) {
-    const c = body[at]!;
-    if (c === QUOTE) return at;
-    if (c === BACKSLASH) at++;
-  }
-  return end;
-}
-
 /** Anything findRecords() declines: every byte scanned. */
 function scanRecords(body: Buffer, keyField: string): Found | undefined {
   const ranges = new Ranges();
@@ -146,19 +135,9 @@ function objectEnd(body: Buffer, start: number): number {
   let depth = 0;
   for (let i = start; i < body.length; i++) {
     const c = body[i]!;
-    if (c === 0x22) i = stringEnd(body, i);
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i;
+    if (c === QUOTE) i = closingQuote(body, i + 1, body.length);
+    else if (c === 0x7b || c === OPEN) depth++;
+    else if ((c === BRACE || c === CLOSE) && --depth === 0) return i;
   }
   return -1;
-}
-
-/** The index of the quote that ends the JSON string opening at `open`. */
-function stringEnd(body: Buffer, open: number): number {
-  for (let i = open + 1; i < body.length; i++) {
-    const c = body[i]!;
-    if (c === 0x5c) i++;
-    else if (c === 0x22) return i;
-  }
-  return body.length;
 }
