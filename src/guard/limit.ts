@@ -73,3 +73,13 @@ export interface Limits {
   /** --allow-empty */
   readonly allowEmpty: boolean;
 }
+
+/** The limits as a saved plan records them, each written as on the command line: `apply` judges by the same. */
+export function limitsAsWritten(limits: Limits): { maxRemovals: string; maxChanges: string; maxEmptied: string; allowEmpty: boolean } {
+  return {
+    maxRemovals: describeLimit(limits.maxRemovals),
+    maxChanges: describeLimit(limits.maxChanges),
+    maxEmptied: describeLimit(limits.maxEmptied),
+    allowEmpty: limits.allowEmpty,
+  };
+}

@@ -4,7 +4,7 @@
 // notification); any other plan is kept in the store awaiting approval (AWAITING_APPROVAL), and nothing
 // is sent. The runner lets a direct run through only in that case (src/cli/four-eyes.ts).
 import { GuardRefusal } from '../errors.js';
-import { describeLimit } from '../guard/limit.js';
+import { limitsAsWritten } from '../guard/limit.js';
 import { describeBounds, outsideBounds } from '../guard/policy.js';
 import type { Definition, GuardSettings, Opened, Planned } from './definition.js';
 import type { RunContext } from './context.js';
@@ -30,14 +30,7 @@ export async function approveByPolicy(
       'make a plan with --dry-run --plan-out FILE, have it approved (upload approve FILE), and apply it',
     );
   const { store, key } = state;
-  const limits = guards
-    ? {
-        maxRemovals: describeLimit(guards.limits.maxRemovals),
-        maxChanges: describeLimit(guards.limits.maxChanges),
-        maxEmptied: describeLimit(guards.limits.maxEmptied),
-        allowEmpty: guards.limits.allowEmpty,
-      }
-    : undefined;
+  const limits = guards && limitsAsWritten(guards.limits);
   const { limitsOf } = await import('./saved-plan.js');
   const payload = await planned.payload();
   const generation = head?.generation ?? 0;

@@ -8,7 +8,7 @@ import type { FourEyes } from './approval.js';
 import type { PlanLimits } from './saved-plan.js';
 import type { State } from './state.js';
 import type { Verdict } from '../guard/index.js';
-import { describeLimit } from '../guard/limit.js';
+import { limitsAsWritten } from '../guard/limit.js';
 import type { BaselineResult } from './baseline.js';
 import type { RunContext } from './context.js';
 import type { Definition, GuardSettings, Opened, OutputRequests, Planned } from './definition.js';
@@ -60,14 +60,7 @@ async function savePlan(path: string, verdict: Verdict, { def, guards, opened, a
   const { writePlan } = await import('./saved-plan.js');
   const generation = head?.generation ?? 0;
   // The limits it was judged with: `apply` judges the plan again with them, not with its own defaults.
-  const limits = guards
-    ? {
-        maxRemovals: describeLimit(guards.limits.maxRemovals),
-        maxChanges: describeLimit(guards.limits.maxChanges),
-        maxEmptied: describeLimit(guards.limits.maxEmptied),
-        allowEmpty: guards.limits.allowEmpty,
-      }
-    : undefined;
+  const limits = guards && limitsAsWritten(guards.limits);
   const payload = await planned.payload();
   // node:crypto on use: most runs save no plan.
   const planId = process.getBuiltinModule('node:crypto').randomUUID();
