@@ -47,10 +47,6 @@ const VARIANTS = {
     name: 'no-quote-free-cut',
     patches: [['read/csv-parser.js', 'if (end < quote && ', 'if (false && end < quote && ']],
   },
-  "a large CSV file read on the main thread (no reader's thread)": {
-    name: 'no-csv-thread',
-    patches: [['read/csv-thread.js', 'if (path === "-" || workerCode() === void 0)', 'if (true)']],
-  },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
     patches: [

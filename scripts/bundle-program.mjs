@@ -16,7 +16,6 @@
 //   the rest                what only some runs need, each loaded on use, as the sources say: the
 //                           state store, sending, workbooks (xlsx-worker.js is the reader's thread),
 //                           the schemas
-//   csv-worker.js           the thread that reads a large CSV file (src/read/csv-thread.ts), on its own
 // The packages stay packages (installed beside the program by npm), never copied in. The commands
 // are the rows of src/cli/table.ts, each a literal import() the bundler follows like any other.
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -193,17 +192,6 @@ await bundle.close();
 // The workbook reader's thread is started from its file, beside the chunk that starts it; it imports
 // nothing but SheetJS and Node, so it goes as compiled (an ES module, as the package's type says).
 copyFileSync(join(dist, 'read', 'xlsx-worker.js'), join(out, 'xlsx-worker.js'));
-// The CSV reader's thread (src/read/csv-thread.ts) is started from its file too, beside the chunk that
-// starts it. It reads with our reading modules, bundled into it as one ES module: it loads only for a
-// large CSV file, and never with the rest.
-const csvWorker = await rolldown({
-  input: join(dist, 'read', 'csv-worker.js'),
-  platform: 'node',
-  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-  logLevel: 'warn',
-});
-await csvWorker.write({ file: join(out, 'csv-worker.js'), format: 'esm', comments: false, charset: 'ascii' });
-await csvWorker.close();
 if (withHooks) {
   const bin = join(dist, 'hooks', 'bin');
   mkdirSync(bin, { recursive: true });

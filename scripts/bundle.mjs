@@ -56,20 +56,14 @@ export async function bundleTool(outfile, version) {
   const workerInputs = await bundleOne(join(root, 'src', 'read', 'xlsx-worker.ts'), {}, workerFile);
   const worker = readFileSync(workerFile, 'utf8');
   rmSync(workerFile);
-  // The CSV reader's thread (src/read/csv-worker.ts), likewise.
-  const csvWorkerFile = `${outfile}.csv-worker.cjs`;
-  const csvWorkerInputs = await bundleOne(join(root, 'src', 'read', 'csv-worker.ts'), {}, csvWorkerFile);
-  const csvWorker = readFileSync(csvWorkerFile, 'utf8');
-  rmSync(csvWorkerFile);
   const inputs = await bundleOne(
     join(root, 'src', 'cli', 'exe.ts'),
     {
-      // What the program would read from files beside it (src/version.ts, src/read/xlsx-session.ts, src/read/csv-thread.ts).
+      // What the program would read from files beside it (src/version.ts, src/read/xlsx-session.ts).
       __UPLOAD_VERSION__: JSON.stringify(version),
       __XLSX_WORKER__: JSON.stringify(worker),
-      __CSV_WORKER__: JSON.stringify(csvWorker),
     },
     outfile,
   );
-  return { inputs: Object.fromEntries([...inputs, ...workerInputs, ...csvWorkerInputs].map((id) => [relative(root, id), true])) };
+  return { inputs: Object.fromEntries([...inputs, ...workerInputs].map((id) => [relative(root, id), true])) };
 }

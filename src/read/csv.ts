@@ -2,8 +2,7 @@
 // header checks and the messages; the parsing itself is ./csv-parser.ts.
 import { InputError, UsageError } from '../errors.js';
 import { CsvParser, CsvSyntaxError, type ParsedRecord } from './csv-parser.js';
-import { decodeText } from './decode.js';
-import { FORBIDDEN_KEYS, MAX_RECORD_CHARS, type RawRecord, type ReadInfo, type ReadOptions } from './types.js';
+import { FORBIDDEN_KEYS, MAX_RECORD_CHARS, type RawRecord, type ReadInfo } from './types.js';
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 
@@ -140,11 +139,6 @@ function looksLikeJson(start: string): boolean | undefined {
   const rest = t.slice(1).trimStart();
   if (rest === '') return undefined;
   return t[0] === '[' ? rest[0] === '{' || rest[0] === ']' : rest[0] === '"';
-}
-
-/** The records of a CSV file's bytes: decoded (./decode.ts: --encoding, a BOM, or strict UTF-8), then read. */
-export function csvRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncGenerator<RawRecord[]> {
-  return readCsvBatches(decodeText(bytes, options.encoding, options.source, (info.notes ??= [])), options.source, options.delimiter, info);
 }
 
 /** The records of a CSV text, a batch per decoded chunk (an `await` per record costs more than the record). */

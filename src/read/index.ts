@@ -1,11 +1,11 @@
 // The read stage: a path (or "-" for standard input) to a stream of raw records.
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { addAbortSignal, type Readable } from 'node:stream';
 import { extname } from 'node:path';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { issue } from '../issues.js';
 import { decodeText } from './decode.js';
-import { csvRecords } from './csv.js';
-import { onThread, readOnThread } from './csv-thread.js';
-import { fileBytes, isWorkbook, textBytes } from './file-bytes.js';
+import { readCsvBatches } from './csv.js';
 import { readJson, readNdjson } from './json.js';
 import type { InputFormat, RawRecord, ReadInfo, ReadOptions, RecordSource, Stdin } from './types.js';
 
@@ -32,11 +32,84 @@ export function formatFor(path: string, flag: InputFormat | undefined): InputFor
 
 export { displayName } from './types.js';
 
+async function* fileBytes(path: string, stdin: Stdin, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  const whole = path === '-' ? undefined : smallFile(path);
+  if (whole) {
+    yield whole;
+    return;
+  }
+  const stream = path === '-' ? stdin() : createReadStream(path, { highWaterMark: 256 * 1024 });
+  // Ctrl-C ends a read that waits for bytes (standard input or a pipe from a slow producer) at once,
+  // not when the next bytes come: the stream is destroyed, and the run ends as interrupted.
+  if (signal) addAbortSignal(signal, stream as Readable);
+  try {
+    for await (const chunk of stream) yield chunk as Uint8Array;
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    throw openError(path, err as NodeJS.ErrnoException);
+  }
+}
+
+/** Up to this size a file is read in one call (docs/performance.md, "Start-up, round 7"). */
+const READ_AT_ONCE = 1024 * 1024;
+
+/**
+ * A small regular file, read at once: a file stream costs a 10-row run more than its read does (it
+ * loads Node's stream machinery for files, and fs/promises and readline with it). Anything else — a
+ * large file, a FIFO, a device, a path that cannot be read — is streamed below, which waits or
+ * reports as it always has.
+ */
+function smallFile(path: string): Buffer | undefined {
+  try {
+    const stats = statSync(path);
+    return stats.isFile() && stats.size <= READ_AT_ONCE ? readFileSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text formats: a workbook given as text is named as one, not reported as "not UTF-8". */
+async function* textBytes(bytes: AsyncIterable<Uint8Array>, source: string, format: InputFormat): AsyncGenerator<Uint8Array> {
+  let first = true;
+  for await (const chunk of bytes) {
+    if (first && chunk.length > 0) {
+      first = false;
+      if (isWorkbook(chunk)) {
+        throw new InputError(
+          'WRONG_FORMAT',
+          `${source}: this is a spreadsheet workbook (xlsx, xls or ods), but it is being read as ${format}`,
+          'drop --format to read it by its extension, or pass --format xlsx (add --sheet NAME for another sheet than the first)',
+        ).withFixes({ kind: 'flags', args: ['--format', 'xlsx'] });
+      }
+    }
+    yield chunk;
+  }
+}
+
+/** The first bytes of a zip (xlsx, ods) or an OLE compound file (xls). */
+function isWorkbook(head: Uint8Array): boolean {
+  const zip = head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+  const ole = head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0;
+  return zip || ole;
+}
+
 async function* workbookRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncGenerator<readonly RawRecord[]> {
   // The workbook reader (a worker thread, zlib, the zip scan) loads only for a workbook: a CSV run's
   // start-up never pays for it.
   const { readAll, readWorkbook } = await import('./xlsx.js');
   yield* readWorkbook(await readAll(bytes, options.source), options, info);
+}
+
+function openError(path: string, err: NodeJS.ErrnoException): InputError {
+  const why =
+    err.code === 'ENOENT'
+      ? 'no such file'
+      : err.code === 'EACCES' || err.code === 'EPERM'
+        ? 'permission denied'
+        : err.code === 'EISDIR'
+          ? 'it is a directory, not a file'
+          : err.message;
+  return new InputError('CANNOT_READ', `${path}: cannot read the file: ${why}`, 'check the path and run again', { cause: err });
 }
 
 /** The records of a file, one at a time. */
@@ -105,8 +178,6 @@ export function openRecords(path: string, options: ReadOptions, stdin: Stdin = (
       'drop --encoding: a workbook stores its own text',
     );
   }
-  // A large CSV file is read on a second thread, the same way (./csv-thread.ts).
-  if (format === 'csv' && onThread(path, sniffing)) return { info, batches: threaded(path, options, info, sniffing) };
   const bytes = fileBytes(path, stdin, options.signal);
   // Named a workbook or a CSV file, with no --format: the first bytes decide which it is.
   if (sniffing) return { info, batches: sniffed(bytes, options, info) };
@@ -114,18 +185,12 @@ export function openRecords(path: string, options: ReadOptions, stdin: Stdin = (
   return { info, batches: textRecords(textBytes(bytes, options.source, format), options, info) };
 }
 
-async function* threaded(path: string, options: ReadOptions, info: ReadInfo, sniffing: boolean): AsyncGenerator<readonly RawRecord[]> {
-  // Its bytes showed it is no workbook (onThread), as sniffed() would have found: the flags are judged so.
-  if (sniffing) workbookFlags(options, 'csv', true);
-  yield* readOnThread(path, options, info);
-}
-
 function textRecords(bytes: AsyncIterable<Uint8Array>, options: ReadOptions, info: ReadInfo): AsyncIterable<readonly RawRecord[]> {
   if (info.format === 'json' || info.format === 'ndjson') {
     const text = decodeText(bytes, options.encoding, options.source, (info.notes ??= []));
     return oneByOne(info.format === 'json' ? readJson(text, options.source) : readNdjson(text, options.source));
   }
-  return csvRecords(bytes, options, info);
+  return readCsvBatches(decodeText(bytes, options.encoding, options.source, (info.notes ??= [])), options.source, options.delimiter, info);
 }
 
 /**

@@ -32,7 +32,7 @@ describe('the package', () => {
 
   it('holds only the program, its docs and the package files', () => {
     const allowed =
-      /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|bin\/package\.json|dist\/program\/[a-z-]+(?:-[\w-]{8})?\.cjs|dist\/program\/(?:xlsx|csv)-worker\.js|docs\/[^/]+\.(?:md|json|png))$/;
+      /^(?:package\.json|README\.md|CHANGELOG\.md|bin\/upload\.js|bin\/package\.json|dist\/program\/[a-z-]+(?:-[\w-]{8})?\.cjs|dist\/program\/xlsx-worker\.js|docs\/[^/]+\.(?:md|json|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
   });
 
