@@ -73,13 +73,31 @@ function tldChar(s: string, i: number): boolean {
   return c < LATIN_END ? (latinClasses(c) & LETTER) !== 0 : UNICODE_LETTER().test(s[i]!);
 }
 
+/** The letters of the Latin alphabets, U+00C0 to U+024F but × and ÷: each one \p{L}, none white space. */
+export const LATIN_LETTERS = '\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f';
+let usualMade: RegExp | undefined;
 /**
- * isEmail, by hand for the common shapes, without running the Unicode regular expression; what it
- * does not accept (an xn-- top level, a surrogate pair, anything invalid) goes to isEmail itself, so
- * the answer is always isEmail's.
+ * The usual address (`søren.müller.13@exämple.se`) by one regular expression: dot-separated runs of
+ * ASCII letters, digits, the local part's other ASCII characters and Latin letters, then labels of
+ * letters and digits with inner hyphens, then a top level of two letters or more. A subset of what
+ * isEmail accepts (test/unit/fast-contract.property.test.ts), and half the time of the loop below.
+ */
+const USUAL = () => {
+  if (usualMade) return usualMade;
+  const atom = `[A-Za-z0-9${LATIN_LETTERS}!#$%&'*+/=?^_\`{|}~-]+`;
+  const letterOrDigit = `[A-Za-z0-9${LATIN_LETTERS}]`;
+  return (usualMade = new RegExp(
+    `^${atom}(?:\\.${atom})*@(?:${letterOrDigit}(?:[A-Za-z0-9${LATIN_LETTERS}-]*${letterOrDigit})?\\.)+[A-Za-z${LATIN_LETTERS}]{2,}$`,
+  ));
+};
+
+/**
+ * isEmail, without running its Unicode regular expression for the common shapes: the usual address by
+ * USUAL, other shapes by hand; what neither accepts (an xn-- top level, a surrogate pair, anything
+ * invalid) goes to isEmail itself, so the answer is always isEmail's.
  */
 export function fastIsEmail(s: string): boolean {
-  return plainEmail(s) || isEmail(s);
+  return (s.length <= 254 && USUAL().test(s)) || plainEmail(s) || isEmail(s);
 }
 
 function plainEmail(s: string): boolean {

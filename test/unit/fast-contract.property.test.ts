@@ -4,7 +4,7 @@
 // odd emails, empty and whitespace strings, null against missing, extra keys, keys out of order.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACCEPTS, fastIsEmail } from '../../src/contract/fast.js';
+import { ACCEPTS, fastIsEmail, LATIN_LETTERS } from '../../src/contract/fast.js';
 import { isEmail, SCHEMAS } from '../../src/contract/schemas.js';
 import type { Kind } from '../../src/contract/kinds.js';
 
@@ -164,6 +164,14 @@ describe('fast accept check against zod', () => {
       for (const e of [`a${ch}@example.com`, `a@b${ch}.example.com`, `a@example.c${ch}`, `${ch}@${ch}${ch}.${ch}${ch}`])
         expect([e, fastIsEmail(e)]).toEqual([e, isEmail(e)]);
     }
+  });
+
+  it("the usual address's Latin letters are letters (\\p{L}), none white space", () => {
+    const latin = new RegExp(`[${LATIN_LETTERS}]`);
+    const units = Array.from({ length: 0x300 }, (_, c) => String.fromCharCode(c)).filter((ch) => latin.test(ch));
+    expect(units).toHaveLength(0x250 - 0xc0 - 2);
+    for (const ch of units) expect([ch, /\p{L}/u.test(ch) && !/\s/u.test(ch)]).toEqual([ch, true]);
+    for (const e of ['søren.müller.13@exämple.se', 'Łukasz.Ząbek@przykład.pl', 'ŞAHİN@örnek.com.tr'.replace('İ', 'I')]) expect(fastIsEmail(e)).toBe(true);
   });
 
   it.each(['team-members', 'store-cards'] as const)('%s: accepted fast ⇒ zod accepts, with identical data', (kind) => {
