@@ -3,12 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { FIELDS } from '../../src/contract/fields.js';
 import type { Kind } from '../../src/contract/kinds.js';
 import { compilePlan } from '../../src/map/column-plan.js';
-import { mapRecord } from '../../src/map/record.js';
+import { CANDIDATE, mapRecord } from '../../src/map/record.js';
 
 function map(kind: Kind, header: string[], row: unknown[]) {
   const plan = compilePlan(kind, header, { mapping: {}, line: 1, perRecordColumns: false });
   return mapRecord(plan, { line: 2, columns: header, cells: row });
 }
+
+describe('the candidate of each kind', () => {
+  it.each(['team-members', 'store-cards'] as const)('%s: every scalar field of the contract, in wire order', (kind) => {
+    const scalars = FIELDS[kind].filter((f) => f !== 'opentToGuestsPeriod');
+    const made = CANDIDATE[kind](scalars.map((f) => `value of ${f}`));
+    expect(Object.keys(made)).toEqual(scalars);
+    expect(Object.values(made)).toEqual(scalars.map((f) => `value of ${f}`));
+  });
+});
 
 describe('team members', () => {
   const header = ['employeeID', 'email', 'name', 'roleCode', 'parentKey'];
