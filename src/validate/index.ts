@@ -2,6 +2,7 @@
 // alone — unique keys, spreadsheet damage, unknown parents. Issues are collected, never thrown.
 import type { Kind } from '../contract/kinds.js';
 import { KINDS } from '../contract/kinds.js';
+import { FIELDS } from '../contract/fields.js';
 import { ACCEPTS } from '../contract/fast.js';
 import { Bodies } from '../contract/json-array.js';
 import type { SCHEMAS } from '../contract/schemas.js';
@@ -11,7 +12,7 @@ import { dayValue, type Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { doubled, foldHash, foldKey, KeyList, runOf } from './key-index.js';
 import { describe } from './messages.js';
-import { IDENTIFYING, invisibleCharacter, lookalikeCharacter, SHOWN_AS_IS, toNfc } from './text.js';
+import { BEYOND_ASCII, COMPATIBLE, IDENTIFYING, invisibleCharacter, lookalikeCharacter, NEEDS_SKELETON, plainClasses, SHOWN_AS_IS, toNfc } from './text.js';
 import { lookalikeIssue, Lookalikes, mixedScriptIssue } from './lookalike-index.js';
 import { needsSkeleton } from './lookalike.js';
 import { emailList, listIssue, ListsInCells, parentKeysIn, partsOf, SEPARATOR } from './lists.js';
@@ -73,8 +74,28 @@ export const MAX_ISSUES = 1000;
  * million kept keys of 20 characters held the file's whole text, 170 MB more at peak (docs/performance.md).
  */
 function detached(text: string): string {
-  return (' ' + text).slice(1);
+  // Shorter than 13, V8 copies a substring (and a concatenation) instead of pointing into its parent:
+  // such a cell holds nothing else alive already, and a copy would be two more strings made per key.
+  return text.length < 13 ? text : (' ' + text).slice(1);
 }
+
+/** The values of the record being written, reused: a record makes no array of its own. */
+const written: (string | null)[] = [];
+
+/**
+ * A record the fast check accepted, as its values in wire order (FIELDS), each read by its own name:
+ * the kinds whose values are all strings or null (a team member). Its writer reads nothing by name.
+ */
+const VALUES: Readonly<Partial<Record<Kind, (record: Record<string, unknown>) => readonly (string | null)[]>>> = {
+  'team-members': (r) => {
+    written[0] = r.employeeID as string;
+    written[1] = r.email as string;
+    written[2] = r.name as string;
+    written[3] = r.roleCode as string | null;
+    written[4] = r.parentKey as string | null;
+    return written;
+  },
+};
 
 /** rowIssues of a record without any: shared, so a valid record allocates no array. */
 const NONE: Issue[] = [];
@@ -264,12 +285,14 @@ export class Validator {
       if (hidden) this.add(hidden);
       if ((flags[k]! & IDENTIFIES) === 0) continue;
       const sent = candidate[field];
-      // ASCII in a plain record is its own NFKC and needs no skeleton: one test, the usual case.
+      // ASCII in a plain record is its own NFKC and needs no skeleton: one native search, the usual case.
       if (typeof sent !== 'string' || (plain && !NOT_ASCII.test(sent))) continue;
-      const lookalike = lookalikeCharacter(field, sent, plain, { line: raw.line, column });
+      // Beyond it, what the checks below ask of a plain record's value, in one pass.
+      const classes = plain ? plainClasses(sent) : BEYOND_ASCII | COMPATIBLE | NEEDS_SKELETON;
+      const lookalike = (classes & COMPATIBLE) === 0 ? undefined : lookalikeCharacter(field, sent, plain, { line: raw.line, column });
       if (lookalike) this.add(lookalike);
       // A value already refused for a hidden character is not also a look-alike (its skeleton drops it).
-      if (hidden || !needsSkeleton(sent)) continue;
+      if (hidden || (plain ? (classes & NEEDS_SKELETON) === 0 : !needsSkeleton(sent))) continue;
       // Beyond plain Latin: a word in two scripts is refused here; a look-alike of another record at the end.
       const mixed = mixedScriptIssue(field, sent, { line: raw.line, column });
       if (mixed) this.add(mixed);
@@ -326,7 +349,9 @@ export class Validator {
     // this is its canonical JSON. Encoded once, here, straight to the bytes that are sent.
     this.bodyOf[record] = this.bodies.length;
     this.keys.push(detached(key));
-    this.bodies.pushRecord(data);
+    const values = accepted ? VALUES[this.kind] : undefined;
+    if (values) this.bodies.pushValues(FIELDS[this.kind], values(data));
+    else this.bodies.pushRecord(data);
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     else if (judgedLate && this.options.keepRejected) this.lateKept.set(record, { raw, issues: this.rowIssues });
     return true;

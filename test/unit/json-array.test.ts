@@ -172,6 +172,28 @@ describe('Bodies.pushRecord', () => {
     );
   });
 
+  it('pushValues writes what pushRecord writes for the same fields, mixed with it (property)', () => {
+    const name = fc.constantFrom('employeeID', 'email', 'name', '"', '\\', 'é', '😀', '');
+    const fields = fc.uniqueArray(fc.tuple(name, fc.oneof(text, fc.constant(null))), { maxLength: 5, selector: ([n]) => n });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fields, fc.boolean()), { maxLength: 30 }), (records) => {
+        const bodies = new Bodies();
+        for (const [f, byValues] of records) {
+          if (byValues)
+            bodies.pushValues(
+              f.map(([n]) => n),
+              f.map(([, v]) => v),
+            );
+          else bodies.pushRecord(Object.fromEntries(f));
+        }
+        const expected = records.map(([f]) => JSON.stringify(Object.fromEntries(f)));
+        expect(records.map((_, i) => bodies.json(i))).toEqual(expected);
+        expect(Buffer.concat(bodies.payload().chunks).toString('utf8')).toBe(`[${expected.join(',')}]`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('writes the same bytes when records share keys, in the same places or others (property)', () => {
     // pushRecord keeps each place's key as bytes: a key moved, added, left out or reordered must not reuse another's.
     const key = fc.constantFrom('', 'a', 'email', '"', '\\', '\ud800', 'é', '😀');
