@@ -62,6 +62,8 @@ export interface FedField {
   readonly field: string;
   readonly index: number;
   readonly column: string;
+  /** Its place among the scalar fields (plan.scalars, wire order), or -1 (the hours). */
+  readonly place: number;
 }
 
 export interface ScalarField {
@@ -370,21 +372,20 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
     );
   }
 
-  const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]! }));
+  const scalarFields: readonly string[] = FIELDS[kind].filter((field) => field !== 'opentToGuestsPeriod');
+  const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]!, place: scalarFields.indexOf(field) }));
   const feeding = new Set([...taken, ...[...byName.values()].flat(), ...(hoursJson === undefined ? [] : [hoursJson]), ...dayColumns.map((d) => d.index)]);
   const watch = kind === 'team-members' ? columns.flatMap((c, i) => (c !== '' && !feeding.has(i) && !notStatus.has(normalise(c)) ? [i] : [])) : [];
-  const scalars = FIELDS[kind]
-    .filter((field) => field !== 'opentToGuestsPeriod')
-    .map((field) => {
-      const joined = parts.get(field);
-      return {
-        field,
-        index: fields.get(field) ?? -1,
-        nullable: NULLABLE.has(field),
-        numeric: field === 'storeConceptCode',
-        ...(joined && joined.length > 1 ? { parts: joined } : {}),
-      };
-    });
+  const scalars = scalarFields.map((field) => {
+    const joined = parts.get(field);
+    return {
+      field,
+      index: fields.get(field) ?? -1,
+      nullable: NULLABLE.has(field),
+      numeric: field === 'storeConceptCode',
+      ...(joined && joined.length > 1 ? { parts: joined } : {}),
+    };
+  });
   const unnamed = columns.flatMap((name, index) => (name === '' ? [index] : []));
   return {
     kind,

@@ -22,6 +22,12 @@ export interface Mapped {
   readonly settled?: ClockEvidence;
   /** One row per store per day (plan.dayRows): the day this row gives, when it could be read. */
   readonly dayRow?: DayRow | undefined;
+  /**
+   * A team member's values as the candidate holds them, in wire order (plan.scalars), read by place
+   * where the candidate would be read by name: valid until the next record is mapped, and only while
+   * the candidate is not changed (a plain record's never is).
+   */
+  readonly values?: readonly unknown[];
 }
 
 /** How many of a reading's problems are a clock question. */
@@ -54,8 +60,13 @@ function allDayNote(what: string, line: number, column: string | null, value: un
   );
 }
 
+/** A character trim() never takes: printable ASCII (most cells start and end with one). */
+function kept(c: number): boolean {
+  return c > 32 && c < 127;
+}
+
 function scalar(field: ScalarField, value: unknown): unknown {
-  if (typeof value === 'string') value = value.trim();
+  if (typeof value === 'string' && !(kept(value.charCodeAt(0)) && kept(value.charCodeAt(value.length - 1)))) value = value.trim();
   if (field.nullable && (value === undefined || value === null || value === '')) return null;
   if (field.numeric) {
     return typeof value === 'string' && NUMERIC.test(value) ? Number(value.replace(',', '.')) : value;
@@ -168,7 +179,7 @@ export function mapRecord(plan: ColumnPlan, raw: RawRecord, values?: Mapping['va
   // Google Sheets ends every CSV without a line break, its lines ending in CRLF: there only a last
   // record short of cells is evidence that the export stopped mid-row.
   if (raw.unterminated && (raw.unterminated !== 'crlf' || raw.cells.length < plan.columns.length)) (issues ??= []).push(cutShort(plan, raw));
-  if (plan.kind !== 'store-cards') return { candidate, issues };
+  if (plan.kind !== 'store-cards') return { candidate, issues, values: scratch };
 
   const problem = (
     code: 'INVALID_HOURS' | 'SPLIT_HOURS' | 'AMBIGUOUS_TIME',

@@ -271,7 +271,9 @@ export class Validator {
     }
 
     this.cellCount(raw, plan);
-    this.spreadsheet(raw, plan, candidate, plain, this.fedFlags(plan));
+    // A plain record's candidate is as mapped: its values are read by place, not by name.
+    const values = plain ? mapped.values : undefined;
+    this.spreadsheet(raw, plan, candidate, values, plain, this.fedFlags(plan));
     const record = this.checked;
     /** Whether finish() may yet refuse the record (a look-alike, a list): kept for --errors-csv. */
     let judgedLate = false;
@@ -279,12 +281,12 @@ export class Validator {
     const { fed } = plan;
     for (let k = 0; k < fed.length; k++) {
       if ((flags[k]! & SHOWN) === 0) continue;
-      const { field, index, column } = fed[k]!;
+      const { field, index, column, place } = fed[k]!;
       // A plain record's cells hold no hidden character (read/types.ts): nothing to look for.
       const hidden = plain ? undefined : invisibleCharacter(field, raw.cells[index], plain, { line: raw.line, column });
       if (hidden) this.add(hidden);
       if ((flags[k]! & IDENTIFIES) === 0) continue;
-      const sent = candidate[field];
+      const sent = values && place >= 0 ? values[place] : candidate[field];
       // ASCII in a plain record is its own NFKC and needs no skeleton: one native search, the usual case.
       if (typeof sent !== 'string' || (plain && !NOT_ASCII.test(sent))) continue;
       // Beyond it, what the checks below ask of a plain record's value, in one pass.
@@ -349,8 +351,8 @@ export class Validator {
     // this is its canonical JSON. Encoded once, here, straight to the bytes that are sent.
     this.bodyOf[record] = this.bodies.length;
     this.keys.push(detached(key));
-    const values = accepted ? VALUES[this.kind] : undefined;
-    if (values) this.bodies.pushValues(FIELDS[this.kind], values(data));
+    const valuesOf = accepted ? VALUES[this.kind] : undefined;
+    if (valuesOf) this.bodies.pushValues(FIELDS[this.kind], valuesOf(data));
     else this.bodies.pushRecord(data);
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     else if (judgedLate && this.options.keepRejected) this.lateKept.set(record, { raw, issues: this.rowIssues });
@@ -479,11 +481,18 @@ export class Validator {
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */
-  private spreadsheet(raw: RawRecord, plan: ColumnPlan, candidate: Record<string, unknown>, plain: boolean, flags: Uint8Array): void {
+  private spreadsheet(
+    raw: RawRecord,
+    plan: ColumnPlan,
+    candidate: Record<string, unknown>,
+    values: readonly unknown[] | undefined,
+    plain: boolean,
+    flags: Uint8Array,
+  ): void {
     const { fed } = plan;
     for (let k = 0; k < fed.length; k++) {
-      const { field, index, column } = fed[k]!;
-      const sent = candidate[field];
+      const { field, index, column, place } = fed[k]!;
+      const sent = values && place >= 0 ? values[place] : candidate[field];
       if (typeof sent !== 'string') continue;
       const value = raw.cells[index];
       // NUL and lone surrogates (text damaged by a bad conversion) are never what a person meant to send.
