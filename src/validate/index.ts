@@ -12,7 +12,7 @@ import { dayValue, type Mapped } from '../map/record.js';
 import type { RawRecord } from '../read/types.js';
 import { doubled, foldHash, foldKey, KeyList, runOf } from './key-index.js';
 import { describe } from './messages.js';
-import { BEYOND_ASCII, COMPATIBLE, IDENTIFYING, invisibleCharacter, lookalikeCharacter, NEEDS_SKELETON, plainClasses, SHOWN_AS_IS, toNfc } from './text.js';
+import { BEYOND_TABLE, COMPATIBLE, IDENTIFYING, invisibleCharacter, lookalikeCharacter, NEEDS_SKELETON, plainClasses, SHOWN_AS_IS, toNfc } from './text.js';
 import { lookalikeIssue, Lookalikes, mixedScriptIssue } from './lookalike-index.js';
 import { needsSkeleton } from './lookalike.js';
 import { emailList, listIssue, ListsInCells, parentKeysIn, partsOf, SEPARATOR } from './lists.js';
@@ -289,12 +289,13 @@ export class Validator {
       const sent = values && place >= 0 ? values[place] : candidate[field];
       // ASCII in a plain record is its own NFKC and needs no skeleton: one native search, the usual case.
       if (typeof sent !== 'string' || (plain && !NOT_ASCII.test(sent))) continue;
-      // Beyond it, what the checks below ask of a plain record's value, in one pass.
-      const classes = plain ? plainClasses(sent) : BEYOND_ASCII | COMPATIBLE | NEEDS_SKELETON;
-      const lookalike = (classes & COMPATIBLE) === 0 ? undefined : lookalikeCharacter(field, sent, plain, { line: raw.line, column });
+      // Beyond it, what the checks below ask of a plain record's value, in one pass (else the tests themselves).
+      const classes = plain ? plainClasses(sent) : BEYOND_TABLE;
+      const asked = (classes & BEYOND_TABLE) !== 0;
+      const lookalike = asked || (classes & COMPATIBLE) !== 0 ? lookalikeCharacter(field, sent, plain, { line: raw.line, column }) : undefined;
       if (lookalike) this.add(lookalike);
       // A value already refused for a hidden character is not also a look-alike (its skeleton drops it).
-      if (hidden || (plain ? (classes & NEEDS_SKELETON) === 0 : !needsSkeleton(sent))) continue;
+      if (hidden || (asked ? !needsSkeleton(sent) : (classes & NEEDS_SKELETON) === 0)) continue;
       // Beyond plain Latin: a word in two scripts is refused here; a look-alike of another record at the end.
       const mixed = mixedScriptIssue(field, sent, { line: raw.line, column });
       if (mixed) this.add(mixed);

@@ -111,6 +111,11 @@ export interface Hidden {
   readonly without: string | undefined;
 }
 
+/** Whether `text` holds any control or invisible character at all: one search, the usual answer no. */
+export function mayHide(text: string): boolean {
+  return ANY_HIDDEN().test(text);
+}
+
 /**
  * The first control or invisible character in `text` a value of this kind may not hold, or undefined.
  * A key or an email may hold none. A name may hold what writing needs: a zero-width (non-)joiner
@@ -118,11 +123,6 @@ export interface Hidden {
  * right after one (❤️, 👩‍💻), and a line break or tab, which a cell shows — everything else (ESC, BEL,
  * direction marks, tags) is refused there too.
  */
-/** Whether `text` holds any control or invisible character at all: one search, the usual answer no. */
-export function mayHide(text: string): boolean {
-  return ANY_HIDDEN().test(text);
-}
-
 export function hiddenCharacter(text: string, name: boolean): Hidden | undefined {
   if (!ANY_HIDDEN().test(text)) return undefined;
   const chars = [...text];
