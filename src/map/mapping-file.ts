@@ -12,6 +12,8 @@ import { FIELDS } from '../contract/fields.js';
 import { UsageError } from '../errors.js';
 import { readSmallFile } from '../read/small-file.js';
 import { FORBIDDEN_KEYS } from '../read/types.js';
+import { hiddenCharacter, nameOf, shown } from '../validate/lookalike.js';
+import { IDENTIFYING, SHOWN_AS_IS } from '../validate/text.js';
 import { TIME_FORMAT_HELP, parseTimeFormats, type TimeFormats } from './time-format.js';
 import { parseDayList } from './closed-days.js';
 import { dayIndex } from './layout.js';
@@ -293,7 +295,35 @@ function valueTable(where: string, field: string, value: unknown): ValueTable {
     if (FORBIDDEN_KEYS.has(text) || (typeof sent !== 'string' && typeof sent !== 'number'))
       throw bad(where, `the value for '${text}' in the "values" of ${field} must be text or a number`, `e.g. ${example}`);
     // Cells are trimmed before they are looked up, so the table's texts are too.
-    table[text.trim()] = sent;
+    table[text.trim()] = typeof sent === 'string' ? sentText(where, field, text.trim(), sent) : sent;
   }
   return table;
+}
+
+/**
+ * A table's text is sent as a cell's is, and refused where a cell's would be: in NFC; with no control
+ * or invisible character in a key, an email or a name; in a key or an email, in no full-width or
+ * compatibility form. The validator takes a record whose cells hold nothing beyond plain letters as
+ * checked already (read/types.ts, `plain`), so what a table brings into it is checked here, once.
+ */
+function sentText(where: string, field: string, text: string, sent: string): string {
+  const value = sent.normalize('NFC');
+  const hidden = SHOWN_AS_IS.has(field) ? hiddenCharacter(value, field === 'name') : undefined;
+  if (hidden) {
+    const what = hidden.control ? 'a control character' : 'an invisible character';
+    throw bad(
+      where,
+      `the value for '${text}' in the "values" of ${field} holds ${nameOf(hidden.cp)} at position ${hidden.position}, ${what}: '${shown(value)}' would be sent with it`,
+      `delete the character from the value in the mapping`,
+    );
+  }
+  const plain = value.normalize('NFKC');
+  if (IDENTIFYING.has(field) && plain !== value) {
+    throw bad(
+      where,
+      `the value '${value}' for '${text}' in the "values" of ${field} is written with full-width or compatibility characters: it looks like '${plain}' but is other text`,
+      `write it as '${plain}' in the mapping`,
+    );
+  }
+  return value;
 }

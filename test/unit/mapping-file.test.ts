@@ -62,6 +62,34 @@ describe('loadMapping', () => {
     });
   });
 
+  it("a value table's text is sent in NFC, and refused where a cell's would be", () => {
+    const table = (field: string, sent: string) => `{"${field}": {"column": "C", "values": {"A": ${JSON.stringify(sent)}}}}`;
+    expect(loadMapping(table('name', 'Jose\u0301'), 'team-members').values).toEqual({ name: { A: 'José' } });
+    // A name may hold what writing needs (a joiner between two emoji); a key or an email may not.
+    expect(loadMapping(table('name', 'Ann 👩\u200d💻'), 'team-members').values).toEqual({ name: { A: 'Ann 👩\u200d💻' } });
+    const refusal = (json: string) => {
+      try {
+        loadMapping(json, 'team-members');
+      } catch (err) {
+        return err as UsageError;
+      }
+      throw new Error('expected BAD_MAPPING');
+    };
+    const hidden = refusal(table('employeeID', 'E\u200b1'));
+    expect([hidden.code, hidden.message, hidden.hint]).toEqual([
+      'BAD_MAPPING',
+      expect.stringContaining(
+        `the value for 'A' in the "values" of employeeID holds U+200B ZERO WIDTH SPACE at position 2, an invisible character: 'E\\u200b1' would be sent with it`,
+      ),
+      'delete the character from the value in the mapping',
+    ]);
+    expect(refusal(table('parentKey', 'S\u0007')).message).toContain('a control character');
+    const wide = refusal(table('employeeID', 'ＪＰ－００１'));
+    expect([wide.code, wide.hint]).toEqual(['BAD_MAPPING', "write it as 'JP-001' in the mapping"]);
+    // A role code is neither shown as a person's nor identifying: sent as the table says, in NFC.
+    expect(loadMapping(table('roleCode', 'ＭＧＲ'), 'team-members').values).toEqual({ roleCode: { A: 'ＭＧＲ' } });
+  });
+
   it('a missing file names the flag', () => {
     expect(() => loadMapping('nope.json', 'team-members')).toThrow(/--map nope\.json: no such file/);
   });
