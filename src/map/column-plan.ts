@@ -64,6 +64,8 @@ export interface FedField {
   readonly column: string;
   /** Its place among the scalar fields (plan.scalars, wire order), or -1 (the hours). */
   readonly place: number;
+  /** Every column joined into it, when it is more than one (`"name": ["First", "Last"]`); `index` is the first. */
+  readonly parts?: readonly number[];
 }
 
 export interface ScalarField {
@@ -373,7 +375,10 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   }
 
   const scalarFields: readonly string[] = FIELDS[kind].filter((field) => field !== 'opentToGuestsPeriod');
-  const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]!, place: scalarFields.indexOf(field) }));
+  const fed = [...fields].map(([field, index]) => {
+    const joined = parts.get(field);
+    return { field, index, column: columns[index]!, place: scalarFields.indexOf(field), ...(joined && joined.length > 1 ? { parts: joined } : {}) };
+  });
   const feeding = new Set([...taken, ...[...byName.values()].flat(), ...(hoursJson === undefined ? [] : [hoursJson]), ...dayColumns.map((d) => d.index)]);
   const watch = kind === 'team-members' ? columns.flatMap((c, i) => (c !== '' && !feeding.has(i) && !notStatus.has(normalise(c)) ? [i] : [])) : [];
   const scalars = scalarFields.map((field) => {

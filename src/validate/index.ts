@@ -281,9 +281,10 @@ export class Validator {
     const { fed } = plan;
     for (let k = 0; k < fed.length; k++) {
       if ((flags[k]! & SHOWN) === 0) continue;
-      const { field, index, column, place } = fed[k]!;
-      // A plain record's cells hold no hidden character (read/types.ts): nothing to look for.
-      const hidden = plain ? undefined : invisibleCharacter(field, raw.cells[index], plain, { line: raw.line, column });
+      const { field, index, column, place, parts } = fed[k]!;
+      // A plain record's cells hold no hidden character (read/types.ts): nothing to look for. A field
+      // joined from several columns (`name` from First and Last) is looked for in each of its cells.
+      const hidden = plain ? undefined : this.hiddenIn(field, raw, parts ?? [index], plan);
       if (hidden) this.add(hidden);
       if ((flags[k]! & IDENTIFIES) === 0) continue;
       const sent = values && place >= 0 ? values[place] : candidate[field];
@@ -479,6 +480,15 @@ export class Validator {
       found.push({ record, issue: listIssue(name, value, parts, evidence, this.cellAt(record, name)) });
     }
     return found;
+  }
+
+  /** The first control or invisible character in the cells that feed a field, named at its own column. */
+  private hiddenIn(field: string, raw: RawRecord, cells: readonly number[], plan: ColumnPlan): Issue | undefined {
+    for (const index of cells) {
+      const hidden = invisibleCharacter(field, raw.cells[index], false, { line: raw.line, column: plan.columns[index] ?? null });
+      if (hidden) return hidden;
+    }
+    return undefined;
   }
 
   /** Damage a spreadsheet did (or would do) to a cell: identifiers in scientific notation, formulas. */

@@ -73,6 +73,20 @@ describe('text as it looks', () => {
     ]);
   });
 
+  it('a name joined from two columns is looked at in each: an invisible character in the last is named there', async () => {
+    const file = tempDir().write('staff.csv', `employeeID,email,First,Last\nE1,a@example.com,Ann,Lee\u200b\nE2,b@example.com,Bo,Ek\n`);
+    const r = await runCli(['team-members', file, '--map', '{"name": ["First", "Last"]}', '--dry-run', '--json']);
+    expect(r.code).toBe(3);
+    expect(issuesOf(r)).toEqual([
+      expect.objectContaining({
+        code: 'INVISIBLE_CHARACTER',
+        line: 2,
+        column: 'Last',
+        message: expect.stringContaining('U+200B ZERO WIDTH SPACE at position 4'),
+      }),
+    ]);
+  });
+
   it('a no-break space around a key is trimmed like a space', async () => {
     const file = tempDir().write('stores.csv', `nodeKey,email,Mo-Su\n\u00a0STORE-1\u00a0,a@example.com,9-18\nSTORE-1,b@example.com,9-18\n`);
     const r = await runCli(['store-cards', file, '--dry-run', '--json']);
