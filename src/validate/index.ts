@@ -284,7 +284,7 @@ export class Validator {
       const { field, index, column, place, parts } = fed[k]!;
       // A plain record's cells hold no hidden character (read/types.ts): nothing to look for. A field
       // joined from several columns (`name` from First and Last) is looked for in each of its cells.
-      const hidden = plain ? undefined : this.hiddenIn(field, raw, parts ?? [index], plan);
+      const hidden = plain ? undefined : this.hiddenIn(field, raw, index, parts, plan);
       if (hidden) this.add(hidden);
       if ((flags[k]! & IDENTIFIES) === 0) continue;
       const sent = values && place >= 0 ? values[place] : candidate[field];
@@ -483,9 +483,11 @@ export class Validator {
   }
 
   /** The first control or invisible character in the cells that feed a field, named at its own column. */
-  private hiddenIn(field: string, raw: RawRecord, cells: readonly number[], plan: ColumnPlan): Issue | undefined {
-    for (const index of cells) {
-      const hidden = invisibleCharacter(field, raw.cells[index], false, { line: raw.line, column: plan.columns[index] ?? null });
+  private hiddenIn(field: string, raw: RawRecord, index: number, parts: readonly number[] | undefined, plan: ColumnPlan): Issue | undefined {
+    const at = (i: number) => invisibleCharacter(field, raw.cells[i], false, { line: raw.line, column: plan.columns[i] ?? null });
+    if (!parts) return at(index);
+    for (const part of parts) {
+      const hidden = at(part);
       if (hidden) return hidden;
     }
     return undefined;
