@@ -378,3 +378,9 @@ console.log(`${table(rows)}\n\n${verdictText(targets)}\n\n${udsvText(udsv)}\n`);
 console.log(
   `node ${result.node}, ${result.cpus}, load ${result.loadavg.before.join(' ')} → ${result.loadavg.after.join(' ')}; ${result.seconds} s; written to ${join(OUT, 'result.json')}`,
 );
+// A shared machine's other tenants slow a run several times over now and then (docs/performance.md,
+// "The machine, measured first"): one run of each side is no verdict on a ratio.
+if (o.repeat < 7 && targets.some((t) => t.met !== null))
+  console.log(
+    `note: each case ran ${o.repeat === 1 ? 'once' : `${o.repeat} times`}; on a shared machine a ratio settles only over more: run again with --repeat 7`,
+  );
