@@ -375,22 +375,21 @@ export function compilePlan(kind: Kind, columns: readonly string[], options: Pla
   }
 
   const scalarFields: readonly string[] = FIELDS[kind].filter((field) => field !== 'opentToGuestsPeriod');
-  const fed = [...fields].map(([field, index]) => {
+  /** A field's columns, when it joins more than one. */
+  const joinedOf = (field: string) => {
     const joined = parts.get(field);
-    return { field, index, column: columns[index]!, place: scalarFields.indexOf(field), ...(joined && joined.length > 1 ? { parts: joined } : {}) };
-  });
+    return joined && joined.length > 1 ? { parts: joined } : {};
+  };
+  const fed = [...fields].map(([field, index]) => ({ field, index, column: columns[index]!, place: scalarFields.indexOf(field), ...joinedOf(field) }));
   const feeding = new Set([...taken, ...[...byName.values()].flat(), ...(hoursJson === undefined ? [] : [hoursJson]), ...dayColumns.map((d) => d.index)]);
   const watch = kind === 'team-members' ? columns.flatMap((c, i) => (c !== '' && !feeding.has(i) && !notStatus.has(normalise(c)) ? [i] : [])) : [];
-  const scalars = scalarFields.map((field) => {
-    const joined = parts.get(field);
-    return {
-      field,
-      index: fields.get(field) ?? -1,
-      nullable: NULLABLE.has(field),
-      numeric: field === 'storeConceptCode',
-      ...(joined && joined.length > 1 ? { parts: joined } : {}),
-    };
-  });
+  const scalars = scalarFields.map((field) => ({
+    field,
+    index: fields.get(field) ?? -1,
+    nullable: NULLABLE.has(field),
+    numeric: field === 'storeConceptCode',
+    ...joinedOf(field),
+  }));
   const unnamed = columns.flatMap((name, index) => (name === '' ? [index] : []));
   return {
     kind,

@@ -79,24 +79,6 @@ function detached(text: string): string {
   return text.length < 13 ? text : (' ' + text).slice(1);
 }
 
-/** The values of the record being written, reused: a record makes no array of its own. */
-const written: (string | null)[] = [];
-
-/**
- * A record the fast check accepted, as its values in wire order (FIELDS), each read by its own name:
- * the kinds whose values are all strings or null (a team member). Its writer reads nothing by name.
- */
-const VALUES: Readonly<Partial<Record<Kind, (record: Record<string, unknown>) => readonly (string | null)[]>>> = {
-  'team-members': (r) => {
-    written[0] = r.employeeID as string;
-    written[1] = r.email as string;
-    written[2] = r.name as string;
-    written[3] = r.roleCode as string | null;
-    written[4] = r.parentKey as string | null;
-    return written;
-  },
-};
-
 /** rowIssues of a record without any: shared, so a valid record allocates no array. */
 const NONE: Issue[] = [];
 
@@ -353,8 +335,9 @@ export class Validator {
     // this is its canonical JSON. Encoded once, here, straight to the bytes that are sent.
     this.bodyOf[record] = this.bodies.length;
     this.keys.push(detached(key));
-    const valuesOf = accepted ? VALUES[this.kind] : undefined;
-    if (valuesOf) this.bodies.pushValues(FIELDS[this.kind], valuesOf(data));
+    // A plain team member the fast check accepted is its mapped values, in wire order, each a string or
+    // null: written from them, nothing read by name.
+    if (accepted && values) this.bodies.pushValues(FIELDS[this.kind], values as readonly (string | null)[]);
     else this.bodies.pushRecord(data);
     if (mayRepeat) this.mayRepeat.set(record, { raw, issues: this.rowIssues });
     else if (judgedLate && this.options.keepRejected) this.lateKept.set(record, { raw, issues: this.rowIssues });
