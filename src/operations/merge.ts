@@ -3,13 +3,11 @@
 // full upload; only where the set comes from differs, so the diff, the guards, the question, the lock,
 // the STATE_MOVED check, the send and the record are the upload's own.
 import { KINDS } from '../contract/kinds.js';
-import { analyseChanges } from '../diff/changed.js';
-import { diffRecords } from '../diff/index.js';
 import { UsageError } from '../errors.js';
 import { nothingRecorded } from '../pipeline/nothing-recorded.js';
-import { bodiesOf, mergeSets, setOf } from '../sets/index.js';
+import { mergeSets, setOf } from '../sets/index.js';
 import type { Definition, Planned } from '../pipeline/definition.js';
-import { encoded } from '../pipeline/encoded.js';
+import { plannedSet } from '../pipeline/encoded.js';
 import type { UploadOptions } from '../pipeline/options.js';
 import { uploadDefinition } from '../pipeline/upload.js';
 
@@ -36,16 +34,10 @@ export function mergeDefinition(options: UploadOptions): Definition {
       const planned = await upload.plan(opened, against, ctx);
       const recorded = against.baseline!.records;
       if (planned.invalid || !planned.file) return { ...planned, what: { operation: 'merge' } };
-      const set = mergeSets(recorded, setOf(planned.file.keys, planned.file.bodies));
-      const diff = diffRecords(recorded, 'snapshot', set.keys, bodiesOf(set));
+      // Every recorded record the merge keeps counts as a holder of its values (its changes).
       return {
         ...planned,
-        count: set.keys.length,
-        diff,
-        // Every recorded record the merge keeps counts as a holder of its values.
-        changes: () => analyseChanges(options.kind, recorded, set.keys, bodiesOf(set), diff),
-        payload: encoded(set.bodies),
-        set,
+        ...plannedSet(options.kind, recorded, mergeSets(recorded, setOf(planned.file.keys, planned.file.bodies))),
         what: { operation: 'merge' },
       };
     },

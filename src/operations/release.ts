@@ -3,17 +3,15 @@
 // any upload (guards, question, lock, record; on a target that needs approvals, a plan like any other).
 // Naming the held keys is naming the exact removal count, as `upload remove` does.
 import { KINDS } from '../contract/kinds.js';
-import { analyseChanges } from '../diff/changed.js';
-import { diffRecords } from '../diff/index.js';
 import { UsageError } from '../errors.js';
 import { plural } from '../numbers.js';
-import { bodiesOf, removeKeys } from '../sets/index.js';
+import { removeKeys } from '../sets/index.js';
 import { operationOf } from '../state/operation.js';
 import type { Generation, ListedGeneration } from '../state/types.js';
 import { latestUpload } from '../pipeline/baseline.js';
 import type { RunContext } from '../pipeline/context.js';
 import { commandBasics, recordedSetGuards, type Definition } from '../pipeline/definition.js';
-import { encoded } from '../pipeline/encoded.js';
+import { plannedSet } from '../pipeline/encoded.js';
 import { runFrame } from '../pipeline/frame.js';
 import { nothingRecorded } from '../pipeline/nothing-recorded.js';
 import type { Limits, RecordedSetOptions } from '../pipeline/options.js';
@@ -55,15 +53,10 @@ export function releaseDefinition(options: ReleaseOptions): Definition {
       const hold = holdOf(listed, head!, options.generation, recorded);
       if (!hold.keys.length) throw nothingHeld(options, state!, listed, head!, recorded, hold.generation);
       const set = removeKeys(recorded, hold.keys);
-      const diff = diffRecords(recorded, 'snapshot', set.keys, bodiesOf(set));
       return {
         source: `${plural(hold.keys.length, 'held removal')} of upload #${hold.generation}`,
         records: set.keys.length,
-        count: set.keys.length,
-        diff,
-        changes: () => analyseChanges(kind, recorded, set.keys, bodiesOf(set), diff),
-        payload: encoded(set.bodies),
-        set,
+        ...plannedSet(kind, recorded, set),
         guards: recordedSetGuards({ ...options.limits, maxRemovals: { kind: 'count', count: hold.keys.length } }),
         what: { operation: 'release', release: hold } as const,
       };

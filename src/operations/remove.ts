@@ -2,15 +2,13 @@
 // those keys, sent through the same frame as any upload. Naming the keys is naming the exact number of
 // removals, which is what --max-removals asks for; every other guard judges as usual.
 import { KINDS } from '../contract/kinds.js';
-import { analyseChanges } from '../diff/changed.js';
-import { diffRecords } from '../diff/index.js';
 import { InputError } from '../errors.js';
-import { bodiesOf, removeKeys } from '../sets/index.js';
+import { removeKeys } from '../sets/index.js';
 import { nearKeys } from '../sets/near-keys.js';
 import { latestUpload } from '../pipeline/baseline.js';
 import { nothingRecorded } from '../pipeline/nothing-recorded.js';
 import { commandBasics, recordedSetGuards, type Definition } from '../pipeline/definition.js';
-import { encoded } from '../pipeline/encoded.js';
+import { plannedSet } from '../pipeline/encoded.js';
 import { runFrame } from '../pipeline/frame.js';
 import type { Limits, RecordedSetOptions } from '../pipeline/options.js';
 import type { RunContext } from '../pipeline/context.js';
@@ -59,17 +57,7 @@ export function removeDefinition(options: RemoveOptions): Definition {
           `check the spelling (keys are compared exactly, case included); \`upload export ${kind}\` lists what is recorded`,
         );
       }
-      const diff = diffRecords(recorded, 'snapshot', set.keys, bodiesOf(set));
-      return Promise.resolve({
-        source: options.source,
-        records: set.keys.length,
-        count: set.keys.length,
-        diff,
-        changes: () => analyseChanges(kind, recorded, set.keys, bodiesOf(set), diff),
-        payload: encoded(set.bodies),
-        set,
-        what: { operation: 'remove' } as const,
-      });
+      return Promise.resolve({ source: options.source, records: set.keys.length, ...plannedSet(kind, recorded, set), what: { operation: 'remove' } as const });
     },
   };
 }
