@@ -88,13 +88,7 @@ export async function writePlan(path: string, facts: Unsigned, payload: Payload)
   // In a folder shared through its group (the team's plans folder), the approvers of the group must read it.
   const mode = sharedWithGroup((await stat(dirname(resolve(path)))).mode) ? 0o660 : 0o600;
   await writePrivateFile(join(dirname(path), bodyFile), '--plan-out', payload.chunks, mode);
-  const unsigned = {
-    format: PLAN_FORMAT,
-    ...facts,
-    toolVersion: await toolVersion(),
-    body: { file: bodyFile, sha256: payload.sha256, bytes: payload.bytes, records: payload.records },
-  } as const;
-  const doc: PlanDocument = { ...unsigned, digest: digestOf(unsigned) };
+  const doc = await planDocumentOf(facts, payload, bodyFile);
   await writePrivateFile(path, '--plan-out', [`${JSON.stringify(doc, null, 2)}\n`], mode);
   return doc;
 }
@@ -116,16 +110,10 @@ export async function readPlan(path: string): Promise<{ doc: PlanDocument; body:
     if (isUploadError(err)) throw err;
     return invalid(`cannot read the plan: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return invalid('the plan is not valid JSON (was it cut short or edited?)');
-  }
-  const result = planDocument.safeParse(parsed);
-  if (!result.success)
-    return invalid(`the plan is not a plan this tool wrote (${result.error.issues[0]?.path.join('.') || 'format'}: ${result.error.issues[0]?.message})`);
-  const doc = result.data;
+  const parsed = parsedPlan(text);
+  if (parsed === 'not JSON') return invalid('the plan is not valid JSON (was it cut short or edited?)');
+  if (typeof parsed === 'string') return invalid(`the plan is not a plan this tool wrote (${parsed})`);
+  const doc = parsed;
   // A plan that needs approvals and was changed is a way round them: refused as such (exit 4), not as damage.
   if (doc.approval)
     invalid = (why: string): never => {
@@ -153,7 +141,7 @@ export async function readPlan(path: string): Promise<{ doc: PlanDocument; body:
   return { doc, body };
 }
 
-/** A plan's document as writePlan writes it, without writing it: a plan kept in the state store (./waiting.ts). */
+/** A plan's document, signed: what writePlan writes, and a plan kept in the state store (./waiting.ts). */
 export async function planDocumentOf(facts: Unsigned, payload: Payload, bodyFile: string): Promise<PlanDocument> {
   const unsigned = {
     format: PLAN_FORMAT,
@@ -169,17 +157,26 @@ export function checkKeptPlan(document: string, body: Buffer, label: string): { 
   const changed = (why: string): never => {
     throw new GuardRefusal('PLAN_CHANGED', `${label}: ${why}; approvals are bound to a plan's exact content, and nothing was sent`, 'make a new plan');
   };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(document);
-  } catch {
-    return changed('the plan kept in the store is not valid JSON');
-  }
-  const result = planDocument.safeParse(parsed);
-  if (!result.success) return changed('the plan kept in the store is not a plan this tool wrote');
-  const { digest, ...rest } = result.data;
+  const doc = parsedPlan(document);
+  if (doc === 'not JSON') return changed('the plan kept in the store is not valid JSON');
+  if (typeof doc === 'string') return changed('the plan kept in the store is not a plan this tool wrote');
+  const { digest, ...rest } = doc;
   if (digestOf(rest) !== digest) return changed('the plan kept in the store has been changed since it was made');
   const sha256 = createHash('sha256').update(body).digest('hex');
-  if (body.length !== result.data.body.bytes || sha256 !== result.data.body.sha256) return changed('its body in the store has changed since the plan was made');
-  return { doc: result.data, body };
+  if (body.length !== doc.body.bytes || sha256 !== doc.body.sha256) return changed('its body in the store has changed since the plan was made');
+  return { doc, body };
+}
+
+/** A plan's text as its document; else 'not JSON', or where it is not a plan this tool wrote (`path: message`). */
+function parsedPlan(text: string): PlanDocument | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  const result = planDocument.safeParse(parsed);
+  if (result.success) return result.data;
+  const first = result.error.issues[0];
+  return `${first?.path.join('.') || 'format'}: ${first?.message}`;
 }
