@@ -175,3 +175,30 @@ describe('column names as they look', () => {
     expect(r.json().error).toMatchObject({ code: 'DUPLICATE_COLUMN', message: expect.stringContaining('Pr\u00e9nom') });
   });
 });
+
+describe('a --map value table, as its text would be sent', () => {
+  // The hints followed as a person would: the character deleted, the plain form written; then sent.
+  it.each([
+    ['an invisible character', 'E\u200b7', 'ZERO WIDTH SPACE', 'delete the character from the value in the mapping', 'E7'],
+    ['a full-width form', 'ＥＭＰ７', 'full-width', "write it as 'EMP7' in the mapping", 'EMP7'],
+  ])('%s in a key is BAD_MAPPING, exit 2, nothing sent; fixed as told, the key is sent', async (_, written, named, hint, fixed) => {
+    const sb = await sandbox();
+    try {
+      const file = tempDir().write('staff.csv', 'Code,email,name\nA,a@example.com,Ann\n');
+      const map = (sent: string) => JSON.stringify({ employeeID: { column: 'Code', values: { A: sent } } });
+      const run = (sent: string) =>
+        runCli(['team-members', file, '--map', map(sent), '--yes', '--no-baseline', '--json', '--state', sb.stateDir], { env: sb.env });
+      const refused = await run(written);
+      expect(refused.code).toBe(2);
+      expect(refused.json().error).toMatchObject({ code: 'BAD_MAPPING', message: expect.stringContaining(named), hint });
+      expect(await sb.stored('/integrations/teamMembers')).toEqual([]);
+      const sent = await run(fixed);
+      expect(sent.code).toBe(0);
+      expect(await sb.stored('/integrations/teamMembers')).toEqual([
+        { employeeID: fixed, email: 'a@example.com', name: 'Ann', roleCode: null, parentKey: null },
+      ]);
+    } finally {
+      await sb.stop();
+    }
+  });
+});
