@@ -14,7 +14,33 @@ export interface Payload {
   readonly records: number;
   readonly chunks: readonly Buffer[];
   readonly bytes: number;
+  /** Worked out on first read, once (see `sealedPayload`). */
   readonly sha256: string;
+}
+
+/**
+ * A payload of these chunks whose sha256 is worked out when first read: a dry run never reads it, and
+ * an upload reads it while the store writes the bytes (docs/state.md, step 6), so the hash's time
+ * and the disk's overlap. An own getter: a spread or `JSON.stringify` of the payload reads it too.
+ */
+export function sealedPayload(records: number, chunks: readonly Buffer[]): Payload {
+  let bytes = 0;
+  for (const chunk of chunks) bytes += chunk.length;
+  let sha256: string | undefined;
+  return {
+    records,
+    chunks,
+    bytes,
+    get sha256(): string {
+      if (sha256 === undefined) {
+        // node:crypto loads here, not with the validator: a dry run never hashes (10-row start-up time).
+        const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+        for (const chunk of chunks) hash.update(chunk);
+        sha256 = hash.digest('hex');
+      }
+      return sha256;
+    },
+  };
 }
 
 /** The canonical records of a plan (or of a snapshot) as UTF-8 bytes, in order, each addressable. */
@@ -56,7 +82,7 @@ export class Bodies {
     bodies.starts = starts;
     bodies.ends = ends;
     bodies.count = count;
-    bodies.sealed = { records: count, chunks: [body], bytes: body.length, sha256: '' };
+    bodies.sealed = sealedPayload(count, [body]);
     return bodies;
   }
 
@@ -192,21 +218,11 @@ export class Bodies {
   }
 
   /**
-   * The body to send: the chunks as they are, closed with `]`, with their length and sha256, computed
-   * once. Nothing may be appended after.
+   * The body to send: the chunks as they are, closed with `]`, with their length and sha256 (worked out
+   * when first read). Nothing may be appended after.
    */
   payload(): Payload {
-    if (this.sealed?.sha256) return this.sealed;
-    const chunks = this.sealed ? [...this.sealed.chunks] : this.seal();
-    // node:crypto loads here, not with the validator: a dry run never hashes (10-row start-up time).
-    const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
-    let bytes = 0;
-    for (const chunk of chunks) {
-      hash.update(chunk);
-      bytes += chunk.length;
-    }
-    this.sealed = { records: this.count, chunks, bytes, sha256: hash.digest('hex') };
-    return this.sealed;
+    return (this.sealed ??= sealedPayload(this.count, this.seal()));
   }
 
   private seal(): Buffer[] {

@@ -17,7 +17,7 @@ import { GuardRefusal, UsageError } from '../errors.js';
 import * as fourEyes from './dir-approvals.js';
 import * as policies from './dir-policy.js';
 import { atLeastAsStrict, stricterPolicy } from '../guard/policy.js';
-import { appendRegularFile, createFileExclusive, linkFileAtomic, NotAFile, readRegularFile, writeFileAtomic } from '../files/atomic.js';
+import { appendRegularFile, createFileExclusive, linkFileAtomic, NotAFile, readRegularFile, writeBytesAtomic, writeFileAtomic } from '../files/atomic.js';
 import { posixModes, sharedWithGroup } from '../files/modes.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, liveHolder, takeLease, type LeaseTimes } from './lease.js';
@@ -270,13 +270,18 @@ export class DirectoryStore implements StateStore {
    * head proved: a run that lost its lock, or whose plan went stale, before that moment takes its intent
    * back and sends nothing; one that loses the lock after it leaves an intent every later run sees.
    */
-  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: Omit<Generation, 'generation'>): Promise<Intended> {
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: () => Omit<Generation, 'generation'>): Promise<Intended> {
     const dir = await this.ensure(key);
     const id = randomBytes(8).toString('hex');
-    const intent: Intent = { ...meta, generation: expected + 1, intendedAt: new Date().toISOString(), id };
     // The bytes first, under a name of this run's own: an intent is only ever seen with its body whole.
-    const bytes = join(dir, bodyFile(intent));
-    await writeFileAtomic(bytes, body, this.fileMode);
+    // The intent's facts are made while the kernel copies them (the body's sha256 among them).
+    const bytes = join(dir, bodyFile({ id }));
+    const intent = await writeBytesAtomic(bytes, body, this.fileMode, (): Intent => ({
+      ...meta(),
+      generation: expected + 1,
+      intendedAt: new Date().toISOString(),
+      id,
+    }));
     pauseAt('writing-intent');
     let created = false;
     try {
@@ -471,7 +476,7 @@ export class DirectoryStore implements StateStore {
 }
 
 /** Where an intent's bytes are: beside it, named by its run (an earlier version's: intent.body.json). */
-function bodyFile(intent: Intent): string {
+function bodyFile(intent: Pick<Intent, 'id'>): string {
   return intent.id ? `intent.${intent.id}.body.json` : 'intent.body.json';
 }
 

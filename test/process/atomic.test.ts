@@ -1,10 +1,10 @@
 // A writer killed with SIGKILL at any moment leaves the old file or the new one, whole: never half.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { linkFileAtomic, NotAFile, writeFileAtomic } from '../../src/files/atomic.js';
+import { linkFileAtomic, NotAFile, writeBytesAtomic, writeFileAtomic } from '../../src/files/atomic.js';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -98,6 +98,50 @@ describe('writeFileAtomic', () => {
     expect(completed).toBeGreaterThan(0);
     // What a kill leaves is only a dot-named temp file beside the target, never the target half-done.
     for (const name of readdirSync(dir)) expect(name === 'snapshot.json' || /^\.snapshot\.json\.\d+\.[0-9a-f]+\.tmp$/.test(name)).toBe(true);
+  });
+});
+
+describe('writeBytesAtomic', () => {
+  it('writes more chunks than one system call takes (1,024), in order and whole, and returns what was made meanwhile', async () => {
+    const { dir } = tempDir();
+    const path = join(dir, 'body.json');
+    const chunks = Array.from({ length: 2500 }, (_, i) => Buffer.alloc(1000 + (i % 7), 48 + (i % 10)));
+    let seenMeanwhile: boolean | undefined;
+    const made = await writeBytesAtomic(path, chunks, 0o600, () => {
+      // Called while the bytes are being written: nothing is at the target yet.
+      seenMeanwhile = existsSync(path);
+      return 'facts';
+    });
+    expect(made).toBe('facts');
+    expect(seenMeanwhile).toBe(false);
+    const expected = Buffer.concat(chunks);
+    const written = readFileSync(path);
+    expect(written.length).toBe(expected.length);
+    expect(written.equals(expected)).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['body.json']);
+  });
+
+  it('leaves the old file in place and no temp file when what is made meanwhile fails', async () => {
+    const { dir, write } = tempDir();
+    const path = write('body.json', 'old');
+    await expect(
+      writeBytesAtomic(path, [Buffer.alloc(300_000, 49)], 0o600, () => {
+        throw new Error('facts failed');
+      }),
+    ).rejects.toThrow('facts failed');
+    expect(readFileSync(path, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['body.json']);
+  });
+
+  it('never writes through a symbolic link where the file belongs', async () => {
+    const { dir, write } = tempDir();
+    const elsewhere = write('elsewhere.txt', 'keep');
+    symlinkSync(elsewhere, join(dir, 'body.json'));
+    let called = false;
+    await expect(writeBytesAtomic(join(dir, 'body.json'), [Buffer.from('[]')], 0o600, () => (called = true))).rejects.toBeInstanceOf(NotAFile);
+    expect(called).toBe(false);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('keep');
   });
 });
 

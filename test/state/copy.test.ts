@@ -77,7 +77,7 @@ async function filled(s: StateStore): Promise<void> {
     await s.audit(KEY, attempt('unreachable', null));
     await s.audit(KEY, attempt('uploaded', 4));
     const sent = body('E1', 'E2', 'E3');
-    await s.intend(KEY, 4, sent.chunks, meta(sent, { source: 'night.csv' }));
+    await s.intend(KEY, 4, sent.chunks, () => meta(sent, { source: 'night.csv' }));
   } finally {
     await lease.release();
   }

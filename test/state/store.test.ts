@@ -109,13 +109,13 @@ describe.each(forThisRun(backends, ['PostgreSQL through PgBouncer']))('the %s st
     const other = body('E3');
     const lease = await s.lock(KEY, holder('laptop-7'));
     try {
-      const mine = await s.intend(KEY, 0, sent.chunks, meta(sent));
+      const mine = await s.intend(KEY, 0, sent.chunks, () => meta(sent));
       expect(mine.adopted).toBe(false);
       await s.commit(KEY, 0, sent.chunks, meta(sent), 10, mine.id);
       expect(await s.pending(KEY)).toBeUndefined();
       // An intent no commit confirms (its run lost its lock after sending) outlives a commit of other bytes:
       // an intent for a generation that exists with other bytes is still pending, never dropped.
-      await s.intend(KEY, 1, sent.chunks, meta(sent));
+      await s.intend(KEY, 1, sent.chunks, () => meta(sent));
       await s.commit(KEY, 1, other.chunks, meta(other), 10);
     } finally {
       await lease.release();
@@ -133,15 +133,15 @@ describe.each(forThisRun(backends, ['PostgreSQL through PgBouncer']))('the %s st
     const theirs = body('E1', 'E3');
     await upload(s, 0, first);
     // No lock: nothing written.
-    await expect(s.intend(KEY, 1, mine.chunks, meta(mine))).rejects.toMatchObject({ code: 'LOCK_LOST' });
+    await expect(s.intend(KEY, 1, mine.chunks, () => meta(mine))).rejects.toMatchObject({ code: 'LOCK_LOST' });
     const lease = await s.lock(KEY, holder('laptop-7'));
     try {
-      await expect(s.intend(KEY, 0, mine.chunks, meta(mine))).rejects.toMatchObject({ code: 'STATE_MOVED' });
+      await expect(s.intend(KEY, 0, mine.chunks, () => meta(mine))).rejects.toMatchObject({ code: 'STATE_MOVED' });
       expect(await s.pending(KEY)).toBeUndefined();
-      const written = await s.intend(KEY, 1, theirs.chunks, meta(theirs, 'theirs.csv'));
+      const written = await s.intend(KEY, 1, theirs.chunks, () => meta(theirs, 'theirs.csv'));
       // Another run's intent: a different body is refused, the same body adopted (and never removed by this run).
-      await expect(s.intend(KEY, 1, mine.chunks, meta(mine))).rejects.toMatchObject({ code: 'BASELINE_UNCERTAIN' });
-      expect(await s.intend(KEY, 1, theirs.chunks, meta(theirs))).toEqual({ id: written.id, adopted: true });
+      await expect(s.intend(KEY, 1, mine.chunks, () => meta(mine))).rejects.toMatchObject({ code: 'BASELINE_UNCERTAIN' });
+      expect(await s.intend(KEY, 1, theirs.chunks, () => meta(theirs))).toEqual({ id: written.id, adopted: true });
       await s.forget(KEY, 'not-the-writer');
       expect(await s.pending(KEY)).toMatchObject({ source: 'theirs.csv', id: written.id });
       await s.forget(KEY, written.id);
@@ -329,7 +329,7 @@ describeFresh('the directory store', () => {
     const dir = join(root, 'stores', `${siteName(new URL(KEY.baseUrl))}.${KEY.kind}`);
     const sent = body('E1', 'E2');
     const lease = await s.lock(KEY, holder('laptop-7'));
-    const intent = await s.intend(KEY, 0, sent.chunks, meta(sent));
+    const intent = await s.intend(KEY, 0, sent.chunks, () => meta(sent));
     const written = statSync(join(dir, `intent.${intent.id}.body.json`)).ino;
     await s.commit(KEY, 0, sent.chunks, meta(sent), 10, intent.id);
     // Another body than the one intended is written as itself.
