@@ -1,35 +1,38 @@
-// stderr written straight to its descriptor when it is a file, a pipe or a socket (a log, `2>&1 | …`,
-// a parent process's pipe) — not a terminal. Making `process.stderr` there loads Node's stream modules
-// and, for a pipe or a socket, `net`: about a tenth of a 10-row dry run's instructions, for the two
-// or three lines it writes (docs/performance.md, start-up). Node writes such a stderr synchronously
-// anyway (a file through fs.writeSync, a pipe at once while it has room), so the lines come out in the
-// same order at the same moments.
+// stdout and stderr written straight to their descriptors when each is a file, a pipe or a socket (a
+// log, `2>&1 | …`, `--json > report.json`, a parent process's pipe) — not a terminal. Making
+// `process.stderr` or `process.stdout` there loads Node's stream modules and, for a pipe or a socket,
+// `net`: about a tenth of a 10-row dry run's instructions, for the few lines it writes
+// (docs/performance.md, start-up). Node writes such a stream synchronously anyway (a file through
+// fs.writeSync, a pipe at once while it has room), so the lines come out in the same order at the
+// same moments.
 import { fstatSync, writeSync } from 'node:fs';
 
-/** What a run's code asks of stderr off a terminal: the rest of a stream is never touched there. */
+/** What a run's code asks of stdout or stderr off a terminal: the rest of a stream is never touched there. */
 export type DirectStderr = Pick<NodeJS.WriteStream, 'isTTY' | 'write' | 'on' | 'listenerCount'>;
 
 /** A listener as Node's stream takes it. */
 type Listener = Parameters<NodeJS.WriteStream['on']>[1];
 
-let direct: DirectStderr | null | undefined;
+const direct = new Map<1 | 2, DirectStderr | null>();
 
 /**
- * The writer for the process's fd 2, or null when it should be Node's own stream: a terminal (colour,
- * a spinner, a question), a device such as /dev/null, Windows. Made once: every run of the process
- * writes through the same one. `handOver` makes Node's stream for a write the descriptor refused.
+ * The writer for the process's fd 1 or 2, or null when it should be Node's own stream: a terminal
+ * (colour, a spinner, a question), a device such as /dev/null, Windows. Made once per descriptor:
+ * every run of the process writes through the same one. `handOver` makes Node's stream for a write
+ * the descriptor refused.
  */
-export function directStderr(handOver: () => NodeJS.WriteStream): DirectStderr | null {
-  if (direct === undefined) direct = process.platform !== 'win32' && offTerminal() ? descriptorWriter(2, handOver) : null;
-  return direct;
+export function directOutput(fd: 1 | 2, handOver: () => NodeJS.WriteStream): DirectStderr | null {
+  let writer = direct.get(fd);
+  if (writer === undefined) direct.set(fd, (writer = process.platform !== 'win32' && offTerminal(fd) ? descriptorWriter(fd, handOver) : null));
+  return writer;
 }
 
-function offTerminal(): boolean {
+function offTerminal(fd: number): boolean {
   try {
-    const kind = fstatSync(2);
+    const kind = fstatSync(fd);
     return kind.isFile() || kind.isFIFO() || kind.isSocket();
   } catch {
-    return false; // no fd 2 at all: Node's stream copes with that
+    return false; // no such descriptor at all: Node's stream copes with that
   }
 }
 

@@ -2,7 +2,7 @@
 import type { NotifyTiming } from '../notify/post.js';
 import type { Tuning } from '../send/backoff.js';
 import type { Secrets } from '../send/secrets.js';
-import { directStderr } from './direct-stderr.js';
+import { directOutput } from './direct-stderr.js';
 export interface ProcessIo {
   readonly argv0?: string;
   readonly stdin: NodeJS.ReadStream;
@@ -30,14 +30,14 @@ export const processIo = (): ProcessIo => ({
   get stdinIsTTY() {
     return process.getBuiltinModule('node:tty').isatty(0);
   },
-  // Made on first use too: a stream to a pipe loads Node's net and stream modules, and a run that
+  // Off a terminal, written straight to the descriptor (./direct-stderr.ts): no stream to make (a
+  // stream to a pipe loads Node's net and stream modules). Elsewhere made on first use: a run that
   // writes nothing to stdout (a --quiet dry run) need not make that one.
   get stdout() {
-    return made(process.stdout);
+    return (directOutput(1, () => made(process.stdout)) as NodeJS.WriteStream | null) ?? made(process.stdout);
   },
-  // Off a terminal, written straight to the descriptor (./direct-stderr.ts): no stream to make.
   get stderr() {
-    return (directStderr(() => made(process.stderr)) as NodeJS.WriteStream | null) ?? made(process.stderr);
+    return (directOutput(2, () => made(process.stderr)) as NodeJS.WriteStream | null) ?? made(process.stderr);
   },
   env: process.env,
 });
