@@ -23,7 +23,7 @@ export interface Payload {
  * an upload reads it while the store writes the bytes (docs/state.md, step 6), so the hash's time
  * and the disk's overlap. An own getter: a spread or `JSON.stringify` of the payload reads it too.
  */
-export function sealedPayload(records: number, chunks: readonly Buffer[]): Payload {
+function sealedPayload(records: number, chunks: readonly Buffer[]): Payload {
   let bytes = 0;
   for (const chunk of chunks) bytes += chunk.length;
   let sha256: string | undefined;

@@ -146,7 +146,7 @@ export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array 
  */
 export async function writeBytesAtomic<T>(path: string, chunks: readonly Uint8Array[], mode: number, meanwhile: () => T): Promise<T> {
   const file = await atomicFile(path, mode, true);
-  const written = file.writeAll(chunks);
+  const written = file.writev(chunks);
   let result: T;
   try {
     result = meanwhile();
@@ -169,7 +169,7 @@ export async function writeBytesAtomic<T>(path: string, chunks: readonly Uint8Ar
 export interface AtomicFile {
   write(chunk: Uint8Array | string): Promise<void>;
   /** Every chunk in one request to the kernel (writev), which starts before this returns. */
-  writeAll(chunks: readonly Uint8Array[]): Promise<void>;
+  writev(chunks: readonly Uint8Array[]): Promise<void>;
   /** Reads back `length` bytes written at `position` (the caller knows where it wrote them). */
   readSync(position: number, length: number): Buffer;
   /** fsync, rename over the target, fsync the directory. */
@@ -203,7 +203,7 @@ export async function atomicFile(path: string, mode = 0o600, synced = false): Pr
     async write(chunk) {
       await writeAll(file, typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     },
-    async writeAll(chunks) {
+    async writev(chunks) {
       let done = (await file.writev(chunks)).bytesWritten;
       // A short write (a nearly full disk): the rest chunk by chunk, which fails with the reason.
       for (const chunk of chunks) {
