@@ -18,11 +18,14 @@ if (existsSync(join(program, 'main.cjs'))) {
     process.stderr.write(refusal + '\n');
     process.exitCode = 2;
   } else {
-    // V8's compiled code kept between runs, by Node, in the system's temp folder
-    // (NODE_DISABLE_COMPILE_CACHE=1 turns it off): start-up is most of a small run's time.
+    // V8's compiled code kept between runs (in the system's temp folder; NODE_DISABLE_COMPILE_CACHE=1
+    // turns it off): Node's own for the packages, and for the program the one its loader keeps, which
+    // holds what a whole run compiled (src/cli/load-program.ts). Start-up is most of a small run's time.
     if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
-    const { main } = require(join(program, 'main.cjs'));
-    const { leave } = require(join(program, 'leave.cjs'));
+    const { programLoader, runKind } = require(join(program, 'load-program.cjs'));
+    const load = programLoader(program, runKind(process.argv.slice(2)));
+    const { main } = load('main.cjs');
+    const { leave } = load('leave.cjs');
     main(process.argv.slice(2)).then(leave);
   }
 } else {

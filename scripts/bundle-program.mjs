@@ -5,8 +5,9 @@
 // our files instead of a hundred, `upload --help` two.
 //
 // The files, by what loads them:
-//   main.cjs, leave.cjs     the entries bin/upload.js loads (supported-node.cjs stands alone: it runs
-//                           before the rest, on any Node)
+//   main.cjs, leave.cjs     the entries bin/upload.js loads (supported-node.cjs and load-program.cjs
+//                           stand alone: the first runs before the rest, on any Node; the second
+//                           loads the rest with the code cache of what its last run compiled)
 //   start-*.cjs             what every run loads: reading the command line, help, errors, exit
 //   upload-*.cjs            every module a run reaches that no package or heavy built-in hangs off (no
 //                           zod, pg, undici, signal-exit or SheetJS below it): the commands, reading,
@@ -20,6 +21,7 @@
 // are the rows of src/cli/table.ts, each a literal import() the bundler follows like any other.
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 import { SHIPPED_HOOKS, TEST_HOOK_MODULE } from './test-hooks.mjs';
 
@@ -48,10 +50,12 @@ const withoutTestHooks = {
  */
 const LIGHT_BUILTINS = new Set(['node:fs', 'node:fs/promises', 'node:path', 'node:os', 'node:stream', 'node:url', 'node:events', 'node:buffer']);
 /**
- * Entries that import nothing of the rest: the Node check (it runs first, on any Node) and the workbook
- * reader's thread (an ES module, started from its file).
+ * Entries that import nothing of the rest: the Node check (it runs first, on any Node), the loader of
+ * the rest (src/cli/load-program.ts), and the workbook reader's thread (an ES module, started from its file).
  */
-const standalone = new Set([join(dist, 'cli', 'supported-node.js'), join(dist, 'read', 'xlsx-worker.js')]);
+const standalone = new Set([join(dist, 'cli', 'supported-node.js'), join(dist, 'cli', 'load-program.js'), join(dist, 'read', 'xlsx-worker.js')]);
+/** The commands' names, for the loader to keep each command's cache apart (it cannot import the table: the table imports them). */
+const { commandNames } = await import(pathToFileURL(join(dist, 'cli', 'table.js')).href);
 
 /**
  * Features a dry run never runs, each reached through an import(): the other commands, exports, the
@@ -145,20 +149,45 @@ const lazyBuiltins = {
   },
 };
 
+/**
+ * A package's import() the bundler writes as a require() (`dynamicImportInCjs: false`, below) comes
+ * wrapped for a CommonJS package: its `module.exports` as the namespace's `default`. An ES module
+ * package (ora) require()d is its namespace already, as import() gives it: the wrapping would make
+ * `default` the namespace itself, so for such a package it goes.
+ */
+const esmPackagesAsThemselves = {
+  name: 'esm-packages-as-themselves',
+  renderChunk(code) {
+    const changed = code.replace(/\b\w+\.__toESM\(require\("([^".][^"]*)"\), 1\)/g, (call, id) => (isEsmPackage(id) ? `require(${JSON.stringify(id)})` : call));
+    return changed === code ? null : { code: changed };
+  },
+};
+
+function isEsmPackage(id) {
+  if (id.startsWith('node:')) return false;
+  const name = id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0];
+  try {
+    return JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).type === 'module';
+  } catch {
+    return false;
+  }
+}
+
 rmSync(out, { recursive: true, force: true });
 const bundle = await rolldown({
   input: {
     main: join(dist, 'cli', 'main.js'),
     leave: join(dist, 'cli', 'leave.js'),
     'supported-node': join(dist, 'cli', 'supported-node.js'),
+    'load-program': join(dist, 'cli', 'load-program.js'),
   },
   platform: 'node',
   // Node's built-ins and the packages: anything not a path.
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
   // The version, written in: src/version.ts reads package.json from beside dist/, and the program is a
   // folder deeper (the single executable, which has no files at all, has it written in too).
-  transform: { define: { __UPLOAD_VERSION__: JSON.stringify(version) } },
-  plugins: [grouping, lazyBuiltins, ...(withHooks ? [] : [withoutTestHooks])],
+  transform: { define: { __UPLOAD_VERSION__: JSON.stringify(version), __UPLOAD_COMMANDS__: JSON.stringify(commandNames()) } },
+  plugins: [grouping, lazyBuiltins, esmPackagesAsThemselves, ...(withHooks ? [] : [withoutTestHooks])],
   logLevel: 'warn',
   onLog(level, log, handler) {
     // config/load.js is imported lazily in one place and at once in another: the bundle keeps both meanings.
@@ -178,6 +207,10 @@ await bundle.write({
   // quicker of both (the sources keep them; a stack names the function and the bundle's line).
   comments: false,
   charset: 'ascii',
+  // A package's import() (ora, undici, SheetJS) as a require(): no file holds an import(), so the loader
+  // (src/cli/load-program.ts) compiles them in vm.Script with no dynamic-import callback, which Node
+  // would warn of as experimental. Node ≥ 22.19 (the floor) require()s an ES module package (ora) too.
+  dynamicImportInCjs: false,
   codeSplitting: {
     groups: [
       // The first group takes its modules first; each group takes the modules its modules import.

@@ -9,13 +9,20 @@ import { describe, expect, it } from 'vitest';
 import { BIN, fixture, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
-/** The bundle's files a run of `args` loaded, by the name before their hash. */
+/**
+ * The bundle's files a run of `args` loaded, by the name before their hash: those Node's require()
+ * loaded (the Node check, the loader) and those the loader read to compile (src/cli/load-program.ts).
+ */
 function filesLoaded(args: readonly string[]): string[] {
   const { dir, write } = tempDir();
   const list = join(dir, 'loaded.json');
   const preload = write(
     'preload.cjs',
-    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(require.cache))));`,
+    `const fs = require('node:fs');
+const read = new Set();
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (path, ...rest) { if (typeof path === 'string') read.add(path); return readFileSync.call(this, path, ...rest); };
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(list)}, JSON.stringify([...new Set([...Object.keys(require.cache), ...read])])));`,
   );
   const run = spawnSync(process.execPath, ['-r', preload, BIN, ...args, '--state', join(dir, 'state')], { cwd: ROOT, encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
@@ -27,7 +34,7 @@ function filesLoaded(args: readonly string[]): string[] {
 
 describe('the files of the program a dry run reads', () => {
   it('a CSV dry run of either kind: start, program and upload, not more', () => {
-    const expected = ['leave', 'main', 'program', 'rolldown-runtime', 'start', 'supported-node', 'upload'];
+    const expected = ['leave', 'load-program', 'main', 'program', 'rolldown-runtime', 'start', 'supported-node', 'upload'];
     expect(filesLoaded(['team-members', fixture('team-members.csv'), '--dry-run', '--quiet'])).toEqual(expected);
     expect(filesLoaded(['store-cards', fixture('store-cards.csv'), '--dry-run', '--json'])).toEqual(expected);
   });
