@@ -47,6 +47,10 @@ const VARIANTS = {
     name: 'no-quote-free-cut',
     patches: [['read/csv-parser.js', 'if (end < quote && ', 'if (false && end < quote && ']],
   },
+  'its own copy of the baseline records (no shared bytes; with --baseline)': {
+    name: 'no-shared-bytes',
+    patches: [['pipeline/plan.js', 'validator.bodies.shareWith(input.baseline.records);', '{}']],
+  },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
     patches: [

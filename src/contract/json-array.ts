@@ -43,6 +43,16 @@ function sealedPayload(records: number, chunks: readonly Buffer[]): Payload {
   };
 }
 
+/**
+ * Records a plan may hold already, byte for byte: the baseline it is compared with (see
+ * `Bodies.shareWith`). diff/records.ts's RecordsByKey is one.
+ */
+export interface SharedRecords {
+  readonly bodies: Bodies;
+  /** The record of `bodies` with the key of record `i` of `plan`, or -1; record `guess` is tried first. */
+  locate(plan: Bodies, i: number, guess: number): number;
+}
+
 /** The canonical records of a plan (or of a snapshot) as UTF-8 bytes, in order, each addressable. */
 export class Bodies {
   /** Chunks, in order; the last is being filled. Chunk 0 starts with `[`; a record never spans two. */
@@ -55,6 +65,10 @@ export class Bodies {
   private ends = new Uint32Array(1024);
   private count = 0;
   private sealed: Payload | undefined;
+  /** shareWith(): the records to share, the first record of the chunk being filled, and theirs expected next. */
+  private shared: SharedRecords | undefined;
+  private chunkFirst = 0;
+  private sharedNext = 0;
 
   constructor() {
     this.buf = Buffer.allocUnsafe(CHUNK);
@@ -88,6 +102,18 @@ export class Bodies {
 
   get length(): number {
     return this.count;
+  }
+
+  /**
+   * From now on, each full chunk's records that `records` holds byte for byte are kept as views of its
+   * bytes, and the chunk's own copy is let go: a repeat upload's records are mostly the last upload's,
+   * so a plan compared with a snapshot holds one copy of them, not two (137 MB for 10⁶ team members;
+   * docs/performance.md). The bytes, and so the payload, are the same either way.
+   */
+  shareWith(records: SharedRecords): void {
+    if (this.count > 0) throw new Error('shareWith() comes before the first record');
+    this.shared = records;
+    this.chunkFirst = this.count;
   }
 
   /** Appends a record given as its canonical JSON. */
@@ -213,6 +239,7 @@ export class Bodies {
   /** A copy without the records flagged in `drop` (a record whose key or email repeats an earlier one's). */
   without(drop: Uint8Array): Bodies {
     const kept = new Bodies();
+    if (this.shared) kept.shareWith(this.shared);
     for (let i = 0; i < this.count; i++) if (!drop[i]) kept.pushBytes(this.bufferOf(i), this.starts[i]!, this.ends[i]!);
     return kept;
   }
@@ -239,12 +266,100 @@ export class Bodies {
     if (this.at + needed > this.buf.length) {
       // A full chunk ends where its last record does; its spare bytes are never sent.
       this.chunks[this.chunks.length - 1] = this.buf.subarray(0, this.at);
+      if (this.shared && this.chunkFirst < this.count) this.shareChunk(this.shared);
+      this.chunkFirst = this.count;
       this.buf = Buffer.allocUnsafe(Math.max(CHUNK, needed));
       this.at = 0;
       this.chunks.push(this.buf);
     }
     if (comma) this.buf[this.at++] = COMMA;
     return this.at;
+  }
+
+  /**
+   * The full chunk's records, from `chunkFirst`, in runs: each run that `records` holds with the same
+   * bytes (its records in step with ours, found by key when they are not) becomes a view of its bytes,
+   * the rest is copied into a buffer of its own size, and the chunk is replaced by those pieces in
+   * order. Each piece holds its records with the byte before each (`,`, or `[` before the first), so the
+   * pieces are the chunk's bytes exactly. A chunk less than half of which is shared stays as it is.
+   */
+  private shareChunk(records: SharedRecords): void {
+    const theirs = records.bodies;
+    const first = this.chunkFirst;
+    const end = this.count;
+    const chunk = this.chunks[this.chunks.length - 1]!;
+    // Runs of records [from, to): theirs from `at` (or ours when at is -1).
+    const runs: { from: number; to: number; at: number }[] = [];
+    let sharedBytes = 0;
+    let next = this.sharedNext;
+    // Records of a plan that is not the baseline's cost a lookup each: after LOOKUPS with nothing found
+    // to share, the rest of the chunk is left as it is.
+    let lookups = 0;
+    for (let i = first; i < end;) {
+      let r = next;
+      let n = r < theirs.length ? sharedRun(theirs, r, this, i, end) : 0;
+      if (n === 0 && lookups < LOOKUPS) {
+        lookups++;
+        r = records.locate(this, i, next);
+        if (r !== -1 && r !== next) n = sharedRun(theirs, r, this, i, end);
+      }
+      if (n >= SHARED_RUN) {
+        const last = runs[runs.length - 1];
+        // A run that goes on from the last one in their records (the same buffer, as sharedRun saw) is one piece.
+        if (last && last.at !== -1 && last.at + (last.to - last.from) === r && theirs.bufferOf(last.at) === theirs.bufferOf(r)) last.to += n;
+        else runs.push({ from: i, to: i + n, at: r });
+        sharedBytes += this.ends[i + n - 1]! - this.starts[i]! + 1;
+        lookups = 0;
+        i += n;
+        next = r + n;
+        continue;
+      }
+      // Ours: the record, or the few that are theirs too (not worth a piece of their own).
+      const own = Math.max(n, 1);
+      if (r !== -1) next = r + own;
+      const last = runs[runs.length - 1];
+      if (last && last.at === -1) last.to += own;
+      else runs.push({ from: i, to: i + own, at: -1 });
+      i += own;
+      if (lookups >= LOOKUPS && sharedBytes === 0) break;
+    }
+    this.sharedNext = next;
+    if (sharedBytes * 2 < chunk.length) return;
+    const last = runs[runs.length - 1]!;
+    if (last.to < end) {
+      if (last.at === -1) last.to = end;
+      else runs.push({ from: last.to, to: end, at: -1 });
+    }
+    // Our records that are not theirs, copied together so the chunk can go.
+    const own = Buffer.allocUnsafe(chunk.length - sharedBytes);
+    let ownAt = 0;
+    const pieces: Buffer[] = [];
+    for (const run of runs) {
+      const k = this.chunks.length - 1 + pieces.length;
+      const lead = this.starts[run.from]! - 1;
+      let piece: Buffer;
+      if (run.at === -1) {
+        const size = this.ends[run.to - 1]! - lead;
+        piece = own.subarray(ownAt, ownAt + size);
+        chunk.copy(own, ownAt, lead, lead + size);
+        ownAt += size;
+        for (let i = run.from; i < run.to; i++) {
+          this.starts[i] = this.starts[i]! - lead;
+          this.ends[i] = this.ends[i]! - lead;
+          this.chunkOf[i] = k;
+        }
+      } else {
+        const base = theirs.startOf(run.at) - 1;
+        piece = theirs.bufferOf(run.at).subarray(base, theirs.endOf(run.at + run.to - run.from - 1));
+        for (let i = run.from, r = run.at; i < run.to; i++, r++) {
+          this.starts[i] = theirs.startOf(r) - base;
+          this.ends[i] = theirs.endOf(r) - base;
+          this.chunkOf[i] = k;
+        }
+      }
+      pieces.push(piece);
+    }
+    this.chunks.splice(this.chunks.length - 1, 1, ...pieces);
   }
 
   private close(start: number): void {
@@ -258,6 +373,42 @@ export class Bodies {
     this.starts[i] = start;
     this.ends[i] = this.at;
   }
+}
+
+/** How many records of a full chunk may be looked up by key with none found to share, before it is left as it is. */
+const LOOKUPS = 64;
+/** Fewer records than this in a row are copied even when they are the baseline's: a piece costs a Buffer. */
+const SHARED_RUN = 16;
+/** At most this many records are compared as one span (as the diff does): a difference costs one span's comparison. */
+const RUN = 128;
+
+/**
+ * How many records of `ours` from `i` (up to `end`, and RUN) are, with the byte before each, the same
+ * bytes as records of `theirs` from `r` lying in one buffer at the same distances: one native comparison
+ * for the span, and then each record alone should it differ. 0 when record `i` is not record `r`.
+ */
+function sharedRun(theirs: Bodies, r: number, ours: Bodies, i: number, end: number): number {
+  // The byte before a record is `[` before the first and `,` before any other: the same only if both are first or neither.
+  if ((r === 0) !== (i === 0)) return 0;
+  const most = Math.min(RUN, end - i, theirs.length - r);
+  const buf = theirs.bufferOf(r);
+  const start = theirs.startOf(r);
+  const ourStart = ours.startOf(i);
+  let n = 0;
+  while (
+    n < most &&
+    theirs.bufferOf(r + n) === buf &&
+    theirs.startOf(r + n) - start === ours.startOf(i + n) - ourStart &&
+    theirs.endOf(r + n) - start === ours.endOf(i + n) - ourStart
+  )
+    n++;
+  if (n === 0) return 0;
+  const ourBuf = ours.bufferOf(i);
+  if (ourBuf.compare(buf, start, start + ours.endOf(i + n - 1) - ourStart, ourStart, ours.endOf(i + n - 1)) === 0) return n;
+  // The run differs somewhere: as many of its records as are the same, one by one.
+  let same = 0;
+  while (same < n && theirs.same(r + same, ours, i + same)) same++;
+  return same;
 }
 
 /** `,"name":value` (no comma at place 0) at `at`; where it ends. */

@@ -94,6 +94,8 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
     recordedEmails: input.baseline && kind === 'team-members' ? () => recordedEmails(input.baseline!.records) : undefined,
     recordedIn: input.baseline?.source === 'file' ? 'the --baseline file' : 'the last upload',
   });
+  // The records the baseline holds already are kept once, as its bytes (the repeat upload's memory).
+  if (input.baseline) validator.bodies.shareWith(input.baseline.records);
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
   let last: ColumnPlan | undefined;
