@@ -51,6 +51,10 @@ const VARIANTS = {
     name: 'no-shared-bytes',
     patches: [['pipeline/plan.js', 'validator.bodies.shareWith(input.baseline.records);', '{}']],
   },
+  'the unfinished record joined to the whole next chunk (a rope, flattened)': {
+    name: 'rope',
+    patches: [['read/csv-parser.js', 'const lf = this.rest && !this.held.length ? chunk.indexOf("\\n") : -1;', 'const lf = -1;']],
+  },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
     patches: [

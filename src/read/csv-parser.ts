@@ -115,6 +115,17 @@ export class CsvParser {
       this.heldChars += chunk.length;
       return [];
     }
+    // The unfinished record and the chunk joined are a rope that the first search copies whole into a
+    // new string (V8 flattens it): a copy of the file, a chunk at a time. The record is finished first
+    // with the chunk's first line, and the chunk is then read as it is, when that line finishes it.
+    const lf = this.rest && !this.held.length ? chunk.indexOf('\n') : -1;
+    if (lf !== -1 && lf + 1 < chunk.length) {
+      const out = this.parse(this.take(chunk.slice(0, lf + 1)), false);
+      if (this.failed) return out;
+      if (this.rest === '') return this.parse(chunk, false, out, lf + 1);
+      // Not finished (its line break was in quotes): the rest of the chunk is joined to it, as before.
+      return this.parse(this.take(chunk.slice(lf + 1)), false, out);
+    }
     return this.parse(this.take(chunk), false);
   }
 
@@ -132,10 +143,13 @@ export class CsvParser {
     return s;
   }
 
-  private parse(s: string, last: boolean): ParsedRecord[] {
-    const out: ParsedRecord[] = [];
+  /**
+   * The records `s` finishes from `from` on, after `out` (those before it); an error after some records
+   * is thrown at the next call.
+   */
+  private parse(s: string, last: boolean, out: ParsedRecord[] = [], from = 0): ParsedRecord[] {
     try {
-      this.scan(s, last, out);
+      this.scan(s, last, out, from);
     } catch (err) {
       if (!(err instanceof CsvSyntaxError) || out.length === 0) throw err;
       this.failed = err;
@@ -143,15 +157,15 @@ export class CsvParser {
     return out;
   }
 
-  private scan(s: string, last: boolean, out: ParsedRecord[]): void {
+  private scan(s: string, last: boolean, out: ParsedRecord[], from: number): void {
     const d = this.d;
     const n = s.length;
     const max = this.maxChars;
-    let i = 0;
+    let i = from;
     let start: number; // where the record being parsed starts
     let line = this.line;
     const pattern = this.notPlain;
-    let notPlain = nextNotPlain(pattern, s, 0);
+    let notPlain = nextNotPlain(pattern, s, from);
     // Where the next quote, LF, CR and delimiter are (Infinity: none left), each searched for again
     // only once passed: a record with no quote is cut at its delimiters by native searches, not a
     // character at a time (most records of a real file; a third of the parser's time, issue 44).
