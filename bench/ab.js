@@ -55,6 +55,10 @@ const VARIANTS = {
     name: 'rope',
     patches: [['read/csv-parser.js', 'const lf = this.rest && !this.held.length ? chunk.indexOf("\\n") : -1;', 'const lf = -1;']],
   },
+  'reads of 256 KiB (strings and buffers in pages of their own)': {
+    name: 'reads-256k',
+    patches: [['read/index.js', 'const READ_SIZE = 32768;', 'const READ_SIZE = 262144;']],
+  },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
     patches: [
