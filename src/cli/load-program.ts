@@ -4,7 +4,8 @@
 // cache (module.enableCompileCache) keeps only what V8 compiles before a module runs (its top level),
 // so every run compiled the same functions again. Here a file's cache is made when the run that loaded
 // it ends, with every function that run compiled (the way browsers keep code caches), and the next run
-// starts from it (docs/performance.md, "Round 6, fourth session").
+// starts from it (docs/performance.md, "Round 6, fourth session"). Only a short run that succeeded
+// makes one (worthKeeping).
 //
 // No Node warning: the bundle holds no `import()` (the bundler writes a package's as a `require()`,
 // scripts/bundle-program.mjs), so the scripts need no dynamic-import callback, the experimental
@@ -76,8 +77,25 @@ export function programLoader(folder: string, kind: string, cacheRoot: string | 
     return module.exports;
   };
 
-  if (cache !== undefined) process.once('exit', () => uncached.forEach(({ script, cacheFile }) => keep(script, cacheFile)));
+  if (cache !== undefined)
+    process.once('exit', (code) => {
+      if (worthKeeping(code, performance.now())) uncached.forEach(({ script, cacheFile }) => keep(script, cacheFile));
+    });
   return (file) => load(join(folder, file));
+}
+
+/** A run longer than this may have let V8 drop the code of functions it ran only at its start. */
+const SHORT_RUN_MS = 1000;
+
+/**
+ * Whether a run's cache is one for every later run of its kind to start from, as it is never made
+ * again while it fits: a run that succeeded (one that stopped at a mistake compiled only what led to
+ * it) and was short. V8 drops the bytecode of functions that have not run for a few full collections,
+ * so the cache of a 10⁶-record dry run held half of a 10-row run's (296 against 566 KB), and a 10-row
+ * run started from it took 105 ms where it takes 69 (docs/performance.md, "Round 6, fifth session").
+ */
+export function worthKeeping(exitCode: number, ranMs: number): boolean {
+  return exitCode === 0 && ranMs < SHORT_RUN_MS;
 }
 
 /** `path`, made if missing, if it and the two folders it is in are this user's, and no one else can write to them. */

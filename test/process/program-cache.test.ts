@@ -6,8 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKind } from '../../src/cli/load-program.js';
+import { runKind, worthKeeping } from '../../src/cli/load-program.js';
 import { BIN, fixture } from '../helpers/cli.js';
+import { scriptedServer } from '../helpers/scripted-server.js';
+import { startCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** The real CLI with its compile cache in `cache`. */
@@ -168,6 +170,43 @@ describe("the program's code cache", () => {
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('the notification to 127.0.0.1:9 was not delivered');
     expect(run.stderr).not.toMatch(/Warning|\(node:/);
+  });
+
+  it('is made only by a run that succeeded: one stopped by a mistake leaves none, and the next run makes it whole', () => {
+    const { dir } = tempDir();
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'employeeID,email,name\nE1,not an email,A\n');
+    const failed = upload(dir, ['team-members', bad, '--dry-run', '--state', join(dir, 'state')]);
+    expect(failed.status).toBe(3);
+    expect(readdirSync(programFolder(dir)!)).toEqual([]);
+    expect(upload(dir, ['team-members', '--no-such-flag']).status).toBe(2);
+    expect(readdirSync(programFolder(dir)!)).toEqual([]);
+    dryRun(dir);
+    expect(cacheOf(programFolder(dir)!, 'team-members', 'upload')).toBeDefined();
+  });
+
+  it('is made only by a short run: one that took longer leaves none (V8 may have dropped the code of its start)', async () => {
+    expect([worthKeeping(0, 80), worthKeeping(0, 999), worthKeeping(0, 1000), worthKeeping(3, 80), worthKeeping(2, 80)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    const { dir } = tempDir();
+    // A real upload that succeeds after waiting a second and more for the service's answer.
+    const server = await scriptedServer([{ ok: true, delayMs: 1_200 }]);
+    const run = startCli(['team-members', fixture('team-members.csv'), '--yes', '--no-baseline', '--state', join(dir, 'state')], {
+      NODE_COMPILE_CACHE: dir,
+      UPLOAD_TOKEN: 'a-token-for-the-test',
+      UPLOAD_BASE_URL: server.url,
+    });
+    const { code } = await run.done;
+    expect(code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(readdirSync(programFolder(dir)!)).toEqual([]);
+    dryRun(dir);
+    expect(cacheOf(programFolder(dir)!, 'team-members', 'upload')).toBeDefined();
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE=1', () => {
