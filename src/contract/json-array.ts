@@ -379,33 +379,40 @@ export class Bodies {
 const LOOKUPS = 64;
 /** Fewer records than this in a row are copied even when they are the baseline's: a piece costs a Buffer. */
 const SHARED_RUN = 16;
-/** At most this many records are compared as one span (as the diff does): a difference costs one span's comparison. */
-const RUN = 128;
+/** At most this many records are compared as one span: a difference costs one span's comparison, then record by record. */
+export const RUN = 128;
 
 /**
- * How many records of `ours` from `i` (up to `end`, and RUN) are, with the byte before each, the same
- * bytes as records of `theirs` from `r` lying in one buffer at the same distances: one native comparison
- * for the span, and then each record alone should it differ. 0 when record `i` is not record `r`.
+ * sameRun, with the byte before each record: `[` before the first and `,` before any other, so the
+ * same only if both are first or neither (a shared piece holds its records with those bytes).
  */
 function sharedRun(theirs: Bodies, r: number, ours: Bodies, i: number, end: number): number {
-  // The byte before a record is `[` before the first and `,` before any other: the same only if both are first or neither.
-  if ((r === 0) !== (i === 0)) return 0;
+  return (r === 0) === (i === 0) ? sameRun(theirs, r, ours, i, end) : 0;
+}
+
+/**
+ * How many records of `ours` from `i` (up to `end`, and RUN) are byte for byte records of `theirs` from
+ * `r`, where each side's records lie in one buffer at the same distances: one native comparison for the
+ * span, and should it differ, each record alone from its start. 0 when record `i` is not record `r`.
+ * The diff walks a plan and its baseline in step with it; shareWith() finds what a plan can share.
+ */
+export function sameRun(theirs: Bodies, r: number, ours: Bodies, i: number, end = ours.length): number {
   const most = Math.min(RUN, end - i, theirs.length - r);
   const buf = theirs.bufferOf(r);
   const start = theirs.startOf(r);
+  const ourBuf = ours.bufferOf(i);
   const ourStart = ours.startOf(i);
   let n = 0;
   while (
     n < most &&
     theirs.bufferOf(r + n) === buf &&
+    ours.bufferOf(i + n) === ourBuf &&
     theirs.startOf(r + n) - start === ours.startOf(i + n) - ourStart &&
     theirs.endOf(r + n) - start === ours.endOf(i + n) - ourStart
   )
     n++;
   if (n === 0) return 0;
-  const ourBuf = ours.bufferOf(i);
   if (ourBuf.compare(buf, start, start + ours.endOf(i + n - 1) - ourStart, ourStart, ours.endOf(i + n - 1)) === 0) return n;
-  // The run differs somewhere: as many of its records as are the same, one by one.
   let same = 0;
   while (same < n && theirs.same(r + same, ours, i + same)) same++;
   return same;

@@ -1,7 +1,7 @@
 // The diff stage: the planned records against the baseline, keyed by nodeKey / employeeID.
 // Records are compared as the bytes of their canonical wire JSON, so "changed" means "the service would
 // store something different"; only the few examples are decoded and parsed.
-import type { Bodies } from '../contract/json-array.js';
+import { RUN, sameRun, type Bodies } from '../contract/json-array.js';
 import type { RecordsByKey } from './records.js';
 
 export type { RecordsByKey } from './records.js';
@@ -78,8 +78,9 @@ export function diffRecords(
   // baseline record after the last one found, and looked up by key only when that is not it.
   let next = 0;
   // The repeat upload, the common case: a run of records that are byte for byte the baseline's next
-  // ones is unchanged as a whole, by one native comparison. A run that differs is then compared record
-  // by record, up to `single`, so a change costs one failed comparison, not one per record after it.
+  // ones is unchanged as a whole, by one native comparison (sameRun; a run that differs, up to its first
+  // difference). From a record that differs, records are compared one by one up to `single`, so a change
+  // costs one failed comparison, not one per record after it.
   let single = 0;
   for (let i = 0; i < keys.length; i++) {
     if (i >= single && next < baseline.size) {
@@ -125,35 +126,6 @@ export function diffRecords(
     status,
     examples: { added: addedKeys, removed: removedKeys, changed: changedExamples },
   };
-}
-
-/** At most this many records are compared as one run: a difference costs one run's comparison, record by record. */
-const RUN = 128;
-
-/**
- * How many records from `i` of `planned` are byte for byte records from `r` of `baseline`, compared as
- * one span: each side's records must lie in one buffer at the same distances from the run's start, so
- * equal spans are equal records (and so equal keys, which their bytes start with). 0 when the span is
- * not the same: the caller then compares record by record.
- */
-function sameRun(baseline: Bodies, r: number, planned: Bodies, i: number): number {
-  const pBuf = planned.bufferOf(i);
-  const bBuf = baseline.bufferOf(r);
-  const pStart = planned.startOf(i);
-  const bStart = baseline.startOf(r);
-  const most = Math.min(RUN, planned.length - i, baseline.length - r);
-  let n = 0;
-  while (
-    n < most &&
-    planned.bufferOf(i + n) === pBuf &&
-    baseline.bufferOf(r + n) === bBuf &&
-    planned.startOf(i + n) - pStart === baseline.startOf(r + n) - bStart &&
-    planned.endOf(i + n) - pStart === baseline.endOf(r + n) - bStart
-  )
-    n++;
-  if (n === 0) return 0;
-  const pEnd = planned.endOf(i + n - 1);
-  return pBuf.compare(bBuf, bStart, bStart + (pEnd - pStart), pStart, pEnd) === 0 ? n : 0;
 }
 
 export function fieldChanges(beforeJson: string, afterJson: string): FieldChange[] {
