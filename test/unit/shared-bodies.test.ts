@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bodies } from '../../src/contract/json-array.js';
 import { diffRecords } from '../../src/diff/index.js';
-import type { RecordsByKey } from '../../src/diff/records.js';
+import { RecordsByKey } from '../../src/diff/records.js';
 import { decodeCanonical } from '../../src/diff/snapshot.js';
 
 interface Member {
@@ -115,6 +115,19 @@ describe('Bodies.shareWith: a plan keeps the baseline records it repeats as view
     const expected = records.filter((_, i) => !drop[i]).map((r) => JSON.stringify(r));
     expect(Buffer.concat(kept.payload().chunks).toString()).toBe(`[${expected.join(',')}]`);
     expect(sharedBytes(kept, baseline.bytes)).toBeGreaterThan(0);
+  });
+
+  it('a --baseline file: its records lie in chunks of their own, and a run never spans two', () => {
+    // A --baseline file is planned like an upload: its bodies are chunks, not one snapshot buffer.
+    const file = planOf(records);
+    const fromFile = { bytes: Buffer.concat(file.payload().chunks), records: RecordsByKey.index(file, 'employeeID')! };
+    const plan = [...records];
+    plan[4500] = member(4501, 'Renamed');
+    plan.splice(1000, 1);
+    const shared = expectSame(plan, fromFile);
+    const fileChunks = new Set(file.payload().chunks.map((c) => c.buffer));
+    const viewed = shared.payload().chunks.filter((c) => fileChunks.has(c.buffer));
+    expect(viewed.reduce((sum, c) => sum + c.length, 0)).toBeGreaterThan(fullChunks(shared) * 0.9);
   });
 
   it('is asked for before the first record, or not at all', () => {
