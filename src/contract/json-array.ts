@@ -55,7 +55,10 @@ export interface SharedRecords {
 
 /** The canonical records of a plan (or of a snapshot) as UTF-8 bytes, in order, each addressable. */
 export class Bodies {
-  /** Chunks, in order; the last is being filled. Chunk 0 starts with `[`; a record never spans two. */
+  /**
+   * Chunks, in order; the last is being filled. Chunk 0 starts with `[`; a record never spans two, and
+   * the byte before it (`[` or `,`) is always in its chunk.
+   */
   private readonly chunks: Buffer[] = [];
   private buf: Buffer;
   private at: number;
@@ -263,7 +266,14 @@ export class Bodies {
     if (this.sealed) throw new Error('a record was added to a body already sealed');
     const comma = this.count > 0 ? 1 : 0;
     const needed = comma + bytes + 1;
-    if (this.at + needed > this.buf.length) {
+    if (this.at + needed > this.buf.length && this.count === 0) {
+      // A first record larger than the first chunk: a larger first chunk, so that, like every record,
+      // it has the byte before it (`[`) in its own chunk (shareChunk cuts a chunk there).
+      this.buf = Buffer.allocUnsafe(needed + 1);
+      this.buf[0] = OPEN;
+      this.at = 1;
+      this.chunks[0] = this.buf;
+    } else if (this.at + needed > this.buf.length) {
       // A full chunk ends where its last record does; its spare bytes are never sent.
       this.chunks[this.chunks.length - 1] = this.buf.subarray(0, this.at);
       if (this.shared && this.chunkFirst < this.count) this.shareChunk(this.shared);

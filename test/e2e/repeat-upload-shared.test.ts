@@ -3,11 +3,11 @@
 // CLI sends a file of several chunks, changed in every way a nightly export changes, against its last
 // upload: the body it writes and the set the sandbox holds must be exactly those of the same file
 // planned with nothing to compare with.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { range, writeMembers } from '../helpers/members.js';
+import { membersCsv, range, writeMembers } from '../helpers/members.js';
 import { sandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox | undefined;
@@ -41,6 +41,32 @@ describe('a repeat upload sends the file’s own bytes, whatever it shares with 
 
     const real = await run(['team-members', file, '--yes', '--json', '--max-removals', '10']);
     expect(real.code).toBe(0);
+    expect(await s.stored('/integrations/teamMembers')).toEqual(JSON.parse(readFileSync(alone, 'utf8')));
+  });
+
+  it('a first member whose record is larger than a chunk of the body (a 50,000-character name)', async () => {
+    sb = await sandbox();
+    const s = sb;
+    const run = (args: string[], state = s.stateDir) => runCli([...args, '--state', state], { env: s.env });
+    const rows = [
+      'employeeID,email,name,roleCode,parentKey',
+      `E0,m0@example.com,${'X'.repeat(50_000)},3,STORE-001`,
+      ...membersCsv(range(1, 4_000)).split('\n').slice(1, -1),
+    ];
+    const first = join(s.dir, 'first.csv');
+    writeFileSync(first, `${rows.join('\n')}\n`);
+    expect((await run(['team-members', first, '--yes', '--no-baseline'])).code).toBe(0);
+    rows[1_501] = rows[1_501]!.replace('Member', 'Renamed');
+    const file = join(s.dir, 'next.csv');
+    writeFileSync(file, `${rows.join('\n')}\n`);
+
+    const dry = await run(['team-members', file, '--dry-run', '--json']);
+    expect(dry.code).toBe(0);
+    expect(dry.json().diff).toMatchObject({ added: 0, removed: 0, changed: 1, unchanged: 4_000 });
+    const real = await run(['team-members', file, '--yes', '--json']);
+    expect(real.code).toBe(0);
+    const alone = join(s.dir, 'alone.json');
+    expect((await run(['team-members', file, '--dry-run', '--json', '--no-baseline', '--payload-out', alone], join(s.dir, 'empty-state'))).code).toBe(0);
     expect(await s.stored('/integrations/teamMembers')).toEqual(JSON.parse(readFileSync(alone, 'utf8')));
   });
 });

@@ -130,6 +130,39 @@ describe('Bodies.shareWith: a plan keeps the baseline records it repeats as view
     expect(viewed.reduce((sum, c) => sum + c.length, 0)).toBeGreaterThan(fullChunks(shared) * 0.9);
   });
 
+  it('a first record larger than a chunk: it keeps its `[` in its own chunk, on both sides', () => {
+    // pushValues reserves six bytes a character: a 50,000-character name does not fit the first chunk.
+    const FIELDS = ['employeeID', 'email', 'name', 'roleCode', 'parentKey'];
+    const pushed = (list: readonly Member[], shared?: RecordsByKey) => {
+      const bodies = new Bodies();
+      if (shared) bodies.shareWith(shared);
+      for (const m of list)
+        bodies.pushValues(
+          FIELDS,
+          FIELDS.map((f) => m[f as keyof Member]),
+        );
+      return bodies;
+    };
+    const first = [member(0, 'x'.repeat(50_000)), ...records.slice(0, 4_000)];
+    const other = [member(0, 'y'.repeat(50_000)), ...first.slice(1)];
+    const unshared = Buffer.concat(pushed(first).payload().chunks);
+    expect(unshared.toString()).toBe(JSON.stringify(first));
+    for (const baseline of [decodeCanonical(unshared, 'employeeID')!, RecordsByKey.index(pushed(first), 'employeeID')!]) {
+      for (const plan of [first, other]) {
+        const shared = pushed(plan, baseline);
+        expect(Buffer.concat(shared.payload().chunks).toString()).toBe(JSON.stringify(plan));
+        expect(plan.filter((m, i) => shared.json(i) !== JSON.stringify(m))).toEqual([]);
+        const { status: _, ...diff } = diffRecords(
+          baseline,
+          'snapshot',
+          plan.map((m) => m.employeeID),
+          shared,
+        );
+        expect(diff).toMatchObject({ changed: plan === first ? 0 : 1, unchanged: plan === first ? plan.length : plan.length - 1 });
+      }
+    }
+  });
+
   it('is asked for before the first record, or not at all', () => {
     const bodies = Bodies.of([JSON.stringify(member(1))]);
     expect(() => bodies.shareWith(baseline.records)).toThrow(/before the first record/);
