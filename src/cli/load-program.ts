@@ -87,6 +87,9 @@ export function programLoader(folder: string, kind: string, cacheRoot: string | 
 /** A run longer than this may have let V8 drop the code of functions it ran only at its start. */
 const SHORT_RUN_MS = 1000;
 
+/** Exit codes of runs that succeeded: 0; 8, changes found under --detailed-exitcode; 9, removals held back. */
+const SUCCEEDED = new Set([0, 8, 9]);
+
 /**
  * Whether a run's cache is one for every later run of its kind to start from, as it is never made
  * again while it fits: a run that succeeded (one that stopped at a mistake compiled only what led to
@@ -95,7 +98,7 @@ const SHORT_RUN_MS = 1000;
  * run started from it took 105 ms where it takes 69 (docs/performance.md, "Round 6, fifth session").
  */
 export function worthKeeping(exitCode: number, ranMs: number): boolean {
-  return exitCode === 0 && ranMs < SHORT_RUN_MS;
+  return SUCCEEDED.has(exitCode) && ranMs < SHORT_RUN_MS;
 }
 
 /** `path`, made if missing, if it and the two folders it is in are this user's, and no one else can write to them. */
