@@ -116,7 +116,6 @@ export class Bodies {
   shareWith(records: SharedRecords): void {
     if (this.count > 0) throw new Error('shareWith() comes before the first record');
     this.shared = records;
-    this.chunkFirst = this.count;
   }
 
   /** Appends a record given as its canonical JSON. */
@@ -266,21 +265,23 @@ export class Bodies {
     if (this.sealed) throw new Error('a record was added to a body already sealed');
     const comma = this.count > 0 ? 1 : 0;
     const needed = comma + bytes + 1;
-    if (this.at + needed > this.buf.length && this.count === 0) {
-      // A first record larger than the first chunk: a larger first chunk, so that, like every record,
-      // it has the byte before it (`[`) in its own chunk (shareChunk cuts a chunk there).
-      this.buf = Buffer.allocUnsafe(needed + 1);
-      this.buf[0] = OPEN;
-      this.at = 1;
-      this.chunks[0] = this.buf;
-    } else if (this.at + needed > this.buf.length) {
-      // A full chunk ends where its last record does; its spare bytes are never sent.
-      this.chunks[this.chunks.length - 1] = this.buf.subarray(0, this.at);
-      if (this.shared && this.chunkFirst < this.count) this.shareChunk(this.shared);
-      this.chunkFirst = this.count;
-      this.buf = Buffer.allocUnsafe(Math.max(CHUNK, needed));
-      this.at = 0;
-      this.chunks.push(this.buf);
+    if (this.at + needed > this.buf.length) {
+      if (this.count === 0) {
+        // A first record larger than the first chunk: a larger first chunk, so that, like every record,
+        // it has the byte before it (`[`) in its own chunk (shareChunk cuts a chunk there).
+        this.buf = Buffer.allocUnsafe(needed + 1);
+        this.buf[0] = OPEN;
+        this.at = 1;
+        this.chunks[0] = this.buf;
+      } else {
+        // A full chunk ends where its last record does; its spare bytes are never sent.
+        this.chunks[this.chunks.length - 1] = this.buf.subarray(0, this.at);
+        if (this.shared) this.shareChunk(this.shared);
+        this.chunkFirst = this.count;
+        this.buf = Buffer.allocUnsafe(Math.max(CHUNK, needed));
+        this.at = 0;
+        this.chunks.push(this.buf);
+      }
     }
     if (comma) this.buf[this.at++] = COMMA;
     return this.at;
