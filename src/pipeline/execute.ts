@@ -94,34 +94,58 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     pauseAt('fenced');
     const version = await toolVersion();
     let meta!: Omit<Generation, 'generation'>;
-    let sending!: Promise<{ send: typeof sendBody }>;
-    // Write-ahead: what is about to be sent is recorded first — only while the lock is ours, the head is
-    // the plan's and no other upload waits to be settled — so a run whose outcome is never learnt
-    // leaves a trace that the next run cannot miss (BASELINE_UNCERTAIN). While the store writes the
-    // bytes, the HTTP client loads (only to send: a dry run never pays for it) and the body's sha256 is
-    // worked out: for 10⁶ records 0.05 and 0.1 s of the main thread, beside the disk's 0.15–0.3 s.
-    const intended = await writeIntent(job, () => {
-      sending = import('../send/index.js');
-      return (meta = provenance(job, version));
-    });
-    pauseAt('intended');
     const origin = job.baseUrl.origin;
-    ctx.emit({ type: 'sending', kind: job.kind, count: payload.records, origin });
-    let answer: ServiceAnswer;
-    const { send } = await sending;
+    // Write-ahead (steps 6 and 7): what is about to be sent is recorded first — only while the lock is
+    // ours, the head is the plan's and no other upload waits to be settled — so a run whose outcome is
+    // never learnt leaves a trace that the next run cannot miss (BASELINE_UNCERTAIN). The send starts
+    // while the store writes: the body's sha256 is worked out, the HTTP client loads (a dry run never
+    // pays for it) and all but the body's last chunk goes, but that chunk waits for the intent. A body
+    // the service has not received whole cannot have been applied; an intent refused cuts it off.
+    const refused = new AbortController();
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, refused.signal]) : refused.signal;
+    let open!: () => void;
+    let shut!: (err: unknown) => void;
+    const ready = new Promise<void>((resolve, reject) => ((open = resolve), (shut = reject)));
+    // The last chunk awaits it, if the send gets that far.
+    ready.catch(() => {});
+    let sending: Promise<Awaited<ReturnType<typeof sendBody>>> | undefined;
+    const intending = writeIntent(job, () => {
+      meta = provenance(job, version);
+      ctx.emit({ type: 'sending', kind: job.kind, count: payload.records, origin });
+      sending = import('../send/index.js').then(({ send }) =>
+        send({
+          info,
+          baseUrl: job.baseUrl,
+          token: job.token,
+          payload,
+          ready,
+          retries: job.retries,
+          timeoutSeconds: job.timeoutSeconds,
+          env: ctx.env,
+          tuning: ctx.tuning,
+          signal,
+          onEvent: (event) => ctx.emit({ type: 'send', event, origin }),
+        }),
+      );
+      // Awaited once the intent is written; a send that fails before that is not an unhandled one.
+      sending.catch(() => {});
+      return meta;
+    });
+    let intended: Intended;
     try {
-      ({ answer } = await send({
-        info,
-        baseUrl: job.baseUrl,
-        token: job.token,
-        payload,
-        retries: job.retries,
-        timeoutSeconds: job.timeoutSeconds,
-        env: ctx.env,
-        tuning: ctx.tuning,
-        signal: ctx.signal,
-        onEvent: (event) => ctx.emit({ type: 'send', event, origin }),
-      }));
+      intended = await intending;
+      pauseAt('intended');
+      open();
+    } catch (err) {
+      // Nothing was sent whole: the request, if it started, is cut off before its last chunk.
+      refused.abort(err);
+      shut(err);
+      await sending?.catch(() => {});
+      throw err;
+    }
+    let answer: ServiceAnswer;
+    try {
+      ({ answer } = await sending!);
     } catch (err) {
       // The send stage says whether any attempt may have been applied (the whole body sent without a
       // final answer, or a gateway's 502/504): only then does the intent stay, to be settled. A

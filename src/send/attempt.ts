@@ -33,6 +33,11 @@ export interface AttemptInput {
   readonly headers: Record<string, string>;
   /** The encoded body: the same buffers on every attempt, so every attempt sends the same bytes. */
   readonly chunks: readonly Buffer[];
+  /**
+   * The last chunk waits for this: the write-ahead intent being recorded (docs/state.md, step 7). A
+   * body the service has not received whole cannot have been applied, so the rest of it may go first.
+   */
+  readonly ready: Promise<void>;
   readonly answerMs: number;
   readonly connectMs: number;
   readonly signal: AbortSignal;
@@ -55,9 +60,11 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   // has been sent, so a service that drips or never ends its answer cannot hold the run (and the lock).
   const answerDeadline = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  function* tracked(): Generator<Buffer> {
+  async function* tracked(): AsyncGenerator<Buffer> {
     let bytes = 0;
-    for (const chunk of input.chunks) {
+    const last = input.chunks.length - 1;
+    for (const [i, chunk] of input.chunks.entries()) {
+      if (i === last) await input.ready;
       bytes += chunk.length;
       input.onBytes(bytes);
       yield chunk;

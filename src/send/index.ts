@@ -34,6 +34,8 @@ export interface SendRequest {
   readonly baseUrl: URL;
   readonly token: Token;
   readonly payload: Payload;
+  /** What the body's last chunk waits for (the write-ahead intent); none: it goes at once. */
+  readonly ready?: Promise<void> | undefined;
   readonly retries: number;
   readonly timeoutSeconds: number;
   readonly env: NodeJS.ProcessEnv;
@@ -71,6 +73,7 @@ export async function send(req: SendRequest): Promise<SendResult> {
         dispatcher,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${req.token.value}`, 'content-length': String(total) },
         chunks: req.payload.chunks,
+        ready: req.ready ?? Promise.resolve(),
         answerMs: policy.answerMs,
         connectMs: policy.connectMs,
         signal,

@@ -190,7 +190,7 @@ export interface Lease {
 }
 
 /**
- * A body about to be sent, recorded before its first byte leaves (write-ahead): the generation it will
+ * A body about to be sent, recorded before its last chunk leaves (write-ahead): the generation it will
  * become once the service confirms it. An intent that no commit confirmed is an upload whose outcome
  * is not known (unrecorded, unknown, or the lock lost while sending): the service may hold it.
  */
