@@ -3,7 +3,8 @@
 // commas: the same chunks are compared with the baseline, sent on every attempt, written as the
 // snapshot and hashed, and nothing is encoded again. The records live outside V8's heap, so the
 // garbage collector never traces or copies them (docs/performance.md, "Bodies as bytes"). Never one
-// giant buffer or string, so bodies larger than V8's string limit (about 512 MB) work.
+// giant buffer or string, so bodies larger than V8's string limit (about 512 MB) work. The chunks'
+// memory is shared (SharedArrayBuffer), so another thread can hash them where they are.
 const CHUNK = 256 * 1024;
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
@@ -14,33 +15,73 @@ export interface Payload {
   readonly records: number;
   readonly chunks: readonly Buffer[];
   readonly bytes: number;
-  /** Worked out on first read, once (see `sealedPayload`). */
+  /** Worked out on first read, once, on this thread (see `sealedPayload`). */
   readonly sha256: string;
+  /** The same sha256, a large body's worked out on another thread; never rejects. */
+  digest(): Promise<string>;
+}
+
+/** From this size on, `digest()` hashes on a thread of its own: 0.1 s of CPU for 137 MB, and a thread's start costs about 30 ms. */
+const OFF_THREAD_BYTES = 16 * 1024 * 1024;
+
+/** The hashing thread: an eval'd script (nothing to bundle or find on disk), given the chunks, which it reads in place. */
+const HASHER = `const { parentPort, workerData } = require('node:worker_threads');
+const hash = require('node:crypto').createHash('sha256');
+for (const chunk of workerData) hash.update(chunk);
+parentPort.postMessage(hash.digest('hex'));`;
+
+/** Memory for a chunk, shared so that the hashing thread reads it without a copy. */
+const sharedMemory = (bytes: number) => Buffer.from(new SharedArrayBuffer(bytes));
+
+function hashHere(chunks: readonly Buffer[]): string {
+  // node:crypto loads here, not with the validator: a dry run never hashes (10-row start-up time).
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+  for (const chunk of chunks) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+function hashOnAThread(chunks: readonly Buffer[]): Promise<string> {
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(HASHER, { eval: true, workerData: chunks });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the hashing thread ended (${code}) without a digest`)));
+  });
 }
 
 /**
- * A payload of these chunks whose sha256 is worked out when first read: a dry run never reads it, and
- * an upload reads it while the store writes the bytes (docs/state.md, step 6), so the hash's time
- * and the disk's overlap. An own getter: a spread or `JSON.stringify` of the payload reads it too.
+ * A payload of these chunks whose sha256 is worked out when first asked for: a dry run never asks.
+ * An upload asks with digest() as it takes the lock: a large body is hashed on a thread of its own
+ * while this one writes the intent and loads the HTTP client (docs/state.md, step 6; a body with a
+ * snapshot's bytes in it, which are not shared memory, is hashed here). An own getter: a spread or
+ * `JSON.stringify` of the payload reads it too.
  */
 function sealedPayload(records: number, chunks: readonly Buffer[]): Payload {
   let bytes = 0;
   for (const chunk of chunks) bytes += chunk.length;
   let sha256: string | undefined;
+  let digesting: Promise<string> | undefined;
+  const here = () => (sha256 ??= hashHere(chunks));
   return {
     records,
     chunks,
     bytes,
     get sha256(): string {
-      if (sha256 === undefined) {
-        // node:crypto loads here, not with the validator: a dry run never hashes (10-row start-up time).
-        const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
-        for (const chunk of chunks) hash.update(chunk);
-        sha256 = hash.digest('hex');
-      }
-      return sha256;
+      return here();
+    },
+    digest(): Promise<string> {
+      const offThread = sha256 === undefined && bytes >= OFF_THREAD_BYTES && chunks.every((c) => c.buffer instanceof SharedArrayBuffer);
+      // A thread that cannot start or fails: hashed here, as a smaller body is.
+      digesting ??= offThread ? hashOnAThread(chunks).then((hex) => (sha256 ??= hex), here) : Promise.resolve().then(here);
+      return digesting;
     },
   };
+}
+
+/** A payload whose sha256 is known already (a recorded upload's, a saved plan's, checked when read back). */
+export function knownPayload(records: number, body: Buffer, sha256: string): Payload {
+  return { records, chunks: [body], bytes: body.length, sha256, digest: () => Promise.resolve(sha256) };
 }
 
 /**
@@ -74,7 +115,7 @@ export class Bodies {
   private sharedNext = 0;
 
   constructor() {
-    this.buf = Buffer.allocUnsafe(CHUNK);
+    this.buf = sharedMemory(CHUNK);
     this.buf[0] = OPEN;
     this.at = 1;
     this.chunks.push(this.buf);
@@ -269,7 +310,7 @@ export class Bodies {
       if (this.count === 0) {
         // A first record larger than the first chunk: a larger first chunk, so that, like every record,
         // it has the byte before it (`[`) in its own chunk (shareChunk cuts a chunk there).
-        this.buf = Buffer.allocUnsafe(needed + 1);
+        this.buf = sharedMemory(needed + 1);
         this.buf[0] = OPEN;
         this.at = 1;
         this.chunks[0] = this.buf;
@@ -278,7 +319,7 @@ export class Bodies {
         this.chunks[this.chunks.length - 1] = this.buf.subarray(0, this.at);
         if (this.shared) this.shareChunk(this.shared);
         this.chunkFirst = this.count;
-        this.buf = Buffer.allocUnsafe(Math.max(CHUNK, needed));
+        this.buf = sharedMemory(Math.max(CHUNK, needed));
         this.at = 0;
         this.chunks.push(this.buf);
       }
@@ -342,7 +383,7 @@ export class Bodies {
       else runs.push({ from: last.to, to: end, at: -1 });
     }
     // Our records that are not theirs, copied together so the chunk can go.
-    const own = Buffer.allocUnsafe(chunk.length - sharedBytes);
+    const own = sharedMemory(chunk.length - sharedBytes);
     let ownAt = 0;
     const pieces: Buffer[] = [];
     for (const run of runs) {

@@ -140,16 +140,16 @@ export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array 
 
 /**
  * Writes `chunks` to `path` atomically, handed to the kernel in one request (writev, synced as it
- * writes), and calls `meanwhile` while it copies and syncs them: the calling thread is free for that
+ * writes), and awaits `meanwhile` while it copies and syncs them: the calling thread is free for that
  * time (for 137 MB, 0.15–0.3 s).
  * Its result is returned once the file is in place; if it throws, nothing is at `path`.
  */
-export async function writeBytesAtomic<T>(path: string, chunks: readonly Uint8Array[], mode: number, meanwhile: () => T): Promise<T> {
+export async function writeBytesAtomic<T>(path: string, chunks: readonly Uint8Array[], mode: number, meanwhile: () => T | Promise<T>): Promise<T> {
   const file = await atomicFile(path, mode, true);
   const written = file.writev(chunks);
   let result: T;
   try {
-    result = meanwhile();
+    result = await meanwhile();
   } catch (err) {
     await written.catch(() => {});
     await file.abort();

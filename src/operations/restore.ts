@@ -2,6 +2,7 @@
 // — diff against the latest, the guards, the question, send, record — as a new generation that says
 // what it restored.
 import { commandBasics, recordedSetGuards } from '../pipeline/definition.js';
+import { knownPayload } from '../contract/json-array.js';
 import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords } from '../diff/index.js';
@@ -49,7 +50,7 @@ export function restoreDefinition(options: RestoreOptions): Definition {
           'pick another with --generation N',
         );
       ctx.emit({ type: 'restoring', kind, upload: baselineOf(target) });
-      const payload = { records: records.size, chunks: [body], bytes: body.length, sha256: target.sha256 };
+      const payload = knownPayload(records.size, body, target.sha256);
       const latest = against.baseline!.records;
       const [keys, bodies] = [[...records.keys()], records.bodies];
       const diff = diffRecords(latest, 'snapshot', keys, bodies);

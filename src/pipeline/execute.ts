@@ -76,6 +76,9 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
   const { store, key, payload } = job;
   const info = KINDS[job.kind];
   pauseAt('planned');
+  // The body's sha256, for the intent: a large body's is worked out on another thread from now on,
+  // while this one takes the lock and writes.
+  const digest = payload.digest();
   const lease = await store.lock(key, { ...job.identity, pid: process.pid, what: `${info.noun}s to ${key.baseUrl}` });
   try {
     if (lease.recovered) ctx.emit({ type: 'lock-recovered', owner: lease.recovered });
@@ -98,8 +101,8 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     // Write-ahead (steps 6 and 7): what is about to be sent is recorded first — only while the lock is
     // ours, the head is the plan's and no other upload waits to be settled — so a run whose outcome is
     // never learnt leaves a trace that the next run cannot miss (BASELINE_UNCERTAIN). The send starts
-    // while the store writes: the body's sha256 is worked out, the HTTP client loads (a dry run never
-    // pays for it) and all but the body's last chunk goes, but that chunk waits for the intent. A body
+    // while the store writes: the HTTP client loads (a dry run never pays for it) and all but the
+    // body's last chunk goes, but that chunk waits for the intent, which waits for the sha256. A body
     // the service has not received whole cannot have been applied; an intent refused cuts it off.
     const refused = new AbortController();
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, refused.signal]) : refused.signal;
@@ -109,8 +112,7 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
     // The last chunk awaits it, if the send gets that far.
     ready.catch(() => {});
     let sending: Promise<Awaited<ReturnType<typeof sendBody>>> | undefined;
-    const intending = writeIntent(job, () => {
-      meta = provenance(job, version);
+    const intending = writeIntent(job, async () => {
       ctx.emit({ type: 'sending', kind: job.kind, count: payload.records, origin });
       sending = import('../send/index.js').then(({ send }) =>
         send({
@@ -129,7 +131,8 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
       );
       // Awaited once the intent is written; a send that fails before that is not an unhandled one.
       sending.catch(() => {});
-      return meta;
+      await digest;
+      return (meta = provenance(job, version));
     });
     let intended: Intended;
     try {
@@ -203,7 +206,7 @@ async function freshFacts(job: Job): Promise<void> {
 }
 
 /** The intent, or the refusal that says why it could not be written (nothing was sent). */
-async function writeIntent(job: Job, meta: () => Omit<Generation, 'generation'>): Promise<Intended> {
+async function writeIntent(job: Job, meta: () => Promise<Omit<Generation, 'generation'>>): Promise<Intended> {
   const { store, key, payload } = job;
   try {
     return await store.intend(key, job.expected, payload.chunks, meta);

@@ -2,7 +2,7 @@
 // sent only if the store is still at the generation the plan was made against; otherwise nothing is
 // sent (PLAN_STALE). It is judged again, against the latest upload, with the guard limits the plan was
 // made with: no path that sends gets round a guard, and the limits were part of what was reviewed.
-import { Bodies } from '../contract/json-array.js';
+import { Bodies, knownPayload } from '../contract/json-array.js';
 import { KINDS } from '../contract/kinds.js';
 import { analyseChanges } from '../diff/changed.js';
 import { diffRecords, noBaseline } from '../diff/index.js';
@@ -143,7 +143,7 @@ export function applyDefinition(options: ApplyOptions, purpose: 'apply' | 'appro
       const held = doc.heldRemovals ?? [];
       if (held.length) ctx.emit({ type: 'plan-held', kind: doc.kind, held, release: releaseCommand(doc, options.target ?? doc.target ?? null) });
       if (doc.release) ctx.emit({ type: 'notice', message: `The plan releases ${releaseWords(doc.release)}: it removes exactly them.` });
-      const payload = { records: doc.body.records, chunks: [body], bytes: body.length, sha256: doc.body.sha256 };
+      const payload = knownPayload(doc.body.records, body, doc.body.sha256);
       const latest = against.baseline?.records;
       const planned = latest && decodeCanonical(body, KINDS[doc.kind].keyField);
       if (latest && !planned)

@@ -413,11 +413,16 @@ export class PostgresStore implements StateStore {
    * half-way), the head compared with the plan's, and the intent inserted only where none is: a
    * compare-and-set on all three, or nothing is written.
    */
-  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: () => Omit<Generation, 'generation'>): Promise<Intended> {
+  async intend(
+    key: StateKey,
+    expected: number,
+    body: readonly Uint8Array[],
+    meta: () => Omit<Generation, 'generation'> | Promise<Omit<Generation, 'generation'>>,
+  ): Promise<Intended> {
     const held = this.locks.get(JSON.stringify(key));
     if (!held) throw lockLost(key, this.label);
     const id = randomBytes(8).toString('hex');
-    const intent: Intent = { ...meta(), generation: expected + 1, intendedAt: new Date().toISOString(), id };
+    const intent: Intent = { ...(await meta()), generation: expected + 1, intendedAt: new Date().toISOString(), id };
     return this.session.transaction(async (q) => {
       if (!(await renew(this.session, key, held.token, this.times, q))) throw lockLost(key, this.label);
       pauseAt('writing-intent');

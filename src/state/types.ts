@@ -265,10 +265,15 @@ export interface StateStore {
    * sent is known whatever becomes of the run — only while the lock is still this run's (LOCK_LOST),
    * the latest is still `expected` (STATE_MOVED) and no other intent is pending (BASELINE_UNCERTAIN);
    * otherwise nothing is written. A pending intent of the same bytes for the same generation is adopted.
-   * `meta` is called once, while the body's bytes are being written where the store can (its sha256,
-   * worked out then, takes the main thread as long as the disk takes the bytes).
+   * `meta` is called once, once the body's bytes are being written where the store can, and may take
+   * its time (the body's sha256, the send's start: the run's work and the disk's overlap).
    */
-  intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: () => Omit<Generation, 'generation'>): Promise<Intended>;
+  intend(
+    key: StateKey,
+    expected: number,
+    body: readonly Uint8Array[],
+    meta: () => Omit<Generation, 'generation'> | Promise<Omit<Generation, 'generation'>>,
+  ): Promise<Intended>;
   /**
    * The intent no commit confirmed, if any: one past the latest generation, or one for a generation that
    * exists with other bytes (sent by a run that lost its lock: the service may hold it instead).

@@ -3,7 +3,8 @@
 // so a run never lets the whole of one go before its intent is recorded, and an intent refused cuts
 // the request off. Both stores, against a node:http server that notes, when a body arrives whole,
 // whether the intent was recorded by then, and which requests never arrived whole.
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -38,6 +39,7 @@ const stores = {
 
 interface Seen {
   readonly bytes: number;
+  readonly sha256?: string;
   readonly whole: boolean;
   /** Whether the intent was recorded when the body arrived whole. */
   readonly intentRecorded?: boolean;
@@ -50,21 +52,25 @@ afterEach(async () => {
 });
 
 /** A service that answers success to a whole body, noting whether `recorded()` said yes when it arrived. */
-async function service(recorded: () => Promise<boolean>): Promise<{ url: string; seen: Seen[] }> {
+async function service(recorded: () => Promise<boolean>, people = PEOPLE): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     let bytes = 0;
+    const hash = createHash('sha256');
     const expected = Number(req.headers['content-length']);
-    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      hash.update(chunk);
+    });
     req.on('error', () => {});
     req.on('close', () => {
       if (bytes < expected) seen.push({ bytes, whole: false });
     });
     req.on('end', () => {
       void recorded().then((intentRecorded) => {
-        seen.push({ bytes, whole: bytes === expected, intentRecorded });
+        seen.push({ bytes, sha256: hash.digest('hex'), whole: bytes === expected, intentRecorded });
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: `${PEOPLE} team member(s) uploaded`, status: 200 }));
+        res.end(JSON.stringify({ message: `${people} team member(s) uploaded`, status: 200 }));
       });
     });
   });
@@ -84,7 +90,7 @@ describe.each(Object.entries(stores))('with the %s store', (_name, store) => {
       env: { UPLOAD_TOKEN: 'test-token-123', UPLOAD_BASE_URL: url },
     });
     expect(r.json()).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
-    expect(svc.seen).toEqual([{ bytes: expect.any(Number), whole: true, intentRecorded: true }]);
+    expect(svc.seen).toEqual([{ bytes: expect.any(Number), sha256: expect.any(String), whole: true, intentRecorded: true }]);
     expect(svc.seen[0]!.bytes).toBeGreaterThan(512 * 1024);
   });
 
@@ -105,4 +111,23 @@ describe.each(Object.entries(stores))('with the %s store', (_name, store) => {
     const history = await runCli(['history', 'team-members', '--json', '--state', state], { env: { UPLOAD_BASE_URL: svc.url } });
     expect(history.json()).toMatchObject({ pending: null });
   });
+});
+
+it('a body over 16 MiB, hashed on a thread of its own: the intent and the record carry the sha256 of the bytes the service received', async () => {
+  const state = join(tempDir().dir, 'state');
+  const people = 160_000;
+  let url = '';
+  const svc = await service(() => stores.directory.recorded(state, url), people);
+  url = svc.url;
+  const file = writeMembers(tempDir().dir, 'staff.csv', range(1, people));
+  // The program as it ships (bin/upload.js), whose thread is an eval'd script of the bundle.
+  const run = startCli(['team-members', file, '--yes', '--no-baseline', '--json', '--state', state], { UPLOAD_TOKEN: 'test-token-123', UPLOAD_BASE_URL: url });
+  const { code, stdout } = await run.done;
+  expect(JSON.parse(stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
+  expect(code).toBe(0);
+  expect(svc.seen).toHaveLength(1);
+  expect(svc.seen[0]).toMatchObject({ whole: true, intentRecorded: true });
+  expect(svc.seen[0]!.bytes).toBeGreaterThan(16 * 1024 * 1024);
+  const recorded = JSON.parse(readFileSync(join(keyDir(state, url), 'generations', '1.json'), 'utf8')) as { sha256: string; bytes: number };
+  expect(recorded).toMatchObject({ sha256: svc.seen[0]!.sha256, bytes: svc.seen[0]!.bytes });
 });

@@ -87,6 +87,47 @@ describe('Bodies and encodePayload', () => {
   });
 });
 
+describe('Payload.digest', () => {
+  /** The hashing threads started while `work` ran. */
+  async function threadsDuring(work: () => Promise<unknown>): Promise<number> {
+    let started = 0;
+    const count = () => started++;
+    process.on('worker', count);
+    try {
+      await work();
+    } finally {
+      process.off('worker', count);
+    }
+    return started;
+  }
+  const sha256 = (chunks: readonly Buffer[]) => createHash('sha256').update(Buffer.concat(chunks)).digest('hex');
+  // About 18 MB: over the size from which a body is hashed on a thread of its own.
+  const large = Array.from({ length: 200_000 }, (_, i) => JSON.stringify({ employeeID: `E${i}`, email: `person.${i}@example.com`, name: `Zoë Müller ${i}` }));
+
+  it('hashes a large body on a thread of its own, reading its chunks in place, to the same sha256', async () => {
+    const payload = encodePayload(large);
+    expect(payload.bytes).toBeGreaterThan(16 * 1024 * 1024);
+    expect(payload.chunks.every((c) => c.buffer instanceof SharedArrayBuffer)).toBe(true);
+    let digest = '';
+    expect(await threadsDuring(async () => (digest = await payload.digest()))).toBe(1);
+    expect(digest).toBe(sha256(payload.chunks));
+    // Worked out once: the getter and a second digest() read it.
+    expect(payload.sha256).toBe(digest);
+    expect(await threadsDuring(() => payload.digest())).toBe(0);
+  });
+
+  it("hashes a small body here, and one holding bytes that are not shared memory (a snapshot's)", async () => {
+    const small = encodePayload(large.slice(0, 1000));
+    expect(await threadsDuring(() => small.digest())).toBe(0);
+    expect(await small.digest()).toBe(sha256(small.chunks));
+    // A recorded body read back whole is ordinary memory: hashed here, to the same sha256.
+    const whole = Buffer.concat(encodePayload(large).chunks);
+    const adopted = Bodies.adopt(whole, new Uint32Array(1), new Uint32Array(1), 0).payload();
+    expect(await threadsDuring(() => adopted.digest())).toBe(0);
+    expect(await adopted.digest()).toBe(sha256([whole]));
+  });
+});
+
 describe('decodeCanonical', () => {
   const member = (id: string, name: string) => JSON.stringify({ employeeID: id, email: `${id}@example.com`, name, roleCode: null, parentKey: null });
 
