@@ -59,6 +59,10 @@ const VARIANTS = {
     name: 'reads-256k',
     patches: [['read/index.js', 'const READ_SIZE = 32768;', 'const READ_SIZE = 262144;']],
   },
+  "chunks in V8's own memory, not shared (Buffer.allocUnsafe)": {
+    name: 'unshared-chunks',
+    patches: [['contract/json-array.js', 'const sharedMemory = (bytes) => Buffer.from(new SharedArrayBuffer(bytes));', 'const sharedMemory = (bytes) => Buffer.allocUnsafe(bytes);']],
+  },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
     patches: [

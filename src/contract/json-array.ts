@@ -41,8 +41,8 @@ function hashHere(chunks: readonly Buffer[]): string {
 }
 
 function hashOnAThread(chunks: readonly Buffer[]): Promise<string> {
-  const { Worker } = process.getBuiltinModule('node:worker_threads');
   return new Promise((resolve, reject) => {
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(HASHER, { eval: true, workerData: chunks });
     worker.once('message', resolve);
     worker.once('error', reject);

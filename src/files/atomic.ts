@@ -147,6 +147,8 @@ export async function writeFileAtomic(path: string, chunks: Iterable<Uint8Array 
 export async function writeBytesAtomic<T>(path: string, chunks: readonly Uint8Array[], mode: number, meanwhile: () => T | Promise<T>): Promise<T> {
   const file = await atomicFile(path, mode, true);
   const written = file.writev(chunks);
+  // Awaited below, once `meanwhile` is done: a write that fails first (a full disk) is not an unhandled rejection.
+  written.catch(() => {});
   let result: T;
   try {
     result = await meanwhile();

@@ -68,6 +68,8 @@ export async function send(req: SendRequest): Promise<SendResult> {
       const at = { attempt: n, attempts: policy.attempts };
       emit({ type: 'sending', ...at, bytes: 0, total });
       let sentThisAttempt = false;
+      // The last chunk handed over (it waits for the write-ahead intent): only then can a gateway have had it all.
+      let lastChunkGone = false;
       const result = await attempt({
         url,
         dispatcher,
@@ -77,7 +79,10 @@ export async function send(req: SendRequest): Promise<SendResult> {
         answerMs: policy.answerMs,
         connectMs: policy.connectMs,
         signal,
-        onBytes: (bytes) => emit({ type: 'sending', ...at, bytes, total }),
+        onBytes: (bytes) => {
+          lastChunkGone = bytes === total;
+          emit({ type: 'sending', ...at, bytes, total });
+        },
         onSent: () => {
           sentThisAttempt = true;
           emit({ type: 'waiting', ...at, answerMs: policy.answerMs });
@@ -105,7 +110,8 @@ export async function send(req: SendRequest): Promise<SendResult> {
         answered = { status: result.status, message: said ?? '' };
         lastSaid = serviceSaid(result.text);
         reason = `the service answered ${result.status}${said ? ` ("${said.slice(0, 200)}")` : ''}`;
-        if (GATEWAY_STATUS.has(result.status)) maybeApplied = true;
+        // Only a gateway that may have had the whole body may have passed it on.
+        if (GATEWAY_STATUS.has(result.status) && lastChunkGone) maybeApplied = true;
         retryAfterMs = parseRetryAfter(result.headers['retry-after'], Date.now());
         tried.push(String(result.status));
       } else {

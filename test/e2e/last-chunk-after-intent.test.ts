@@ -9,6 +9,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { encodePayload } from '../../src/contract/json-array.js';
+import { KINDS } from '../../src/contract/kinds.js';
+import { send } from '../../src/send/index.js';
 import { HOOKS_BIN, runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { asAdmin, freshDatabase } from '../helpers/postgres.js';
@@ -130,4 +133,57 @@ it('a body over 16 MiB, hashed on a thread of its own: the intent and the record
   expect(svc.seen[0]!.bytes).toBeGreaterThan(16 * 1024 * 1024);
   const recorded = JSON.parse(readFileSync(join(keyDir(state, url), 'generations', '1.json'), 'utf8')) as { sha256: string; bytes: number };
   expect(recorded).toMatchObject({ sha256: svc.seen[0]!.sha256, bytes: svc.seen[0]!.bytes });
+});
+
+it('a record slower to write than --timeout: the last chunk waits for it, and the wait is not counted against the answer', async () => {
+  const svc = await service(() => Promise.resolve(false));
+  const texts = Array.from({ length: PEOPLE }, (_, i) => JSON.stringify({ employeeID: `E${i}`, email: `p${i}@example.com`, name: `Person ${i}` }));
+  const payload = encodePayload(texts);
+  expect(payload.chunks.length).toBeGreaterThan(1);
+  let opened = false;
+  const ready = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      opened = true;
+      resolve();
+    }, 1500),
+  );
+  const { answer, attempts } = await send({
+    info: KINDS['team-members'],
+    baseUrl: new URL(svc.url),
+    token: { value: 'test-token-123', from: 'UPLOAD_TOKEN' },
+    payload,
+    ready,
+    retries: 0,
+    timeoutSeconds: 0.5,
+    env: {},
+    tuning: { baseMs: 10, capMs: 40 },
+  });
+  expect(opened).toBe(true);
+  expect(answer.status).toBe(200);
+  expect(attempts).toBe(1);
+  expect(svc.seen).toEqual([{ bytes: payload.bytes, sha256: payload.sha256, whole: true, intentRecorded: false }]);
+});
+
+it("a gateway's 502 before the last chunk went: nothing can have been passed on, so the run is unreachable, not unknown", async () => {
+  // A gateway that answers as soon as the request's head arrives, reading none of the body.
+  const gateway = createServer((_req, res) => {
+    res.writeHead(502, { 'content-type': 'text/plain', connection: 'close' });
+    res.end('Bad Gateway');
+  });
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+  close = () => new Promise((resolve) => gateway.close(() => resolve()));
+  const texts = Array.from({ length: PEOPLE }, (_, i) => JSON.stringify({ employeeID: `E${i}`, email: `p${i}@example.com`, name: `Person ${i}` }));
+  const sent = send({
+    info: KINDS['team-members'],
+    baseUrl: new URL(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}`),
+    token: { value: 'test-token-123', from: 'UPLOAD_TOKEN' },
+    payload: encodePayload(texts),
+    // The intent is never recorded while this runs: the last chunk never goes.
+    ready: new Promise<void>(() => {}),
+    retries: 0,
+    timeoutSeconds: 5,
+    env: {},
+    tuning: { baseMs: 10, capMs: 40 },
+  });
+  await expect(sent).rejects.toMatchObject({ outcome: 'unreachable', code: 'UNREACHABLE' });
 });
