@@ -5,6 +5,8 @@
 // garbage collector never traces or copies them (docs/performance.md, "Bodies as bytes"). Never one
 // giant buffer or string, so bodies larger than V8's string limit (about 512 MB) work. The chunks'
 // memory is shared (SharedArrayBuffer), so another thread can hash them where they are.
+import type { Worker } from 'node:worker_threads';
+
 const CHUNK = 256 * 1024;
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
@@ -21,17 +23,63 @@ export interface Payload {
   digest(): Promise<string>;
 }
 
-/** From this size on, `digest()` hashes on a thread of its own: 0.1 s of CPU for 137 MB, and a thread's start costs about 30 ms. */
+/** From this size on, a body is hashed on a thread of its own: 0.1 s of CPU for 137 MB, and a thread's start costs about 30 ms. */
 const OFF_THREAD_BYTES = 16 * 1024 * 1024;
 
-/** The hashing thread: an eval'd script (nothing to bundle or find on disk), given the chunks, which it reads in place. */
-const HASHER = `const { parentPort, workerData } = require('node:worker_threads');
-const hash = require('node:crypto').createHash('sha256');
-for (const chunk of workerData) hash.update(chunk);
-parentPort.postMessage(hash.digest('hex'));`;
+/**
+ * The hashing thread: an eval'd script (nothing to bundle or find on disk), read as CommonJS or as an
+ * ES module (a process started with --input-type=module passes that on). It is sent chunks, which it
+ * reads in place (shared memory), then `null`, for the digest.
+ */
+const HASHER = `const { parentPort } = process.getBuiltinModule('node:worker_threads');
+const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+parentPort.on('message', (chunks) => {
+  if (chunks) for (const chunk of chunks) hash.update(chunk);
+  else parentPort.postMessage(hash.digest('hex')), parentPort.close();
+});`;
+
+/**
+ * A sha256 worked out on a thread of its own, fed chunks in order as they are made. Until it is asked
+ * for its digest it does not keep the process alive (a plan refused by a guard just ends).
+ */
+class ChunkHasher {
+  private readonly worker: Worker;
+  private readonly result: Promise<string>;
+
+  constructor() {
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
+    this.worker = new Worker(HASHER, { eval: true });
+    this.result = new Promise((resolve, reject) => {
+      this.worker.once('message', resolve);
+      this.worker.once('error', reject);
+      this.worker.once('exit', (code) => reject(new Error(`the hashing thread ended (${code}) without a digest`)));
+    });
+    // After the listeners: adding one to its messages would hold the process again.
+    this.worker.unref();
+    // Awaited by digest(); a thread that fails before then is not an unhandled rejection.
+    this.result.catch(() => {});
+  }
+
+  /** Chunks of shared memory are read where they are; others (a snapshot's bytes, in the chunks made before the thread started) are copied first. */
+  add(chunks: readonly Buffer[]): void {
+    this.worker.postMessage(chunks.map((c) => (c.buffer instanceof SharedArrayBuffer ? c : copied(c))));
+  }
+
+  digest(): Promise<string> {
+    this.worker.ref();
+    this.worker.postMessage(null);
+    return this.result;
+  }
+}
 
 /** Memory for a chunk, shared so that the hashing thread reads it without a copy. */
 const sharedMemory = (bytes: number) => Buffer.from(new SharedArrayBuffer(bytes));
+
+function copied(bytes: Buffer): Buffer {
+  const copy = sharedMemory(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
 
 function hashHere(chunks: readonly Buffer[]): string {
   // node:crypto loads here, not with the validator: a dry run never hashes (10-row start-up time).
@@ -40,24 +88,26 @@ function hashHere(chunks: readonly Buffer[]): string {
   return hash.digest('hex');
 }
 
-function hashOnAThread(chunks: readonly Buffer[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const worker = new Worker(HASHER, { eval: true, workerData: chunks });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the hashing thread ended (${code}) without a digest`)));
-  });
+/** The chunks hashed on a thread, or undefined where one cannot start. */
+function onAThread(chunks: readonly Buffer[], hasher?: ChunkHasher): Promise<string> | undefined {
+  try {
+    if (hasher) return hasher.digest();
+    const started = new ChunkHasher();
+    started.add(chunks);
+    return started.digest();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * A payload of these chunks whose sha256 is worked out when first asked for: a dry run never asks.
  * An upload asks with digest() as it takes the lock: a large body is hashed on a thread of its own
- * while this one writes the intent and loads the HTTP client (docs/state.md, step 6; a body with a
- * snapshot's bytes in it, which are not shared memory, is hashed here). An own getter: a spread or
- * `JSON.stringify` of the payload reads it too.
+ * while this one writes the intent and loads the HTTP client (docs/state.md, step 6), or was hashed as
+ * it was made (`hasher`, Bodies.hashAsItGoes). An own getter: a spread or `JSON.stringify` of the
+ * payload reads it too.
  */
-function sealedPayload(records: number, chunks: readonly Buffer[]): Payload {
+function sealedPayload(records: number, chunks: readonly Buffer[], hasher?: ChunkHasher): Payload {
   let bytes = 0;
   for (const chunk of chunks) bytes += chunk.length;
   let sha256: string | undefined;
@@ -71,9 +121,11 @@ function sealedPayload(records: number, chunks: readonly Buffer[]): Payload {
       return here();
     },
     digest(): Promise<string> {
-      const offThread = sha256 === undefined && bytes >= OFF_THREAD_BYTES && chunks.every((c) => c.buffer instanceof SharedArrayBuffer);
+      // Without a hasher, only a body wholly in shared memory: a copy of a snapshot's bytes would cost more than hashing them.
+      const large = bytes >= OFF_THREAD_BYTES && chunks.every((c) => c.buffer instanceof SharedArrayBuffer);
+      const thread = sha256 === undefined && (hasher || large) ? onAThread(chunks, hasher) : undefined;
       // A thread that cannot start or fails: hashed here, as a smaller body is.
-      digesting ??= offThread ? hashOnAThread(chunks).then((hex) => (sha256 ??= hex), here) : Promise.resolve().then(here);
+      digesting ??= thread ? thread.then((hex) => (sha256 ??= hex), here) : Promise.resolve().then(here);
       return digesting;
     },
   };
@@ -113,6 +165,10 @@ export class Bodies {
   private shared: SharedRecords | undefined;
   private chunkFirst = 0;
   private sharedNext = 0;
+  /** hashAsItGoes(): from how many bytes on; the bytes of the chunks closed so far; the thread, once they pass that. */
+  private hashFrom = Infinity;
+  private closedBytes = 0;
+  private hasher: ChunkHasher | undefined;
 
   constructor() {
     this.buf = sharedMemory(CHUNK);
@@ -157,6 +213,16 @@ export class Bodies {
   shareWith(records: SharedRecords): void {
     if (this.count > 0) throw new Error('shareWith() comes before the first record');
     this.shared = records;
+  }
+
+  /**
+   * From now on, once the body passes 16 MiB, each chunk is hashed on a thread of its own as it is
+   * closed: a real upload's sha256 is then ready when the plan is (docs/performance.md). A dry run
+   * never asks: it never hashes. (`fromBytes`: the tests' smaller bodies.)
+   */
+  hashAsItGoes(fromBytes = OFF_THREAD_BYTES): void {
+    if (this.count > 0) throw new Error('hashAsItGoes() comes before the first record');
+    this.hashFrom = fromBytes;
   }
 
   /** Appends a record given as its canonical JSON. */
@@ -287,12 +353,30 @@ export class Bodies {
     return kept;
   }
 
+  /** The chunk just closed to the hashing thread, before shareChunk() cuts it; every chunk before it once the thread starts. */
+  private hashClosed(): void {
+    const closed = this.chunks[this.chunks.length - 1]!;
+    this.closedBytes += closed.length;
+    if (this.hasher) return this.hasher.add([closed]);
+    if (this.closedBytes < this.hashFrom) return;
+    try {
+      this.hasher = new ChunkHasher();
+      this.hasher.add(this.chunks);
+    } catch {
+      // No thread: the payload is hashed when asked, as without hashAsItGoes().
+      this.hashFrom = Infinity;
+    }
+  }
+
   /**
    * The body to send: the chunks as they are, closed with `]`, with their length and sha256 (worked out
    * when first read). Nothing may be appended after.
    */
   payload(): Payload {
-    return (this.sealed ??= sealedPayload(this.count, this.seal()));
+    if (this.sealed) return this.sealed;
+    const chunks = this.seal();
+    this.hasher?.add(chunks.slice(-1));
+    return (this.sealed = sealedPayload(this.count, chunks, this.hasher));
   }
 
   private seal(): Buffer[] {
@@ -317,6 +401,7 @@ export class Bodies {
       } else {
         // A full chunk ends where its last record does; its spare bytes are never sent.
         this.chunks[this.chunks.length - 1] = this.buf.subarray(0, this.at);
+        if (this.hashFrom !== Infinity) this.hashClosed();
         if (this.shared) this.shareChunk(this.shared);
         this.chunkFirst = this.count;
         this.buf = sharedMemory(Math.max(CHUNK, needed));

@@ -76,8 +76,8 @@ export async function execute(job: Job, ctx: RunContext): Promise<Executed> {
   const { store, key, payload } = job;
   const info = KINDS[job.kind];
   pauseAt('planned');
-  // The body's sha256, for the intent: a large body's is worked out on another thread from now on,
-  // while this one takes the lock and writes.
+  // The body's sha256, for the intent: a large body's is worked out on another thread (as it was made,
+  // for an upload's plan; from now on, for others) while this one takes the lock and writes.
   const digest = payload.digest();
   const lease = await store.lock(key, { ...job.identity, pid: process.pid, what: `${info.noun}s to ${key.baseUrl}` });
   try {

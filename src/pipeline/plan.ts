@@ -42,6 +42,8 @@ export interface PlanInput {
   readonly maxIssues?: number | undefined;
   /** Keep each rejected record with its issues (for --errors-csv). */
   readonly keepRejected?: boolean;
+  /** The body is to be sent (not a dry run): its sha256 is worked out as it is made (Bodies.hashAsItGoes). */
+  readonly hashAsItGoes?: boolean;
   /** Called now and then with the number of records read, for progress displays. */
   readonly onProgress?: ((records: number) => void) | undefined;
   /**
@@ -96,6 +98,8 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   });
   // The records the baseline holds already are kept once, as its bytes (the repeat upload's memory).
   if (input.baseline) validator.bodies.shareWith(input.baseline.records);
+  // A body that is to be sent is hashed as it is made, on a thread of its own, once it is large.
+  if (input.hashAsItGoes) validator.bodies.hashAsItGoes();
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
   let last: ColumnPlan | undefined;

@@ -66,6 +66,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
         knownParentsFrom: parents.knownParentsFrom,
         stdin: ctx.stdin,
         keepRejected: options.errorsCsv !== undefined,
+        hashAsItGoes: !options.dryRun,
         onProgress: (records) => {
           ctx.signal?.throwIfAborted();
           ctx.emit({ type: 'reading', source, records });

@@ -1,9 +1,11 @@
 // The request body is the planned records' bytes, in chunks; joined, it must be exactly the JSON of the
 // array, with the length and hash the audit log and Content-Length rely on, and each record must read
 // back as the bytes of its own JSON.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Bodies, encodePayload } from '../../src/contract/json-array.js';
 import { decodeCanonical } from '../../src/diff/snapshot.js';
 
@@ -88,10 +90,16 @@ describe('Bodies and encodePayload', () => {
 });
 
 describe('Payload.digest', () => {
+  const failures: unknown[] = [];
+  afterEach(() => expect(failures.splice(0)).toEqual([]));
   /** The hashing threads started while `work` ran. */
   async function threadsDuring(work: () => Promise<unknown>): Promise<number> {
     let started = 0;
-    const count = () => started++;
+    // A thread that fails leaves the hash to this one: the digest would still be right, so it is counted as a failure here.
+    const count = (worker: Worker) => {
+      started++;
+      worker.on('error', (err) => failures.push(err));
+    };
     process.on('worker', count);
     try {
       await work();
@@ -114,6 +122,34 @@ describe('Payload.digest', () => {
     // Worked out once: the getter and a second digest() read it.
     expect(payload.sha256).toBe(digest);
     expect(await threadsDuring(() => payload.digest())).toBe(0);
+  });
+
+  it('hashes a body that is to be sent as it is made, once it passes 16 MiB, and never one that is not', async () => {
+    const sent = new Bodies();
+    sent.hashAsItGoes();
+    expect(
+      await threadsDuring(async () => {
+        for (const text of large) sent.push(text);
+        // Node says a thread was made on the next tick.
+        await new Promise((resolve) => setImmediate(resolve));
+      }),
+    ).toBe(1);
+    const payload = sent.payload();
+    expect(await threadsDuring(() => payload.digest())).toBe(0);
+    expect(await payload.digest()).toBe(sha256(payload.chunks));
+    // A dry run's body: no thread while it is made.
+    expect(await threadsDuring(async () => void Bodies.of(large))).toBe(0);
+  });
+
+  it('a body hashed as it is made but never sent (a plan refused) does not keep the process alive', () => {
+    const dist = new URL('../../dist/contract/json-array.js', import.meta.url).href;
+    const script = `import { Bodies } from '${dist}';
+const bodies = new Bodies();
+bodies.hashAsItGoes(0);
+for (let i = 0; i < 20000; i++) bodies.push(JSON.stringify({ employeeID: 'E' + i, name: 'Zoë ' + i }));
+process.stdout.write('made');`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect([r.status, r.signal, r.stdout]).toEqual([0, null, 'made']);
   });
 
   it("hashes a small body here, and one holding bytes that are not shared memory (a snapshot's)", async () => {

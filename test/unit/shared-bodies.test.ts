@@ -1,6 +1,7 @@
 // A plan compared with a baseline keeps the records the baseline holds byte for byte as views of the
 // baseline's bytes (Bodies.shareWith), so a repeat upload holds one copy of them. Whatever is shared,
 // the plan's bytes, records, payload and diff must be exactly those of a plan that shares nothing.
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bodies } from '../../src/contract/json-array.js';
@@ -169,35 +170,55 @@ describe('Bodies.shareWith: a plan keeps the baseline records it repeats as view
   });
 
   it('any edits of a baseline give the bytes of a plan that shares nothing (property)', () => {
-    const small = Array.from({ length: 5_000 }, (_, i) => member(i + 1));
-    const base = snapshotOf(small);
-    const edit = fc.oneof(
-      fc.record({ change: fc.nat(), name: fc.string({ unit: 'binary', maxLength: 12 }) }),
-      fc.record({ insert: fc.nat(), n: fc.integer({ min: 10_000, max: 20_000 }) }),
-      fc.record({ remove: fc.nat(), count: fc.integer({ min: 1, max: 300 }) }),
-      fc.record({ move: fc.nat(), to: fc.nat(), count: fc.integer({ min: 1, max: 300 }) }),
-    );
     fc.assert(
-      fc.property(fc.array(edit, { maxLength: 8 }), (edits) => {
-        let plan = [...small];
-        for (const e of edits) {
-          if (plan.length === 0) break;
-          if ('change' in e) {
-            const at = e.change % plan.length;
-            plan[at] = { ...plan[at]!, name: e.name };
-          } else if ('insert' in e) plan.splice(e.insert % (plan.length + 1), 0, member(e.n));
-          else if ('remove' in e) plan.splice(e.remove % plan.length, e.count);
-          else {
-            const moved = plan.splice(e.move % plan.length, e.count);
-            plan.splice(e.to % (plan.length + 1), 0, ...moved);
-          }
-        }
-        // Keys stay unique in a plan (the validator sees to it).
-        const seen = new Set<string>();
-        plan = plan.filter((m) => !seen.has(m.employeeID) && seen.add(m.employeeID));
-        expectSame(plan, base);
-      }),
+      fc.property(fc.array(edit, { maxLength: 8 }), (edits) => void expectSame(edited(edits), smallBase)),
       { numRuns: 30 },
     );
   });
+
+  it('hashed as it is made, on a thread, shared bytes and all: the digest is the sha256 of the bytes (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { maxLength: 8 }), fc.integer({ min: 0, max: 600_000 }), async (edits, fromBytes) => {
+        const plan = edited(edits);
+        const bodies = new Bodies();
+        bodies.shareWith(smallBase.records);
+        bodies.hashAsItGoes(fromBytes);
+        for (const m of plan) bodies.push(JSON.stringify(m));
+        const payload = bodies.payload();
+        const expected = createHash('sha256').update(Buffer.concat(payload.chunks)).digest('hex');
+        expect(await payload.digest()).toBe(expected);
+      }),
+      { numRuns: 15 },
+    );
+  });
 });
+
+const small = Array.from({ length: 5_000 }, (_, i) => member(i + 1));
+const smallBase = snapshotOf(small);
+const edit = fc.oneof(
+  fc.record({ change: fc.nat(), name: fc.string({ unit: 'binary', maxLength: 12 }) }),
+  fc.record({ insert: fc.nat(), n: fc.integer({ min: 10_000, max: 20_000 }) }),
+  fc.record({ remove: fc.nat(), count: fc.integer({ min: 1, max: 300 }) }),
+  fc.record({ move: fc.nat(), to: fc.nat(), count: fc.integer({ min: 1, max: 300 }) }),
+);
+type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
+
+/** `small` with the edits made, its keys kept unique (as the validator sees to it). */
+function edited(edits: readonly Edit[]): Member[] {
+  let plan = [...small];
+  for (const e of edits) {
+    if (plan.length === 0) break;
+    if ('change' in e) {
+      const at = e.change % plan.length;
+      plan[at] = { ...plan[at]!, name: e.name };
+    } else if ('insert' in e) plan.splice(e.insert % (plan.length + 1), 0, member(e.n));
+    else if ('remove' in e) plan.splice(e.remove % plan.length, e.count);
+    else {
+      const moved = plan.splice(e.move % plan.length, e.count);
+      plan.splice(e.to % (plan.length + 1), 0, ...moved);
+    }
+  }
+  const seen = new Set<string>();
+  plan = plan.filter((m) => !seen.has(m.employeeID) && seen.add(m.employeeID));
+  return plan;
+}
