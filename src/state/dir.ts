@@ -31,6 +31,7 @@ import type {
   Generation,
   Holder,
   Intended,
+  IntentFacts,
   Intent,
   Lease,
   ListedGeneration,
@@ -270,12 +271,7 @@ export class DirectoryStore implements StateStore {
    * head proved: a run that lost its lock, or whose plan went stale, before that moment takes its intent
    * back and sends nothing; one that loses the lock after it leaves an intent every later run sees.
    */
-  async intend(
-    key: StateKey,
-    expected: number,
-    body: readonly Uint8Array[],
-    meta: () => Omit<Generation, 'generation'> | Promise<Omit<Generation, 'generation'>>,
-  ): Promise<Intended> {
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts): Promise<Intended> {
     const dir = await this.ensure(key);
     const id = randomBytes(8).toString('hex');
     // The bytes first, under a name of this run's own: an intent is only ever seen with its body whole.

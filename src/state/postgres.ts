@@ -20,6 +20,7 @@ import type {
   Generation,
   Holder,
   Intended,
+  IntentFacts,
   Intent,
   Lease,
   ListedGeneration,
@@ -413,12 +414,7 @@ export class PostgresStore implements StateStore {
    * half-way), the head compared with the plan's, and the intent inserted only where none is: a
    * compare-and-set on all three, or nothing is written.
    */
-  async intend(
-    key: StateKey,
-    expected: number,
-    body: readonly Uint8Array[],
-    meta: () => Omit<Generation, 'generation'> | Promise<Omit<Generation, 'generation'>>,
-  ): Promise<Intended> {
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts): Promise<Intended> {
     const held = this.locks.get(JSON.stringify(key));
     if (!held) throw lockLost(key, this.label);
     const id = randomBytes(8).toString('hex');

@@ -189,6 +189,9 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/** The facts an intent records (its sha256 among them), asked for once the store is writing its bytes. */
+export type IntentFacts = () => Omit<Generation, 'generation'> | Promise<Omit<Generation, 'generation'>>;
+
 /**
  * A body about to be sent, recorded before its last chunk leaves (write-ahead): the generation it will
  * become once the service confirms it. An intent that no commit confirmed is an upload whose outcome
@@ -268,12 +271,7 @@ export interface StateStore {
    * `meta` is called once, once the body's bytes are being written where the store can, and may take
    * its time (the body's sha256, the send's start: the run's work and the disk's overlap).
    */
-  intend(
-    key: StateKey,
-    expected: number,
-    body: readonly Uint8Array[],
-    meta: () => Omit<Generation, 'generation'> | Promise<Omit<Generation, 'generation'>>,
-  ): Promise<Intended>;
+  intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts): Promise<Intended>;
   /**
    * The intent no commit confirmed, if any: one past the latest generation, or one for a generation that
    * exists with other bytes (sent by a run that lost its lock: the service may hold it instead).
