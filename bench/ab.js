@@ -61,7 +61,13 @@ const VARIANTS = {
   },
   "chunks in V8's own memory, not shared (Buffer.allocUnsafe)": {
     name: 'unshared-chunks',
-    patches: [['contract/json-array.js', 'const sharedMemory = (bytes) => Buffer.from(new SharedArrayBuffer(bytes));', 'const sharedMemory = (bytes) => Buffer.allocUnsafe(bytes);']],
+    patches: [
+      [
+        'contract/json-array.js',
+        'const sharedMemory = (bytes) => Buffer.from(new SharedArrayBuffer(bytes));',
+        'const sharedMemory = (bytes) => Buffer.allocUnsafe(bytes);',
+      ],
+    ],
   },
   'a Map of keys (no sorted key list)': {
     name: 'map-keys',
