@@ -285,6 +285,7 @@ export class DirectoryStore implements StateStore {
     }));
     pauseAt('writing-intent');
     let created = false;
+    let adopted: string | undefined;
     try {
       for (let attempt = 0; attempt < 2 && !created; attempt++) {
         created = await createFileExclusive(join(dir, 'intent.json'), `${JSON.stringify(intent)}\n`, this.fileMode);
@@ -292,19 +293,21 @@ export class DirectoryStore implements StateStore {
         const other = await readJson<Intent>(join(dir, 'intent.json'));
         // The same bytes for the same generation, sent before and never confirmed: this run sends them again.
         if (other && other.generation === intent.generation && other.sha256 === intent.sha256 && other.bytes === intent.bytes) {
-          await rm(bytes, { force: true });
-          return { id: other.id ?? '', adopted: true };
+          adopted = other.id ?? '';
+          break;
         }
         // An intent left behind by a commit cut short (its generation recorded, with its bytes) is done with.
         if (other && !(await this.unconfirmed(key, other))) await this.forget(key, other.id ?? '');
         else throw anotherPending(key, this.label, other);
       }
-      if (!created) throw anotherPending(key, this.label, undefined);
+      if (!created && adopted === undefined) throw anotherPending(key, this.label, undefined);
     } catch (err) {
       await rm(bytes, { force: true });
       throw err;
     }
-    // Proved after the create: from here on a run that takes the lock over sees this intent.
+    if (adopted !== undefined) await rm(bytes, { force: true });
+    // Proved after the create, or the adoption (as PostgreSQL's transaction proves both): from here on
+    // a run that takes the lock over sees this intent.
     const lease = this.leases.get(JSON.stringify(key));
     const refusal =
       !lease || !(await lease.stillHeld())
@@ -313,10 +316,11 @@ export class DirectoryStore implements StateStore {
           ? stateMoved(key, this.label, expected, (await this.head(key))?.generation ?? 0)
           : undefined;
     if (refusal) {
-      await this.forget(key, id);
+      // Only this run's own intent is taken back; an adopted one stays for the run that wrote it, or a person.
+      if (adopted === undefined) await this.forget(key, id);
       throw refusal;
     }
-    return { id, adopted: false };
+    return adopted === undefined ? { id, adopted: false } : { id: adopted, adopted: true };
   }
 
   async pending(key: StateKey): Promise<Intent | undefined> {
