@@ -113,6 +113,13 @@ function sealedPayload(records: number, chunks: readonly Buffer[], hasher?: Chun
   let sha256: string | undefined;
   let digesting: Promise<string> | undefined;
   const here = () => (sha256 ??= hashHere(chunks));
+  const digestOnce = (): Promise<string> => {
+    // Without a hasher, only a body wholly in shared memory: a copy of a snapshot's bytes would cost more than hashing them.
+    const large = bytes >= OFF_THREAD_BYTES && chunks.every((c) => c.buffer instanceof SharedArrayBuffer);
+    const thread = sha256 === undefined && (hasher || large) ? onAThread(chunks, hasher) : undefined;
+    // A thread that cannot start or fails: hashed here, as a smaller body is.
+    return thread ? thread.then((hex) => (sha256 ??= hex), here) : Promise.resolve().then(here);
+  };
   return {
     records,
     chunks,
@@ -121,12 +128,7 @@ function sealedPayload(records: number, chunks: readonly Buffer[], hasher?: Chun
       return here();
     },
     digest(): Promise<string> {
-      // Without a hasher, only a body wholly in shared memory: a copy of a snapshot's bytes would cost more than hashing them.
-      const large = bytes >= OFF_THREAD_BYTES && chunks.every((c) => c.buffer instanceof SharedArrayBuffer);
-      const thread = sha256 === undefined && (hasher || large) ? onAThread(chunks, hasher) : undefined;
-      // A thread that cannot start or fails: hashed here, as a smaller body is.
-      digesting ??= thread ? thread.then((hex) => (sha256 ??= hex), here) : Promise.resolve().then(here);
-      return digesting;
+      return (digesting ??= digestOnce());
     },
   };
 }
