@@ -23,7 +23,7 @@ import type { send as sendBody, ServiceAnswer } from '../send/index.js';
 import type { Token } from '../send/config.js';
 import { pauseAt } from '../state/pause.js';
 import { lockLost } from '../state/refusals.js';
-import type { ApprovalStory, AuditEntry, Generation, Intended, Lease, Operation, RecordedLayout, StateKey, StateStore } from '../state/types.js';
+import type { ApprovalStory, AuditEntry, Generation, Intended, IntentFacts, Lease, Operation, RecordedLayout, StateKey, StateStore } from '../state/types.js';
 import { uncertain } from './baseline.js';
 import { toolVersion } from '../version.js';
 import type { RunContext } from './context.js';
@@ -206,7 +206,7 @@ async function freshFacts(job: Job): Promise<void> {
 }
 
 /** The intent, or the refusal that says why it could not be written (nothing was sent). */
-async function writeIntent(job: Job, meta: () => Promise<Omit<Generation, 'generation'>>): Promise<Intended> {
+async function writeIntent(job: Job, meta: IntentFacts): Promise<Intended> {
   const { store, key, payload } = job;
   try {
     return await store.intend(key, job.expected, payload.chunks, meta);
