@@ -21,34 +21,82 @@ export interface Payload {
   readonly sha256: string;
   /** The same sha256, a large body's worked out on another thread; never rejects. */
   digest(): Promise<string>;
+  /**
+   * The file these very bytes were written to as they were made (Bodies.hashAsItGoes with a spool),
+   * once they are all in it and synced; undefined when there is none, or its write failed. Never rejects.
+   */
+  spooled(): Promise<Spool | undefined>;
+}
+
+/**
+ * A file open for writing that a body is written to, by the hashing thread, as it is made: a store's
+ * (src/state/types.ts, `StateStore.spool`), so that the upload finds its bytes on the disk already.
+ * The descriptor is closed once the thread is done with it (spooled() answers after that); one whose
+ * thread is never asked for its digest stays open until the process ends.
+ */
+export interface Spool {
+  readonly fd: number;
 }
 
 /** From this size on, a body is hashed on a thread of its own: 0.1 s of CPU for 137 MB, and a thread's start costs about 30 ms. */
 const OFF_THREAD_BYTES = 16 * 1024 * 1024;
 
+/** A spool's bytes are synced as they go, every this many: the last sync, at the end, then has little left to do. */
+const SYNC_EVERY = 32 * 1024 * 1024;
+
 /**
  * The hashing thread: an eval'd script (nothing to bundle or find on disk), read as CommonJS or as an
  * ES module (a process started with --input-type=module passes that on). It is sent chunks, which it
- * reads in place (shared memory), then `null`, for the digest.
+ * reads in place (shared memory), then `null`, for the digest. Given a spool's descriptor
+ * (`workerData`), it also writes each chunk there, synced every SYNC_EVERY bytes and at the end, and
+ * answers how many bytes it wrote (-1 once a write failed: the file is not used).
  */
-const HASHER = `const { parentPort } = process.getBuiltinModule('node:worker_threads');
+const HASHER = `const { parentPort, workerData: fd } = process.getBuiltinModule('node:worker_threads');
+const { writeSync, fdatasyncSync } = process.getBuiltinModule('node:fs');
 const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+let wrote = fd === null ? -1 : 0;
+let unsynced = 0;
+const spool = (chunk) => {
+  try {
+    for (let at = 0; at < chunk.length; ) {
+      const n = writeSync(fd, chunk, at);
+      if (n <= 0) throw new Error('no progress');
+      at += n;
+    }
+    wrote += chunk.length;
+    unsynced += chunk.length;
+    if (unsynced >= ${SYNC_EVERY}) fdatasyncSync(fd), (unsynced = 0);
+  } catch {
+    wrote = -1;
+  }
+};
 parentPort.on('message', (chunks) => {
-  if (chunks) for (const chunk of chunks) hash.update(chunk);
-  else parentPort.postMessage(hash.digest('hex')), parentPort.close();
+  if (chunks) for (const chunk of chunks) hash.update(chunk), wrote >= 0 && spool(chunk);
+  else {
+    if (wrote >= 0) try { fdatasyncSync(fd); } catch { wrote = -1; }
+    parentPort.postMessage({ hex: hash.digest('hex'), wrote });
+    parentPort.close();
+  }
 });`;
 
+interface Hashed {
+  readonly hex: string;
+  /** Bytes written to the spool; -1 without one, or once a write failed. */
+  readonly wrote: number;
+}
+
 /**
- * A sha256 worked out on a thread of its own, fed chunks in order as they are made. Until it is asked
- * for its digest it does not keep the process alive (a plan refused by a guard just ends).
+ * A sha256 worked out on a thread of its own, fed chunks in order as they are made (and written to
+ * `spool`, when given). Until it is asked for its digest it does not keep the process alive (a plan
+ * refused by a guard just ends).
  */
 class ChunkHasher {
   private readonly worker: Worker;
-  private readonly result: Promise<string>;
+  readonly result: Promise<Hashed>;
 
-  constructor() {
+  constructor(readonly spool?: Spool) {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    this.worker = new Worker(HASHER, { eval: true });
+    this.worker = new Worker(HASHER, { eval: true, workerData: spool?.fd ?? null });
     this.result = new Promise((resolve, reject) => {
       this.worker.once('message', resolve);
       this.worker.once('error', reject);
@@ -58,6 +106,19 @@ class ChunkHasher {
     this.worker.unref();
     // Awaited by digest(); a thread that fails before then is not an unhandled rejection.
     this.result.catch(() => {});
+    // Closed here (where it was opened: a thread that closes a descriptor it did not open makes Node
+    // warn), once the thread is done with it: closed while the thread may still write, its number
+    // could be another file's by then. A thread never asked for its digest holds it until the end.
+    if (spool) {
+      const close = () => {
+        try {
+          process.getBuiltinModule('node:fs').closeSync(spool.fd);
+        } catch {
+          // Closed already.
+        }
+      };
+      this.result.then(close, close);
+    }
   }
 
   /** Chunks of shared memory are read where they are; others (a snapshot's bytes, in the chunks made before the thread started) are copied first. */
@@ -68,7 +129,7 @@ class ChunkHasher {
   digest(): Promise<string> {
     this.worker.ref();
     this.worker.postMessage(null);
-    return this.result;
+    return this.result.then((r) => r.hex);
   }
 }
 
@@ -120,7 +181,7 @@ function sealedPayload(records: number, chunks: readonly Buffer[], hasher?: Chun
     // A thread that cannot start or fails: hashed here, as a smaller body is.
     return thread ? thread.then((hex) => (sha256 ??= hex), here) : Promise.resolve().then(here);
   };
-  return {
+  const payload: Payload = {
     records,
     chunks,
     bytes,
@@ -130,12 +191,25 @@ function sealedPayload(records: number, chunks: readonly Buffer[], hasher?: Chun
     digest(): Promise<string> {
       return (digesting ??= digestOnce());
     },
+    async spooled(): Promise<Spool | undefined> {
+      if (!hasher?.spool) return undefined;
+      // Asked for together with the digest: the thread's answer says how much of the body it wrote.
+      await payload.digest();
+      const wrote = await hasher.result.then(
+        (r) => r.wrote,
+        () => -1,
+      );
+      return wrote === bytes ? hasher.spool : undefined;
+    },
   };
+  return payload;
 }
+
+const unspooled = (): Promise<undefined> => Promise.resolve(undefined);
 
 /** A payload whose sha256 is known already (a recorded upload's, a saved plan's, checked when read back). */
 export function knownPayload(records: number, body: Buffer, sha256: string): Payload {
-  return { records, chunks: [body], bytes: body.length, sha256, digest: () => Promise.resolve(sha256) };
+  return { records, chunks: [body], bytes: body.length, sha256, digest: () => Promise.resolve(sha256), spooled: unspooled };
 }
 
 /**
@@ -167,10 +241,11 @@ export class Bodies {
   private shared: SharedRecords | undefined;
   private chunkFirst = 0;
   private sharedNext = 0;
-  /** hashAsItGoes(): from how many bytes on; the bytes of the chunks closed so far; the thread, once they pass that. */
+  /** hashAsItGoes(): from how many bytes on; the bytes of the chunks closed so far; the thread, once they pass that; where it writes them. */
   private hashFrom = Infinity;
   private closedBytes = 0;
   private hasher: ChunkHasher | undefined;
+  private spool: (() => Spool | undefined) | undefined;
 
   constructor() {
     this.buf = sharedMemory(CHUNK);
@@ -220,11 +295,14 @@ export class Bodies {
   /**
    * From now on, once the body passes 16 MiB, each chunk is hashed on a thread of its own as it is
    * closed: a real upload's sha256 is then ready when the plan is (docs/performance.md). A dry run
-   * never asks: it never hashes. (`fromBytes`: the tests' smaller bodies.)
+   * never asks: it never hashes. `spool`, called once as the thread starts, may give a file for the
+   * thread to write the chunks to as well (the payload's spooled()), so that an upload finds its bytes
+   * on the disk already. (`fromBytes`: the tests' smaller bodies.)
    */
-  hashAsItGoes(fromBytes = OFF_THREAD_BYTES): void {
+  hashAsItGoes({ fromBytes = OFF_THREAD_BYTES, spool }: { fromBytes?: number; spool?: (() => Spool | undefined) | undefined } = {}): void {
     if (this.count > 0) throw new Error('hashAsItGoes() comes before the first record');
     this.hashFrom = fromBytes;
+    this.spool = spool;
   }
 
   /** Appends a record given as its canonical JSON. */
@@ -362,10 +440,12 @@ export class Bodies {
     if (this.hasher) return this.hasher.add([closed]);
     if (this.closedBytes < this.hashFrom) return;
     try {
-      this.hasher = new ChunkHasher();
+      this.hasher = new ChunkHasher(this.spool?.());
       this.hasher.add(this.chunks);
     } catch {
-      // No thread: the payload is hashed when asked, as without hashAsItGoes().
+      // No thread: the payload is hashed when asked, as without hashAsItGoes(), and written by the
+      // store. A spool it opened is the store's to remove.
+      this.hasher = undefined;
       this.hashFrom = Infinity;
     }
   }

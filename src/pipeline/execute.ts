@@ -209,7 +209,7 @@ async function freshFacts(job: Job): Promise<void> {
 async function writeIntent(job: Job, meta: IntentFacts): Promise<Intended> {
   const { store, key, payload } = job;
   try {
-    return await store.intend(key, job.expected, payload.chunks, meta);
+    return await store.intend(key, job.expected, payload.chunks, meta, () => payload.spooled());
   } catch (err) {
     if (err instanceof GuardRefusal) {
       if (err.code === 'STATE_MOVED') throw moved(job, await store.head(key));

@@ -1,7 +1,7 @@
 // Plan, then execute: read → map → validate → diff, as data. A dry run and a real run build the same
 // plan; only a real run goes on to send it. Everything the later steps need comes back in the plan:
 // the records, the issues, the diff, and what was learnt about the file (delimiter, header, rejected rows).
-import type { Bodies } from '../contract/json-array.js';
+import type { Bodies, Spool } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
 import { StatusTally, excludedWarning, keepByStatus, upFront, type ExcludedRow } from './status-rows.js';
 import { diffRecords, noBaseline, type BaselineSource, type Diff, type RecordsByKey } from '../diff/index.js';
@@ -44,6 +44,8 @@ export interface PlanInput {
   readonly keepRejected?: boolean;
   /** The body is to be sent (not a dry run): its sha256 is worked out as it is made (Bodies.hashAsItGoes). */
   readonly hashAsItGoes?: boolean;
+  /** And its bytes written, as they are made, to a file the store opens for them (StateStore.spool). */
+  readonly spool?: (() => Spool | undefined) | undefined;
   /** Called now and then with the number of records read, for progress displays. */
   readonly onProgress?: ((records: number) => void) | undefined;
   /**
@@ -99,7 +101,7 @@ export async function buildPlan(input: PlanInput): Promise<Plan> {
   // The records the baseline holds already are kept once, as its bytes (the repeat upload's memory).
   if (input.baseline) validator.bodies.shareWith(input.baseline.records);
   // A body that is to be sent is hashed as it is made, on a thread of its own, once it is large.
-  if (input.hashAsItGoes) validator.bodies.hashAsItGoes();
+  if (input.hashAsItGoes) validator.bodies.hashAsItGoes({ spool: input.spool });
   const plans = new Map<string, ColumnPlan>();
   const reported = new Set<string>();
   let last: ColumnPlan | undefined;

@@ -67,6 +67,7 @@ export function uploadDefinition(options: UploadOptions): Definition {
         stdin: ctx.stdin,
         keepRejected: options.errorsCsv !== undefined,
         hashAsItGoes: !options.dryRun,
+        spool: options.dryRun || !state ? undefined : () => state.store.spool?.(state.key),
         onProgress: (records) => {
           ctx.signal?.throwIfAborted();
           ctx.emit({ type: 'reading', source, records });

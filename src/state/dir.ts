@@ -5,19 +5,34 @@
 //   head.json              {"generation": n}: written last, the commit point
 //   intent.json            an upload about to be sent (created exclusively), until its run's commit
 //   intent.<id>.body.json  its exact bytes (intent.body.json for an intent of an earlier version)
+//   .intent.<id>.body.json.<pid>.<random>.tmp  a large body written as it is planned (spool()), until intend() renames it
 //   audit.jsonl            one line per attempt that reached the service
 //   plans/, approvals/     four eyes: write-once records of plans made and approvals given (./dir-approvals.ts)
 //   lock                   the lease (./lease.ts)
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
 import { createHash, randomBytes } from 'node:crypto';
+import { constants, fchmodSync, lstatSync, openSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
 import * as fourEyes from './dir-approvals.js';
 import * as policies from './dir-policy.js';
 import { atLeastAsStrict, stricterPolicy } from '../guard/policy.js';
-import { appendRegularFile, createFileExclusive, linkFileAtomic, NotAFile, readRegularFile, writeBytesAtomic, writeFileAtomic } from '../files/atomic.js';
+import {
+  appendRegularFile,
+  checkTarget,
+  createFileExclusive,
+  linkFileAtomic,
+  NotAFile,
+  readRegularFile,
+  syncDir,
+  tempBeside,
+  writeBytesAtomic,
+  writeFileAtomic,
+} from '../files/atomic.js';
+import { renameRetrying } from '../files/rename.js';
+import type { Spool } from '../contract/json-array.js';
 import { posixModes, sharedWithGroup } from '../files/modes.js';
 import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, liveHolder, takeLease, type LeaseTimes } from './lease.js';
@@ -43,9 +58,29 @@ import type {
   WaitingPlan,
 } from './types.js';
 
+/** A spool this store opened (spool()): the key it is for, the intent id its bytes will be named by, and its temp file. */
+interface OpenSpool {
+  readonly key: string;
+  readonly id: string;
+  readonly temp: string;
+}
+
 export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
   private readonly leases = new Map<string, Lease>();
+  /** Spools not yet taken by intend(): removed by close(), or as the process exits. */
+  private readonly spools = new Map<Spool, OpenSpool>();
+  private exitHooked = false;
+  private readonly removeSpools = () => {
+    for (const { temp } of this.spools.values()) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Gone already.
+      }
+    }
+    this.spools.clear();
+  };
 
   /** Files and folders are private (0600/0700), or readable by the group a shared state folder belongs to. */
   private fileMode = 0o600;
@@ -271,18 +306,58 @@ export class DirectoryStore implements StateStore {
    * head proved: a run that lost its lock, or whose plan went stale, before that moment takes its intent
    * back and sends nothing; one that loses the lock after it leaves an intent every later run sees.
    */
-  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts): Promise<Intended> {
+  /**
+   * A temp file beside the intent's bytes, named for an intent of its own, in a folder an upload before
+   * made: a run that stops before its intent (an invalid file, a guard) then leaves the store as it
+   * found it, once its spool is removed. The first upload to a key writes its bytes at intend().
+   */
+  spool(key: StateKey): Spool | undefined {
+    try {
+      const dir = this.dir(key);
+      if (!lstatSync(dir).isDirectory()) return undefined;
+      const id = randomBytes(8).toString('hex');
+      const temp = tempBeside(join(dir, bodyFile({ id })));
+      const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), this.fileMode);
+      // As writeFileAtomic's: a shared folder's group keeps its access whatever the umask.
+      if ((this.fileMode & 0o070) !== 0 && this.platform !== 'win32') fchmodSync(fd, this.fileMode);
+      const spool: Spool = { fd };
+      if (!this.exitHooked) process.on('exit', this.removeSpools);
+      this.exitHooked = true;
+      this.spools.set(spool, { key: JSON.stringify(key), id, temp });
+      return spool;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * This store's spool for `key` that holds the body whole, taken (intend() renames it), or undefined.
+   * Any other of the key's goes now (a spool whose write failed, a plan's whose set was then changed):
+   * on a nearly full disk its bytes would leave no room for the body's.
+   */
+  private async takeSpool(key: StateKey, spooled: (() => Promise<Spool | undefined>) | undefined): Promise<OpenSpool | undefined> {
+    const spool = await spooled?.();
+    const id = JSON.stringify(key);
+    const open = spool && this.spools.get(spool);
+    const taken = open?.key === id ? open : undefined;
+    for (const [other, { key: its, temp }] of this.spools) {
+      if (its !== id) continue;
+      this.spools.delete(other);
+      if (other !== spool) await rm(temp, { force: true });
+    }
+    return taken;
+  }
+
+  async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts, spooled?: () => Promise<Spool | undefined>): Promise<Intended> {
     const dir = await this.ensure(key);
-    const id = randomBytes(8).toString('hex');
+    const spool = await this.takeSpool(key, spooled);
+    const id = spool?.id ?? randomBytes(8).toString('hex');
     // The bytes first, under a name of this run's own: an intent is only ever seen with its body whole.
-    // The intent's facts are made while the kernel copies them (the body's sha256 among them).
+    // The intent's facts are made while the kernel copies them (the body's sha256 among them), or while
+    // the spool that holds them already, written and synced as the plan was made, is put in place.
     const bytes = join(dir, bodyFile({ id }));
-    const intent = await writeBytesAtomic(bytes, body, this.fileMode, async (): Promise<Intent> => ({
-      ...(await meta()),
-      generation: expected + 1,
-      intendedAt: new Date().toISOString(),
-      id,
-    }));
+    const facts = async (): Promise<Intent> => ({ ...(await meta()), generation: expected + 1, intendedAt: new Date().toISOString(), id });
+    const intent = spool ? await this.putInPlace(spool.temp, bytes, body, facts) : await writeBytesAtomic(bytes, body, this.fileMode, facts);
     pauseAt('writing-intent');
     let created = false;
     let adopted: string | undefined;
@@ -474,9 +549,38 @@ export class DirectoryStore implements StateStore {
     return keys;
   }
 
+  /**
+   * A spool's file renamed to `bytes` (its bytes synced already by the thread that wrote them), while
+   * `facts` are made; the bytes written as without a spool when the rename fails (the file was taken
+   * away, or something not a file now stands at `bytes`).
+   */
+  private async putInPlace(temp: string, bytes: string, body: readonly Uint8Array[], facts: () => Promise<Intent>): Promise<Intent> {
+    const made = facts();
+    // Awaited below, or by the write; a failure first is not an unhandled rejection.
+    made.catch(() => {});
+    try {
+      await checkTarget(bytes);
+      await renameRetrying(temp, bytes);
+      await syncDir(dirname(bytes));
+    } catch {
+      await rm(temp, { force: true });
+      return writeBytesAtomic(bytes, body, this.fileMode, () => made);
+    }
+    try {
+      return await made;
+    } catch (err) {
+      await rm(bytes, { force: true });
+      throw err;
+    }
+  }
+
   async close(): Promise<void> {
     for (const lease of this.leases.values()) await lease.release();
     this.leases.clear();
+    await Promise.all([...this.spools.values()].map(({ temp }) => rm(temp, { force: true })));
+    this.spools.clear();
+    process.removeListener('exit', this.removeSpools);
+    this.exitHooked = false;
   }
 }
 

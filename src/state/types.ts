@@ -1,6 +1,7 @@
 // The state store: everything the tool remembers per (base URL, kind) — the current generation, the
 // snapshots of the last N confirmed uploads, their provenance, the audit log and the lock — behind one
 // interface with two backends, a directory (./dir.ts) and PostgreSQL (./postgres.ts).
+import type { Spool } from '../contract/json-array.js';
 import type { Kind } from '../contract/kinds.js';
 import type { GuardRefusal, ServiceSaid } from '../errors.js';
 
@@ -270,8 +271,18 @@ export interface StateStore {
    * otherwise nothing is written. A pending intent of the same bytes for the same generation is adopted.
    * `meta` is called once, once the body's bytes are being written where the store can, and may take
    * its time (the body's sha256, the send's start: the run's work and the disk's overlap).
+   * `spooled`: the file of this store's spool() that holds these very bytes already, if any; the store
+   * puts it in place of writing them.
    */
-  intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts): Promise<Intended>;
+  intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts, spooled?: () => Promise<Spool | undefined>): Promise<Intended>;
+  /**
+   * Opens a file in the store for `key` that a body about to be planned may be written to as it is made
+   * (src/contract/json-array.ts, `Bodies.hashAsItGoes`), so that intend() finds the bytes there; or
+   * undefined where the store has none (PostgreSQL: the bytes go in the intent's transaction). Called
+   * while the plan is being made, so synchronous and never throwing. A spool intend() did not take is
+   * removed by close(), or as the process exits.
+   */
+  spool?(key: StateKey): Spool | undefined;
   /**
    * The intent no commit confirmed, if any: one past the latest generation, or one for a generation that
    * exists with other bytes (sent by a run that lost its lock: the service may hold it instead).

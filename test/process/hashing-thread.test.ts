@@ -14,7 +14,7 @@ process.on('worker', (thread) => {
   thread.on('error', (err) => process.stdout.write(' failed: ' + err.message));
 });
 const bodies = new Bodies();
-bodies.hashAsItGoes(0);
+bodies.hashAsItGoes({ fromBytes: 0 });
 for (let i = 0; i < 20000; i++) bodies.push(JSON.stringify({ employeeID: 'E' + i, name: 'Zoë ' + i }));
 process.stdout.write('made');
 setTimeout(() => process.stdout.write(' waited'), 500);`;

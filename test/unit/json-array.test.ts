@@ -2,11 +2,14 @@
 // array, with the length and hash the audit log and Content-Length rely on, and each record must read
 // back as the bytes of its own JSON.
 import { createHash } from 'node:crypto';
+import { fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bodies, encodePayload } from '../../src/contract/json-array.js';
 import { decodeCanonical } from '../../src/diff/snapshot.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const CHUNK = 256 * 1024;
 
@@ -139,6 +142,45 @@ describe('Payload.digest', () => {
     expect(await payload.digest()).toBe(sha256(payload.chunks));
     // A dry run's body: no thread while it is made.
     expect(await threadsDuring(async () => void Bodies.of(large))).toBe(0);
+  });
+
+  it('writes a body that is to be sent to a spool as it hashes it: the file holds the bytes whole, closed once the thread is done', async () => {
+    const path = join(tempDir().dir, 'spool');
+    const fd = openSync(path, 'w', 0o600);
+    const spool = { fd };
+    let asked = 0;
+    const sent = new Bodies();
+    sent.hashAsItGoes({ spool: () => (asked++, spool) });
+    for (const text of large) sent.push(text);
+    const payload = sent.payload();
+    // Opened once, as the thread started; given back once its bytes are all written and synced.
+    expect(asked).toBe(1);
+    expect(await payload.spooled()).toBe(spool);
+    expect(readFileSync(path).equals(Buffer.concat(payload.chunks))).toBe(true);
+    expect(await payload.digest()).toBe(sha256(payload.chunks));
+    // Closed by then, as the thread was done with it.
+    expect(() => fstatSync(fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+  });
+
+  it('a spool the thread cannot write to is not given back, and the digest is the same; a body never hashed as it went has none', async () => {
+    const path = join(tempDir().dir, 'spool');
+    writeFileSync(path, '');
+    // Opened for reading only: every write fails.
+    const spool = { fd: openSync(path, 'r') };
+    const sent = new Bodies();
+    sent.hashAsItGoes({ spool: () => spool });
+    for (const text of large) sent.push(text);
+    const payload = sent.payload();
+    expect(await payload.spooled()).toBeUndefined();
+    expect(await payload.digest()).toBe(sha256(payload.chunks));
+    // Under 16 MiB: no thread, so the spool is never even opened.
+    let asked = 0;
+    const small = new Bodies();
+    small.hashAsItGoes({ spool: () => (asked++, spool) });
+    for (const text of large.slice(0, 1000)) small.push(text);
+    expect(await small.payload().spooled()).toBeUndefined();
+    expect(asked).toBe(0);
+    expect(await encodePayload(large).spooled()).toBeUndefined();
   });
 
   it("hashes a small body here, and one holding bytes that are not shared memory (a snapshot's)", async () => {

@@ -182,7 +182,7 @@ describe('Bodies.shareWith: a plan keeps the baseline records it repeats as view
         const plan = edited(edits);
         const bodies = new Bodies();
         bodies.shareWith(smallBase.records);
-        bodies.hashAsItGoes(fromBytes);
+        bodies.hashAsItGoes({ fromBytes });
         for (const m of plan) bodies.push(JSON.stringify(m));
         const payload = bodies.payload();
         const expected = createHash('sha256').update(Buffer.concat(payload.chunks)).digest('hex');

@@ -1,0 +1,108 @@
+// An upload to a key the directory store has a folder for writes a large body to a spool beside the
+// intent's bytes as it plans it (on the hashing thread, StateStore.spool), so that its tail does not
+// wait for 137 MB to reach the disk (docs/performance.md, round 6, seventh session). Through the
+// program as it ships, to a node:http service that hashes what it receives: the record is the very
+// file the run spooled, holding the bytes received; a run refused after its plan, or ended by a signal
+// with its spool half written, leaves nothing in the store.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOOKS_BIN } from '../helpers/cli.js';
+import { range, writeMembers } from '../helpers/members.js';
+import { pausedAt, resume } from '../helpers/race.js';
+import { startCli } from '../helpers/spawn.js';
+import { keyDir, latestSnapshot } from '../helpers/state.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/** Over 16 MiB of body: hashed, and so spooled, on a thread of its own. */
+const PEOPLE = 160_000;
+
+const received: { bytes: number; sha256: string }[] = [];
+let url = '';
+let close: () => Promise<void>;
+beforeAll(async () => {
+  const server = createServer((req, res) => {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      hash.update(chunk);
+      bytes += chunk.length;
+    });
+    req.on('end', () => {
+      received.push({ bytes, sha256: hash.digest('hex') });
+      // Every upload it is sent holds PEOPLE people.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: `${PEOPLE} team member(s) uploaded`, status: 200 }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => new Promise((resolve) => server.close(() => resolve()));
+});
+afterAll(() => close());
+
+const left = (state: string) => readdirSync(keyDir(state, url)).filter((n) => n.endsWith('.tmp'));
+const spoolIn = (state: string) => left(state).find((n) => /^\.intent\.[0-9a-f]{16}\.body\.json\..*\.tmp$/.test(n));
+
+describe('an upload to a store that has its folder spools its body as it plans it', () => {
+  const t = tempDir();
+  const state = join(t.dir, 'state');
+  const file = writeMembers(t.dir, 'staff.csv', range(1, PEOPLE));
+  const upload = (args: string[], extra: Record<string, string> = {}) =>
+    startCli(['team-members', ...args, '--json', '--state', state], { UPLOAD_TOKEN: 'test-token-123', UPLOAD_BASE_URL: url, ...extra }, HOOKS_BIN);
+
+  it('the first upload makes the folder and writes its bytes; the next is recorded as the file it spooled, holding the bytes received', async () => {
+    const first = await upload([file, '--yes', '--no-baseline']).done;
+    expect(JSON.parse(first.stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
+    expect(left(state)).toEqual([]);
+
+    const next = writeMembers(t.dir, 'next.csv', range(2, PEOPLE + 1));
+    const run = upload([next, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'planned' });
+    await pausedAt(run, 'planned');
+    const spool = spoolIn(state);
+    expect(spool).toBeDefined();
+    const inode = statSync(join(keyDir(state, url), spool!)).ino;
+    resume(run);
+    const { code, stdout } = await run.done;
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
+    expect(code).toBe(0);
+    const snapshot = latestSnapshot(state, url)!;
+    expect(statSync(snapshot).ino).toBe(inode);
+    const bytes = readFileSync(snapshot);
+    expect(bytes.length).toBeGreaterThan(16 * 1024 * 1024);
+    expect(received.at(-1)).toEqual({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect(JSON.parse(readFileSync(join(keyDir(state, url), 'generations', '2.json'), 'utf8'))).toMatchObject({ sha256: received.at(-1)!.sha256 });
+    expect(left(state)).toEqual([]);
+  });
+
+  it('a run its guard refuses after the plan leaves no spool behind', async () => {
+    const sent = received.length;
+    // 1,000 of the last upload's people gone: over --max-removals 10.
+    const fewer = writeMembers(t.dir, 'fewer.csv', range(1002, PEOPLE + 1));
+    const { code, stdout } = await upload([fewer, '--yes', '--max-removals', '10']).done;
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'refused', exitCode: 4 });
+    expect(code).toBe(4);
+    expect(received).toHaveLength(sent);
+    expect(left(state)).toEqual([]);
+  });
+
+  it('SIGTERM with the spool half written: the run ends, the spool goes, the last upload stays the latest', async () => {
+    const sent = received.length;
+    const head = readFileSync(join(keyDir(state, url), 'head.json'), 'utf8');
+    const other = writeMembers(t.dir, 'other.csv', range(3, PEOPLE + 2));
+    const run = upload([other, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'planned' });
+    await pausedAt(run, 'planned');
+    expect(spoolIn(state)).toBeDefined();
+    run.child.kill('SIGTERM');
+    resume(run);
+    const { code } = await run.done;
+    expect(code).toBe(130);
+    expect(received).toHaveLength(sent);
+    expect(left(state)).toEqual([]);
+    expect(readFileSync(join(keyDir(state, url), 'head.json'), 'utf8')).toBe(head);
+    expect(existsSync(join(keyDir(state, url), 'intent.json'))).toBe(false);
+  });
+});

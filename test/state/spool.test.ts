@@ -1,0 +1,170 @@
+// The directory store's spool (StateStore.spool): a file beside the intent's bytes that an upload's
+// body is written to, on the hashing thread, as it is planned; intend() then puts it in place instead
+// of writing 137 MB in the upload's tail (docs/performance.md, round 6, seventh session). What must
+// hold: the intent's bytes are the body's whatever became of the spool, and a spool intend() did not
+// take never outlives the store.
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Bodies, type Payload, type Spool } from '../../src/contract/json-array.js';
+import { DirectoryStore } from '../../src/state/dir.js';
+import { siteName } from '../../src/state/paths.js';
+import type { Generation, StateKey } from '../../src/state/types.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const KEY: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'team-members' };
+const OTHER: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'store-cards' };
+const holder = { user: 'hr', host: 'laptop-7', pid: process.pid, what: 'team members to https://scheduling.example.com' };
+const folderOf = (root: string, key: StateKey) => join(root, 'stores', `${siteName(new URL(key.baseUrl))}.${key.kind}`);
+const temps = (root: string, key: StateKey) => readdirSync(folderOf(root, key)).filter((n) => n.endsWith('.tmp'));
+
+/** A body of `people` team members, hashed (and written to `spool`) from its first chunk on, as an upload's is from 16 MiB. */
+function planned(people: number, spool?: () => Spool | undefined): Payload {
+  const bodies = new Bodies();
+  bodies.hashAsItGoes({ fromBytes: 0, spool });
+  for (let i = 0; i < people; i++) bodies.push(JSON.stringify({ employeeID: `E${i}`, email: `p${i}@example.com`, name: `Zoë ${i}` }));
+  return bodies.payload();
+}
+
+async function factsOf(payload: Payload): Promise<Omit<Generation, 'generation'>> {
+  return {
+    uploadedAt: new Date().toISOString(),
+    user: 'hr',
+    host: 'laptop-7',
+    toolVersion: '0.3.0',
+    source: 'staff.csv',
+    records: payload.records,
+    bytes: payload.bytes,
+    sha256: await payload.digest(),
+    restoredFrom: null,
+    plan: null,
+  };
+}
+
+/** A store whose folder for KEY (and OTHER) an upload before made: the lock makes it. */
+async function used(root = join(tempDir().dir, 'state')): Promise<{ root: string; store: DirectoryStore }> {
+  const store = await DirectoryStore.open(root);
+  for (const key of [KEY, OTHER]) await (await store.lock(key, holder)).release();
+  return { root, store };
+}
+
+describe('the directory store spools a body as it is planned', () => {
+  it('none for a key no upload has made a folder for: a run that stops early leaves the store as it found it', async () => {
+    const root = join(tempDir().dir, 'state');
+    const store = await DirectoryStore.open(root);
+    expect(store.spool(KEY)).toBeUndefined();
+    expect(() => readdirSync(root)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+
+  it('intend() puts the spool in place of writing the bytes: the same file, whole, and nothing else left', async () => {
+    const { root, store } = await used();
+    let inode = 0;
+    const payload = planned(30_000, () => {
+      const spool = store.spool(KEY);
+      inode = statSync(join(folderOf(root, KEY), temps(root, KEY)[0]!)).ino;
+      return spool;
+    });
+    expect(inode).toBeGreaterThan(0);
+    expect(statSync(join(folderOf(root, KEY), temps(root, KEY)[0]!)).mode & 0o777).toBe(0o600);
+    const lease = await store.lock(KEY, holder);
+    try {
+      const intended = await store.intend(
+        KEY,
+        0,
+        payload.chunks,
+        () => factsOf(payload),
+        () => payload.spooled(),
+      );
+      const bytes = join(folderOf(root, KEY), `intent.${intended.id}.body.json`);
+      expect(statSync(bytes).ino).toBe(inode);
+      expect(readFileSync(bytes).equals(Buffer.concat(payload.chunks))).toBe(true);
+      expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
+      expect(temps(root, KEY)).toEqual([]);
+    } finally {
+      await lease.release();
+      await store.close();
+    }
+  });
+
+  it('a spool intend() never took is removed by close(); one for another key is not taken, and goes too', async () => {
+    const { root, store } = await used();
+    const unsent = planned(10_000, () => store.spool(KEY));
+    await unsent.digest();
+    expect(temps(root, KEY)).toHaveLength(1);
+    const elsewhere = planned(10_000, () => store.spool(OTHER));
+    const lease = await store.lock(KEY, holder);
+    try {
+      const intended = await store.intend(
+        KEY,
+        0,
+        elsewhere.chunks,
+        () => factsOf(elsewhere),
+        () => elsewhere.spooled(),
+      );
+      // Written as without a spool: the bytes are the body's, and the other key's spool is still there.
+      expect(readFileSync(join(folderOf(root, KEY), `intent.${intended.id}.body.json`)).equals(Buffer.concat(elsewhere.chunks))).toBe(true);
+      expect(temps(root, OTHER)).toHaveLength(1);
+    } finally {
+      await lease.release();
+    }
+    await store.close();
+    expect(temps(root, KEY)).toEqual([]);
+    expect(temps(root, OTHER)).toEqual([]);
+  });
+
+  it("intend() removes the key's other spools before it writes (a plan whose set was changed after): their bytes could fill the disk", async () => {
+    const { root, store } = await used();
+    const first = planned(10_000, () => store.spool(KEY));
+    await first.digest();
+    const second = planned(12_000, () => store.spool(KEY));
+    expect(temps(root, KEY)).toHaveLength(2);
+    const lease = await store.lock(KEY, holder);
+    try {
+      await store.intend(
+        KEY,
+        0,
+        second.chunks,
+        () => factsOf(second),
+        () => second.spooled(),
+      );
+      expect(temps(root, KEY)).toEqual([]);
+      expect((await store.readPending(KEY)).equals(Buffer.concat(second.chunks))).toBe(true);
+    } finally {
+      await lease.release();
+      await store.close();
+    }
+  });
+
+  it('a spool taken away before intend(): the bytes are written as without one', async () => {
+    const { root, store } = await used();
+    const payload = planned(10_000, () => store.spool(KEY));
+    await payload.digest();
+    for (const name of temps(root, KEY)) rmSync(join(folderOf(root, KEY), name));
+    const lease = await store.lock(KEY, holder);
+    try {
+      await store.intend(
+        KEY,
+        0,
+        payload.chunks,
+        () => factsOf(payload),
+        () => payload.spooled(),
+      );
+      expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
+      expect(temps(root, KEY)).toEqual([]);
+    } finally {
+      await lease.release();
+      await store.close();
+    }
+  });
+
+  it("in a folder shared through its group, a spool is the group's too (0660, whatever the umask)", async () => {
+    const root = join(tempDir().dir, 'state');
+    mkdirSync(root);
+    chmodSync(root, 0o2770);
+    const { store } = await used(root);
+    const payload = planned(10_000, () => store.spool(KEY));
+    await payload.digest();
+    expect(statSync(join(folderOf(root, KEY), temps(root, KEY)[0]!)).mode & 0o777).toBe(0o660);
+    await store.close();
+  });
+});
