@@ -287,7 +287,26 @@ async function dryRunWithBaseline(file, name) {
   });
 }
 
-/** What the client alone costs to send: an upload to a sink that reads the body and answers at once. */
+/** An upload's row: its median run, with its dry run's (the ratio the verdict takes) and the pairwise ratio. */
+function sinkRow(label, up, dry) {
+  const paired = pairwise(up, dry);
+  const mid = (runs) => [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
+  const d = mid(dry);
+  const u = mid(up);
+  rows.push({
+    label,
+    ...pick(u),
+    dryWallMs: d.wallMs,
+    dryCpuMs: d.cpuMs,
+    note: `${(u.wallMs / d.wallMs).toFixed(2)}× its dry run (cpu ${(u.cpuMs / d.cpuMs).toFixed(2)}×), pairwise ${paired.toFixed(2)}×`,
+  });
+}
+
+/**
+ * What the client alone costs to send: an upload to a sink that reads the body and answers at once,
+ * against its own dry run. Twice: the first upload to a store (a state folder of its own each time, no
+ * baseline), and again, to a store uploaded to before (the nightly sync).
+ */
 async function uploadToSink(file, name, records) {
   const { createServer } = await import('node:http');
   const sink = createServer((req, res) => {
@@ -310,17 +329,26 @@ async function uploadToSink(file, name, records) {
       expectOutcome(r, 'uploaded', `upload of ${file} to a sink`);
       up.push(r);
     }
-    const paired = pairwise(up, dry);
-    const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
-    const d = mid(dry);
-    const u = mid(up);
-    rows.push({
-      label: `upload to a sink, ${name}`,
-      ...pick(u),
-      dryWallMs: d.wallMs,
-      dryCpuMs: d.cpuMs,
-      note: `${(u.wallMs / d.wallMs).toFixed(2)}× its dry run (cpu ${(u.cpuMs / d.cpuMs).toFixed(2)}×), pairwise ${paired.toFixed(2)}×`,
-    });
+    sinkRow(`upload to a sink, ${name}`, up, dry);
+    // The nightly sync: a store uploaded to before, so the dry run and the upload both compare with its
+    // latest upload (the same records), and the upload finds the store's folder to spool its body into
+    // as it plans it (StateStore.spool). Seeded by one upload, not timed.
+    const again = join(scratch, 'sink-again');
+    const env = { ...process.env, UPLOAD_TOKEN: 'bench-token-123', UPLOAD_BASE_URL: url };
+    const args = ['team-members', file, '--json', '--state', again];
+    expectOutcome(await run(process.execPath, [BIN, ...args, '--yes', '--no-baseline'], { env }), 'uploaded', `first upload of ${file} to a sink`);
+    const dryAgain = [];
+    const upAgain = [];
+    for (let i = 0; i < o.repeat; i++) {
+      const d = await run(process.execPath, [BIN, ...args, '--dry-run'], { env });
+      if (expectOutcome(d, 'dry-run', `dry run of ${file} against its last upload`).diff.unchanged !== records)
+        throw new Error('the last upload was not the baseline');
+      dryAgain.push(d);
+      const r = await run(process.execPath, [BIN, ...args, '--yes'], { env });
+      expectOutcome(r, 'uploaded', `repeat upload of ${file} to a sink`);
+      upAgain.push(r);
+    }
+    sinkRow(`upload to a sink again, ${name}`, upAgain, dryAgain);
   } finally {
     await new Promise((resolve) => sink.close(resolve));
   }

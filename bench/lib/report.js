@@ -33,6 +33,7 @@ export function verdict(r) {
   const up = (size) => get(`upload ${size} team members (CLI)`);
   const base = (size) => tm('dry run with the snapshot baseline', size);
   const sink = tm('upload to a sink', '1M');
+  const again = tm('upload to a sink again', '1M');
   const curl = get('curl POST of the same JSON, 1M team members');
   return [
     target('dry run 1M ≤ 1.3× csv-parse floor (wall)', ratio(tm('dry run', '1M')?.wallMs, tm('csv-parse floor', '1M')?.wallMs), 1.3, 'x'),
@@ -46,6 +47,8 @@ export function verdict(r) {
     target('upload 1M to a sink ≤ 1.1× its dry run (wall)', ratio(sink?.wallMs, sink?.dryWallMs), 1.1, 'x'),
     target('  same, by CPU time', ratio(sink?.cpuMs, sink?.dryCpuMs), 1.1, 'x'),
     target('  its peak RSS ≤ 550 MB', sink?.rssMB, 550, 'MB'),
+    target('  again, to a store uploaded to before (wall)', ratio(again?.wallMs, again?.dryWallMs), 1.1, 'x'),
+    target('    same, by CPU time', ratio(again?.cpuMs, again?.dryCpuMs), 1.1, 'x'),
     target('10-row dry run ≤ 2× node -e 0 (median wall)', ratio(get('dry run, 10 team members')?.wallMs, get('node -e 0')?.wallMs), 2, 'x'),
     target('upload --help ≤ 1.5× node -e 0 (median wall)', ratio(get('upload --help')?.wallMs, get('node -e 0')?.wallMs), 1.5, 'x'),
     target('sandbox ingest of the 1M body by curl ≥ 80 MB/s', curl?.bodyMB && curl.wallMs ? curl.bodyMB / (curl.wallMs / 1000) : null, 80, 'MB/s', true),
