@@ -126,7 +126,14 @@ class ChunkHasher {
     this.worker.postMessage(chunks.map((c) => (c.buffer instanceof SharedArrayBuffer ? c : copied(c))));
   }
 
+  /** The digest, asked for once however often this is called (by the payload's digest(), or its spooled()). */
   digest(): Promise<string> {
+    return (this.asked ??= this.ask());
+  }
+
+  private asked: Promise<string> | undefined;
+
+  private ask(): Promise<string> {
     this.worker.ref();
     this.worker.postMessage(null);
     return this.result.then((r) => r.hex);
@@ -193,10 +200,10 @@ function sealedPayload(records: number, chunks: readonly Buffer[], hasher?: Chun
     },
     async spooled(): Promise<Spool | undefined> {
       if (!hasher?.spool) return undefined;
-      // Asked for together with the digest: the thread's answer says how much of the body it wrote.
-      await payload.digest();
-      const wrote = await hasher.result.then(
-        (r) => r.wrote,
+      // The thread's answer says how much of the body it wrote; it is asked for here too, as the
+      // sha256 may have been worked out on this thread (the getter read first).
+      const wrote = await hasher.digest().then(
+        () => hasher.result.then((r) => r.wrote),
         () => -1,
       );
       return wrote === bytes ? hasher.spool : undefined;

@@ -162,6 +162,19 @@ describe('Payload.digest', () => {
     expect(() => fstatSync(fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
   });
 
+  it('gives the spool back when the sha256 was read first, and so worked out on this thread (a pending upload of the same bytes)', async () => {
+    const path = join(tempDir().dir, 'spool');
+    const spool = { fd: openSync(path, 'w', 0o600) };
+    const sent = new Bodies();
+    sent.hashAsItGoes({ spool: () => spool });
+    for (const text of large) sent.push(text);
+    const payload = sent.payload();
+    expect(payload.sha256).toBe(sha256(payload.chunks));
+    expect(await payload.digest()).toBe(payload.sha256);
+    expect(await payload.spooled()).toBe(spool);
+    expect(readFileSync(path).equals(Buffer.concat(payload.chunks))).toBe(true);
+  });
+
   it('a spool the thread cannot write to is not given back, and the digest is the same; a body never hashed as it went has none', async () => {
     const path = join(tempDir().dir, 'spool');
     writeFileSync(path, '');
