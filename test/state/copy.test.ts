@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodePayload } from '../../src/contract/json-array.js';
 import { copyState, openStore } from '../../src/state/index.js';
-import type { AuditEntry, Generation, StateKey, StateStore } from '../../src/state/types.js';
+import type { AuditEntry, StateKey, StateStore } from '../../src/state/types.js';
 import { FAST_RETRIES } from '../helpers/canary.js';
 import { runCli } from '../helpers/cli.js';
 import { range, writeMembers } from '../helpers/members.js';
 import { freshDatabase, throughBouncer } from '../helpers/postgres.js';
 import { describeFresh, forThisRun } from '../helpers/system-run.js';
 import { serversForFile } from '../helpers/scripted-server.js';
+import { generationFacts } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'team-members' };
@@ -21,21 +22,7 @@ const member = (id: string) => JSON.stringify({ employeeID: id, email: `${id}@ex
 const body = (...ids: string[]) => encodePayload(ids.map(member));
 const who = { user: 'hr', host: 'laptop-7', pid: process.pid, what: 'team members' };
 
-function meta(p: ReturnType<typeof body>, extra: Partial<Generation> = {}): Omit<Generation, 'generation'> {
-  return {
-    uploadedAt: new Date().toISOString(),
-    user: 'hr',
-    host: 'laptop-7',
-    toolVersion: '0.3.0',
-    source: 'staff.csv',
-    records: p.records,
-    bytes: p.bytes,
-    sha256: p.sha256,
-    restoredFrom: null,
-    plan: null,
-    ...extra,
-  };
-}
+const meta = generationFacts;
 
 const attempt = (outcome: string, generation: number | null): AuditEntry => ({
   time: new Date().toISOString(),

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { Bodies, type Payload, type Spool } from '../../src/contract/json-array.js';
 import { DirectoryStore } from '../../src/state/dir.js';
 import { siteName } from '../../src/state/paths.js';
-import type { Generation, StateKey } from '../../src/state/types.js';
+import type { StateKey } from '../../src/state/types.js';
+import { generationFacts } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'team-members' };
@@ -26,20 +27,8 @@ function planned(people: number, spool?: () => Spool | undefined): Payload {
   return bodies.payload();
 }
 
-async function factsOf(payload: Payload): Promise<Omit<Generation, 'generation'>> {
-  return {
-    uploadedAt: new Date().toISOString(),
-    user: 'hr',
-    host: 'laptop-7',
-    toolVersion: '0.3.0',
-    source: 'staff.csv',
-    records: payload.records,
-    bytes: payload.bytes,
-    sha256: await payload.digest(),
-    restoredFrom: null,
-    plan: null,
-  };
-}
+/** The facts of an upload of `payload`, its sha256 the hashing thread's. */
+const factsOf = async (payload: Payload) => generationFacts({ ...payload, sha256: await payload.digest() });
 
 /** A store whose folder for KEY (and OTHER) an upload before made: the lock makes it. */
 async function used(root = join(tempDir().dir, 'state')): Promise<{ root: string; store: DirectoryStore }> {

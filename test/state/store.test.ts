@@ -14,6 +14,7 @@ import { SCHEMA_SQL } from '../../src/state/postgres.js';
 import type { AuditEntry, Generation, StateKey, StateStore } from '../../src/state/types.js';
 import { ROOT } from '../helpers/cli.js';
 import { freshDatabase, throughBouncer } from '../helpers/postgres.js';
+import { generationFacts } from '../helpers/state.js';
 import { describeFresh, forThisRun } from '../helpers/system-run.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -22,20 +23,7 @@ const member = (id: string) => JSON.stringify({ employeeID: id, email: `${id}@ex
 const body = (...ids: string[]) => encodePayload(ids.map(member));
 const holder = (host: string) => ({ user: 'hr', host, pid: process.pid, what: 'team members to https://scheduling.example.com' });
 
-function meta(payload: ReturnType<typeof body>, source = 'staff.csv'): Omit<Generation, 'generation'> {
-  return {
-    uploadedAt: new Date().toISOString(),
-    user: 'hr',
-    host: 'laptop-7',
-    toolVersion: '0.2.0',
-    source,
-    records: payload.records,
-    bytes: payload.bytes,
-    sha256: payload.sha256,
-    restoredFrom: null,
-    plan: null,
-  };
-}
+const meta = (payload: ReturnType<typeof body>, source = 'staff.csv') => generationFacts(payload, { source });
 
 function attempt(over: Partial<AuditEntry> = {}): AuditEntry {
   return {
