@@ -47,14 +47,15 @@ const SYNC_EVERY = 32 * 1024 * 1024;
 /**
  * The hashing thread: an eval'd script (nothing to bundle or find on disk), read as CommonJS or as an
  * ES module (a process started with --input-type=module passes that on). It is sent chunks, which it
- * reads in place (shared memory), then `null`, for the digest. Given a spool's descriptor
- * (`workerData`), it also writes each chunk there, synced every SYNC_EVERY bytes and at the end, and
- * answers how many bytes it wrote (-1 once a write failed: the file is not used).
+ * reads in place (shared memory), then `null`, for the digest. Sent a spool's descriptor (a number,
+ * first), it also writes each chunk there, synced every SYNC_EVERY bytes and at the end, and answers
+ * how many bytes it wrote (-1 without a spool, or once a write failed: the file is not used).
  */
-const HASHER = `const { parentPort, workerData: fd } = process.getBuiltinModule('node:worker_threads');
+const HASHER = `const { parentPort } = process.getBuiltinModule('node:worker_threads');
 const { writeSync, fdatasyncSync } = process.getBuiltinModule('node:fs');
 const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
-let wrote = fd === null ? -1 : 0;
+let fd = null;
+let wrote = -1;
 let unsynced = 0;
 const spool = (chunk) => {
   try {
@@ -71,7 +72,8 @@ const spool = (chunk) => {
   }
 };
 parentPort.on('message', (chunks) => {
-  if (chunks) for (const chunk of chunks) hash.update(chunk), wrote >= 0 && spool(chunk);
+  if (typeof chunks === 'number') (fd = chunks), (wrote = 0);
+  else if (chunks) for (const chunk of chunks) hash.update(chunk), wrote >= 0 && spool(chunk);
   else {
     if (wrote >= 0) try { fdatasyncSync(fd); } catch { wrote = -1; }
     parentPort.postMessage({ hex: hash.digest('hex'), wrote });
@@ -86,17 +88,21 @@ interface Hashed {
 }
 
 /**
- * A sha256 worked out on a thread of its own, fed chunks in order as they are made (and written to
- * `spool`, when given). Until it is asked for its digest it does not keep the process alive (a plan
+ * A sha256 worked out on a thread of its own, fed chunks in order as they are made (and written to a
+ * spool, once given one). Until it is asked for its digest it does not keep the process alive (a plan
  * refused by a guard just ends).
  */
 class ChunkHasher {
   private readonly worker: Worker;
   readonly result: Promise<Hashed>;
+  /** The file the thread writes the chunks to as well (writeTo()), if any. */
+  spool: Spool | undefined;
+  /** The digest, once asked for: the thread is asked once, by whichever comes first. */
+  private asked: Promise<string> | undefined;
 
-  constructor(readonly spool?: Spool) {
+  constructor() {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    this.worker = new Worker(HASHER, { eval: true, workerData: spool?.fd ?? null });
+    this.worker = new Worker(HASHER, { eval: true });
     this.result = new Promise((resolve, reject) => {
       this.worker.once('message', resolve);
       this.worker.once('error', reject);
@@ -106,19 +112,26 @@ class ChunkHasher {
     this.worker.unref();
     // Awaited by digest(); a thread that fails before then is not an unhandled rejection.
     this.result.catch(() => {});
-    // Closed here (where it was opened: a thread that closes a descriptor it did not open makes Node
-    // warn), once the thread is done with it: closed while the thread may still write, its number
-    // could be another file's by then. A thread never asked for its digest holds it until the end.
-    if (spool) {
-      const close = () => {
-        try {
-          process.getBuiltinModule('node:fs').closeSync(spool.fd);
-        } catch {
-          // Closed already.
-        }
-      };
-      this.result.then(close, close);
-    }
+  }
+
+  /**
+   * From the next chunk on, the thread writes the chunks to `spool` too (given before the first: a
+   * spool is opened only once its thread has started, so none is left open by a thread that could
+   * not). Its descriptor is closed here (where it was opened: a thread that closes a descriptor it did
+   * not open makes Node warn) once the thread has answered: closed while the thread may still write,
+   * its number could be another file's by then.
+   */
+  writeTo(spool: Spool): void {
+    this.spool = spool;
+    this.worker.postMessage(spool.fd);
+    const close = () => {
+      try {
+        process.getBuiltinModule('node:fs').closeSync(spool.fd);
+      } catch {
+        // Closed already.
+      }
+    };
+    this.result.then(close, close);
   }
 
   /** Chunks of shared memory are read where they are; others (a snapshot's bytes, in the chunks made before the thread started) are copied first. */
@@ -128,15 +141,25 @@ class ChunkHasher {
 
   /** The digest, asked for once however often this is called (by the payload's digest(), or its spooled()). */
   digest(): Promise<string> {
-    return (this.asked ??= this.ask());
+    // Awaited: the thread holds the process until it answers.
+    this.worker.ref();
+    return this.ask();
   }
 
-  private asked: Promise<string> | undefined;
+  /**
+   * A body no one will send (its set was changed after, `Bodies.without`): the thread is told to end
+   * now, so that its spool's descriptor is closed and the file's space freed once the store removes it.
+   */
+  end(): void {
+    this.ask().catch(() => {});
+  }
 
   private ask(): Promise<string> {
-    this.worker.ref();
-    this.worker.postMessage(null);
-    return this.result.then((r) => r.hex);
+    if (!this.asked) {
+      this.worker.postMessage(null);
+      this.asked = this.result.then((r) => r.hex);
+    }
+    return this.asked;
   }
 }
 
@@ -434,6 +457,8 @@ export class Bodies {
 
   /** A copy without the records flagged in `drop` (a record whose key or email repeats an earlier one's). */
   without(drop: Uint8Array): Bodies {
+    // This body will not be sent: its thread, and its spool's descriptor, are done with.
+    this.hasher?.end();
     const kept = new Bodies();
     if (this.shared) kept.shareWith(this.shared);
     for (let i = 0; i < this.count; i++) if (!drop[i]) kept.pushBytes(this.bufferOf(i), this.starts[i]!, this.ends[i]!);
@@ -447,7 +472,9 @@ export class Bodies {
     if (this.hasher) return this.hasher.add([closed]);
     if (this.closedBytes < this.hashFrom) return;
     try {
-      this.hasher = new ChunkHasher(this.spool?.());
+      this.hasher = new ChunkHasher();
+      const spool = this.spool?.();
+      if (spool) this.hasher.writeTo(spool);
       this.hasher.add(this.chunks);
     } catch {
       // No thread: the payload is hashed when asked, as without hashAsItGoes(), and written by the

@@ -32,6 +32,7 @@ import {
   writeFileAtomic,
 } from '../files/atomic.js';
 import { renameRetrying } from '../files/rename.js';
+import { onExit } from 'signal-exit';
 import type { Spool } from '../contract/json-array.js';
 import { posixModes, sharedWithGroup } from '../files/modes.js';
 import { siteName } from './paths.js';
@@ -58,19 +59,18 @@ import type {
   WaitingPlan,
 } from './types.js';
 
-/** A spool this store opened (spool()): the key it is for, the intent id its bytes will be named by, and its temp file. */
+/** A spool this store opened (spool()): the key it is for, and its temp file. */
 interface OpenSpool {
   readonly key: string;
-  readonly id: string;
   readonly temp: string;
 }
 
 export class DirectoryStore implements StateStore {
   readonly notices: string[] = [];
   private readonly leases = new Map<string, Lease>();
-  /** Spools not yet taken by intend(): removed by close(), or as the process exits. */
+  /** Spools not yet taken by intend(): removed by close(), or as the process exits or dies of a signal. */
   private readonly spools = new Map<Spool, OpenSpool>();
-  private exitHooked = false;
+  private unhookExit: (() => void) | undefined;
   private readonly removeSpools = () => {
     for (const { temp } of this.spools.values()) {
       try {
@@ -315,15 +315,15 @@ export class DirectoryStore implements StateStore {
     try {
       const dir = this.dir(key);
       if (!lstatSync(dir).isDirectory()) return undefined;
-      const id = randomBytes(8).toString('hex');
-      const temp = tempBeside(join(dir, bodyFile({ id })));
+      // Named as the temp file of an intent's bytes; step 6 gives it the name of the intent it becomes.
+      const temp = tempBeside(join(dir, bodyFile({ id: randomBytes(8).toString('hex') })));
       const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), this.fileMode);
       // As writeFileAtomic's: a shared folder's group keeps its access whatever the umask.
       if ((this.fileMode & 0o070) !== 0 && this.platform !== 'win32') fchmodSync(fd, this.fileMode);
       const spool: Spool = { fd };
-      if (!this.exitHooked) process.on('exit', this.removeSpools);
-      this.exitHooked = true;
-      this.spools.set(spool, { key: JSON.stringify(key), id, temp });
+      // As the lock is (./lease.ts): a terminal closed at the question (SIGHUP) ends the run without an `exit` event.
+      this.unhookExit ??= onExit(this.removeSpools);
+      this.spools.set(spool, { key: JSON.stringify(key), temp });
       return spool;
     } catch {
       return undefined;
@@ -350,14 +350,17 @@ export class DirectoryStore implements StateStore {
 
   async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts, spooled?: () => Promise<Spool | undefined>): Promise<Intended> {
     const dir = await this.ensure(key);
-    const spool = await this.takeSpool(key, spooled);
-    const id = spool?.id ?? randomBytes(8).toString('hex');
+    const id = randomBytes(8).toString('hex');
     // The bytes first, under a name of this run's own: an intent is only ever seen with its body whole.
-    // The intent's facts are made while the kernel copies them (the body's sha256 among them), or while
-    // the spool that holds them already, written and synced as the plan was made, is put in place.
+    // The intent's facts are made (the body's sha256 among them, and the send started) while the kernel
+    // copies them, or while the spool that holds them already, written and synced as the plan was made,
+    // is put in place.
     const bytes = join(dir, bodyFile({ id }));
-    const facts = async (): Promise<Intent> => ({ ...(await meta()), generation: expected + 1, intendedAt: new Date().toISOString(), id });
-    const intent = spool ? await this.putInPlace(spool.temp, bytes, body, facts) : await writeBytesAtomic(bytes, body, this.fileMode, facts);
+    const facts = (async (): Promise<Intent> => ({ ...(await meta()), generation: expected + 1, intendedAt: new Date().toISOString(), id }))();
+    // Awaited below, or by the write; a failure first is not an unhandled rejection.
+    facts.catch(() => {});
+    const spool = await this.takeSpool(key, spooled);
+    const intent = spool ? await this.putInPlace(spool.temp, bytes, body, facts) : await writeBytesAtomic(bytes, body, this.fileMode, () => facts);
     pauseAt('writing-intent');
     let created = false;
     let adopted: string | undefined;
@@ -554,10 +557,7 @@ export class DirectoryStore implements StateStore {
    * `facts` are made; the bytes written as without a spool when the rename fails (the file was taken
    * away, or something not a file now stands at `bytes`).
    */
-  private async putInPlace(temp: string, bytes: string, body: readonly Uint8Array[], facts: () => Promise<Intent>): Promise<Intent> {
-    const made = facts();
-    // Awaited below, or by the write; a failure first is not an unhandled rejection.
-    made.catch(() => {});
+  private async putInPlace(temp: string, bytes: string, body: readonly Uint8Array[], made: Promise<Intent>): Promise<Intent> {
     try {
       await checkTarget(bytes);
       await renameRetrying(temp, bytes);
@@ -579,8 +579,8 @@ export class DirectoryStore implements StateStore {
     this.leases.clear();
     await Promise.all([...this.spools.values()].map(({ temp }) => rm(temp, { force: true })));
     this.spools.clear();
-    process.removeListener('exit', this.removeSpools);
-    this.exitHooked = false;
+    this.unhookExit?.();
+    this.unhookExit = undefined;
   }
 }
 

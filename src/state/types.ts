@@ -269,8 +269,8 @@ export interface StateStore {
    * sent is known whatever becomes of the run — only while the lock is still this run's (LOCK_LOST),
    * the latest is still `expected` (STATE_MOVED) and no other intent is pending (BASELINE_UNCERTAIN);
    * otherwise nothing is written. A pending intent of the same bytes for the same generation is adopted.
-   * `meta` is called once, once the body's bytes are being written where the store can, and may take
-   * its time (the body's sha256, the send's start: the run's work and the disk's overlap).
+   * `meta` is called once, as the store starts to put the body's bytes in place, and may take its time
+   * (the body's sha256, the send's start: the run's work and the disk's overlap).
    * `spooled`: the file of this store's spool() that holds these very bytes already, if any; the store
    * puts it in place of writing them.
    */

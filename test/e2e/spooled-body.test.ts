@@ -2,8 +2,8 @@
 // intent's bytes as it plans it (on the hashing thread, StateStore.spool), so that its tail does not
 // wait for 137 MB to reach the disk (docs/performance.md, round 6, seventh session). Through the
 // program as it ships, to a node:http service that hashes what it receives: the record is the very
-// file the run spooled, holding the bytes received; a run refused after its plan, or ended by a signal
-// with its spool half written, leaves nothing in the store.
+// file the run spooled, holding the bytes received; a run refused after its plan (by a guard, at the
+// lock) or ended by a signal leaves nothing in the store, and never another run's spool.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -78,6 +78,23 @@ describe('an upload to a store that has its folder spools its body as it plans i
     expect(left(state)).toEqual([]);
   });
 
+  it('a run that reads its sha256 before it sends (its review page names it) still finds its spool: uploaded and recorded', async () => {
+    const sent = received.length;
+    const page = join(t.dir, 'review.html');
+    const again = writeMembers(t.dir, 'again.csv', range(5, PEOPLE + 4));
+    const { code, stdout } = await upload([again, '--yes', '--report-html', page]).done;
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
+    expect(code).toBe(0);
+    expect(existsSync(page)).toBe(true);
+    expect(received).toHaveLength(sent + 1);
+    expect(
+      createHash('sha256')
+        .update(readFileSync(latestSnapshot(state, url)!))
+        .digest('hex'),
+    ).toBe(received.at(-1)!.sha256);
+    expect(left(state)).toEqual([]);
+  });
+
   it('a run its guard refuses after the plan leaves no spool behind', async () => {
     const sent = received.length;
     // 1,000 of the last upload's people gone: over --max-removals 10.
@@ -89,17 +106,39 @@ describe('an upload to a store that has its folder spools its body as it plans i
     expect(left(state)).toEqual([]);
   });
 
-  it('SIGTERM with the spool half written: the run ends, the spool goes, the last upload stays the latest', async () => {
+  it('a run refused at the lock (LOCK_HELD) removes its own spool, and leaves the spool of the run that holds it', async () => {
+    const sent = received.length;
+    const other = writeMembers(t.dir, 'held.csv', range(3, PEOPLE + 2));
+    const holder = upload([other, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'locked' });
+    await pausedAt(holder, 'locked');
+    const its = spoolIn(state);
+    expect(its).toBeDefined();
+    const refused = upload([other, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'planned' });
+    await pausedAt(refused, 'planned');
+    expect(left(state)).toHaveLength(2);
+    resume(refused);
+    const { code, stdout } = await refused.done;
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'refused', exitCode: 4, error: { code: 'LOCK_HELD' } });
+    expect(code).toBe(4);
+    expect(left(state)).toEqual([its]);
+    resume(holder);
+    expect(JSON.parse((await holder.done).stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
+    expect(received).toHaveLength(sent + 1);
+    expect(left(state)).toEqual([]);
+  });
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s with the spool written: the run ends, the spool goes, the last upload stays the latest', async (signal) => {
     const sent = received.length;
     const head = readFileSync(join(keyDir(state, url), 'head.json'), 'utf8');
-    const other = writeMembers(t.dir, 'other.csv', range(3, PEOPLE + 2));
+    const other = writeMembers(t.dir, 'other.csv', range(4, PEOPLE + 3));
     const run = upload([other, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'planned' });
     await pausedAt(run, 'planned');
     expect(spoolIn(state)).toBeDefined();
-    run.child.kill('SIGTERM');
+    run.child.kill(signal);
     resume(run);
-    const { code } = await run.done;
-    expect(code).toBe(130);
+    const done = await run.done;
+    // SIGTERM is the tool's to handle (130); a closed terminal's SIGHUP ends it as the signal does.
+    expect(signal === 'SIGTERM' ? done.code : done.signal).toBe(signal === 'SIGTERM' ? 130 : 'SIGHUP');
     expect(received).toHaveLength(sent);
     expect(left(state)).toEqual([]);
     expect(readFileSync(join(keyDir(state, url), 'head.json'), 'utf8')).toBe(head);

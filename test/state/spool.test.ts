@@ -75,7 +75,7 @@ describe('the directory store spools a body as it is planned', () => {
     }
   });
 
-  it('a spool intend() never took is removed by close(); one for another key is not taken, and goes too', async () => {
+  it("intend() takes only its own key's spool (the other key's stays, to be removed by close()), and close() removes one never taken", async () => {
     const { root, store } = await used();
     const unsent = planned(10_000, () => store.spool(KEY));
     await unsent.digest();
@@ -101,7 +101,7 @@ describe('the directory store spools a body as it is planned', () => {
     expect(temps(root, OTHER)).toEqual([]);
   });
 
-  it("intend() removes the key's other spools before it writes (a plan whose set was changed after): their bytes could fill the disk", async () => {
+  it("intend() removes the key's other spools (a plan whose set was changed after): their bytes could fill the disk", async () => {
     const { root, store } = await used();
     const first = planned(10_000, () => store.spool(KEY));
     await first.digest();
