@@ -302,12 +302,7 @@ export class DirectoryStore implements StateStore {
   }
 
   /**
-   * The intent is created exclusively (never over another run's), and only then are the lock and the
-   * head proved: a run that lost its lock, or whose plan went stale, before that moment takes its intent
-   * back and sends nothing; one that loses the lock after it leaves an intent every later run sees.
-   */
-  /**
-   * A temp file beside the intent's bytes, named for an intent of its own, in a folder an upload before
+   * A temp file named as an intent's bytes are while they are written, in a folder an upload before
    * made: a run that stops before its intent (an invalid file, a guard) then leaves the store as it
    * found it, once its spool is removed. The first upload to a key writes its bytes at intend().
    */
@@ -348,6 +343,11 @@ export class DirectoryStore implements StateStore {
     return taken;
   }
 
+  /**
+   * The intent is created exclusively (never over another run's), and only then are the lock and the
+   * head proved: a run that lost its lock, or whose plan went stale, before that moment takes its intent
+   * back and sends nothing; one that loses the lock after it leaves an intent every later run sees.
+   */
   async intend(key: StateKey, expected: number, body: readonly Uint8Array[], meta: IntentFacts, spooled?: () => Promise<Spool | undefined>): Promise<Intended> {
     const dir = await this.ensure(key);
     const id = randomBytes(8).toString('hex');
