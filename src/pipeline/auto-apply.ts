@@ -56,7 +56,7 @@ export async function approveByPolicy(
     throw awaitingApproval({ number: kept.number, digest: kept.digest, reasons, bounds: describeBounds(bounds), where, label: store.label });
   }
   const me = await store.whoami();
-  const digest = approvalDigest({ bodySha256: payload.sha256, kind: key.kind, address: key.baseUrl, generation, limits: limitsOf({ limits }) });
+  const digest = approvalDigest({ bodySha256: await payload.digest(), kind: key.kind, address: key.baseUrl, generation, limits: limitsOf({ limits }) });
   ctx.emit({ type: 'notice', message: `Approved by policy: the plan is within the autoApply bounds of ${key.baseUrl} (${describeBounds(bounds)}).` });
   const now = new Date().toISOString();
   return {

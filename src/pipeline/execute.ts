@@ -202,7 +202,7 @@ async function freshFacts(job: Job): Promise<void> {
   const pending = await job.store.pending(job.key);
   // Sending the very bytes of the pending upload again is safe (whichever set the service holds, it then
   // holds this one); anything else is planned against a set the service may no longer hold.
-  if (pending && pending.sha256 !== job.payload.sha256) throw uncertain(job.store.label, job.key, pending);
+  if (pending && pending.sha256 !== (await job.payload.digest())) throw uncertain(job.store.label, job.key, pending);
 }
 
 /** The intent, or the refusal that says why it could not be written (nothing was sent). */

@@ -46,7 +46,7 @@ export async function runFrame<Found>(def: Definition<Found>, ctx: RunContext): 
     facts = { ...facts, source: facts.source ?? planned.source, records: planned.records, diff: planned.diff, ...(planned.file ? { file: planned.file } : {}) };
 
     // Compared with a recorded upload: one sent but never confirmed must be settled first (write-ahead).
-    if (state && !planned.invalid && planned.diff.baseline === 'snapshot') await assertSettled(state, async () => (await planned.payload()).sha256);
+    if (state && !planned.invalid && planned.diff.baseline === 'snapshot') await assertSettled(state, async () => (await planned.payload()).digest());
     // Invalid records are refused before anything else is judged or shown; the files asked for are still written.
     let verdict: Verdict | undefined;
     if (!planned.invalid) ({ verdict, planned } = judgeStep(def, guards, opened, against, planned, ctx));

@@ -25,7 +25,7 @@ export async function collectReview(review: Reviewed, { def, opened, against, pl
   const { state, head } = opened;
   const baseline = against.baseline?.records ?? (state && head && against.against.source === 'snapshot' ? await generationRecords(state, head) : undefined);
   review.records = { kind, baseline, keys, bodies };
-  if (!planned.invalid) review.sha256 = (await planned.payload()).sha256;
+  if (!planned.invalid) review.sha256 = await (await planned.payload()).digest();
   review.plan =
     (planned.what.operation === 'apply' ? planned.what.savedPlan : undefined) ??
     (def.dryRun && def.outputs?.planOut !== undefined ? def.outputs.planOut : null);
