@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Bodies, type Payload, type Spool } from '../../src/contract/json-array.js';
 import { DirectoryStore } from '../../src/state/dir.js';
 import { siteName } from '../../src/state/paths.js';
-import type { StateKey } from '../../src/state/types.js';
+import type { Intended, StateKey } from '../../src/state/types.js';
 import { generationFacts } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -37,6 +37,22 @@ async function used(root = join(tempDir().dir, 'state')): Promise<{ root: string
   return { root, store };
 }
 
+/** `payload` intended as upload #1 of KEY under its lock (which is then released), with its spool if it has one. */
+async function intendLocked(store: DirectoryStore, payload: Payload): Promise<Intended> {
+  const lease = await store.lock(KEY, holder);
+  try {
+    return await store.intend(
+      KEY,
+      0,
+      payload.chunks,
+      () => factsOf(payload),
+      () => payload.spooled(),
+    );
+  } finally {
+    await lease.release();
+  }
+}
+
 describe('the directory store spools a body as it is planned', () => {
   it('none for a key no upload has made a folder for: a run that stops early leaves the store as it found it', async () => {
     const root = join(tempDir().dir, 'state');
@@ -55,24 +71,13 @@ describe('the directory store spools a body as it is planned', () => {
     });
     expect(inode).toBeGreaterThan(0);
     expect(statSync(join(folderOf(root, KEY), temps(root, KEY)[0]!)).mode & 0o777).toBe(0o600);
-    const lease = await store.lock(KEY, holder);
-    try {
-      const intended = await store.intend(
-        KEY,
-        0,
-        payload.chunks,
-        () => factsOf(payload),
-        () => payload.spooled(),
-      );
-      const bytes = join(folderOf(root, KEY), `intent.${intended.id}.body.json`);
-      expect(statSync(bytes).ino).toBe(inode);
-      expect(readFileSync(bytes).equals(Buffer.concat(payload.chunks))).toBe(true);
-      expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
-      expect(temps(root, KEY)).toEqual([]);
-    } finally {
-      await lease.release();
-      await store.close();
-    }
+    const intended = await intendLocked(store, payload);
+    const bytes = join(folderOf(root, KEY), `intent.${intended.id}.body.json`);
+    expect(statSync(bytes).ino).toBe(inode);
+    expect(readFileSync(bytes).equals(Buffer.concat(payload.chunks))).toBe(true);
+    expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
+    expect(temps(root, KEY)).toEqual([]);
+    await store.close();
   });
 
   it("intend() takes only its own key's spool (the other key's stays, to be removed by close()), and close() removes one never taken", async () => {
@@ -81,21 +86,10 @@ describe('the directory store spools a body as it is planned', () => {
     await unsent.digest();
     expect(temps(root, KEY)).toHaveLength(1);
     const elsewhere = planned(10_000, () => store.spool(OTHER));
-    const lease = await store.lock(KEY, holder);
-    try {
-      const intended = await store.intend(
-        KEY,
-        0,
-        elsewhere.chunks,
-        () => factsOf(elsewhere),
-        () => elsewhere.spooled(),
-      );
-      // Written as without a spool: the bytes are the body's, and the other key's spool is still there.
-      expect(readFileSync(join(folderOf(root, KEY), `intent.${intended.id}.body.json`)).equals(Buffer.concat(elsewhere.chunks))).toBe(true);
-      expect(temps(root, OTHER)).toHaveLength(1);
-    } finally {
-      await lease.release();
-    }
+    const intended = await intendLocked(store, elsewhere);
+    // Written as without a spool: the bytes are the body's, and the other key's spool is still there.
+    expect(readFileSync(join(folderOf(root, KEY), `intent.${intended.id}.body.json`)).equals(Buffer.concat(elsewhere.chunks))).toBe(true);
+    expect(temps(root, OTHER)).toHaveLength(1);
     await store.close();
     expect(temps(root, KEY)).toEqual([]);
     expect(temps(root, OTHER)).toEqual([]);
@@ -107,21 +101,10 @@ describe('the directory store spools a body as it is planned', () => {
     await first.digest();
     const second = planned(12_000, () => store.spool(KEY));
     expect(temps(root, KEY)).toHaveLength(2);
-    const lease = await store.lock(KEY, holder);
-    try {
-      await store.intend(
-        KEY,
-        0,
-        second.chunks,
-        () => factsOf(second),
-        () => second.spooled(),
-      );
-      expect(temps(root, KEY)).toEqual([]);
-      expect((await store.readPending(KEY)).equals(Buffer.concat(second.chunks))).toBe(true);
-    } finally {
-      await lease.release();
-      await store.close();
-    }
+    await intendLocked(store, second);
+    expect(temps(root, KEY)).toEqual([]);
+    expect((await store.readPending(KEY)).equals(Buffer.concat(second.chunks))).toBe(true);
+    await store.close();
   });
 
   it('a spool taken away before intend(): the bytes are written as without one', async () => {
@@ -129,21 +112,10 @@ describe('the directory store spools a body as it is planned', () => {
     const payload = planned(10_000, () => store.spool(KEY));
     await payload.digest();
     for (const name of temps(root, KEY)) rmSync(join(folderOf(root, KEY), name));
-    const lease = await store.lock(KEY, holder);
-    try {
-      await store.intend(
-        KEY,
-        0,
-        payload.chunks,
-        () => factsOf(payload),
-        () => payload.spooled(),
-      );
-      expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
-      expect(temps(root, KEY)).toEqual([]);
-    } finally {
-      await lease.release();
-      await store.close();
-    }
+    await intendLocked(store, payload);
+    expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
+    expect(temps(root, KEY)).toEqual([]);
+    await store.close();
   });
 
   it("in a folder shared through its group, a spool is the group's too (0660, whatever the umask)", async () => {
