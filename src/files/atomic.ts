@@ -3,7 +3,7 @@
 // through: a symbolic link, a FIFO or a device where a file belongs is refused (NotAFile), and the
 // rename replaces an existing file's inode, so another user's file is never written into.
 import { randomBytes } from 'node:crypto';
-import { constants, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, openSync, readSync, rmSync, type Stats } from 'node:fs';
 import { link, lstat, open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { renameRetrying } from './rename.js';
@@ -49,10 +49,15 @@ const SAFE = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
  * file (EPERM) keeps the mode its creator's run set.
  */
 async function exactMode(file: FileHandle, mode: number | undefined): Promise<void> {
-  if (mode === undefined || (mode & 0o070) === 0 || process.platform === 'win32') return;
+  if (!umaskMayNarrow(mode)) return;
   await file.chmod(mode).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPERM') throw err;
   });
+}
+
+/** Whether the umask could take something `mode` gives away, so that it is set outright (exactMode). */
+function umaskMayNarrow(mode: number | undefined): mode is number {
+  return mode !== undefined && (mode & 0o070) !== 0 && process.platform !== 'win32';
 }
 
 /** Opens an existing regular file, or creates one with `flags` 'a': never through a link, never a FIFO. */
@@ -185,10 +190,44 @@ export function tempBeside(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
+/**
+ * The temp file of an atomic write of `path`, created at once (synchronously) as atomicFile() creates
+ * its own, for bytes another thread writes: its descriptor and name. Once they are whole and synced
+ * and the descriptor is closed, placeTemp() puts it in place.
+ */
+export function tempFileSync(path: string, mode = 0o600): { fd: number; temp: string } {
+  const temp = tempBeside(path);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  try {
+    // A file this run just created is its own: its mode can always be set.
+    if (umaskMayNarrow(mode)) fchmodSync(fd, mode);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  return { fd, temp };
+}
+
+/**
+ * A complete temp file beside `path` (synced, its descriptor closed) renamed over it, then the
+ * directory synced; if the rename cannot be made, the temp file is removed and `path` left as it was.
+ */
+export async function placeTemp(temp: string, path: string): Promise<void> {
+  try {
+    // Checked again at the last moment: what the rename replaces must still be a file or nothing.
+    await checkTarget(path);
+    await renameRetrying(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+  await syncDir(dirname(path));
+}
+
 /** Opens the temp file of an atomic write of `path`: `.NAME.PID.RANDOM.tmp` in the same directory. */
 export async function atomicFile(path: string, mode = 0o600, synced = false): Promise<AtomicFile> {
   await checkTarget(path);
-  const dir = dirname(path);
   const temp = tempBeside(path);
   // Read too: readSync(). `synced`: every write returns once its bytes are on the disk (O_DSYNC, where
   // the system has it), so one large write is the copy and the sync in one request to the kernel.
@@ -225,15 +264,12 @@ export async function atomicFile(path: string, mode = 0o600, synced = false): Pr
       try {
         await file.sync();
         await close();
-        // Checked again at the last moment: what the rename replaces must still be a file or nothing.
-        await checkTarget(path);
-        await renameRetrying(temp, path);
       } catch (err) {
         await close().catch(() => {});
         await rm(temp, { force: true });
         throw err;
       }
-      await syncDir(dir);
+      await placeTemp(temp, path);
     },
     async abort() {
       await close().catch(() => {});
@@ -250,21 +286,13 @@ export async function atomicFile(path: string, mode = 0o600, synced = false): Pr
  */
 export async function linkFileAtomic(from: string, path: string): Promise<boolean> {
   await checkTarget(path);
-  const dir = dirname(path);
   const temp = tempBeside(path);
   try {
     await link(from, temp);
   } catch {
     return false;
   }
-  try {
-    await checkTarget(path);
-    await renameRetrying(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
-  await syncDir(dir);
+  await placeTemp(temp, path);
   return true;
 }
 

@@ -12,26 +12,24 @@
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, fchmodSync, lstatSync, openSync, unlinkSync } from 'node:fs';
+import { lstatSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
 import * as fourEyes from './dir-approvals.js';
 import * as policies from './dir-policy.js';
 import { atLeastAsStrict, stricterPolicy } from '../guard/policy.js';
 import {
   appendRegularFile,
-  checkTarget,
   createFileExclusive,
   linkFileAtomic,
   NotAFile,
+  placeTemp,
   readRegularFile,
-  syncDir,
-  tempBeside,
+  tempFileSync,
   writeBytesAtomic,
   writeFileAtomic,
 } from '../files/atomic.js';
-import { renameRetrying } from '../files/rename.js';
 import { onExit } from 'signal-exit';
 import type { Spool } from '../contract/json-array.js';
 import { posixModes, sharedWithGroup } from '../files/modes.js';
@@ -311,10 +309,7 @@ export class DirectoryStore implements StateStore {
       const dir = this.dir(key);
       if (!lstatSync(dir).isDirectory()) return undefined;
       // Named as the temp file of an intent's bytes; step 6 gives it the name of the intent it becomes.
-      const temp = tempBeside(join(dir, bodyFile({ id: randomBytes(8).toString('hex') })));
-      const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), this.fileMode);
-      // As writeFileAtomic's: a shared folder's group keeps its access whatever the umask.
-      if ((this.fileMode & 0o070) !== 0 && this.platform !== 'win32') fchmodSync(fd, this.fileMode);
+      const { fd, temp } = tempFileSync(join(dir, bodyFile({ id: randomBytes(8).toString('hex') })), this.fileMode);
       const spool: Spool = { fd };
       // As the lock is (./lease.ts): a terminal closed at the question (SIGHUP) ends the run without an `exit` event.
       this.unhookExit ??= onExit(this.removeSpools);
@@ -360,7 +355,7 @@ export class DirectoryStore implements StateStore {
     // Awaited below, or by the write; a failure first is not an unhandled rejection.
     facts.catch(() => {});
     const spool = await this.takeSpool(key, spooled);
-    const intent = spool ? await this.putInPlace(spool.temp, bytes, body, facts) : await writeBytesAtomic(bytes, body, this.fileMode, () => facts);
+    const intent = spool ? await this.placeSpool(spool.temp, bytes, body, facts) : await writeBytesAtomic(bytes, body, this.fileMode, () => facts);
     pauseAt('writing-intent');
     let created = false;
     let adopted: string | undefined;
@@ -557,13 +552,10 @@ export class DirectoryStore implements StateStore {
    * `facts` are made; the bytes written as without a spool when the rename fails (the file was taken
    * away, or something not a file now stands at `bytes`).
    */
-  private async putInPlace(temp: string, bytes: string, body: readonly Uint8Array[], made: Promise<Intent>): Promise<Intent> {
+  private async placeSpool(temp: string, bytes: string, body: readonly Uint8Array[], made: Promise<Intent>): Promise<Intent> {
     try {
-      await checkTarget(bytes);
-      await renameRetrying(temp, bytes);
-      await syncDir(dirname(bytes));
+      await placeTemp(temp, bytes);
     } catch {
-      await rm(temp, { force: true });
       return writeBytesAtomic(bytes, body, this.fileMode, () => made);
     }
     try {
