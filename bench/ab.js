@@ -59,6 +59,10 @@ const VARIANTS = {
     name: 'reads-256k',
     patches: [['read/index.js', 'const READ_SIZE = 32768;', 'const READ_SIZE = 262144;']],
   },
+  "a large file read by a file stream (each read a round trip to libuv's thread pool)": {
+    name: 'file-stream',
+    patches: [['read/index.js', 'if (size !== void 0) {', 'if (size !== void 0 && size <= READ_AT_ONCE) {']],
+  },
   "chunks in V8's own memory, not shared (Buffer.allocUnsafe)": {
     name: 'unshared-chunks',
     patches: [

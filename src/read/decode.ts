@@ -184,48 +184,54 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
     }
     throw notUtf8(source, found.line, found.offset, Buffer.concat([start, ...after]));
   };
-  for (;;) {
-    const step = await iterator.next();
-    if (step.done) break;
-    const chunk = step.value;
-    if (headBytes < SAMPLE_HEAD) {
-      head.push(Uint8Array.from(chunk.subarray(0, SAMPLE_HEAD - headBytes)));
-      headBytes += Math.min(chunk.length, SAMPLE_HEAD - headBytes);
-    }
-    let input: Uint8Array = chunk;
-    if (sample && !sample.full) {
-      sample.add(chunk);
-      if (sample.full) judgeSample();
+  // Stopped early (an error in the records, a reader that has seen enough): the reads end too, and a
+  // file's descriptor is closed then, not at the process's exit.
+  try {
+    for (;;) {
+      const step = await iterator.next();
+      if (step.done) break;
+      const chunk = step.value;
+      if (headBytes < SAMPLE_HEAD) {
+        head.push(Uint8Array.from(chunk.subarray(0, SAMPLE_HEAD - headBytes)));
+        headBytes += Math.min(chunk.length, SAMPLE_HEAD - headBytes);
+      }
+      let input: Uint8Array = chunk;
+      if (sample && !sample.full) {
+        sample.add(chunk);
+        if (sample.full) judgeSample();
+      }
+      if (!decoder) {
+        // Collect at least 3 bytes so a BOM split across tiny stdin chunks is still seen.
+        input = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+        if (input.length < 3) {
+          pending = input;
+          continue;
+        }
+        pending = new Uint8Array(0);
+        const label = sniffBom(input) ?? encoding ?? 'utf-8';
+        decoder = makeDecoder(label);
+        if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
+      }
+      const text = await decodeOrRefuse(() => decode(input, true), refuse);
+      newlinesBefore += countNewlines(input) + (endsInCr && input[0] !== 10 ? 1 : 0);
+      endsInCr = input[input.length - 1] === 13;
+      bytesBefore += input.length;
+      if (text) yield text;
     }
     if (!decoder) {
-      // Collect at least 3 bytes so a BOM split across tiny stdin chunks is still seen.
-      input = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      if (input.length < 3) {
-        pending = input;
-        continue;
-      }
-      pending = new Uint8Array(0);
-      const label = sniffBom(input) ?? encoding ?? 'utf-8';
+      const label = sniffBom(pending) ?? encoding ?? 'utf-8';
       decoder = makeDecoder(label);
       if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
     }
-    const text = await decodeOrRefuse(() => decode(input, true), refuse);
-    newlinesBefore += countNewlines(input) + (endsInCr && input[0] !== 10 ? 1 : 0);
-    endsInCr = input[input.length - 1] === 13;
-    bytesBefore += input.length;
+    const text = await decodeOrRefuse(() => decode(pending, false), refuse);
+    if (sample && !sample.full) {
+      sample.add(new Uint8Array(0), true);
+      judgeSample();
+    }
     if (text) yield text;
+  } finally {
+    await iterator.return?.();
   }
-  if (!decoder) {
-    const label = sniffBom(pending) ?? encoding ?? 'utf-8';
-    decoder = makeDecoder(label);
-    if (decoder.encoding.startsWith('utf-16')) lenient = new TextDecoder(decoder.encoding);
-  }
-  const text = await decodeOrRefuse(() => decode(pending, false), refuse);
-  if (sample && !sample.full) {
-    sample.add(new Uint8Array(0), true);
-    judgeSample();
-  }
-  if (text) yield text;
 }
 
 /** How much of the file the code-page ranking reads: its start, and what follows the first bad byte. */
