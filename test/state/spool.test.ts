@@ -118,6 +118,51 @@ describe('the directory store spools a body as it is planned', () => {
     await store.close();
   });
 
+  it("with no spool, the bytes' write is under way before the intent's facts are begun (they load the HTTP client)", async () => {
+    const { root, store } = await used();
+    const payload = planned(10_000);
+    await payload.digest();
+    let seen: string[] | undefined;
+    const lease = await store.lock(KEY, holder);
+    await store.intend(KEY, 0, payload.chunks, () => {
+      seen = temps(root, KEY);
+      return factsOf(payload);
+    });
+    await lease.release();
+    expect(seen).toEqual([expect.stringMatching(/^\.intent\.[0-9a-f]{16}\.body\.json\.\d+\.[0-9a-f]+\.tmp$/)]);
+    expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
+    await store.close();
+  });
+
+  it('with a spool, the facts are begun before the spool is waited for (its thread may still be syncing it)', async () => {
+    const { store } = await used();
+    const payload = planned(10_000, () => store.spool(KEY));
+    let begun = false;
+    let release!: () => void;
+    const synced = new Promise<void>((resolve) => (release = resolve));
+    const lease = await store.lock(KEY, holder);
+    const intending = store.intend(
+      KEY,
+      0,
+      payload.chunks,
+      () => {
+        begun = true;
+        return factsOf(payload);
+      },
+      async () => {
+        await synced;
+        return payload.spooled();
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(begun).toBe(true);
+    release();
+    await intending;
+    await lease.release();
+    expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
+    await store.close();
+  });
+
   it("in a folder shared through its group, a spool is the group's too (0660, whatever the umask)", async () => {
     const root = join(tempDir().dir, 'state');
     mkdirSync(root);
