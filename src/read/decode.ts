@@ -230,7 +230,8 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
     }
     if (text) yield text;
   } finally {
-    await iterator.return?.();
+    // Whatever ending the reads meets is not the run's error: the one that stopped them is.
+    await iterator.return?.().catch(() => {});
   }
 }
 

@@ -84,8 +84,8 @@ function regularFileSize(path: string): number | undefined {
  * it), else 32 KiB at a time. Not by a file stream: each of its reads went to libuv's thread pool and
  * back, and on a shared machine the main thread waited for that thread to be scheduled, read after
  * read; read here, the 1M dry run took 5–14 % less time in busy spells, and the same in quiet ones
- * (docs/performance.md, "Round 6, eighth session"). Anything else — standard input, a FIFO, a device, a path that cannot be read —
- * is streamed above, which waits or reports as it always has.
+ * (docs/performance.md, "Round 6, eighth session"). Anything else — standard input, a FIFO, a
+ * device, a path that cannot be read — is streamed above, which waits or reports as it always has.
  */
 async function* regularFile(path: string, size: number, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
   if (size <= READ_AT_ONCE) {
