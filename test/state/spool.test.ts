@@ -138,10 +138,9 @@ describe('the directory store spools a body as it is planned', () => {
     const { store } = await used();
     const payload = planned(10_000, () => store.spool(KEY));
     let begun = false;
-    let release!: () => void;
-    const synced = new Promise<void>((resolve) => (release = resolve));
+    let begunFirst: boolean | undefined;
     const lease = await store.lock(KEY, holder);
-    const intending = store.intend(
+    await store.intend(
       KEY,
       0,
       payload.chunks,
@@ -149,16 +148,13 @@ describe('the directory store spools a body as it is planned', () => {
         begun = true;
         return factsOf(payload);
       },
-      async () => {
-        await synced;
+      () => {
+        begunFirst = begun;
         return payload.spooled();
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(begun).toBe(true);
-    release();
-    await intending;
     await lease.release();
+    expect(begunFirst).toBe(true);
     expect((await store.readPending(KEY)).equals(Buffer.concat(payload.chunks))).toBe(true);
     await store.close();
   });
