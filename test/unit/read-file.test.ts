@@ -1,7 +1,7 @@
 // A regular file over 1 MiB is read on the main thread, 32 KiB at a time (read/index.ts, regularFile):
 // the same records as the same bytes streamed, the event loop served while it is read, an abort heard
 // between reads, and its descriptor closed however the read ends.
-import { readdirSync, readlinkSync } from 'node:fs';
+import { fstatSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -21,15 +21,23 @@ async function records(source: ReturnType<typeof openRecords>): Promise<{ line: 
   return out;
 }
 
-/** How many of this process's descriptors are open on `path` (other tests' descriptors are not counted). */
-const openOn = (path: string) =>
-  readdirSync('/proc/self/fd').filter((fd) => {
+/**
+ * How many of this process's descriptors are open on `path`, known by its device and inode (so on
+ * any system, and not counting other tests' descriptors): each possible number asked in turn.
+ */
+function openOn(path: string): number {
+  const { dev, ino } = statSync(path);
+  let open = 0;
+  for (let fd = 0; fd < 4096; fd++) {
     try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+      const s = fstatSync(fd);
+      if (s.ino === ino && s.dev === dev) open++;
     } catch {
-      return false; // closed while listed
+      // Not open.
     }
-  }).length;
+  }
+  return open;
+}
 
 describe('a regular file over 1 MiB, read 32 KiB at a time on this thread', () => {
   it('gives the very records the same bytes give streamed, line numbers and all', async () => {
