@@ -11,7 +11,7 @@
 //   lock                   the lease (./lease.ts)
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { lstatSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ import {
   linkFileAtomic,
   NotAFile,
   placeTemp,
+  readChecked,
   readRegularFile,
   tempFileSync,
   writeBytesAtomic,
@@ -221,17 +222,16 @@ export class DirectoryStore implements StateStore {
     const meta = await readJson<Generation>(join(dir, 'generations', `${generation}.json`));
     if (!meta)
       throw new UsageError('BAD_GENERATION', `upload #${generation} is not recorded in ${this.label}`, 'see the recorded ones with: upload history KIND');
-    const body = await readState(join(dir, 'snapshots', `${generation}.json`)).catch((err: NodeJS.ErrnoException) => {
+    const body = await readChecked(join(dir, 'snapshots', `${generation}.json`), meta.bytes, meta.sha256).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT')
         throw new UsageError(
           'BAD_GENERATION',
           `the snapshot of upload #${generation} is no longer kept in ${this.label} (only the newest --keep are)`,
           'pick a newer one (see upload history); --keep N keeps more in future',
         );
-      throw err;
+      return unusable(err);
     });
-    if (body.length !== meta.bytes || createHash('sha256').update(body).digest('hex') !== meta.sha256)
-      throw corrupt(this, key, generation, 'its bytes do not match their sha256');
+    if (!body) throw corrupt(this, key, generation, 'its bytes do not match their sha256');
     return body;
   }
 
@@ -430,8 +430,8 @@ export class DirectoryStore implements StateStore {
   async readPending(key: StateKey): Promise<Buffer> {
     const intent = await this.pending(key);
     if (!intent) throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
-    const body = await readState(join(this.dir(key), bodyFile(intent)));
-    if (body.length !== intent.bytes || createHash('sha256').update(body).digest('hex') !== intent.sha256)
+    const body = await readChecked(join(this.dir(key), bodyFile(intent)), intent.bytes, intent.sha256).catch(unusable);
+    if (!body)
       throw new GuardRefusal(
         'SNAPSHOT_CORRUPT',
         `the unconfirmed upload in ${this.label} is damaged (its bytes do not match their sha256)`,

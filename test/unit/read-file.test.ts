@@ -1,11 +1,11 @@
 // A regular file over 1 MiB is read on the main thread, 32 KiB at a time (read/index.ts, regularFile):
 // the same records as the same bytes streamed, the event loop served while it is read, an abort heard
 // between reads, and its descriptor closed however the read ends.
-import { fstatSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { openRecords } from '../../src/read/index.js';
+import { openOn } from '../helpers/descriptors.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** A CSV file of `rows` team members, some names beyond ASCII, so characters straddle the 32 KiB reads. */
@@ -19,24 +19,6 @@ async function records(source: ReturnType<typeof openRecords>): Promise<{ line: 
   const out: { line: number; cells: unknown[]; plain: boolean | undefined }[] = [];
   for await (const batch of source.batches) for (const r of batch) out.push({ line: r.line, cells: [...r.cells], plain: r.plain });
   return out;
-}
-
-/**
- * How many of this process's descriptors are open on `path`, known by its device and inode (so on
- * any system, and not counting other tests' descriptors): each possible number asked in turn.
- */
-function openOn(path: string): number {
-  const { dev, ino } = statSync(path);
-  let open = 0;
-  for (let fd = 0; fd < 4096; fd++) {
-    try {
-      const s = fstatSync(fd);
-      if (s.ino === ino && s.dev === dev) open++;
-    } catch {
-      // Not open.
-    }
-  }
-  return open;
 }
 
 describe('a regular file over 1 MiB, read 32 KiB at a time on this thread', () => {
