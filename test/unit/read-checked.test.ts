@@ -35,7 +35,7 @@ describe('readChecked', () => {
   it('gives nothing for a changed byte, in the first piece or the last', async () => {
     for (const at of [0, BODY.length - 1]) {
       const changed = Buffer.from(BODY);
-      changed[at] ^= 1;
+      changed[at] = changed[at]! ^ 1;
       const path = file(changed);
       expect(await readChecked(path, BODY.length, sha256(BODY))).toBeUndefined();
       expect(openOn(path)).toBe(0);
@@ -78,7 +78,7 @@ describe('the directory store reads its recorded bytes through it', () => {
     const folder = keyDir(root, KEY.baseUrl);
     const bytes = readdirSync(folder).find((name) => name.endsWith('.body.json'))!;
     const changed = Buffer.from(BODY);
-    changed[4 * 1024 * 1024] ^= 1;
+    changed[4 * 1024 * 1024] = changed[4 * 1024 * 1024]! ^ 1;
     writeFileSync(join(folder, bytes), changed);
     await expect(store.readPending(KEY)).rejects.toMatchObject({
       code: 'SNAPSHOT_CORRUPT',
