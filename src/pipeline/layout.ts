@@ -10,7 +10,11 @@ const LOOK_BACK = 20;
 /** The latest upload that recorded its file's layout, or undefined (none yet, or an older store's). */
 export async function rememberedLayout(state: State | undefined): Promise<Remembered | undefined> {
   if (!state) return undefined;
-  for (const g of await state.store.generations(state.key, LOOK_BACK)) {
+  // The latest upload alone first: it recorded its layout unless it was a restore or a removal, and
+  // listing twenty reads twenty records (forty files in the directory store) on every run.
+  const latest = await state.store.generations(state.key, 1);
+  const listed = latest[0] && !readRecorded(latest[0].layout) ? await state.store.generations(state.key, LOOK_BACK) : latest;
+  for (const g of listed) {
     const layout = readRecorded(g.layout);
     if (layout) return { generation: g.generation, layout };
   }
