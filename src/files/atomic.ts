@@ -102,6 +102,8 @@ const CHECKED_READ = 4 * 1024 * 1024;
 export async function readChecked(path: string, bytes: number, sha256: string): Promise<Buffer | undefined> {
   const file = await openRegular(path, constants.O_RDONLY);
   try {
+    // Not the recorded length (or a damaged record's length, which no buffer could hold): damaged.
+    if ((await file.stat()).size !== bytes) return undefined;
     const body = Buffer.allocUnsafe(bytes);
     const hash = createHash('sha256');
     const readAt = (at: number) => file.read(body, at, Math.min(CHECKED_READ, bytes - at), at);

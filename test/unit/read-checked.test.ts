@@ -50,6 +50,12 @@ describe('readChecked', () => {
     expect(await readChecked(file(head), BODY.length, sha256(head))).toBeUndefined();
   });
 
+  it('gives nothing, and throws nothing, for a damaged record of the length', async () => {
+    const path = file(BODY);
+    for (const bytes of [2 ** 53, -1, 1.5, Number.NaN, undefined as unknown as number]) expect(await readChecked(path, bytes, sha256(BODY))).toBeUndefined();
+    expect(openOn(path)).toBe(0);
+  });
+
   it('reads an empty file recorded as empty', async () => {
     const read = await readChecked(file(Buffer.alloc(0)), 0, sha256(Buffer.alloc(0)));
     expect(read).toEqual(Buffer.alloc(0));
