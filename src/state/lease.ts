@@ -256,27 +256,31 @@ function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: Leas
       return false;
     }
   };
-  const heartbeat = setInterval(() => {
-    void (async () => {
-      // One renewal at a time: a slow disk must not let two beats race to name the current lease.
-      if (released || renewing || !mine()) return;
-      const renewed = { ...current, expiresAt: new Date(Date.now() + times.leaseMs).toISOString() };
-      renewing = renewed;
-      try {
-        const temp = await writeTemp(path, renewed, times);
-        // Still ours? Writing the renewal takes a while (an fsync), and a run suspended meanwhile past
-        // its lease may find on waking that another run took the lock over, or took it over and let it
-        // go: renaming then would put this run's name back on a lock it lost.
-        if (!mine()) {
-          await rm(temp, { force: true });
-          return;
-        }
-        await renameRetrying(temp, path);
-        current = renewed;
-      } finally {
-        renewing = undefined;
+  // Set by release(): no renewal starts, and one under way does not rename (release waits for it).
+  let stopping = false;
+  let renewal: Promise<void> | undefined;
+  const renew = async () => {
+    const renewed = { ...current, expiresAt: new Date(Date.now() + times.leaseMs).toISOString() };
+    renewing = renewed;
+    try {
+      const temp = await writeTemp(path, renewed, times);
+      // Still ours? Writing the renewal takes a while (an fsync), and a run suspended meanwhile past
+      // its lease may find on waking that another run took the lock over, or took it over and let it
+      // go: renaming then would put this run's name back on a lock it lost.
+      if (stopping || !mine()) {
+        await rm(temp, { force: true });
+        return;
       }
-    })().catch(() => {
+      await renameRetrying(temp, path);
+      current = renewed;
+    } finally {
+      renewing = undefined;
+    }
+  };
+  const heartbeat = setInterval(() => {
+    // One renewal at a time: a slow disk must not let two beats race to name the current lease.
+    if (released || stopping || renewing || !mine()) return;
+    renewal = renew().catch(() => {
       /* the next beat tries again; a lease that lapses is only taken over after it expires */
     });
   }, times.heartbeatMs);
@@ -297,7 +301,12 @@ function holding(path: string, me: LeaseFile, times: LeaseTimes, recovered: Leas
     holder: me,
     recovered: recovered && { user: recovered.user, host: recovered.host, pid: recovered.pid, what: recovered.what, since: recovered.since },
     stillHeld: async () => !released && mine(),
+    // A renewal under way is waited for first: let go of, it would leave its temp file in the folder
+    // (the process exits once its output is written), or rename it over the lock just removed.
     release: async () => {
+      stopping = true;
+      clearInterval(heartbeat);
+      await renewal;
       detach();
       removeIfMine();
     },
