@@ -2,12 +2,13 @@
 // when it recorded one, read alone; past a restore or a removal (which record none), the upload's
 // before it, up to twenty back.
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rememberedLayout } from '../../src/pipeline/layout.js';
 import { DirectoryStore } from '../../src/state/dir.js';
 import type { RecordedLayout, StateKey, StateStore } from '../../src/state/types.js';
-import { generationFacts } from '../helpers/state.js';
+import { generationFacts, keyDir } from '../helpers/state.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY: StateKey = { baseUrl: 'https://scheduling.example.com', kind: 'team-members' };
@@ -20,8 +21,8 @@ afterEach(async () => {
 });
 
 /** A store holding one upload per entry: with that layout recorded, or none (a restore). */
-async function storeOf(layouts: (RecordedLayout | undefined)[]): Promise<DirectoryStore> {
-  const store = await DirectoryStore.open(join(tempDir().dir, 'state'));
+async function storeOf(layouts: (RecordedLayout | undefined)[], root = join(tempDir().dir, 'state')): Promise<DirectoryStore> {
+  const store = await DirectoryStore.open(root);
   stores.push(store);
   for (const [n, layout] of layouts.entries()) {
     const bytes = Buffer.from(`[{"employeeID":"E${n}"}]`);
@@ -61,8 +62,19 @@ describe('rememberedLayout', () => {
     const header = ['Employee ID', 'E-mail'];
     const restored = await storeOf([layoutOf(header), undefined, undefined]);
     expect(await rememberedLayout({ store: restored, key: KEY })).toEqual({ generation: 1, layout: layoutOf(header) });
+    const twentyBack = await storeOf([layoutOf(header), ...Array.from({ length: 19 }, () => undefined)]);
+    expect(await rememberedLayout({ store: twentyBack, key: KEY })).toEqual({ generation: 1, layout: layoutOf(header) });
     const tooFar = await storeOf([layoutOf(header), ...Array.from({ length: 20 }, () => undefined)]);
     expect(await rememberedLayout({ store: tooFar, key: KEY })).toBeUndefined();
+  });
+
+  it('leaves an older damaged record unread when the latest upload recorded its layout', async () => {
+    const header = ['Employee ID', 'E-mail'];
+    const root = join(tempDir().dir, 'state');
+    const store = await storeOf([layoutOf(['ID']), layoutOf(['ID']), layoutOf(header)], root);
+    writeFileSync(join(keyDir(root, KEY.baseUrl), 'generations', '2.json'), '{"uploadedAt": ');
+    expect(await rememberedLayout({ store, key: KEY })).toEqual({ generation: 3, layout: layoutOf(header) });
+    await expect(store.generations(KEY)).rejects.toMatchObject({ code: 'SNAPSHOT_CORRUPT' });
   });
 
   it('finds none in an empty store', async () => {
