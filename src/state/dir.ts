@@ -38,7 +38,7 @@ import { siteName } from './paths.js';
 import { LEASE_DEFAULTS, liveHolder, takeLease, type LeaseTimes } from './lease.js';
 import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
-import { anotherPending, lockLost, lostBeforeRecord, stateMoved } from './refusals.js';
+import { anotherPending, lockLost, lostBeforeRecord, pendingDamaged, snapshotDamaged, stateMoved } from './refusals.js';
 import { readLegacy, type Legacy } from './legacy.js';
 import type {
   Approval,
@@ -197,7 +197,7 @@ export class DirectoryStore implements StateStore {
     const head = await readJson<{ generation: number }>(join(dir, 'head.json'));
     if (!head) return (await readLegacy(this.root, key))?.generation;
     const meta = await readJson<Generation>(join(dir, 'generations', `${head.generation}.json`));
-    if (!meta) throw corrupt(this, key, head.generation, 'its record is missing');
+    if (!meta) throw snapshotDamaged(key, this.label, head.generation, 'its record is missing');
     return meta;
   }
 
@@ -231,7 +231,7 @@ export class DirectoryStore implements StateStore {
         );
       return unusable(err);
     });
-    if (!body) throw corrupt(this, key, generation, 'its bytes do not match their sha256');
+    if (!body) throw snapshotDamaged(key, this.label, generation);
     return body;
   }
 
@@ -431,12 +431,7 @@ export class DirectoryStore implements StateStore {
     const intent = await this.pending(key);
     if (!intent) throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
     const body = await readChecked(join(this.dir(key), bodyFile(intent)), intent.bytes, intent.sha256).catch(unusable);
-    if (!body)
-      throw new GuardRefusal(
-        'SNAPSHOT_CORRUPT',
-        `the unconfirmed upload in ${this.label} is damaged (its bytes do not match their sha256)`,
-        'settle it with --previous, or pass --baseline FILE',
-      );
+    if (!body) throw pendingDamaged(this.label);
     return body;
   }
 
@@ -637,12 +632,4 @@ async function readJson<T>(path: string): Promise<T | undefined> {
       'restore it from a backup, or move the state directory aside and start again with --baseline FILE',
     );
   }
-}
-
-function corrupt(store: StateStore, key: StateKey, generation: number, why: string): GuardRefusal {
-  return new GuardRefusal(
-    'SNAPSHOT_CORRUPT',
-    `upload #${generation} of ${key.kind} to ${key.baseUrl} in ${store.label} is damaged (${why}), so the changes and removals cannot be worked out`,
-    'pass --baseline FILE (an export that matches what the service holds) to compare with it instead',
-  );
 }

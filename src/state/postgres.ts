@@ -8,7 +8,7 @@ import { GuardRefusal, UsageError } from '../errors.js';
 import { DEFAULT_LEASE, liveHolder, renew, takeLease, type LeaseTimes } from './pg-lease.js';
 import { dumpKey, loadKey, type KeyDump } from './dump.js';
 import { pauseAt } from './pause.js';
-import { anotherPending, lockLost, lostBeforeRecord, stateMoved } from './refusals.js';
+import { anotherPending, lockLost, lostBeforeRecord, pendingDamaged, snapshotDamaged, stateMoved } from './refusals.js';
 import { boundsFrom, Session, type Bounds } from './pg-session.js';
 import { lackingRole, type Need } from './pg-roles.js';
 import * as policies from './pg-policy.js';
@@ -323,13 +323,7 @@ export class PostgresStore implements StateStore {
         `the snapshot of upload #${generation} is no longer kept in ${this.label} (only the newest --keep are)`,
         'pick a newer one (see upload history); --keep N keeps more in future',
       );
-    if (createHash('sha256').update(body).digest('hex') !== row.sha256) {
-      throw new GuardRefusal(
-        'SNAPSHOT_CORRUPT',
-        `upload #${generation} of ${key.kind} to ${key.baseUrl} in ${this.label} is damaged (its bytes do not match their sha256)`,
-        'pass --baseline FILE (an export that matches what the service holds) to compare with it instead',
-      );
-    }
+    if (createHash('sha256').update(body).digest('hex') !== row.sha256) throw snapshotDamaged(key, this.label, generation);
     return body;
   }
 
@@ -465,12 +459,7 @@ export class PostgresStore implements StateStore {
     const body = rows[0]?.snapshot;
     if (!intent || !body)
       throw new UsageError('NO_PENDING', `no unconfirmed upload of ${key.kind} to ${key.baseUrl} is recorded in ${this.label}`, 'nothing to settle');
-    if (createHash('sha256').update(body).digest('hex') !== intent.sha256)
-      throw new GuardRefusal(
-        'SNAPSHOT_CORRUPT',
-        `the unconfirmed upload in ${this.label} is damaged (its bytes do not match their sha256)`,
-        'settle it with --previous, or pass --baseline FILE',
-      );
+    if (createHash('sha256').update(body).digest('hex') !== intent.sha256) throw pendingDamaged(this.label);
     return body;
   }
 
