@@ -185,7 +185,22 @@ async function startup(runs = 15) {
   const help = [];
   const bare = [];
   const dry = [];
+  const stored = [];
   const ten = generated(OUT, 'team-members', 10, '10').path;
+  // The same dry run against a store of 20 uploads, as a team's configured runs and the nightly sync's
+  // are: the store opened, the latest upload's layout read, its snapshot checked. Issue 44's line is
+  // the run without one; this row has no goal (docs/performance.md, "Round 6, ninth session").
+  const sink = await startSink(10);
+  const state20 = join(scratch, 'state-20-uploads');
+  const env = { ...process.env, UPLOAD_TOKEN: 'bench-token-123', UPLOAD_BASE_URL: sink.url };
+  try {
+    for (let i = 0; i < 20; i++) {
+      const up = await run(process.execPath, [BIN, 'team-members', ten, '--yes', '--json', '--state', state20, ...(i === 0 ? ['--no-baseline'] : [])], { env });
+      expectOutcome(up, 'uploaded', `upload ${i + 1} of 20 of the 10-row file`);
+    }
+  } finally {
+    await sink.close();
+  }
   for (let i = 0; i < runs; i++) {
     bare.push((await run(process.execPath, ['-e', '0'], { plain: true })).wallMs);
     const r = await run(process.execPath, [BIN, '--help'], { plain: true });
@@ -194,6 +209,9 @@ async function startup(runs = 15) {
     const d = await run(process.execPath, [BIN, 'team-members', ten, '--dry-run', '--quiet', '--state', join(scratch, 'state')], { plain: true });
     if (d.code !== 0) throw new Error(`10-row dry run failed: ${d.stderr}`);
     dry.push(d.wallMs);
+    const withStore = await run(process.execPath, [BIN, 'team-members', ten, '--dry-run', '--quiet', '--state', state20], { env, plain: true });
+    if (withStore.code !== 0) throw new Error(`10-row dry run against a store of 20 uploads failed: ${withStore.stderr}`);
+    stored.push(withStore.wallMs);
   }
   rows.push({ label: 'node -e 0', wallMs: median(bare), cpuMs: null, rssMB: null, note: `median of ${runs}` });
   rows.push({
@@ -209,6 +227,13 @@ async function startup(runs = 15) {
     cpuMs: null,
     rssMB: null,
     note: `median of ${runs}; ${(median(dry) / median(bare)).toFixed(2)}× node -e 0, pairwise ${pairwise(dry, bare).toFixed(2)}×`,
+  });
+  rows.push({
+    label: 'dry run, 10 team members, a store of 20 uploads',
+    wallMs: median(stored),
+    cpuMs: null,
+    rssMB: null,
+    note: `median of ${runs}; ${(median(stored) / median(bare)).toFixed(2)}× node -e 0, pairwise ${pairwise(stored, bare).toFixed(2)}× (no goal)`,
   });
 }
 
@@ -308,16 +333,8 @@ function sinkRow(label, up, dry) {
  * baseline), and again, to a store uploaded to before (the nightly sync).
  */
 async function uploadToSink(file, name, records) {
-  const { createServer } = await import('node:http');
-  const sink = createServer((req, res) => {
-    req.on('data', () => {});
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message: `${records} team member(s) uploaded`, status: 200 }));
-    });
-  });
-  await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${sink.address().port}`;
+  const sink = await startSink(records);
+  const { url } = sink;
   try {
     const dry = [];
     const up = [];
@@ -350,8 +367,22 @@ async function uploadToSink(file, name, records) {
     }
     sinkRow(`upload to a sink again, ${name}`, upAgain, dryAgain);
   } finally {
-    await new Promise((resolve) => sink.close(resolve));
+    await sink.close();
   }
+}
+
+/** A node:http server on loopback that reads a body and answers at once, as the service does for `records` team members. */
+async function startSink(records) {
+  const { createServer } = await import('node:http');
+  const sink = createServer((req, res) => {
+    req.on('data', () => {});
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: `${records} team member(s) uploaded`, status: 200 }));
+    });
+  });
+  await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${sink.address().port}`, close: () => new Promise((resolve) => sink.close(resolve)) };
 }
 
 const loadBefore = loadavg();
