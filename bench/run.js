@@ -348,8 +348,8 @@ async function uploadToSink(file, name, records) {
     }
     sinkRow(`upload to a sink, ${name}`, up, dry);
     // The nightly sync: a store uploaded to before, so the dry run and the upload both compare with its
-    // latest upload (the same records), and the upload finds the store's folder to spool its body into
-    // as it plans it (StateStore.spool). Seeded by one upload, not timed.
+    // latest upload (the same records); the upload spools its body into the store's folder as it plans
+    // it (StateStore.spool), as the first does into the folder it makes. Seeded by one upload, not timed.
     const again = join(scratch, 'sink-again');
     const env = { ...process.env, UPLOAD_TOKEN: 'bench-token-123', UPLOAD_BASE_URL: url };
     const args = ['team-members', file, '--json', '--state', again];

@@ -6,15 +6,16 @@
 //   intent.json            an upload about to be sent (created exclusively), until its run's commit
 //   intent.<id>.body.json  its exact bytes (intent.body.json for an intent of an earlier version)
 //   .intent.<id>.body.json.<pid>.<random>.tmp  a large body written as it is planned (spool()), until intend() renames it
+//                          (the first upload to a key makes the folder for it, and a run that stops early removes it)
 //   audit.jsonl            one line per attempt that reached the service
 //   plans/, approvals/     four eyes: write-once records of plans made and approvals given (./dir-approvals.ts)
 //   lock                   the lease (./lease.ts)
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
 import { randomBytes } from 'node:crypto';
-import { lstatSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
 import * as fourEyes from './dir-approvals.js';
 import * as policies from './dir-policy.js';
@@ -69,6 +70,8 @@ export class DirectoryStore implements StateStore {
   private readonly leases = new Map<string, Lease>();
   /** Spools not yet taken by intend(): removed by close(), or as the process exits or dies of a signal. */
   private readonly spools = new Map<Spool, OpenSpool>();
+  /** Folders spool() made for a first upload's spool, deepest first: removed with the spools while empty. */
+  private madeForSpools: string[] = [];
   private unhookExit: (() => void) | undefined;
   private readonly removeSpools = () => {
     for (const { temp } of this.spools.values()) {
@@ -79,6 +82,7 @@ export class DirectoryStore implements StateStore {
       }
     }
     this.spools.clear();
+    this.removeMadeForSpools();
   };
 
   /** Files and folders are private (0600/0700), or readable by the group a shared state folder belongs to. */
@@ -300,24 +304,63 @@ export class DirectoryStore implements StateStore {
   }
 
   /**
-   * A temp file named as an intent's bytes are while they are written, in a folder an upload before
-   * made: a run that stops before its intent (an invalid file, a guard) then leaves the store as it
-   * found it, once its spool is removed. The first upload to a key writes its bytes at intend().
+   * A temp file named as an intent's bytes are while they are written, in the key's folder. The first
+   * upload to a key makes that folder for it (and the state folder, if there is none yet), and notes
+   * what it made: a run that stops before its intent (an invalid file, a guard, a signal) removes its
+   * spool and then those folders, while nothing else is in them, so it leaves the store as it found it.
    */
   spool(key: StateKey): Spool | undefined {
     try {
       const dir = this.dir(key);
-      if (!lstatSync(dir).isDirectory()) return undefined;
+      // As the lock is (./lease.ts): a terminal closed at the question (SIGHUP) ends the run without an
+      // `exit` event. Hooked first, so that folders made for a spool that then fails go too.
+      this.unhookExit ??= onExit(this.removeSpools);
+      if (!this.folderForSpool(dir)) return undefined;
       // Named as the temp file of an intent's bytes; step 6 gives it the name of the intent it becomes.
       const { fd, temp } = tempFileSync(join(dir, bodyFile({ id: randomBytes(8).toString('hex') })), this.fileMode);
       const spool: Spool = { fd };
-      // As the lock is (./lease.ts): a terminal closed at the question (SIGHUP) ends the run without an `exit` event.
-      this.unhookExit ??= onExit(this.removeSpools);
       this.spools.set(spool, { key: JSON.stringify(key), temp });
+      pauseAt('spooled');
       return spool;
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Whether `dir` is a folder, made now if nothing is there (noted in madeForSpools, with the folders
+   * above it that were made too). Synchronous: called on the plan's thread, as the spool is.
+   */
+  private folderForSpool(dir: string): boolean {
+    try {
+      return lstatSync(dir).isDirectory();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    }
+    // The first folder made, or undefined when another run made them all meanwhile.
+    const first = mkdirSync(dir, { recursive: true, mode: this.dirMode });
+    if (first === undefined) return true;
+    const made: string[] = [];
+    for (let d = dir; ; d = dirname(d)) {
+      made.push(d);
+      if (d === first || dirname(d) === d) break;
+    }
+    this.madeForSpools.push(...made);
+    // As ensure() does: the umask would take the group's write access away from a shared folder.
+    if (this.dirMode !== 0o700) for (const d of made) chmodSync(d, this.dirMode);
+    return true;
+  }
+
+  /** The folders spool() made, each removed only while empty (a lock, a record or another run's spool in one keeps it). */
+  private removeMadeForSpools(): void {
+    for (const d of this.madeForSpools) {
+      try {
+        rmdirSync(d);
+      } catch {
+        // Not empty (the upload went on to its lock, or another run uses it), or gone already.
+      }
+    }
+    this.madeForSpools = [];
   }
 
   /** Whether this store opened a spool for `key` (spool()) that is not yet taken or removed. */
@@ -580,6 +623,7 @@ export class DirectoryStore implements StateStore {
     this.leases.clear();
     await Promise.all([...this.spools.values()].map(({ temp }) => rm(temp, { force: true })));
     this.spools.clear();
+    this.removeMadeForSpools();
     this.unhookExit?.();
     this.unhookExit = undefined;
   }

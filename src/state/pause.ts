@@ -5,7 +5,7 @@
 // never stop the process it shares. docs/development.md lists the steps.
 
 /** The protocol's steps a run can be paused at, in order (docs/state.md numbers them). */
-export type PauseStep = 'planned' | 'locked' | 'fenced' | 'writing-intent' | 'intended' | 'answered' | 'recorded';
+export type PauseStep = 'spooled' | 'planned' | 'locked' | 'fenced' | 'writing-intent' | 'intended' | 'answered' | 'recorded';
 
 export function pauseAt(step: PauseStep): void {
   const wanted = process.env.UPLOAD_TEST_PAUSE_AT;

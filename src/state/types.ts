@@ -280,7 +280,7 @@ export interface StateStore {
    * (src/contract/json-array.ts, `Bodies.hashAsItGoes`), so that intend() finds the bytes there; or
    * undefined where the store has none (PostgreSQL: the bytes go in the intent's transaction). Called
    * while the plan is being made, so synchronous and never throwing. A spool intend() did not take is
-   * removed by close(), or as the process exits.
+   * removed by close(), or as the process exits, with any folder the store made for it.
    */
   spool?(key: StateKey): Spool | undefined;
   /**

@@ -1,11 +1,12 @@
-// An upload to a key the directory store has a folder for writes a large body to a spool beside the
-// intent's bytes as it plans it (on the hashing thread, StateStore.spool), so that its tail does not
-// wait for 137 MB to reach the disk (docs/performance.md, round 6, seventh session). Through the
-// program as it ships, to a node:http service that hashes what it receives: the record is the very
-// file the run spooled, holding the bytes received; a run refused after its plan (by a guard, at the
-// lock) or ended by a signal leaves nothing in the store, and never another run's spool.
+// An upload writes a large body to a spool beside the intent's bytes as it plans it (on the hashing
+// thread, StateStore.spool), so that its tail does not wait for 137 MB to reach the disk
+// (docs/performance.md, round 6, seventh and tenth sessions); the first upload to a key makes the
+// key's folder for it. Through the program as it ships, to a node:http service that hashes what it
+// receives: the record is the very file the run spooled, holding the bytes received; a run refused
+// after its plan (invalid, by a guard, at the lock) or ended by a signal leaves nothing in the store
+// (no folder where there was none), and never another run's spool.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -54,7 +55,7 @@ describe('an upload to a store that has its folder spools its body as it plans i
   const upload = (args: string[], extra: Record<string, string> = {}) =>
     startCli(['team-members', ...args, '--json', '--state', state], { UPLOAD_TOKEN: 'test-token-123', UPLOAD_BASE_URL: url, ...extra }, HOOKS_BIN);
 
-  it('the first upload makes the folder and writes its bytes; the next is recorded as the file it spooled, holding the bytes received', async () => {
+  it('after a first upload, the next is recorded as the file it spooled, holding the bytes received', async () => {
     const first = await upload([file, '--yes', '--no-baseline']).done;
     expect(JSON.parse(first.stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
     expect(left(state)).toEqual([]);
@@ -143,5 +144,56 @@ describe('an upload to a store that has its folder spools its body as it plans i
     expect(left(state)).toEqual([]);
     expect(readFileSync(join(keyDir(state, url), 'head.json'), 'utf8')).toBe(head);
     expect(existsSync(join(keyDir(state, url), 'intent.json'))).toBe(false);
+  });
+});
+
+describe('the first upload to a key makes its folder to spool into, and a run that stops early removes what it made', () => {
+  const t = tempDir();
+  const file = writeMembers(t.dir, 'staff.csv', range(1, PEOPLE));
+  const upload = (state: string, args: string[], extra: Record<string, string> = {}) =>
+    startCli(['team-members', ...args, '--json', '--state', state], { UPLOAD_TOKEN: 'test-token-123', UPLOAD_BASE_URL: url, ...extra }, HOOKS_BIN);
+
+  it('uploaded: recorded as the very file it spooled, in the folder it made for it', async () => {
+    const state = join(t.dir, 'first');
+    const run = upload(state, [file, '--yes', '--no-baseline'], { UPLOAD_TEST_PAUSE_AT: 'planned' });
+    await pausedAt(run, 'planned');
+    const spool = spoolIn(state);
+    expect(spool).toBeDefined();
+    const inode = statSync(join(keyDir(state, url), spool!)).ino;
+    resume(run);
+    const { code, stdout } = await run.done;
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
+    expect(code).toBe(0);
+    const snapshot = latestSnapshot(state, url)!;
+    expect(statSync(snapshot).ino).toBe(inode);
+    expect(received.at(-1)).toEqual({ bytes: statSync(snapshot).size, sha256: createHash('sha256').update(readFileSync(snapshot)).digest('hex') });
+    expect(left(state)).toEqual([]);
+  });
+
+  it('a file found invalid after its spool began: nothing sent, and no state folder left where there was none', async () => {
+    const sent = received.length;
+    const state = join(t.dir, 'invalid');
+    const bad = join(t.dir, 'bad.csv');
+    writeFileSync(bad, `${readFileSync(file, 'utf8')}E9999999,not-an-email,Member X,3,STORE-001\n`);
+    const { code, stdout } = await upload(state, [bad, '--yes', '--no-baseline']).done;
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'invalid', exitCode: 3 });
+    expect(code).toBe(3);
+    expect(received).toHaveLength(sent);
+    expect(existsSync(state)).toBe(false);
+  });
+
+  // Stopped as the spool opens, long before the lock: a run stopped there removes what it made.
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s as its spool opens: nothing sent, and no state folder left where there was none', async (signal) => {
+    const sent = received.length;
+    const state = join(t.dir, `stopped-${signal}`);
+    const run = upload(state, [file, '--yes', '--no-baseline'], { UPLOAD_TEST_PAUSE_AT: 'spooled' });
+    await pausedAt(run, 'spooled');
+    expect(spoolIn(state)).toBeDefined();
+    run.child.kill(signal);
+    resume(run);
+    const done = await run.done;
+    expect(signal === 'SIGTERM' ? done.code : done.signal).toBe(signal === 'SIGTERM' ? 130 : 'SIGHUP');
+    expect(received).toHaveLength(sent);
+    expect(existsSync(state)).toBe(false);
   });
 });

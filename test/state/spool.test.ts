@@ -2,9 +2,9 @@
 // body is written to, on the hashing thread, as it is planned; intend() then puts it in place instead
 // of writing 137 MB in the upload's tail (docs/performance.md, round 6, seventh session). What must
 // hold: the intent's bytes are the body's whatever became of the spool, and a spool intend() did not
-// take never outlives the store.
+// take never outlives the store, nor do the folders a first upload made for it.
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bodies, type Payload, type Spool } from '../../src/contract/json-array.js';
 import { DirectoryStore } from '../../src/state/dir.js';
@@ -54,11 +54,37 @@ async function intendLocked(store: DirectoryStore, payload: Payload): Promise<In
 }
 
 describe('the directory store spools a body as it is planned', () => {
-  it('none for a key no upload has made a folder for: a run that stops early leaves the store as it found it', async () => {
+  it("the first upload to a key makes the key's folder for its spool (the state folder too), and a run that stops early removes them: the store as it found it", async () => {
     const root = join(tempDir().dir, 'state');
     const store = await DirectoryStore.open(root);
-    expect(store.spool(KEY)).toBeUndefined();
+    const payload = planned(10_000, () => store.spool(KEY));
+    await payload.digest();
+    expect(temps(root, KEY)).toHaveLength(1);
+    expect(statSync(folderOf(root, KEY)).mode & 0o777).toBe(0o700);
+    await store.close();
     expect(() => readdirSync(root)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+
+  it("of the folders a spool made, only those left empty go: another key's store, made meanwhile, stays", async () => {
+    const root = join(tempDir().dir, 'state');
+    const store = await DirectoryStore.open(root);
+    const payload = planned(10_000, () => store.spool(KEY));
+    await payload.digest();
+    const other = await DirectoryStore.open(root);
+    await (await other.lock(OTHER, holder)).release();
+    await store.close();
+    expect(readdirSync(join(root, 'stores'))).toEqual([basename(folderOf(root, OTHER))]);
+    await other.close();
+  });
+
+  it("a first upload's spool, taken by intend(): the folder is the store's from then on", async () => {
+    const root = join(tempDir().dir, 'state');
+    const store = await DirectoryStore.open(root);
+    const payload = planned(10_000, () => store.spool(KEY));
+    const intended = await intendLocked(store, payload);
+    await store.close();
+    expect(readFileSync(join(folderOf(root, KEY), `intent.${intended.id}.body.json`)).equals(Buffer.concat(payload.chunks))).toBe(true);
+    expect(temps(root, KEY)).toEqual([]);
   });
 
   it('intend() puts the spool in place of writing the bytes: the same file, whole, and nothing else left', async () => {
@@ -168,5 +194,18 @@ describe('the directory store spools a body as it is planned', () => {
     await payload.digest();
     expect(statSync(join(folderOf(root, KEY), temps(root, KEY)[0]!)).mode & 0o777).toBe(0o660);
     await store.close();
+  });
+
+  it("in a folder shared through its group, the folders a first upload's spool makes are the group's (2770)", async () => {
+    const root = join(tempDir().dir, 'state');
+    mkdirSync(root);
+    chmodSync(root, 0o2770);
+    const store = await DirectoryStore.open(root);
+    const payload = planned(10_000, () => store.spool(KEY));
+    await payload.digest();
+    for (const folder of [join(root, 'stores'), folderOf(root, KEY)]) expect(statSync(folder).mode & 0o7777).toBe(0o2770);
+    expect(statSync(join(folderOf(root, KEY), temps(root, KEY)[0]!)).mode & 0o777).toBe(0o660);
+    await store.close();
+    expect(readdirSync(root)).toEqual([]);
   });
 });
