@@ -36,6 +36,12 @@ export interface Payload {
  */
 export interface Spool {
   readonly fd: number;
+  /**
+   * Set by the thread's owner once the thread writes it: ends the thread (the body will not be sent)
+   * and resolves once the descriptor is closed, so that the file can be removed, and its folder after
+   * it, on a shared drive too (where a file removed while open stays in its folder until it is closed).
+   */
+  finish?: () => Promise<void>;
 }
 
 /** From this size on, a body is hashed on a thread of its own: 0.1 s of CPU for 137 MB, and a thread's start costs about 30 ms. */
@@ -131,7 +137,13 @@ class ChunkHasher {
         // Closed already.
       }
     };
-    this.result.then(close, close);
+    const closed = this.result.then(close, close);
+    spool.finish = () => {
+      // Held until it answers, as digest() is: a process left with nothing else to do would not wait.
+      this.worker.ref();
+      this.end();
+      return closed;
+    };
   }
 
   /** Chunks of shared memory are read where they are; others (a snapshot's bytes, in the chunks made before the thread started) are copied first. */

@@ -13,9 +13,9 @@
 // Every file is written atomically (temp file, fsync, rename), so a crash leaves the old state or the
 // new one. A commit checks under the lease that the head is still the generation the plan expected.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, rmdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { GuardRefusal, UsageError } from '../errors.js';
 import * as fourEyes from './dir-approvals.js';
 import * as policies from './dir-policy.js';
@@ -328,26 +328,35 @@ export class DirectoryStore implements StateStore {
   }
 
   /**
-   * Whether `dir` is a folder, made now if nothing is there (noted in madeForSpools, with the folders
-   * above it that were made too). Synchronous: called on the plan's thread, as the spool is.
+   * Whether the key's folder `dir` is there, made now if it is not: the state folder (whose parent must
+   * be there), `stores` and the key's folder, each missing one made on its own and noted in
+   * madeForSpools (one another run made meanwhile is not). A link where `stores` or the key's folder
+   * should be is no place for a spool. Synchronous: called on the plan's thread, as the spool is.
    */
   private folderForSpool(dir: string): boolean {
-    try {
-      return lstatSync(dir).isDirectory();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    const isFolder = (path: string, follow: boolean) => (follow ? statSync(path) : lstatSync(path)).isDirectory();
+    // The state folder may be a link to a shared drive's (checkRoot()); nothing inside it is followed.
+    for (const [path, follow] of [
+      [this.root, true],
+      [join(this.root, 'stores'), false],
+      [dir, false],
+    ] as const) {
+      try {
+        if (isFolder(path, follow)) continue;
+        return false;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+      }
+      try {
+        mkdirSync(path, { mode: this.dirMode });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST' && isFolder(path, follow)) continue;
+        return false;
+      }
+      this.madeForSpools.unshift(path);
+      // As ensure() does: the umask would take the group's write access away from a shared folder.
+      if (this.dirMode !== 0o700) chmodSync(path, this.dirMode);
     }
-    // The first folder made, or undefined when another run made them all meanwhile.
-    const first = mkdirSync(dir, { recursive: true, mode: this.dirMode });
-    if (first === undefined) return true;
-    const made: string[] = [];
-    for (let d = dir; ; d = dirname(d)) {
-      made.push(d);
-      if (d === first || dirname(d) === d) break;
-    }
-    this.madeForSpools.push(...made);
-    // As ensure() does: the umask would take the group's write access away from a shared folder.
-    if (this.dirMode !== 0o700) for (const d of made) chmodSync(d, this.dirMode);
     return true;
   }
 
@@ -621,6 +630,8 @@ export class DirectoryStore implements StateStore {
   async close(): Promise<void> {
     for (const lease of this.leases.values()) await lease.release();
     this.leases.clear();
+    // Each thread told to end, and its descriptor closed, before its file and folders are removed.
+    await Promise.all([...this.spools.keys()].map((spool) => finished(spool)));
     await Promise.all([...this.spools.values()].map(({ temp }) => rm(temp, { force: true })));
     this.spools.clear();
     this.removeMadeForSpools();
@@ -628,6 +639,21 @@ export class DirectoryStore implements StateStore {
     this.unhookExit = undefined;
   }
 }
+
+/** A spool's thread ended and its descriptor closed (Spool.finish), or SPOOL_FINISH_MS gone by. */
+async function finished(spool: Spool): Promise<void> {
+  if (!spool.finish) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, SPOOL_FINISH_MS);
+    timer.unref();
+  });
+  await Promise.race([spool.finish().catch(() => {}), late]);
+  clearTimeout(timer);
+}
+
+/** How long close() waits for a spool's thread: it has at most a sync of 32 MiB and the chunks sent to it left. */
+const SPOOL_FINISH_MS = 5_000;
 
 /** Where an intent's bytes are: beside it, named by its run (an earlier version's: intent.body.json). */
 function bodyFile(intent: Pick<Intent, 'id'>): string {

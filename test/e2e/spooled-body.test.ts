@@ -175,7 +175,11 @@ describe('the first upload to a key makes its folder to spool into, and a run th
     const state = join(t.dir, 'invalid');
     const bad = join(t.dir, 'bad.csv');
     writeFileSync(bad, `${readFileSync(file, 'utf8')}E9999999,not-an-email,Member X,3,STORE-001\n`);
-    const { code, stdout } = await upload(state, [bad, '--yes', '--no-baseline']).done;
+    const run = upload(state, [bad, '--yes', '--no-baseline'], { UPLOAD_TEST_PAUSE_AT: 'spooled' });
+    await pausedAt(run, 'spooled');
+    expect(spoolIn(state)).toBeDefined();
+    resume(run);
+    const { code, stdout } = await run.done;
     expect(JSON.parse(stdout)).toMatchObject({ outcome: 'invalid', exitCode: 3 });
     expect(code).toBe(3);
     expect(received).toHaveLength(sent);

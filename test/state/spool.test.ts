@@ -3,8 +3,8 @@
 // of writing 137 MB in the upload's tail (docs/performance.md, round 6, seventh session). What must
 // hold: the intent's bytes are the body's whatever became of the spool, and a spool intend() did not
 // take never outlives the store, nor do the folders a first upload made for it.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { chmodSync, fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bodies, type Payload, type Spool } from '../../src/contract/json-array.js';
 import { DirectoryStore } from '../../src/state/dir.js';
@@ -70,6 +70,7 @@ describe('the directory store spools a body as it is planned', () => {
     const store = await DirectoryStore.open(root);
     const payload = planned(10_000, () => store.spool(KEY));
     await payload.digest();
+    expect(temps(root, KEY)).toHaveLength(1);
     const other = await DirectoryStore.open(root);
     await (await other.lock(OTHER, holder)).release();
     await store.close();
@@ -77,14 +78,64 @@ describe('the directory store spools a body as it is planned', () => {
     await other.close();
   });
 
-  it("a first upload's spool, taken by intend(): the folder is the store's from then on", async () => {
+  it("a folder a spool made that another run's spool is in stays, with that spool", async () => {
+    const root = join(tempDir().dir, 'state');
+    const first = await DirectoryStore.open(root);
+    await planned(10_000, () => first.spool(KEY)).digest();
+    const second = await DirectoryStore.open(root);
+    await planned(10_000, () => second.spool(KEY)).digest();
+    expect(temps(root, KEY)).toHaveLength(2);
+    await first.close();
+    expect(temps(root, KEY)).toHaveLength(1);
+    await second.close();
+    expect(temps(root, KEY)).toEqual([]);
+  });
+
+  it("a first upload's spool, taken by intend(): the intent's bytes are its very file, and the folder is the store's from then on", async () => {
     const root = join(tempDir().dir, 'state');
     const store = await DirectoryStore.open(root);
-    const payload = planned(10_000, () => store.spool(KEY));
+    let inode = 0;
+    const payload = planned(10_000, () => {
+      const spool = store.spool(KEY);
+      inode = statSync(join(folderOf(root, KEY), temps(root, KEY)[0]!)).ino;
+      return spool;
+    });
     const intended = await intendLocked(store, payload);
     await store.close();
-    expect(readFileSync(join(folderOf(root, KEY), `intent.${intended.id}.body.json`)).equals(Buffer.concat(payload.chunks))).toBe(true);
+    const bytes = join(folderOf(root, KEY), `intent.${intended.id}.body.json`);
+    expect(statSync(bytes).ino).toBe(inode);
+    expect(readFileSync(bytes).equals(Buffer.concat(payload.chunks))).toBe(true);
     expect(temps(root, KEY)).toEqual([]);
+  });
+
+  it("close() ends a spool's thread and waits for its descriptor to close before removing it (a file removed while open stays in its folder on a shared drive)", async () => {
+    const root = join(tempDir().dir, 'state');
+    const store = await DirectoryStore.open(root);
+    let spool: Spool | undefined;
+    // Never asked for its digest: only close() ends its thread.
+    planned(10_000, () => (spool = store.spool(KEY)));
+    expect(spool).toBeDefined();
+    await store.close();
+    expect(() => fstatSync(spool!.fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    expect(() => readdirSync(root)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+
+  it('no spool where the state folder could not be made (its parent is missing): nothing is made', async () => {
+    const root = join(tempDir().dir, 'missing', 'state');
+    const store = await DirectoryStore.open(root);
+    expect(store.spool(KEY)).toBeUndefined();
+    await store.close();
+    expect(() => readdirSync(dirname(root))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+
+  it("no spool where the key's folder cannot be made (a name too long for the disk): the folders made before it go", async () => {
+    const root = join(tempDir().dir, 'state');
+    const store = await DirectoryStore.open(root);
+    const host = ['a', 'b', 'c', 'd'].map((c) => c.repeat(62)).join('.');
+    expect(store.spool({ baseUrl: `https://${host}.com`, kind: 'team-members' })).toBeUndefined();
+    expect(readdirSync(join(root, 'stores'))).toEqual([]);
+    await store.close();
+    expect(() => readdirSync(root)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
 
   it('intend() puts the spool in place of writing the bytes: the same file, whole, and nothing else left', async () => {
