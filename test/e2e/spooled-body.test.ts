@@ -47,13 +47,46 @@ afterAll(() => close());
 
 const left = (state: string) => readdirSync(keyDir(state, url)).filter((n) => n.endsWith('.tmp'));
 const spoolIn = (state: string) => left(state).find((n) => /^\.intent\.[0-9a-f]{16}\.body\.json\..*\.tmp$/.test(n));
+const uploadTo = (state: string, args: string[], extra: Record<string, string> = {}) =>
+  startCli(['team-members', ...args, '--json', '--state', state], { UPLOAD_TOKEN: 'test-token-123', UPLOAD_BASE_URL: url, ...extra }, HOOKS_BIN);
+
+/**
+ * A run started paused at `planned`, let go once its spool is seen: uploaded, and recorded as the very
+ * file it spooled, which holds the bytes the service received; nothing else left. Its snapshot's bytes.
+ */
+async function recordedAsSpooled(run: ReturnType<typeof uploadTo>, state: string): Promise<Buffer> {
+  await pausedAt(run, 'planned');
+  const spool = spoolIn(state);
+  expect(spool).toBeDefined();
+  const inode = statSync(join(keyDir(state, url), spool!)).ino;
+  resume(run);
+  const { code, stdout } = await run.done;
+  expect(JSON.parse(stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
+  expect(code).toBe(0);
+  const snapshot = latestSnapshot(state, url)!;
+  expect(statSync(snapshot).ino).toBe(inode);
+  const bytes = readFileSync(snapshot);
+  expect(received.at(-1)).toEqual({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+  expect(left(state)).toEqual([]);
+  return bytes;
+}
+
+/** A run paused at `step` with its spool written, sent `signal` and let go: it ends as the signal says. */
+async function stoppedBy(signal: 'SIGTERM' | 'SIGHUP', run: ReturnType<typeof uploadTo>, state: string, step: 'planned' | 'spooled'): Promise<void> {
+  await pausedAt(run, step);
+  expect(spoolIn(state)).toBeDefined();
+  run.child.kill(signal);
+  resume(run);
+  const done = await run.done;
+  // SIGTERM is the tool's to handle (130); a closed terminal's SIGHUP ends it as the signal does.
+  expect(signal === 'SIGTERM' ? done.code : done.signal).toBe(signal === 'SIGTERM' ? 130 : 'SIGHUP');
+}
 
 describe('an upload to a store that has its folder spools its body as it plans it', () => {
   const t = tempDir();
   const state = join(t.dir, 'state');
   const file = writeMembers(t.dir, 'staff.csv', range(1, PEOPLE));
-  const upload = (args: string[], extra: Record<string, string> = {}) =>
-    startCli(['team-members', ...args, '--json', '--state', state], { UPLOAD_TOKEN: 'test-token-123', UPLOAD_BASE_URL: url, ...extra }, HOOKS_BIN);
+  const upload = (args: string[], extra: Record<string, string> = {}) => uploadTo(state, args, extra);
 
   it('after a first upload, the next is recorded as the file it spooled, holding the bytes received', async () => {
     const first = await upload([file, '--yes', '--no-baseline']).done;
@@ -61,22 +94,9 @@ describe('an upload to a store that has its folder spools its body as it plans i
     expect(left(state)).toEqual([]);
 
     const next = writeMembers(t.dir, 'next.csv', range(2, PEOPLE + 1));
-    const run = upload([next, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'planned' });
-    await pausedAt(run, 'planned');
-    const spool = spoolIn(state);
-    expect(spool).toBeDefined();
-    const inode = statSync(join(keyDir(state, url), spool!)).ino;
-    resume(run);
-    const { code, stdout } = await run.done;
-    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
-    expect(code).toBe(0);
-    const snapshot = latestSnapshot(state, url)!;
-    expect(statSync(snapshot).ino).toBe(inode);
-    const bytes = readFileSync(snapshot);
+    const bytes = await recordedAsSpooled(upload([next, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'planned' }), state);
     expect(bytes.length).toBeGreaterThan(16 * 1024 * 1024);
-    expect(received.at(-1)).toEqual({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
     expect(JSON.parse(readFileSync(join(keyDir(state, url), 'generations', '2.json'), 'utf8'))).toMatchObject({ sha256: received.at(-1)!.sha256 });
-    expect(left(state)).toEqual([]);
   });
 
   it('a run that reads its sha256 before it sends (its review page names it) still finds its spool: uploaded and recorded', async () => {
@@ -132,14 +152,7 @@ describe('an upload to a store that has its folder spools its body as it plans i
     const sent = received.length;
     const head = readFileSync(join(keyDir(state, url), 'head.json'), 'utf8');
     const other = writeMembers(t.dir, 'other.csv', range(4, PEOPLE + 3));
-    const run = upload([other, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'planned' });
-    await pausedAt(run, 'planned');
-    expect(spoolIn(state)).toBeDefined();
-    run.child.kill(signal);
-    resume(run);
-    const done = await run.done;
-    // SIGTERM is the tool's to handle (130); a closed terminal's SIGHUP ends it as the signal does.
-    expect(signal === 'SIGTERM' ? done.code : done.signal).toBe(signal === 'SIGTERM' ? 130 : 'SIGHUP');
+    await stoppedBy(signal, upload([other, '--yes'], { UPLOAD_TEST_PAUSE_AT: 'planned' }), state, 'planned');
     expect(received).toHaveLength(sent);
     expect(left(state)).toEqual([]);
     expect(readFileSync(join(keyDir(state, url), 'head.json'), 'utf8')).toBe(head);
@@ -150,24 +163,11 @@ describe('an upload to a store that has its folder spools its body as it plans i
 describe('the first upload to a key makes its folder to spool into, and a run that stops early removes what it made', () => {
   const t = tempDir();
   const file = writeMembers(t.dir, 'staff.csv', range(1, PEOPLE));
-  const upload = (state: string, args: string[], extra: Record<string, string> = {}) =>
-    startCli(['team-members', ...args, '--json', '--state', state], { UPLOAD_TOKEN: 'test-token-123', UPLOAD_BASE_URL: url, ...extra }, HOOKS_BIN);
+  const upload = uploadTo;
 
   it('uploaded: recorded as the very file it spooled, in the folder it made for it', async () => {
     const state = join(t.dir, 'first');
-    const run = upload(state, [file, '--yes', '--no-baseline'], { UPLOAD_TEST_PAUSE_AT: 'planned' });
-    await pausedAt(run, 'planned');
-    const spool = spoolIn(state);
-    expect(spool).toBeDefined();
-    const inode = statSync(join(keyDir(state, url), spool!)).ino;
-    resume(run);
-    const { code, stdout } = await run.done;
-    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'uploaded', exitCode: 0 });
-    expect(code).toBe(0);
-    const snapshot = latestSnapshot(state, url)!;
-    expect(statSync(snapshot).ino).toBe(inode);
-    expect(received.at(-1)).toEqual({ bytes: statSync(snapshot).size, sha256: createHash('sha256').update(readFileSync(snapshot)).digest('hex') });
-    expect(left(state)).toEqual([]);
+    await recordedAsSpooled(upload(state, [file, '--yes', '--no-baseline'], { UPLOAD_TEST_PAUSE_AT: 'planned' }), state);
   });
 
   it('a file found invalid after its spool began: nothing sent, and no state folder left where there was none', async () => {
@@ -190,13 +190,7 @@ describe('the first upload to a key makes its folder to spool into, and a run th
   it.each(['SIGTERM', 'SIGHUP'] as const)('%s as its spool opens: nothing sent, and no state folder left where there was none', async (signal) => {
     const sent = received.length;
     const state = join(t.dir, `stopped-${signal}`);
-    const run = upload(state, [file, '--yes', '--no-baseline'], { UPLOAD_TEST_PAUSE_AT: 'spooled' });
-    await pausedAt(run, 'spooled');
-    expect(spoolIn(state)).toBeDefined();
-    run.child.kill(signal);
-    resume(run);
-    const done = await run.done;
-    expect(signal === 'SIGTERM' ? done.code : done.signal).toBe(signal === 'SIGTERM' ? 130 : 'SIGHUP');
+    await stoppedBy(signal, upload(state, [file, '--yes', '--no-baseline'], { UPLOAD_TEST_PAUSE_AT: 'spooled' }), state, 'spooled');
     expect(received).toHaveLength(sent);
     expect(existsSync(state)).toBe(false);
   });
