@@ -60,8 +60,11 @@ function umaskMayNarrow(mode: number | undefined): mode is number {
   return mode !== undefined && (mode & 0o070) !== 0 && process.platform !== 'win32';
 }
 
-/** Opens an existing regular file, or creates one with `flags` 'a': never through a link, never a FIFO. */
-async function openRegular(path: string, flags: number, mode?: number): Promise<FileHandle> {
+/**
+ * Opens an existing regular file, or creates one with `flags` 'a': never through a link, never a FIFO.
+ * With the size it had when opened (the check's own fstat).
+ */
+async function openRegular(path: string, flags: number, mode?: number): Promise<{ file: FileHandle; size: number }> {
   let file: FileHandle;
   try {
     file = await open(path, flags | SAFE, mode);
@@ -70,18 +73,19 @@ async function openRegular(path: string, flags: number, mode?: number): Promise<
     if (code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR') await checkTarget(path);
     throw err;
   }
-  const what = kindOf(await file.stat());
+  const stats = await file.stat();
+  const what = kindOf(stats);
   if (what) {
     await file.close();
     throw new NotAFile(path, what);
   }
   if ((flags & constants.O_CREAT) !== 0) await exactMode(file, mode);
-  return file;
+  return { file, size: stats.size };
 }
 
 /** The whole content of a regular file; a link, a FIFO or a device is NotAFile, and never waited on. */
 export async function readRegularFile(path: string): Promise<Buffer> {
-  const file = await openRegular(path, constants.O_RDONLY);
+  const { file } = await openRegular(path, constants.O_RDONLY);
   try {
     return await file.readFile();
   } finally {
@@ -100,10 +104,10 @@ const CHECKED_READ = 4 * 1024 * 1024;
  * (docs/performance.md, "Round 6, ninth session"). A link, a FIFO or a device is NotAFile.
  */
 export async function readChecked(path: string, bytes: number, sha256: string): Promise<Buffer | undefined> {
-  const file = await openRegular(path, constants.O_RDONLY);
+  const { file, size } = await openRegular(path, constants.O_RDONLY);
   try {
     // Not the recorded length (or a damaged record's length, which no buffer could hold): damaged.
-    if ((await file.stat()).size !== bytes) return undefined;
+    if (size !== bytes) return undefined;
     const body = Buffer.allocUnsafe(bytes);
     const hash = createHash('sha256');
     const readAt = (at: number) => file.read(body, at, Math.min(CHECKED_READ, bytes - at), at);
@@ -127,7 +131,7 @@ export async function readChecked(path: string, bytes: number, sha256: string): 
 
 /** Appends `text` in one write (so concurrent writers never interleave a line), then fsyncs. */
 export async function appendRegularFile(path: string, text: string, mode: number): Promise<void> {
-  const file = await openRegular(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, mode);
+  const { file } = await openRegular(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, mode);
   try {
     await writeAll(file, Buffer.from(text));
     await file.sync();

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GuardRefusal, UsageError } from '../errors.js';
 import * as fourEyes from './dir-approvals.js';
 import * as policies from './dir-policy.js';
@@ -640,16 +641,9 @@ export class DirectoryStore implements StateStore {
   }
 }
 
-/** A spool's thread ended and its descriptor closed (Spool.finish), or SPOOL_FINISH_MS gone by. */
+/** A spool's thread ended and its descriptor closed (Spool.finish), or SPOOL_FINISH_MS gone by (a hung disk). */
 async function finished(spool: Spool): Promise<void> {
-  if (!spool.finish) return;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, SPOOL_FINISH_MS);
-    timer.unref();
-  });
-  await Promise.race([spool.finish().catch(() => {}), late]);
-  clearTimeout(timer);
+  if (spool.finish) await Promise.race([spool.finish().catch(() => {}), sleep(SPOOL_FINISH_MS, undefined, { ref: false })]);
 }
 
 /** How long close() waits for a spool's thread: it has at most a sync of 32 MiB and the chunks sent to it left. */
