@@ -104,8 +104,8 @@ async function dryRunVersusFloor(kind, file, name, runs) {
     ours.push(r);
     if (mlr) miller.push(await run('mlr', ['--icsv', '--ojson', 'cat', file], { stdout: 'ignore' }));
   }
-  const paired = pairwise(ours, floor);
-  const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
+  const pairs = paired(ours, floor);
+  const mid = (runs) => [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
   const f = mid(floor);
   const u = mid(udsv);
   const p = mid(parse);
@@ -117,7 +117,8 @@ async function dryRunVersusFloor(kind, file, name, runs) {
   rows.push({
     label: `dry run, ${name}`,
     ...pick(d),
-    note: `${medianOf(runs)}${times(d, f, 'floor')}, pairwise ${paired.toFixed(2)}×; ${times(d, u, 'uDSV')}`,
+    ...pairs,
+    note: `${medianOf(runs)}${versus(pairs, d, f, 'floor')}; ${times(d, u, 'uDSV')}`,
   });
   rows.push(
     mlr
@@ -130,12 +131,22 @@ const pick = (r) => ({ wallMs: r.wallMs, cpuMs: r.cpuMs, rssMB: r.rssMB });
 const medianOf = (runs) => (runs > 1 ? `median of ${runs}; ` : '');
 
 /**
- * The median of the ratios of runs made side by side (ours[i] / theirs[i], by wall time): each pair ran
- * seconds apart, in the same spell of a shared host, so a slow spell that falls on one side's median
- * and not the other's moves it less than the ratio of medians the verdict uses. Printed beside it, so a
- * MISS can be told from the host's doing; the verdict is unchanged.
+ * The median of the ratios of runs made side by side (ours[i] / theirs[i], by wall time, or by `key`):
+ * each pair ran seconds apart, in the same spell of a shared host, so a slow spell that falls on one
+ * side's median and not the other's moves it less than it moves the ratio of the two sides' medians.
+ * The verdict takes it (bench/lib/report.js); the ratio of medians is printed beside it.
  */
-const pairwise = (ours, theirs) => median(ours.map((r, i) => (r.wallMs ?? r) / (theirs[i].wallMs ?? theirs[i])));
+function pairwise(ours, theirs, key = 'wallMs') {
+  const value = (r) => (typeof r === 'number' ? r : r[key]);
+  const ratios = ours.map((r, i) => value(r) / value(theirs[i]));
+  return ratios.length > 0 && ratios.every(Number.isFinite) ? median(ratios) : null;
+}
+/** A row's ratios to its other side: pairwise (the verdict's), by wall and CPU time. */
+const paired = (ours, theirs) => ({ pairWall: pairwise(ours, theirs), pairCpu: pairwise(ours, theirs, 'cpuMs') });
+/** `1.05× what (cpu 1.10×), medians 1.08× (cpu 1.12×)`: the pairwise ratios first, then the ratio of the medians. */
+const versus = (pairs, a, b, what) =>
+  `${x2(pairs.pairWall)}× ${what} (cpu ${x2(pairs.pairCpu)}×), medians ${x2(a.wallMs / b.wallMs)}× (cpu ${x2(a.cpuMs / b.cpuMs)}×)`;
+const x2 = (x) => (x != null && Number.isFinite(x) ? x.toFixed(2) : '—');
 
 async function uploadVersusCurl(size, file, runs) {
   const name = `${label(size)} team members`;
@@ -236,21 +247,23 @@ async function startup(runs = 15) {
     wallMs: median(help),
     cpuMs: null,
     rssMB: null,
-    note: `median of ${runs}; ${(median(help) / median(bare)).toFixed(2)}× node -e 0, pairwise ${pairwise(help, bare).toFixed(2)}×`,
+    pairWall: pairwise(help, bare),
+    note: `median of ${runs}; ${x2(pairwise(help, bare))}× node -e 0, medians ${x2(median(help) / median(bare))}×`,
   });
   rows.push({
     label: 'dry run, 10 team members',
     wallMs: median(dry),
     cpuMs: null,
     rssMB: null,
-    note: `median of ${runs}; ${(median(dry) / median(bare)).toFixed(2)}× node -e 0, pairwise ${pairwise(dry, bare).toFixed(2)}×`,
+    pairWall: pairwise(dry, bare),
+    note: `median of ${runs}; ${x2(pairwise(dry, bare))}× node -e 0, medians ${x2(median(dry) / median(bare))}×`,
   });
   rows.push({
     label: 'dry run, 10 team members, a store of 20 uploads',
     wallMs: median(stored),
     cpuMs: null,
     rssMB: null,
-    note: `median of ${runs}; ${(median(stored) / median(bare)).toFixed(2)}× node -e 0, pairwise ${pairwise(stored, bare).toFixed(2)}× (no goal)`,
+    note: `median of ${runs}; ${x2(pairwise(stored, bare))}× node -e 0, medians ${x2(median(stored) / median(bare))}× (no goal)`,
   });
 }
 
@@ -316,8 +329,8 @@ async function dryRunWithBaseline(file, name, runs) {
     if (report.diff.unchanged !== records) throw new Error(`the baseline was not used: ${JSON.stringify(report.diff)}`);
     ours.push(r);
   }
-  const paired = pairwise(ours, floor);
-  const mid = (runs) => runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
+  const pairs = paired(ours, floor);
+  const mid = (runs) => [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
   const f = mid(floor);
   const d = mid(ours);
   rows.push({
@@ -325,13 +338,14 @@ async function dryRunWithBaseline(file, name, runs) {
     ...pick(d),
     floorWallMs: f.wallMs,
     floorCpuMs: f.cpuMs,
-    note: `${medianOf(runs)}${(d.wallMs / f.wallMs).toFixed(2)}× floor (cpu ${(d.cpuMs / f.cpuMs).toFixed(2)}×), pairwise ${paired.toFixed(2)}×`,
+    ...pairs,
+    note: `${medianOf(runs)}${versus(pairs, d, f, 'floor')}`,
   });
 }
 
-/** An upload's row: its median run, with its dry run's (the ratio the verdict takes) and the pairwise ratio. */
+/** An upload's row: its median run, its dry run's, and the pairwise ratios (the verdict's). */
 function sinkRow(label, up, dry) {
-  const paired = pairwise(up, dry);
+  const pairs = paired(up, dry);
   const mid = (runs) => [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
   const d = mid(dry);
   const u = mid(up);
@@ -340,7 +354,8 @@ function sinkRow(label, up, dry) {
     ...pick(u),
     dryWallMs: d.wallMs,
     dryCpuMs: d.cpuMs,
-    note: `${medianOf(up.length)}${(u.wallMs / d.wallMs).toFixed(2)}× its dry run (cpu ${(u.cpuMs / d.cpuMs).toFixed(2)}×), pairwise ${paired.toFixed(2)}×`,
+    ...pairs,
+    note: `${medianOf(up.length)}${versus(pairs, u, d, 'its dry run')}`,
   });
 }
 
