@@ -137,15 +137,32 @@ const medianOf = (runs) => (runs > 1 ? `median of ${runs}; ` : '');
  * The verdict takes it (bench/lib/report.js); the ratio of medians is printed beside it.
  */
 function pairwise(ours, theirs, key = 'wallMs') {
+  const ratios = ratiosOf(ours, theirs, key);
+  return ratios ? median(ratios) : null;
+}
+/** Each pair's ratio, in order; null when a side lacks the figure (no GNU time: no CPU time). */
+function ratiosOf(ours, theirs, key) {
   const value = (r) => (typeof r === 'number' ? r : r[key]);
   const ratios = ours.map((r, i) => value(r) / value(theirs[i]));
-  return ratios.length > 0 && ratios.every(Number.isFinite) ? median(ratios) : null;
+  return ratios.length > 0 && ratios.every(Number.isFinite) ? ratios : null;
 }
-/** A row's ratios to its other side: pairwise (the verdict's), by wall and CPU time. */
-const paired = (ours, theirs) => ({ pairWall: pairwise(ours, theirs), pairCpu: pairwise(ours, theirs, 'cpuMs') });
-/** `1.05× what (cpu 1.10×), medians 1.08× (cpu 1.12×)`: the pairwise ratios first, then the ratio of the medians. */
+/**
+ * A row's ratios to its other side: pairwise (the verdict's), by wall and CPU time, and the middle half
+ * of the pairs' wall ratios (from 4 pairs), which shows how far this host's spells moved them.
+ */
+function paired(ours, theirs) {
+  const wall = ratiosOf(ours, theirs, 'wallMs');
+  const sorted = wall && wall.length >= 4 ? [...wall].sort((a, b) => a - b) : null;
+  const n = sorted?.length ?? 0;
+  return {
+    pairWall: wall ? median(wall) : null,
+    pairCpu: pairwise(ours, theirs, 'cpuMs'),
+    pairSpread: sorted ? [sorted[Math.floor((n - 1) / 4)], sorted[Math.ceil((3 * (n - 1)) / 4)]] : null,
+  };
+}
+/** `1.05× what (cpu 1.10×; middle half of the pairs 0.97–1.12×), medians 1.08× (cpu 1.12×)`: the pairwise ratios first, then the ratio of the medians. */
 const versus = (pairs, a, b, what) =>
-  `${x2(pairs.pairWall)}× ${what} (cpu ${x2(pairs.pairCpu)}×), medians ${x2(a.wallMs / b.wallMs)}× (cpu ${x2(a.cpuMs / b.cpuMs)}×)`;
+  `${x2(pairs.pairWall)}× ${what} (cpu ${x2(pairs.pairCpu)}×${pairs.pairSpread ? `; middle half of the pairs ${pairs.pairSpread.map(x2).join('–')}×` : ''}), medians ${x2(a.wallMs / b.wallMs)}× (cpu ${x2(a.cpuMs / b.cpuMs)}×)`;
 const x2 = (x) => (x != null && Number.isFinite(x) ? x.toFixed(2) : '—');
 
 async function uploadVersusCurl(size, file, runs) {
