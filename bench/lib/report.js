@@ -25,8 +25,8 @@ const ratio = (a, b) => (a != null && b ? a / b : null);
 /**
  * A comparison's ratio as the verdict takes it: the median of its pairs' ratios (each run beside its
  * other side's, bench/run.js `pairwise`), which a slow spell of a shared host falling on one side's
- * median moves less than the ratio of the two medians; that ratio where no pairs were kept (an older
- * result file). Both are printed in the table.
+ * median moves less than the ratio of the two medians; that ratio where the row has no pairs (a CPU
+ * time missing from a run). Both are printed in the table.
  */
 const judged = (row, key, a, b) => row?.[key] ?? ratio(a, b);
 
